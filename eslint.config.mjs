@@ -9,14 +9,33 @@ const officeGlobals = ["Office", "Excel", "OfficeRuntime", "CustomFunctions"].ma
 
 export default [
   { ignores: ["node_modules/**", "dist/**", "coverage/**", "test-results/**", "bench-results/**"] },
-  ...officeAddins.configs.recommended,
-  ...tseslint.configs.recommended,
+  // Office's recommended set (office-addins rules, prettier), but run by the project's own typescript-eslint:
+  // the plugin's bundled copy (8.8) predates this ESLint and crashes, and ESLint refuses two registrations.
+  ...officeAddins.configs.recommended.map((config) =>
+    config.plugins?.["@typescript-eslint"]
+      ? {
+          ...config,
+          plugins: { ...config.plugins, "@typescript-eslint": tseslint.plugin },
+          languageOptions: { ...config.languageOptions, parser: tseslint.parser },
+        }
+      : config
+  ),
+  ...tseslint.configs.recommended.map(
+    ({ plugins: _plugins, languageOptions: _lo, ...rest }) => rest
+  ),
   {
-    files: ["**/*.ts"],
+    files: ["**/*.{ts,js,mjs,cjs}"],
     languageOptions: { ecmaVersion: 2022 },
     rules: {
       "@typescript-eslint/no-explicit-any": "error",
-      "@typescript-eslint/ban-ts-comment": ["error", { "ts-ignore": true, "ts-expect-error": "allow-with-description" }],
+      "@typescript-eslint/ban-ts-comment": [
+        "error",
+        { "ts-ignore": true, "ts-expect-error": "allow-with-description" },
+      ],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
       "no-console": "error",
       "no-eval": "error",
       "no-implied-eval": "error",
@@ -33,8 +52,16 @@ export default [
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   {
-    files: ["*.js", "*.mjs", "**/*.cjs"],
-    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly", __dirname: "readonly", process: "readonly" } },
+    files: ["*.js", "**/*.cjs"],
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: {
+        module: "writable",
+        require: "readonly",
+        __dirname: "readonly",
+        process: "readonly",
+      },
+    },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
 ];
