@@ -1,9 +1,15 @@
 /** @type {import('jest').Config} */
 module.exports = {
-  preset: "ts-jest",
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
+  transform: {
+    "^.+\\.ts$": "ts-jest",
+    // @microsoft/app-manifest (the unified-manifest schema validator) requires strip-bom, which ships as ESM
+    // only; jest's CommonJS loader needs it compiled.
+    "/node_modules/strip-bom/.+\\.js$": ["ts-jest", { tsconfig: { allowJs: true } }],
+  },
+  transformIgnorePatterns: ["^(?!.*/node_modules/strip-bom/).*/node_modules/"],
   // office-addin-mock pulls office-addin-manifest, whose ESM-only dependencies break jest's CJS loader;
   // the mock only needs its OfficeApp enum (see ../shared/notes/office-addin-facts.md).
   moduleNameMapper: {
