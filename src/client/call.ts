@@ -1,0 +1,223 @@
+/**
+ * Running one client call: validate inputs, read the key, start the deadline, send the request(s)
+ * (several when an id list is split), normalise and merge, and report the outcome. Every call
+ * settles: with a result, or with a CryptometricsError that has also been emitted as an event.
+ */
+import type { ApiKeySource, ResolvedConfig } from "./config";
+import { CryptometricsError } from "./errors";
+import { ShapeError } from "./read";
+import { sendRequest, type CallContext, type RequestSpec } from "./transport";
+import type { ClientResult, PartialError } from "./types";
+import { checker, type Checker } from "./validate";
+import type { WireEnvelope } from "./wire";
+
+export interface CallPlan<T> {
+  /** Ids named in messages and errors, e.g. [projectId] or [metricId]. */
+  ids: readonly string[];
+  /** The requests; each URL within limits (checked before sending). */
+  requests: readonly RequestSpec[];
+  /** Normalise and merge the responses, in request order. ShapeError → "malformed-response". */
+  combine(responses: readonly WireEnvelope[]): { data: T; errors: PartialError[] };
+}
+
+export type Planner<T> = (check: Checker) => CallPlan<T>;
+
+/** Runs a planned call: what operations are written against. */
+export type Runner = <T>(
+  operation: string,
+  pathIds: readonly string[],
+  plan: Planner<T>,
+  signal?: AbortSignal
+) => Promise<ClientResult<T>>;
+
+/** "getMetric(fees; aave, uniswap +18 more)": what a message starts with. */
+export function callLabel(
+  operation: string,
+  ids: readonly string[],
+  list?: readonly string[]
+): string {
+  const shown = list && list.length > 0 ? `; ${summarise(list)}` : "";
+  return `${operation}(${ids.join(", ")}${shown})`;
+}
+
+function summarise(list: readonly string[]): string {
+  return list.length <= 5
+    ? list.join(", ")
+    : `${list.slice(0, 5).join(", ")} +${list.length - 5} more`;
+}
+
+export async function runCall<T>(
+  config: ResolvedConfig,
+  operation: string,
+  pathIds: readonly string[],
+  plan: Planner<T>,
+  signal?: AbortSignal
+): Promise<ClientResult<T>> {
+  const { deps } = config;
+  let apiKey = "";
+  const label = callLabel(operation, pathIds);
+  try {
+    const built = plan(checker(operation, () => pathIds));
+    for (const request of built.requests) {
+      if (request.url.length > deps.limits.maxUrlLength) {
+        throw new CryptometricsError(
+          "invalid-input",
+          `${label}: the request URL would be ${request.url.length} characters, over the limit of ${deps.limits.maxUrlLength}; request fewer or shorter ids`,
+          { operation, ids: built.ids }
+        );
+      }
+    }
+    apiKey = await readKey(config.apiKey, operation, label, built.ids);
+    return await execute(config, operation, built, apiKey, signal);
+  } catch (error) {
+    const final = asFinal(error, operation, label, pathIds, apiKey);
+    deps.events.emit({
+      type: "error",
+      operation,
+      kind: final.kind,
+      message: final.message,
+      ...(final.status === undefined ? {} : { status: final.status }),
+      ...(final.attempts === undefined ? {} : { attempts: final.attempts }),
+    });
+    throw final;
+  }
+}
+
+async function execute<T>(
+  config: ResolvedConfig,
+  operation: string,
+  plan: CallPlan<T>,
+  apiKey: string,
+  signal: AbortSignal | undefined
+): Promise<ClientResult<T>> {
+  const { deps } = config;
+  const controller = new AbortController();
+  let deadlineHit = false;
+  const onAbort = (): void => controller.abort(signal?.reason);
+  if (signal?.aborted) controller.abort(signal.reason);
+  else signal?.addEventListener("abort", onAbort, { once: true });
+  const deadline = deps.timers.setTimeout(() => {
+    deadlineHit = true;
+    controller.abort(new Error("deadline passed"));
+  }, deps.limits.deadlineMs);
+  const call: CallContext = {
+    operation,
+    label: callLabel(operation, plan.ids),
+    apiKey,
+    signal: controller.signal,
+    deadlineAt: deps.now() + deps.limits.deadlineMs,
+    abortKind: () => (deadlineHit && !signal?.aborted ? "timeout" : "cancelled"),
+    stats: { requests: 0, simulated: false, redirects: [] },
+  };
+  try {
+    const responses = await allOrFirstFailure(
+      plan.requests.map((request) => () => sendRequest(deps, call, request)),
+      controller
+    );
+    let combined: { data: T; errors: PartialError[] };
+    try {
+      combined = plan.combine(responses);
+    } catch (error) {
+      if (!(error instanceof ShapeError)) throw error;
+      throw new CryptometricsError(
+        "malformed-response",
+        `${call.label}: unusable response: ${error.message}`,
+        { operation, ids: plan.ids, cause: error, secrets: [apiKey] }
+      );
+    }
+    return {
+      data: combined.data,
+      errors: combined.errors,
+      meta: {
+        requests: call.stats.requests,
+        simulated: call.stats.simulated,
+        redirects: call.stats.redirects,
+      },
+    };
+  } finally {
+    deps.timers.clearTimeout(deadline);
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+/**
+ * Runs all tasks together. On the first failure the others are aborted (they would only spend rate
+ * limit on a call that has failed) and, once all have settled, that first failure is thrown.
+ */
+async function allOrFirstFailure<R>(
+  tasks: readonly (() => Promise<R>)[],
+  controller: AbortController
+): Promise<R[]> {
+  let first: { error: unknown } | undefined;
+  const settled = await Promise.all(
+    tasks.map((task) =>
+      task().catch((error: unknown) => {
+        if (!first) {
+          first = { error };
+          controller.abort(new Error("another part of this call failed"));
+        }
+        return undefined;
+      })
+    )
+  );
+  if (first) throw first.error;
+  return settled as R[];
+}
+
+async function readKey(
+  source: ApiKeySource,
+  operation: string,
+  label: string,
+  ids: readonly string[]
+): Promise<string> {
+  let key: string | undefined;
+  try {
+    key = typeof source === "function" ? await source() : source;
+  } catch (error) {
+    throw new CryptometricsError("unauthorized", `${label}: could not read the API key`, {
+      operation,
+      ids,
+      cause: error,
+    });
+  }
+  const trimmed = typeof key === "string" ? key.trim() : "";
+  if (trimmed === "") {
+    throw new CryptometricsError(
+      "unauthorized",
+      `${label}: no API key is set; set your API key (taskpane → Settings, or the client's apiKey) and try again`,
+      { operation, ids }
+    );
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\u0000-\u001f\u007f]/.test(trimmed)) {
+    throw new CryptometricsError(
+      "unauthorized",
+      `${label}: the API key contains spaces or control characters; paste it again`,
+      { operation, ids, secrets: [trimmed] }
+    );
+  }
+  return trimmed;
+}
+
+/** Whatever escaped, as a CryptometricsError whose message and cause are free of the key. */
+function asFinal(
+  error: unknown,
+  operation: string,
+  label: string,
+  ids: readonly string[],
+  apiKey: string
+): CryptometricsError {
+  if (error instanceof CryptometricsError) {
+    return error.message.includes(apiKey) && apiKey !== ""
+      ? error.with({ secrets: [apiKey] })
+      : error;
+  }
+  // A bug in normalisation code, most likely: report it as unusable rather than crash the caller.
+  const reason = error instanceof Error ? error.message : String(error);
+  return new CryptometricsError("malformed-response", `${label}: unexpected failure: ${reason}`, {
+    operation,
+    ids,
+    cause: error,
+    secrets: [apiKey],
+  });
+}

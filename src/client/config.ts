@@ -1,0 +1,111 @@
+/** Client configuration: what the caller provides, and the defaults that fill the rest. */
+import { createSleep, realTimers, type Sleep, type Timers } from "./abort";
+import { CryptometricsError } from "./errors";
+import { ClientEvents, type ClientListener } from "./events";
+import { defaultFetch, type FetchLike } from "./http";
+import { DEFAULT_LIMITS, resolveRetryPolicy, type ClientLimits, type RetryPolicy } from "./policy";
+import { RateLimiter } from "./rate-limiter";
+import type { TransportDeps } from "./transport";
+import { parseBaseUrl } from "./url";
+
+/**
+ * The API key, or a function returning it: the taskpane lets the user paste a new key at any time,
+ * so it is read afresh for every call. No key → the call fails as "unauthorized" before any request.
+ */
+export type ApiKeySource = string | (() => string | undefined | Promise<string | undefined>);
+
+export interface ClientConfig {
+  /** https://…, or http:// on loopback only (the simulator). Other URLs are refused at creation. */
+  baseUrl: string;
+  apiKey: ApiKeySource;
+  /** Default: the global fetch. */
+  fetch?: FetchLike;
+  /** Clock in ms since the epoch (deadlines, Retry-After dates, limiter windows). Default Date.now. */
+  now?: () => number;
+  /** Backoff and limiter waits. Default: a timer-based abortable sleep. */
+  sleep?: Sleep;
+  /** Timers for per-attempt time-outs and the call deadline. Default: global setTimeout. */
+  timers?: Timers;
+  /** Jitter source in [0, 1). Default Math.random. */
+  random?: () => number;
+  /** A limiter shared by every client of the runtime. Default: one per client, from `rateLimit`. */
+  limiter?: RateLimiter;
+  /** Limits of the client's own limiter when `limiter` is not given. Default 60 per 60 000 ms. */
+  rateLimit?: { limit: number; windowMs: number };
+  retry?: Partial<RetryPolicy>;
+  /** Per attempt. Default DEFAULT_LIMITS.timeoutMs. */
+  timeoutMs?: number;
+  /** Whole call, limiter waits and retries included. Default DEFAULT_LIMITS.deadlineMs. */
+  deadlineMs?: number;
+  maxUrlLength?: number;
+  maxIdsPerRequest?: number;
+  maxRedirects?: number;
+  /** Receive every event from the start (see also client.on / client.subscribe). */
+  listeners?: readonly ClientListener[];
+}
+
+export interface ResolvedConfig {
+  base: URL;
+  apiKey: ApiKeySource;
+  deps: TransportDeps;
+}
+
+export function resolveConfig(config: ClientConfig): ResolvedConfig {
+  const fail = (message: string, cause?: unknown): never => {
+    throw new CryptometricsError("invalid-input", `createClient: ${message}`, {
+      operation: "createClient",
+      cause,
+      secrets: typeof config.apiKey === "string" ? [config.apiKey] : [],
+    });
+  };
+  let base: URL;
+  try {
+    base = parseBaseUrl(config.baseUrl);
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error));
+  }
+  let policy: RetryPolicy;
+  try {
+    policy = resolveRetryPolicy(config.retry);
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error));
+  }
+  const limits: ClientLimits = {
+    timeoutMs: config.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
+    deadlineMs: config.deadlineMs ?? DEFAULT_LIMITS.deadlineMs,
+    maxUrlLength: config.maxUrlLength ?? DEFAULT_LIMITS.maxUrlLength,
+    maxIdsPerRequest: config.maxIdsPerRequest ?? DEFAULT_LIMITS.maxIdsPerRequest,
+    maxRedirects: config.maxRedirects ?? DEFAULT_LIMITS.maxRedirects,
+    rateLimit: config.rateLimit ?? DEFAULT_LIMITS.rateLimit,
+  };
+  for (const key of ["timeoutMs", "deadlineMs", "maxUrlLength", "maxIdsPerRequest"] as const) {
+    if (!(limits[key] > 0)) fail(`${key} must be a positive number, got ${limits[key]}`);
+  }
+  if (!(limits.maxRedirects >= 0)) fail(`maxRedirects must be >= 0, got ${limits.maxRedirects}`);
+  const timers = config.timers ?? realTimers;
+  const now = config.now ?? (() => Date.now());
+  const sleep = config.sleep ?? createSleep(timers);
+  let limiter = config.limiter;
+  if (!limiter) {
+    try {
+      limiter = new RateLimiter({ ...limits.rateLimit, now, sleep });
+    } catch (error) {
+      return fail(error instanceof Error ? error.message : String(error));
+    }
+  }
+  return {
+    base,
+    apiKey: config.apiKey,
+    deps: {
+      fetch: config.fetch ?? defaultFetch(),
+      now,
+      sleep,
+      timers,
+      random: config.random ?? Math.random,
+      limiter,
+      events: new ClientEvents(config.listeners ?? []),
+      policy,
+      limits,
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * The service client: every custom function and the taskpane reach the metrics service through this.
+ * Usage: `const client = createClient({ baseUrl, apiKey }); const { data, errors } = await
+ * client.getProjectMetrics("aave", { metricIds: ["fees"], start: "2024-01-01" });`
+ */
+export { createClient, type MetricsClient } from "./client";
+export type { ApiKeySource, ClientConfig } from "./config";
+export type { Operations } from "./operations";
+export * from "./types";
+export type * from "./wire";
+export {
+  CryptometricsError,
+  ERROR_KINDS,
+  isCryptometricsError,
+  isRetryableKind,
+  kindForStatus,
+  redact,
+  snippet,
+  REDACTED,
+  type ErrorKind,
+  type ErrorDetails,
+} from "./errors";
+export {
+  RateLimiter,
+  createRateLimiter,
+  type RateLimiterOptions,
+  type RateLimiterStats,
+} from "./rate-limiter";
+export {
+  DEFAULT_LIMITS,
+  DEFAULT_RETRY_POLICY,
+  type ClientLimits,
+  type RetryPolicy,
+} from "./policy";
+export { backoffDelay, parseRetryAfter } from "./backoff";
+export { createSleep, realTimers, type Sleep, type Timers } from "./abort";
+export type {
+  ClientEvent,
+  ClientEventOf,
+  ClientEventType,
+  ClientListener,
+  ErrorEvent,
+  RequestEvent,
+  ResponseEvent,
+  RetryEvent,
+} from "./events";
+export {
+  SIMULATED_HEADER_NAME,
+  type FetchLike,
+  type FetchInitLike,
+  type FetchResponseLike,
+} from "./http";
+export { createLogger, setLogSink, type Logger, type LogRecord, type LogSink } from "./log";
+export { isIsoDate, toIsoDate, toMetricValue } from "./values";
+export { isLoopbackHost } from "./url";

@@ -1,0 +1,212 @@
+/**
+ * Catalogue responses (§2.1–2.3, 2.8, 2.9) → normalised types. The open members of project and
+ * product detail (§2.12) are read in every shape seen so far: lists of ids, lists of objects,
+ * objects keyed by id, comma strings.
+ */
+import type {
+  DetailCommon,
+  MarketSector,
+  MarketSectorDetail,
+  Metric,
+  MetricDefinition,
+  ProductDetail,
+  ProductSummary,
+  Project,
+  ProjectDetail,
+  ProjectLink,
+} from "./types";
+import {
+  asObject,
+  firstString,
+  isObject,
+  mapObjects,
+  optBool,
+  optString,
+  reqString,
+  stringList,
+} from "./read";
+import type { JsonObject, JsonValue } from "./wire";
+
+export function normaliseProjects(data: JsonValue): Project[] {
+  return mapObjects(data, "data", (item, path) => ({
+    projectId: reqString(item, "project_id", path),
+    name: optString(item, "name") ?? reqString(item, "project_id", path),
+    ...optional("symbol", optString(item, "symbol")),
+    ...optional("pricesourceId", optString(item, "pricesource_id")),
+    ...optional("url", optString(item, "url")),
+    isArchived: optBool(item, "is_archived"),
+    ...optional("archivedReason", optString(item, "archived_reason")),
+    ...optional("maintenanceReason", optString(item, "maintenance_reason")),
+    products: Array.isArray(item.products)
+      ? mapObjects(item.products, `${path}.products`, productSummary)
+      : [],
+  }));
+}
+
+function productSummary(item: JsonObject, path: string): ProductSummary {
+  const productId = reqString(item, "product_id", path);
+  return {
+    productId,
+    productName: firstString(item, ["product_name", "name"]) ?? productId,
+    ...optional("symbol", optString(item, "symbol")),
+    ...optional("url", optString(item, "url")),
+  };
+}
+
+export function normaliseProjectDetail(data: JsonValue): ProjectDetail {
+  const obj = asObject(data, "data");
+  const projectId = reqString(obj, "project_id", "data");
+  return {
+    projectId,
+    ...detailCommon(obj, projectId),
+    description: textRecord(obj.description),
+    links: Array.isArray(obj.links)
+      ? obj.links.filter(isObject).map((l): ProjectLink => ({
+          summary: optString(l, "summary") ?? "",
+          url: optString(l, "url") ?? "",
+        }))
+      : [],
+  };
+}
+
+export function normaliseProductDetail(data: JsonValue, projectIdAsked: string): ProductDetail {
+  const obj = asObject(data, "data");
+  const productId = reqString(obj, "product_id", "data");
+  return {
+    productId,
+    projectId: optString(obj, "project_id") ?? projectIdAsked,
+    ...detailCommon(obj, productId),
+  };
+}
+
+function detailCommon(obj: JsonObject, fallbackName: string): DetailCommon {
+  return {
+    name: optString(obj, "name") ?? fallbackName,
+    ...optional("symbol", optString(obj, "symbol")),
+    marketSectors: idList(obj.market_sectors),
+    chains: stringList(obj.chains),
+    aggregateByOptions: obj.aggregate_by_options ?? null,
+    metricAvailability: availability(obj.metric_availability),
+    metricDefinitions: definitions(obj.metric_definitions),
+    metricSources: definitions(obj.metric_sources),
+    raw: obj,
+  };
+}
+
+export function normaliseMarketSectors(data: JsonValue): MarketSector[] {
+  return mapObjects(data, "data", (item, path) => {
+    const id = firstString(item, ["id", "market_sector_id"]);
+    return {
+      id: id ?? reqString(item, "id", path),
+      name: optString(item, "name") ?? id ?? "",
+      ...optional("url", optString(item, "url")),
+    };
+  });
+}
+
+export function normaliseMarketSectorDetail(data: JsonValue): MarketSectorDetail {
+  const obj = asObject(data, "data");
+  const marketSectorId = firstString(obj, ["market_sector_id", "id"]);
+  const id = marketSectorId ?? reqString(obj, "market_sector_id", "data");
+  const description = isObject(obj.description) ? obj.description : {};
+  const plain = typeof obj.description === "string" ? obj.description : undefined;
+  return {
+    marketSectorId: id,
+    name: optString(obj, "name") ?? id,
+    description: {
+      ...optional("what", optString(description, "what") ?? plain),
+      ...optional("how", optString(description, "how")),
+    },
+    projects: Array.isArray(obj.projects)
+      ? mapObjects(obj.projects, "data.projects", (p, path) => {
+          const projectId = reqString(p, "project_id", path);
+          return {
+            projectId,
+            name: optString(p, "name") ?? projectId,
+            ...optional("url", optString(p, "url")),
+          };
+        })
+      : [],
+  };
+}
+
+export function normaliseMetrics(data: JsonValue): Metric[] {
+  return mapObjects(data, "data", (item, path) => {
+    const metricId = reqString(item, "metric_id", path);
+    return {
+      metricId,
+      metricName: firstString(item, ["metric_name", "name"]) ?? metricId,
+      description: optString(item, "description") ?? "",
+      ...optional("url", optString(item, "url")),
+    };
+  });
+}
+
+/** Ids from a list of ids, a list of objects with an id, or an object keyed by id. */
+function idList(value: JsonValue | undefined): string[] {
+  if (Array.isArray(value)) {
+    return value
+      .map((v) =>
+        typeof v === "string"
+          ? v
+          : isObject(v)
+            ? firstString(v, ["id", "market_sector_id", "project_id"])
+            : undefined
+      )
+      .filter((v): v is string => v !== undefined && v !== "");
+  }
+  if (isObject(value))
+    return Object.keys(value).filter((k) => value[k] !== false && value[k] !== null);
+  if (typeof value === "string") return splitList(value);
+  return [];
+}
+
+/** Metric id → available: object of booleans (or truthy details), list of ids, or comma string. */
+function availability(value: JsonValue | undefined): Record<string, boolean> {
+  const out: Record<string, boolean> = {};
+  if (isObject(value)) {
+    for (const [id, v] of Object.entries(value)) {
+      out[id] = !(v === false || v === null || v === "false" || v === 0);
+    }
+  } else {
+    const ids = typeof value === "string" ? splitList(value) : idListOfMetrics(value);
+    ids.forEach((id) => (out[id] = true));
+  }
+  return out;
+}
+
+function idListOfMetrics(value: JsonValue | undefined): string[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .map((v) => (typeof v === "string" ? v : isObject(v) ? optString(v, "metric_id") : undefined))
+    .filter((v): v is string => v !== undefined && v !== "");
+}
+
+function definitions(value: JsonValue | undefined): MetricDefinition[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isObject).flatMap((d) => {
+    const metricId = optString(d, "metric_id");
+    return metricId ? [{ metricId, definition: optString(d, "definition") ?? "" }] : [];
+  });
+}
+
+/** An open text object (who/what/how): its string members; a plain string becomes { text }. */
+function textRecord(value: JsonValue | undefined): Record<string, string> {
+  if (typeof value === "string") return { text: value };
+  if (!isObject(value)) return {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(value)) if (typeof v === "string") out[k] = v;
+  return out;
+}
+
+function splitList(text: string): string[] {
+  return text
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+}
+
+/** Spread helper so optional members are absent rather than present-and-undefined. */
+export function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}

@@ -1,0 +1,200 @@
+/**
+ * Time series, aggregations, statements and the open shapes → normalised rows; `errors` entries →
+ * PartialError. Row order is decided in ./merge (sorting as requested); here one response at a time.
+ */
+import { optional } from "./normalise-catalogue";
+import {
+  asArray,
+  firstString,
+  isObject,
+  mapObjects,
+  optString,
+  reqString,
+  ShapeError,
+} from "./read";
+import type {
+  FinancialStatementRow,
+  IsoDate,
+  MetricAggregationRow,
+  MetricsBreakdownRow,
+  MetricValue,
+  MultiProjectMetricRow,
+  OpenRow,
+  PartialError,
+  ProductMetricRow,
+  ProjectMetricAggregation,
+  ProjectMetricRow,
+} from "./types";
+import { toIsoDate, toMetricValue } from "./values";
+import type { JsonObject, JsonValue } from "./wire";
+
+/** Members of a wide project metric row that are not metric values. */
+const ROW_KEYS = new Set([
+  "timestamp",
+  "date",
+  "project_name",
+  "project_id",
+  "chain",
+  "chain_id",
+  "business_line",
+  "version",
+  "product_id",
+  "product_name",
+]);
+
+function rowDate(item: JsonObject, path: string, keys = ["timestamp", "date"]): IsoDate {
+  for (const key of keys) {
+    if (item[key] === undefined) continue;
+    const date = toIsoDate(item[key]);
+    if (date) return date;
+    throw new ShapeError(`${path}.${key}`, `not a date: ${JSON.stringify(item[key]).slice(0, 40)}`);
+  }
+  throw new ShapeError(path, `no ${keys.join(" or ")} member`);
+}
+
+export function normaliseProjectMetricRows(data: JsonValue, projectId: string): ProjectMetricRow[] {
+  return mapObjects(data, "data", (item, path) => {
+    const id = optString(item, "project_id") ?? projectId;
+    const values: Record<string, MetricValue> = {};
+    for (const [key, value] of Object.entries(item)) {
+      if (!ROW_KEYS.has(key)) values[key] = toMetricValue(value);
+    }
+    return {
+      date: rowDate(item, path),
+      projectId: id,
+      projectName: optString(item, "project_name") ?? id,
+      ...optional("chain", firstString(item, ["chain", "chain_id"])),
+      ...optional("productId", optString(item, "product_id")),
+      ...optional("businessLine", optString(item, "business_line")),
+      ...optional("version", optString(item, "version")),
+      values,
+    };
+  });
+}
+
+export function normaliseProductMetricRows(data: JsonValue): ProductMetricRow[] {
+  return mapObjects(data, "data", (item, path) => ({
+    date: rowDate(item, path, ["date", "timestamp"]),
+    metricId: reqString(item, "metric_id", path),
+    value: toMetricValue(item.value),
+    ...optional("chainId", firstString(item, ["chain_id", "chain"])),
+  }));
+}
+
+export function normaliseProjectAggregations(
+  data: JsonValue,
+  projectId: string
+): ProjectMetricAggregation[] {
+  return mapObjects(data, "data", (item, path) => {
+    const id = optString(item, "project_id") ?? projectId;
+    return {
+      projectId: id,
+      projectName: optString(item, "project_name") ?? id,
+      metricId: reqString(item, "metric_id", path),
+      aggregation:
+        firstString(item, ["metric_aggregation_name", "aggregation"]) ??
+        reqString(item, "metric_aggregation_name", path),
+      value: toMetricValue(item.value),
+    };
+  });
+}
+
+export function normaliseStatementRows(data: JsonValue): FinancialStatementRow[] {
+  return mapObjects(data, "data", (item, path) => ({
+    date: rowDate(item, path),
+    heading: optString(item, "timestamp_label_heading") ?? "",
+    subheading: optString(item, "timestamp_label_subheading") ?? "",
+    granularity: optString(item, "timestamp_granularity") ?? "",
+    projectName: optString(item, "project_name") ?? "",
+    section: optString(item, "section") ?? "",
+    metricId: reqString(item, "metric_id", path),
+    value: toMetricValue(item.value),
+    popChange: toMetricValue(item.pop_change),
+    definition: optString(item, "definition") ?? "",
+  }));
+}
+
+export function normaliseMultiProjectRows(
+  data: JsonValue,
+  metricId: string
+): MultiProjectMetricRow[] {
+  return mapObjects(data, "data", (item, path) => {
+    const projectId = reqString(item, "project_id", path);
+    return {
+      date: rowDate(item, path),
+      projectId,
+      projectName: optString(item, "project_name") ?? projectId,
+      metricId: optString(item, "metric_id") ?? metricId,
+      value: toMetricValue(item.value),
+    };
+  });
+}
+
+/**
+ * Rows of an open shape. `data` may be an array of objects or a single object (read as one row);
+ * anything else is malformed. Recognised members are lifted; `fields` keeps the row as received.
+ */
+export function normaliseOpenRows(data: JsonValue): OpenRow[] {
+  const items = isObject(data) ? [data] : asArray(data, "data");
+  return items.map((item, i) => {
+    if (!isObject(item)) throw new ShapeError(`data[${i}]`, "expected an object");
+    const dateText = firstString(item, ["timestamp", "date"]);
+    const date = dateText === undefined ? undefined : toIsoDate(dateText);
+    return {
+      ...optional("projectId", firstString(item, ["project_id", "id"])),
+      ...optional("projectName", firstString(item, ["project_name", "name"])),
+      ...optional("metricId", optString(item, "metric_id")),
+      ...optional("date", date),
+      ...(item.value === undefined ? {} : { value: toMetricValue(item.value) }),
+      fields: item,
+    };
+  });
+}
+
+export function normaliseMetricAggregationRows(data: JsonValue): MetricAggregationRow[] {
+  return normaliseOpenRows(data).map((row) => ({
+    ...row,
+    ...optional(
+      "aggregation",
+      firstString(row.fields, ["metric_aggregation_name", "aggregation", "aggregation_name"])
+    ),
+  }));
+}
+
+export function normaliseBreakdownRows(data: JsonValue): MetricsBreakdownRow[] {
+  return normaliseOpenRows(data).map((row) => {
+    const start = firstString(row.fields, ["start_date", "start"]);
+    const end = firstString(row.fields, ["end_date", "end"]);
+    return {
+      ...row,
+      ...(row.fields.share === undefined ? {} : { share: toMetricValue(row.fields.share) }),
+      ...optional("startDate", start === undefined ? undefined : toIsoDate(start)),
+      ...optional("endDate", end === undefined ? undefined : toIsoDate(end)),
+    };
+  });
+}
+
+/**
+ * The `errors` member → PartialError[]. Absent or null → none. Entries of an unknown shape are kept
+ * as UNRECOGNISED: partial failures are never dropped silently.
+ */
+export function normalisePartialErrors(errors: JsonValue | undefined): PartialError[] {
+  if (errors === undefined || errors === null) return [];
+  const entries = Array.isArray(errors) ? errors : [errors];
+  return entries.map((entry): PartialError => {
+    if (isObject(entry)) {
+      const code = optString(entry, "code");
+      const field = optString(entry, "field");
+      const value = optString(entry, "value");
+      if (code === "NOT_FOUND" && field !== undefined && value !== undefined) {
+        return { code, field, value };
+      }
+      const projectId = optString(entry, "project_id");
+      const metricId = optString(entry, "metric_id");
+      if (code === "METRIC_NOT_AVAILABLE" && projectId !== undefined && metricId !== undefined) {
+        return { code, projectId, metricId };
+      }
+    }
+    return { code: "UNRECOGNISED", entry };
+  });
+}

@@ -1,0 +1,167 @@
+/**
+ * One method per operation of the interface. Each validates its inputs (no request on a mistake),
+ * plans its request(s) (splitting long id lists), and normalises and merges what comes back; the
+ * runner does the rest (key, limiter, retries, deadline, events).
+ */
+import type { Runner } from "./call";
+import { planTools } from "./plan";
+import {
+  getMarketSectorPlan,
+  getProductPlan,
+  getProjectPlan,
+  listMarketSectorsPlan,
+  listMetricsPlan,
+  listProjectsPlan,
+  v1ListProjectsPlan,
+} from "./plans-catalogue";
+import { getMetricAggregationsPlan, getMetricPlan, getMetricsBreakdownPlan } from "./plans-metric";
+import {
+  getFinancialStatementPlan,
+  getProductMetricsPlan,
+  getProjectMetricAggregationsPlan,
+  getProjectMetricsPlan,
+  v1GetProjectMetricsPlan,
+} from "./plans-project";
+import type { ClientLimits } from "./policy";
+import type {
+  CallOptions,
+  ClientResult,
+  FinancialStatementParams,
+  FinancialStatementRow,
+  MarketSector,
+  MarketSectorDetail,
+  Metric,
+  MetricAggregationRow,
+  MetricAggregationsParams,
+  MetricParams,
+  MetricsBreakdownParams,
+  MetricsBreakdownRow,
+  MultiProjectMetricRow,
+  OpenRow,
+  ProductDetail,
+  ProductMetricRow,
+  ProductMetricsParams,
+  Project,
+  ProjectDetail,
+  ProjectMetricAggregation,
+  ProjectMetricRow,
+  ProjectMetricsParams,
+  V1ProjectMetricsParams,
+} from "./types";
+
+type R<T> = Promise<ClientResult<T>>;
+
+/** Every method accepts an optional last `{ signal }` to cancel it. */
+export interface Operations {
+  /** §4.1 All projects. */
+  listProjects(options?: CallOptions): R<Project[]>;
+  /** §4.2 One project's detail. */
+  getProject(projectId: string, options?: CallOptions): R<ProjectDetail>;
+  /**
+   * §4.3 A project's metrics per date: wide rows (one value per metric), sorted by date as asked
+   * (default newest first). Long metricIds lists are split over several requests and merged.
+   */
+  getProjectMetrics(
+    projectId: string,
+    params?: ProjectMetricsParams,
+    options?: CallOptions
+  ): R<ProjectMetricRow[]>;
+  /** §4.4 A project's metric aggregations (sum_30d, latest, ...). */
+  getProjectMetricAggregations(
+    projectId: string,
+    options?: CallOptions
+  ): R<ProjectMetricAggregation[]>;
+  /** §4.5 Financial statement rows, oldest period first, statement order within a period. */
+  getFinancialStatement(
+    projectId: string,
+    params?: FinancialStatementParams,
+    options?: CallOptions
+  ): R<FinancialStatementRow[]>;
+  /** §4.6 One product of a project. */
+  getProduct(projectId: string, productId: string, options?: CallOptions): R<ProductDetail>;
+  /** §4.7 A product's metrics per date: long rows sorted by date, then metric order asked. */
+  getProductMetrics(
+    projectId: string,
+    productId: string,
+    params?: ProductMetricsParams,
+    options?: CallOptions
+  ): R<ProductMetricRow[]>;
+  /** §4.8 All market sectors. */
+  listMarketSectors(options?: CallOptions): R<MarketSector[]>;
+  /** §4.9 One market sector with its projects. */
+  getMarketSector(marketSectorId: string, options?: CallOptions): R<MarketSectorDetail>;
+  /** §4.10 All metrics. */
+  listMetrics(options?: CallOptions): R<Metric[]>;
+  /**
+   * §4.11 One metric across projects: long rows sorted by date (orderDirection, applied by the
+   * client, default newest first), then in the order of projectIds. Long lists are split and merged.
+   */
+  getMetric(
+    metricId: string,
+    params?: MetricParams,
+    options?: CallOptions
+  ): R<MultiProjectMetricRow[]>;
+  /**
+   * §4.12 Aggregations across projects; open row shape. Omitted projectIds are sent as "all" (the
+   * interface declares the parameter required). Long projectIds lists are split and merged.
+   */
+  getMetricAggregations(
+    params?: MetricAggregationsParams,
+    options?: CallOptions
+  ): R<MetricAggregationRow[]>;
+  /**
+   * §4.13 Summarised metric per project; open row shape. Dates are sent as start_date/end_date, the
+   * names of the interface's usage example. When projectIds is split over several requests, a share
+   * member is relative to the projects of its own request.
+   */
+  getMetricsBreakdown(
+    metricId: string,
+    params?: MetricsBreakdownParams,
+    options?: CallOptions
+  ): R<MetricsBreakdownRow[]>;
+  /** @deprecated v1 (§9) is announced deprecated since 2022-08-01: use listProjects(). */
+  v1ListProjects(options?: CallOptions): R<OpenRow[]>;
+  /** @deprecated v1 (§9) is announced deprecated since 2022-08-01: use getProjectMetrics(). */
+  v1GetProjectMetrics(
+    projectId: string,
+    params?: V1ProjectMetricsParams,
+    options?: CallOptions
+  ): R<OpenRow[]>;
+}
+
+export function operations(base: URL, limits: ClientLimits, run: Runner): Operations {
+  const t = planTools(base, limits);
+  const s = (options?: CallOptions): AbortSignal | undefined => options?.signal;
+  // Ids for messages before validation: whatever the caller passed, shown as text.
+  const ids = (...values: unknown[]): string[] => values.map((v) => String(v));
+  return {
+    listProjects: (o) => run("listProjects", [], listProjectsPlan(t), s(o)),
+    getProject: (id, o) => run("getProject", ids(id), getProjectPlan(t, id), s(o)),
+    getProjectMetrics: (id, params, o) =>
+      run("getProjectMetrics", ids(id), getProjectMetricsPlan(t, id, params), s(o)),
+    getProjectMetricAggregations: (id, o) =>
+      run("getProjectMetricAggregations", ids(id), getProjectMetricAggregationsPlan(t, id), s(o)),
+    getFinancialStatement: (id, params, o) =>
+      run("getFinancialStatement", ids(id), getFinancialStatementPlan(t, id, params), s(o)),
+    getProduct: (id, product, o) =>
+      run("getProduct", ids(id, product), getProductPlan(t, id, product), s(o)),
+    getProductMetrics: (id, product, params, o) =>
+      run(
+        "getProductMetrics",
+        ids(id, product),
+        getProductMetricsPlan(t, id, product, params),
+        s(o)
+      ),
+    listMarketSectors: (o) => run("listMarketSectors", [], listMarketSectorsPlan(t), s(o)),
+    getMarketSector: (id, o) => run("getMarketSector", ids(id), getMarketSectorPlan(t, id), s(o)),
+    listMetrics: (o) => run("listMetrics", [], listMetricsPlan(t), s(o)),
+    getMetric: (id, params, o) => run("getMetric", ids(id), getMetricPlan(t, id, params), s(o)),
+    getMetricAggregations: (params, o) =>
+      run("getMetricAggregations", [], getMetricAggregationsPlan(t, params), s(o)),
+    getMetricsBreakdown: (id, params, o) =>
+      run("getMetricsBreakdown", ids(id), getMetricsBreakdownPlan(t, id, params), s(o)),
+    v1ListProjects: (o) => run("v1ListProjects", [], v1ListProjectsPlan(t), s(o)),
+    v1GetProjectMetrics: (id, params, o) =>
+      run("v1GetProjectMetrics", ids(id), v1GetProjectMetricsPlan(t, id, params), s(o)),
+  };
+}

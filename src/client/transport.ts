@@ -1,0 +1,292 @@
+/**
+ * One logical request: rate-limiter slot, fetch with a per-attempt timeout, redirects, the response
+ * read, and retries with backoff until success, a final error, the attempt cap or the call deadline.
+ *
+ * Redirects work in Node and in the browser alike. The client asks fetch for redirect: "manual".
+ * In Node the 3xx arrives readable: the client follows it itself (at most limits.maxRedirects hops),
+ * sending the key only to the same origin, refusing http outside loopback, and reporting a loop or too
+ * many hops as "malformed-response" (the server is misconfigured; retrying cannot help). In a browser
+ * the 3xx arrives opaque (unreadable): the client repeats the request with redirect: "follow", and the
+ * browser follows it, dropping Authorization on a cross-origin hop as the Fetch standard requires.
+ */
+import { abortReason, linkSignals, raceAbort, type Sleep, type Timers } from "./abort";
+import { backoffDelay } from "./backoff";
+import { CryptometricsError, type ErrorKind } from "./errors";
+import type { ClientEvents } from "./events";
+import {
+  isRedirectStatus,
+  SIMULATED_HEADER_NAME,
+  type FetchLike,
+  type FetchResponseLike,
+} from "./http";
+import type { ClientLimits, RetryPolicy } from "./policy";
+import type { RateLimiter } from "./rate-limiter";
+import { interpretResponse } from "./response";
+import type { Redirect } from "./types";
+import { redirectTarget } from "./redirect";
+import { displayPath } from "./url";
+import type { WireEnvelope } from "./wire";
+
+export interface TransportDeps {
+  fetch: FetchLike;
+  now: () => number;
+  sleep: Sleep;
+  timers: Timers;
+  random: () => number;
+  limiter: RateLimiter;
+  events: ClientEvents;
+  policy: RetryPolicy;
+  limits: ClientLimits;
+}
+
+/** What one client call shares across its requests (chunks): key, cancellation, deadline, meta. */
+export interface CallContext {
+  operation: string;
+  label: string;
+  apiKey: string;
+  /** Aborts on the caller's signal, the call deadline, or a sibling request's failure. */
+  signal: AbortSignal;
+  deadlineAt: number;
+  /** Why `signal` aborted: the caller cancelled, or the deadline passed. */
+  abortKind(): "cancelled" | "timeout";
+  stats: { requests: number; simulated: boolean; redirects: Redirect[] };
+}
+
+export interface RequestSpec {
+  url: string;
+  ids: readonly string[];
+}
+
+export async function sendRequest(
+  deps: TransportDeps,
+  call: CallContext,
+  spec: RequestSpec
+): Promise<WireEnvelope> {
+  const { policy } = deps;
+  for (let attempt = 1; ; attempt++) {
+    let error: CryptometricsError;
+    try {
+      return await attemptOnce(deps, call, spec, attempt);
+    } catch (e) {
+      error = asClientError(e, deps, call, spec, attempt);
+    }
+    // Cancelled or past the deadline: nothing more to try.
+    if (call.signal.aborted || !shouldRetry(error, policy)) throw error;
+    if (attempt >= policy.maxAttempts) throw giveUp(error, attempt, call);
+    const serverWait = error.retryAfterMs;
+    if (serverWait !== undefined && serverWait > policy.maxRetryAfterMs) {
+      throw giveUp(
+        error,
+        attempt,
+        call,
+        `the service asks to wait ${Math.ceil(serverWait / 1000)} s`
+      );
+    }
+    const delay =
+      serverWait ?? backoffDelay(policy, attempt, deps.random, error.kind === "rate-limited");
+    if (deps.now() + delay > call.deadlineAt) {
+      throw giveUp(error, attempt, call, "no time left to retry before the call's deadline");
+    }
+    deps.events.emit({
+      type: "retry",
+      operation: call.operation,
+      url: spec.url,
+      attempt,
+      delayMs: delay,
+      reason: error.kind,
+      ...(error.status === undefined ? {} : { status: error.status }),
+      ...(serverWait === undefined ? {} : { retryAfterMs: serverWait }),
+    });
+    // Every caller sharing the limiter waits too: the others would only collect more 429s.
+    if (error.kind === "rate-limited") deps.limiter.pauseUntil(deps.now() + delay);
+    try {
+      await deps.sleep(delay, call.signal);
+    } catch (e) {
+      throw asClientError(e, deps, call, spec, attempt);
+    }
+  }
+}
+
+function shouldRetry(error: CryptometricsError, policy: RetryPolicy): boolean {
+  if (error.status !== undefined) return policy.retryStatuses.includes(error.status);
+  if (error.kind === "network") return policy.retryNetworkErrors;
+  if (error.kind === "timeout") return policy.retryTimeouts;
+  return false;
+}
+
+function giveUp(
+  error: CryptometricsError,
+  attempts: number,
+  call: CallContext,
+  why?: string
+): CryptometricsError {
+  const parts = [attempts > 1 ? `gave up after ${attempts} attempts` : "", why ?? ""].filter(
+    Boolean
+  );
+  const suffix = parts.length > 0 ? ` (${parts.join("; ")})` : "";
+  return error.with({ message: `${error.message}${suffix}`, attempts, secrets: [call.apiKey] });
+}
+
+async function attemptOnce(
+  deps: TransportDeps,
+  call: CallContext,
+  spec: RequestSpec,
+  attempt: number
+): Promise<WireEnvelope> {
+  let url = spec.url;
+  let sameOrigin = true;
+  const visited = [url];
+  for (let hop = 0; ; hop++) {
+    const res = await fetchOnce(deps, call, spec, url, attempt, sameOrigin);
+    if (!isRedirectStatus(res.response.status)) {
+      return interpretResponse(res.response, res.body, {
+        operation: call.operation,
+        label: call.label,
+        ids: spec.ids,
+        url: displayPath(url),
+        secrets: [call.apiKey],
+        now: deps.now(),
+        attempt,
+      });
+    }
+    const next = redirectTarget(
+      res.response,
+      url,
+      visited,
+      hop,
+      deps.limits.maxRedirects,
+      call,
+      spec
+    );
+    sameOrigin = sameOrigin && new URL(next).origin === new URL(spec.url).origin;
+    call.stats.redirects.push({
+      status: res.response.status,
+      from: displayPath(url),
+      to: displayPath(next),
+    });
+    visited.push(next);
+    url = next;
+  }
+}
+
+/** One HTTP exchange (headers and body) under the per-attempt timeout. */
+async function fetchOnce(
+  deps: TransportDeps,
+  call: CallContext,
+  spec: RequestSpec,
+  url: string,
+  attempt: number,
+  withKey: boolean
+): Promise<{ response: FetchResponseLike; body: string }> {
+  await deps.limiter.acquire(call.signal);
+  const link = linkSignals(call.signal);
+  let timedOut = false;
+  const budget = Math.max(0, Math.min(deps.limits.timeoutMs, call.deadlineAt - deps.now()));
+  const timer = deps.timers.setTimeout(() => {
+    timedOut = true;
+    link.abort(new Error("attempt timed out"));
+  }, budget);
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (withKey) headers.Authorization = `Bearer ${call.apiKey}`;
+  try {
+    const get = async (redirect: "manual" | "follow"): Promise<FetchResponseLike> => {
+      call.stats.requests++;
+      const startedAt = deps.now();
+      deps.events.emit({
+        type: "request",
+        operation: call.operation,
+        method: "GET",
+        url,
+        attempt,
+        at: startedAt,
+      });
+      const response = await raceAbort(
+        deps.fetch(url, { method: "GET", headers, redirect, signal: link.signal }),
+        link.signal
+      );
+      if (response.headers.get(SIMULATED_HEADER_NAME) === "true") call.stats.simulated = true;
+      const location = response.headers.get("location");
+      deps.events.emit({
+        type: "response",
+        operation: call.operation,
+        url,
+        status: response.status,
+        ms: deps.now() - startedAt,
+        attempt,
+        simulated: call.stats.simulated,
+        ...(location && isRedirectStatus(response.status) ? { location } : {}),
+      });
+      return response;
+    };
+    let response = await get("manual");
+    if (response.type === "opaqueredirect") {
+      // Browser: the redirect cannot be read, so let the browser follow it (see the module comment).
+      response = await get("follow");
+      if (response.redirected && response.url) {
+        call.stats.redirects.push({
+          status: 0,
+          from: displayPath(url),
+          to: displayPath(response.url),
+        });
+      }
+    }
+    if (isRedirectStatus(response.status)) {
+      // Release the connection; the body of a redirect is of no use.
+      response.body?.cancel().catch(() => undefined);
+      return { response, body: "" };
+    }
+    const body = await raceAbort(response.text(), link.signal);
+    return { response, body };
+  } catch (error) {
+    if (timedOut && !call.signal.aborted) {
+      throw new CryptometricsError(
+        "timeout",
+        `${call.label}: no answer within ${budget} ms (attempt ${attempt})`,
+        {
+          operation: call.operation,
+          ids: spec.ids,
+          attempts: attempt,
+          request: { method: "GET", url: displayPath(url) },
+          cause: error,
+          secrets: [call.apiKey],
+        }
+      );
+    }
+    throw error;
+  } finally {
+    deps.timers.clearTimeout(timer);
+    link.dispose();
+  }
+}
+
+/** Any failure of an attempt as a client error: aborts by kind, unknown throws as network errors. */
+function asClientError(
+  error: unknown,
+  deps: TransportDeps,
+  call: CallContext,
+  spec: RequestSpec,
+  attempt: number
+): CryptometricsError {
+  if (error instanceof CryptometricsError) return error;
+  const base = {
+    operation: call.operation,
+    ids: spec.ids,
+    attempts: attempt,
+    request: { method: "GET" as const, url: displayPath(spec.url) },
+    secrets: [call.apiKey],
+  };
+  if (call.signal.aborted) {
+    const kind: ErrorKind = call.abortKind();
+    const message =
+      kind === "cancelled"
+        ? `${call.label}: cancelled`
+        : `${call.label}: the call's deadline passed before it completed`;
+    return new CryptometricsError(kind, message, { ...base, cause: abortReason(call.signal) });
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new CryptometricsError(
+    "network",
+    `${call.label}: network error reaching ${new URL(spec.url).host}: ${reason}`,
+    { ...base, cause: error }
+  );
+}

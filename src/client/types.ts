@@ -1,0 +1,297 @@
+/**
+ * What callers of the client see: normalised rows (camelCase, dates as "YYYY-MM-DD", values
+ * number | null), operation parameters, and the result envelope that carries data AND partial errors.
+ */
+import type { JsonObject, JsonValue } from "./wire";
+
+export type { JsonObject, JsonValue } from "./wire";
+
+/** A calendar date "YYYY-MM-DD" (UTC day). The one date representation callers ever see. */
+export type IsoDate = string;
+/** A metric value: JSON numbers, numeric strings and null all arrive as this. */
+export type MetricValue = number | null;
+
+export const ORDER_DIRECTIONS = ["asc", "desc"] as const;
+export const AGGREGATE_BY = ["chain", "product_id"] as const;
+export const TIMESTAMP_GRANULARITIES = ["year", "quarter", "month", "week"] as const;
+export const STATEMENT_INTERVALS = ["1m", "1y", "2y", "3y", "5y", "max"] as const;
+/** Request parameters a NOT_FOUND entry can name (§2.11). */
+export const ID_FIELDS = [
+  "project_ids",
+  "metric_ids",
+  "chain_ids",
+  "product_ids",
+  "market_sector_ids",
+] as const;
+
+export type OrderDirection = (typeof ORDER_DIRECTIONS)[number];
+export type AggregateBy = (typeof AGGREGATE_BY)[number];
+export type TimestampGranularity = (typeof TIMESTAMP_GRANULARITIES)[number];
+export type StatementInterval = (typeof STATEMENT_INTERVALS)[number];
+export type IdField = (typeof ID_FIELDS)[number];
+
+/**
+ * One entry of a response's `errors` (§2.11): the parts of a request the service could not serve while
+ * it served the rest. An entry of a shape the interface does not describe is kept as `UNRECOGNISED`
+ * rather than dropped.
+ */
+export type PartialError =
+  | {
+      readonly code: "NOT_FOUND";
+      /** The request parameter naming the unknown id; one of ID_FIELDS in practice. */
+      readonly field: string;
+      readonly value: string;
+    }
+  | { readonly code: "METRIC_NOT_AVAILABLE"; readonly projectId: string; readonly metricId: string }
+  | { readonly code: "UNRECOGNISED"; readonly entry: JsonValue };
+
+export interface Redirect {
+  readonly status: number;
+  /** Paths (with query) before and after: "/v2/projects/old-id" → "/v2/projects/new-id". */
+  readonly from: string;
+  readonly to: string;
+}
+
+export interface ResultMeta {
+  /** HTTP requests this call made: chunks, retries and redirect hops included. */
+  readonly requests: number;
+  /** The source marked its data as simulated (the local simulator): never mistake it for real figures. */
+  readonly simulated: boolean;
+  /** Redirects followed, e.g. a renamed project id answered 308. */
+  readonly redirects: readonly Redirect[];
+}
+
+/** Every operation resolves to this: data and partial errors both reach the caller. */
+export interface ClientResult<T> {
+  readonly data: T;
+  readonly errors: readonly PartialError[];
+  readonly meta: ResultMeta;
+}
+
+export interface CallOptions {
+  /** Abort the call: waits, retries and the request in flight stop; the call rejects as "cancelled". */
+  signal?: AbortSignal;
+}
+
+// ---- catalogue (§2.1–2.3, 2.8, 2.9) ----
+
+export interface ProductSummary {
+  readonly productId: string;
+  readonly productName: string;
+  readonly symbol?: string;
+  readonly url?: string;
+}
+
+export interface Project {
+  readonly projectId: string;
+  readonly name: string;
+  readonly symbol?: string;
+  readonly pricesourceId?: string;
+  /** As sent: a path relative to the service host. */
+  readonly url?: string;
+  readonly isArchived: boolean;
+  readonly archivedReason?: string;
+  readonly maintenanceReason?: string;
+  readonly products: readonly ProductSummary[];
+}
+
+export interface MetricDefinition {
+  readonly metricId: string;
+  readonly definition: string;
+}
+
+export interface ProjectLink {
+  readonly summary: string;
+  readonly url: string;
+}
+
+/** Members common to project and product detail; the open members are normalised best-effort. */
+export interface DetailCommon {
+  readonly name: string;
+  readonly symbol?: string;
+  /** Market sector ids, whether sent as a list of ids, a list of objects or an object. */
+  readonly marketSectors: readonly string[];
+  readonly chains: readonly string[];
+  /** Open shape (§2.12): as received, null when absent. */
+  readonly aggregateByOptions: JsonValue;
+  /** Metric id → available, whether sent as an object of booleans, a list of ids or a comma string. */
+  readonly metricAvailability: Readonly<Record<string, boolean>>;
+  readonly metricDefinitions: readonly MetricDefinition[];
+  readonly metricSources: readonly MetricDefinition[];
+  /** The object as received, for members whose shape the interface leaves open. */
+  readonly raw: JsonObject;
+}
+
+export interface ProjectDetail extends DetailCommon {
+  readonly projectId: string;
+  /** Who/what/how texts as sent; a plain string arrives as { text }. */
+  readonly description: Readonly<Record<string, string>>;
+  readonly links: readonly ProjectLink[];
+}
+
+export interface ProductDetail extends DetailCommon {
+  readonly productId: string;
+  readonly projectId: string;
+}
+
+export interface MarketSector {
+  readonly id: string;
+  readonly name: string;
+  readonly url?: string;
+}
+
+export interface MarketSectorDetail {
+  readonly marketSectorId: string;
+  readonly name: string;
+  readonly description: { readonly what?: string; readonly how?: string };
+  readonly projects: readonly { projectId: string; name: string; url?: string }[];
+}
+
+export interface Metric {
+  readonly metricId: string;
+  readonly metricName: string;
+  readonly description: string;
+  readonly url?: string;
+}
+
+// ---- series and aggregations (§2.4–2.7, 2.10, open shapes) ----
+
+/** Wide row of §4.3: one value per metric id; breakdown members present when the response has them. */
+export interface ProjectMetricRow {
+  readonly date: IsoDate;
+  readonly projectId: string;
+  readonly projectName: string;
+  readonly chain?: string;
+  readonly productId?: string;
+  readonly businessLine?: string;
+  readonly version?: string;
+  /** Metric id → value. Requested metrics missing from a row are null (unknown ids excepted). */
+  readonly values: Readonly<Record<string, MetricValue>>;
+}
+
+export interface ProductMetricRow {
+  readonly date: IsoDate;
+  readonly metricId: string;
+  readonly value: MetricValue;
+  readonly chainId?: string;
+}
+
+export interface ProjectMetricAggregation {
+  readonly projectId: string;
+  readonly projectName: string;
+  readonly metricId: string;
+  /** Aggregation name, e.g. "sum_30d", "latest". */
+  readonly aggregation: string;
+  readonly value: MetricValue;
+}
+
+export interface FinancialStatementRow {
+  readonly date: IsoDate;
+  readonly heading: string;
+  readonly subheading: string;
+  readonly granularity: string;
+  readonly projectName: string;
+  readonly section: string;
+  readonly metricId: string;
+  readonly value: MetricValue;
+  readonly popChange: MetricValue;
+  readonly definition: string;
+}
+
+/** Long row of §4.11: one metric, many projects. */
+export interface MultiProjectMetricRow {
+  readonly date: IsoDate;
+  readonly projectId: string;
+  readonly projectName: string;
+  readonly metricId: string;
+  readonly value: MetricValue;
+}
+
+/**
+ * A row whose shape the interface leaves open (§4.12, §4.13, v1): the members the client recognises
+ * are lifted and normalised; `fields` keeps the row exactly as received.
+ */
+export interface OpenRow {
+  readonly projectId?: string;
+  readonly projectName?: string;
+  readonly metricId?: string;
+  readonly date?: IsoDate;
+  readonly value?: MetricValue;
+  readonly fields: JsonObject;
+}
+
+export interface MetricAggregationRow extends OpenRow {
+  /** From metric_aggregation_name / aggregation / aggregation_name, when present. */
+  readonly aggregation?: string;
+}
+
+export interface MetricsBreakdownRow extends OpenRow {
+  /** The project's share of the total, when the response has one. */
+  readonly share?: MetricValue;
+  readonly startDate?: IsoDate;
+  readonly endDate?: IsoDate;
+}
+
+// ---- parameters ----
+
+export interface ProjectMetricsParams {
+  /** Omitted: every metric available for the project. Long lists are split over several requests. */
+  metricIds?: readonly string[];
+  chainIds?: readonly string[];
+  productIds?: readonly string[];
+  marketSectorIds?: readonly string[];
+  aggregateBy?: AggregateBy;
+  start?: IsoDate;
+  end?: IsoDate;
+  /** Default "desc" (the service's default): newest first. */
+  orderDirection?: OrderDirection;
+  assetsBridged?: boolean;
+}
+
+export interface ProductMetricsParams {
+  metricIds?: readonly string[];
+  chainIds?: readonly string[];
+  start?: IsoDate;
+  end?: IsoDate;
+  aggregateBy?: AggregateBy;
+  orderDirection?: OrderDirection;
+  assetsBridged?: boolean;
+}
+
+export interface FinancialStatementParams {
+  timestampGranularity?: TimestampGranularity;
+  interval?: StatementInterval;
+}
+
+/** "all" (or omitting) selects every project having the metric. */
+export type IdSelection = readonly string[] | "all";
+
+export interface MetricParams {
+  /** Long lists are split over several requests (e.g. 50 ids each) and merged. */
+  projectIds?: IdSelection;
+  chainIds?: readonly string[];
+  productIds?: readonly string[];
+  marketSectorIds?: readonly string[];
+  start?: IsoDate;
+  end?: IsoDate;
+  assetsBridged?: boolean;
+  /** Not a service parameter here (§4.11 has none): the client sorts. Default "desc". */
+  orderDirection?: OrderDirection;
+}
+
+export interface MetricAggregationsParams {
+  projectIds?: IdSelection;
+  metricIds?: IdSelection;
+}
+
+export interface MetricsBreakdownParams {
+  projectIds?: IdSelection;
+  start?: IsoDate;
+  end?: IsoDate;
+}
+
+/** v1 parameter values are not documented (§9.4): passed through as given. */
+export interface V1ProjectMetricsParams {
+  interval?: string;
+  dataGranularity?: string;
+}

@@ -1,0 +1,68 @@
+/** Normalisation of single values: metric numbers and dates, as the service actually sends them. */
+import type { IsoDate, MetricValue, OrderDirection } from "./types";
+
+// Plain decimal notation only: Number() alone would also read "0x1f", "Infinity" and "" as numbers.
+const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * JSON number, numeric string or null → number | null. Anything else (booleans, "N/A", objects,
+ * non-finite numbers) becomes null: a cell left blank is better than a whole series refused.
+ */
+export function toMetricValue(value: unknown): MetricValue {
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (typeof value === "string") {
+    const text = value.trim();
+    if (!NUMERIC.test(text)) return null;
+    const n = Number(text);
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
+}
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/** True for a real calendar date written YYYY-MM-DD (2024-02-30 is not). */
+export function isIsoDate(text: string): boolean {
+  const m = DATE_ONLY.exec(text);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (mo < 1 || mo > 12 || d < 1) return false;
+  return d <= daysInMonth(y, mo);
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
+ * A timestamp as sent (YYYY-MM-DD, or an ISO date-time such as 2024-01-01T00:00:00.000Z) → the UTC
+ * calendar date "YYYY-MM-DD". A date-time with an offset is first moved to UTC; one without an offset
+ * is taken at face value. Undefined when the text is no date.
+ */
+export function toIsoDate(value: unknown): IsoDate | undefined {
+  if (typeof value !== "string") return undefined;
+  const text = value.trim();
+  if (DATE_ONLY.test(text)) return isIsoDate(text) ? text : undefined;
+  const m = DATE_TIME.exec(text);
+  if (!m) return undefined;
+  const datePart = `${m[1]}-${m[2]}-${m[3]}`;
+  if (!isIsoDate(datePart)) return undefined;
+  if (!m[8]) return datePart;
+  const at = Date.parse(text.replace(" ", "T"));
+  return Number.isNaN(at) ? undefined : new Date(at).toISOString().slice(0, 10);
+}
+
+/** Comparator for ISO dates in the requested direction (string order is date order for YYYY-MM-DD). */
+export function compareDates(a: IsoDate, b: IsoDate, direction: OrderDirection): number {
+  const cmp = a < b ? -1 : a > b ? 1 : 0;
+  return direction === "asc" ? cmp : -cmp;
+}
+
+/** Plain string comparison, stable across locales (used for tie-breaking so output is deterministic). */
+export function compareText(a: string | undefined, b: string | undefined): number {
+  const x = a ?? "";
+  const y = b ?? "";
+  return x < y ? -1 : x > y ? 1 : 0;
+}
