@@ -1,0 +1,120 @@
+/**
+ * GET /v2/metrics/{metric_id} (§4.11): long rows {timestamp, project_id, project_name, metric_id, value}
+ * across projects, sorted by timestamp (newest first unless order_direction=asc), then project id.
+ *
+ * Unknown ids give NOT_FOUND entries; a listed project lacking the metric gives METRIC_NOT_AVAILABLE.
+ * chain_ids / product_ids keep only the projects on those chains / owning those products and, for metrics
+ * that split that way, sum over them; market_sector_ids keeps the projects of those sectors.
+ */
+import type { ProjectInfo } from "../data/dataset";
+import { sharesSum } from "../data/shares";
+import { dayToIso } from "../util/days";
+import type { HandlerContext } from "./context";
+import { notFound } from "./params";
+import {
+  clip,
+  Errors,
+  ORDER_DIRECTIONS,
+  resolveChains,
+  resolveList,
+  resolveSectors,
+} from "./selection";
+import { envelope, wireValue, type Envelope, type WireValue } from "./wire";
+
+export function getMetric(ctx: HandlerContext): Envelope {
+  const { dataset, query } = ctx;
+  const metric = dataset.metric(ctx.params[0]);
+  if (!metric) throw notFound(`Metric not found: ${ctx.params[0]}`);
+  const errors = new Errors();
+  const projects = selectProjects(ctx, errors, metric.id);
+  const chains = resolveChains(ctx, errors);
+  const products = resolveList(
+    ctx,
+    errors,
+    "product_ids",
+    (id) => dataset.productOwner(id) !== undefined
+  );
+  const sectors = resolveSectors(ctx, errors);
+  const direction = query.oneOf("order_direction", ORDER_DIRECTIONS) ?? "desc";
+  const bridged = query.boolean("assets_bridged", true);
+  const range = query.dateRange();
+
+  interface Part {
+    project: ProjectInfo;
+    values: Float64Array;
+    start: number;
+    from: number;
+    to: number;
+    factor: (d: number) => number;
+    asString: boolean;
+  }
+  const parts: Part[] = [];
+  for (const project of projects) {
+    if (sectors && !sectors.some((s) => project.sectors.includes(s))) continue;
+    const chainSet = chains?.filter((c) => project.chains.includes(c));
+    const productSet = products?.filter((id) => project.products.some((p) => p.id === id));
+    if ((chainSet && chainSet.length === 0) || (productSet && productSet.length === 0)) continue;
+    const series = dataset.series(project.id, metric.id, bridged);
+    const { from, to } = clip(range, series.start, series.start + series.values.length - 1);
+    if (from > to) continue;
+    const chainTable = dataset.chainTable(project.id);
+    const productTable = dataset.productTable(project.id);
+    const factor = (d: number): number =>
+      (metric.byChain && chainSet ? sharesSum(chainTable, chainSet, d) : 1) *
+      (metric.byProduct && productSet ? sharesSum(productTable, productSet, d) : 1);
+    parts.push({
+      project,
+      values: series.values,
+      start: series.start,
+      from,
+      to,
+      factor,
+      asString: dataset.valuesAsStrings(project.id, metric.id),
+    });
+  }
+  parts.sort((a, b) => (a.project.id < b.project.id ? -1 : a.project.id > b.project.id ? 1 : 0));
+
+  const rows: Record<string, WireValue>[] = [];
+  if (parts.length > 0) {
+    const lo = Math.min(...parts.map((p) => p.from));
+    const hi = Math.max(...parts.map((p) => p.to));
+    const step = direction === "asc" ? 1 : -1;
+    for (let d = direction === "asc" ? lo : hi; d >= lo && d <= hi; d += step) {
+      for (const part of parts) {
+        if (d < part.from || d > part.to) continue;
+        const f = part.factor(d);
+        let v = f > 0 ? part.values[d - part.start] * f : NaN;
+        if (metric.integer && f !== 1) v = Math.round(v);
+        rows.push({
+          timestamp: dayToIso(d),
+          project_id: part.project.id,
+          project_name: part.project.name,
+          metric_id: metric.id,
+          value: wireValue(v, part.asString),
+        });
+      }
+    }
+  }
+  return envelope(rows, errors.entries);
+}
+
+/**
+ * Projects named by project_ids (omitted or `all`: every project with the metric). Unknown ids and listed
+ * projects without the metric are reported in `errors`.
+ */
+export function selectProjects(
+  ctx: HandlerContext,
+  errors: Errors,
+  metricId: string
+): ProjectInfo[] {
+  const ids = ctx.query.listOrAll("project_ids");
+  if (ids === "all") return ctx.dataset.projects.filter((p) => p.metrics.includes(metricId));
+  const selected: ProjectInfo[] = [];
+  for (const id of ids) {
+    const project = ctx.dataset.project(id);
+    if (!project) errors.notFound("project_ids", id);
+    else if (!project.metrics.includes(metricId)) errors.unavailable(id, metricId);
+    else selected.push(project);
+  }
+  return selected;
+}

@@ -1,0 +1,29 @@
+/**
+ * The simulator: a local stand-in of the metrics service (the whole v2 interface and v1's two operations)
+ * over HTTP on loopback, with a deterministic demo dataset and realism knobs (rate limit, latency, injected
+ * failures, hangs, renames, broken responses). Default data source of `npm start` and of every test.
+ */
+export { DEMO_API_KEY, SIMULATED_HEADER } from "./constants";
+export { startSimulator } from "./server";
+export type {
+  Fault,
+  RateLimitKnob,
+  RequestLogEntry,
+  RunningSimulator,
+  SimulatorKnobs,
+  SimulatorOptions,
+} from "./types";
+export { FAULTS } from "./types";
+export {
+  createDataset,
+  OUTAGE,
+  type Dataset,
+  type DailyOptions,
+  type DailyPoint,
+  type ProductInfo,
+  type ProjectInfo,
+} from "./data/dataset";
+export type { StatementRow } from "./data/statement";
+export { AGGREGATION_NAMES, type AggregationName, type AggregationRow } from "./data/aggregations";
+export type { MetricDef, MetricKind } from "./data/metrics-catalog";
+export { GRANULARITIES, INTERVALS, type Granularity, type Interval } from "./data/periods";

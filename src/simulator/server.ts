@@ -1,0 +1,97 @@
+/** Starting and stopping the simulator: an HTTP(S) server on loopback around the request pipeline. */
+import http from "node:http";
+import https from "node:https";
+import type { AddressInfo, Socket } from "node:net";
+import { DEMO_API_KEY } from "./constants";
+import { initialKnobs, mergeKnobs } from "./knobs";
+import { createPipeline } from "./pipeline";
+import type { RequestLogEntry, RunningSimulator, SimulatorKnobs, SimulatorOptions } from "./types";
+import { mulberry32 } from "./util/prng";
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const now = options.now ?? Date.now;
+  const apiKeys = options.apiKeys ?? [DEMO_API_KEY];
+  if (apiKeys.length === 0 || apiKeys.some((k) => k.length === 0))
+    throw new Error("startSimulator: apiKeys must be non-empty strings");
+  let knobs = initialKnobs(options);
+  const requestLog: RequestLogEntry[] = [];
+  const sockets = new Set<Socket>();
+  const timers = new Set<{ timer: NodeJS.Timeout; resolve: (ran: boolean) => void }>();
+  let closed = false;
+
+  const pipeline = createPipeline({
+    now,
+    apiKeys,
+    knobs: () => knobs,
+    random: mulberry32(options.seed ?? 1),
+    log: (entry) => {
+      requestLog.push(entry);
+      const max = options.maxLogEntries;
+      if (max !== undefined && requestLog.length > max)
+        requestLog.splice(0, requestLog.length - max);
+    },
+    answered: (entry) => options.onRequest?.(entry),
+    delay: (ms) =>
+      new Promise<boolean>((resolve) => {
+        if (closed) return resolve(false);
+        const pending = {
+          timer: setTimeout(() => {
+            timers.delete(pending);
+            resolve(!closed);
+          }, ms),
+          resolve,
+        };
+        timers.add(pending);
+      }),
+  });
+  const listener = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    pipeline(req, res).catch((error: unknown) => {
+      // The pipeline answers its own errors; reaching here means the socket broke mid-answer.
+      if (!res.headersSent) res.writeHead(500).end();
+      void error;
+    });
+  };
+  const server = options.https
+    ? https.createServer({ key: options.https.key, cert: options.https.cert }, listener)
+    : http.createServer(listener);
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
+
+  return {
+    url: `${options.https ? "https" : "http"}://${urlHost}:${port}`,
+    requestLog,
+    clearLog: () => {
+      requestLog.length = 0;
+    },
+    setKnobs: (update: Partial<SimulatorKnobs>) => {
+      knobs = mergeKnobs(knobs, update);
+    },
+    close: () => {
+      if (closed) return Promise.resolve();
+      closed = true;
+      for (const pending of timers) {
+        clearTimeout(pending.timer);
+        pending.resolve(false);
+      }
+      timers.clear();
+      return new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Hanging requests and idle keep-alive connections would keep close() waiting forever.
+        for (const socket of sockets) socket.destroy();
+      });
+    },
+  };
+}
