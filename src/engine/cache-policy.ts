@@ -1,0 +1,40 @@
+/**
+ * Cache lifetimes and bounds, as data. Each default says why.
+ */
+export interface CachePolicy {
+  /** Project, metric and sector lists and details. */
+  catalogueTtlMs: number;
+  /**
+   * Series, statements and aggregations are fresh until the service's next daily update, at this UTC hour.
+   * The service updates metrics once a day; its hour is not documented, so midnight UTC is assumed.
+   */
+  dailyUpdateUtcHour: number;
+  /** A value older than this is not served even when a refresh fails (stale-if-error has limits). */
+  maxStaleMs: number;
+  /** Bound on cached series data, in data points (one point = one metric value of one day). */
+  maxPoints: number;
+  /** Bound on the number of cached catalogue and statement entries. */
+  maxEntries: number;
+}
+
+export const DEFAULT_CACHE_POLICY: Readonly<CachePolicy> = {
+  // The service advises refreshing project and metric lists daily or weekly (§8.3): one day.
+  catalogueTtlMs: 24 * 60 * 60 * 1000,
+  dailyUpdateUtcHour: 0,
+  // A week: a model refreshed on Monday may still show Friday's figures, flagged stale, rather than errors.
+  maxStaleMs: 7 * 24 * 60 * 60 * 1000,
+  // About 300,000 points (roughly 20-30 MB in a JavaScript Map) holds 800 series of a year, or 1,000 cells'
+  // worth of history, while staying small for Excel's WebView.
+  maxPoints: 300_000,
+  // Catalogues, project details, statements: a few hundred objects at most in any real workbook.
+  maxEntries: 2_000,
+};
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** The first daily-update instant strictly after `now`. */
+export function nextDailyUpdate(now: number, utcHour: number): number {
+  const todayUpdate = Math.floor(now / DAY_MS) * DAY_MS + utcHour * HOUR_MS;
+  return todayUpdate > now ? todayUpdate : todayUpdate + DAY_MS;
+}

@@ -1,0 +1,269 @@
+/**
+ * The engine every custom function and the taskpane share: catalogues and details (cached, coalesced),
+ * time series (batched, planned, cached), statements and aggregations. No Office globals.
+ */
+import {
+  CryptometricsError,
+  type FinancialStatementRow,
+  type MarketSector,
+  type MarketSectorDetail,
+  type Metric,
+  type MetricAggregationRow,
+  type MetricsBreakdownRow,
+  type MetricsClient,
+  type ProductDetail,
+  type Project,
+  type ProjectDetail,
+  type ProjectMetricAggregation,
+  type StatementInterval,
+  type Timers,
+} from "../client";
+import { DEFAULT_CACHE_POLICY, type CachePolicy } from "./cache-policy";
+import { withDeadline } from "./deadline";
+import { KeyedCache, type Lifetime, type Loaded } from "./keyed-cache";
+import { resolveMetricIn, resolveProjectIn } from "./resolver";
+import { SeriesBatcher, type BatchEvent } from "./series-batcher";
+import { SeriesStore } from "./series-store";
+import type { CallContext, SeriesAnswer, SeriesQuery } from "./series-types";
+
+export type EngineClient = Pick<
+  MetricsClient,
+  | "listProjects"
+  | "getProject"
+  | "getProjectMetrics"
+  | "getProjectMetricAggregations"
+  | "getFinancialStatement"
+  | "getProduct"
+  | "getProductMetrics"
+  | "listMarketSectors"
+  | "getMarketSector"
+  | "listMetrics"
+  | "getMetric"
+  | "getMetricAggregations"
+  | "getMetricsBreakdown"
+>;
+
+export interface EngineOptions {
+  cache: CachePolicy;
+  /**
+   * The recalculation window: Excel hands a workbook's cells to the runtime over a few milliseconds; 50 ms
+   * gathers them (Microsoft's batching sample waits 100 ms) while adding little to a single cell's latency.
+   */
+  windowMs: number;
+  /** Longer than the client's own call deadline (2 min), so the client's clearer error wins. */
+  deadlineMs: number;
+  /** Must match the client's chunk size. */
+  maxIdsPerRequest: number;
+}
+
+export const DEFAULT_ENGINE_OPTIONS: Readonly<EngineOptions> = {
+  cache: DEFAULT_CACHE_POLICY,
+  windowMs: 50,
+  deadlineMs: 130_000,
+  maxIdsPerRequest: 50,
+};
+
+export interface EngineDeps {
+  client: EngineClient;
+  now?: () => number;
+  timers: Timers;
+  options?: Partial<EngineOptions>;
+}
+
+export type StatementGranularity = "year" | "quarter" | "month" | "week";
+
+export class Engine {
+  readonly options: EngineOptions;
+  private readonly client: EngineClient;
+  private readonly timers: Timers;
+  private readonly store: SeriesStore;
+  private readonly cache: KeyedCache;
+  private readonly batcher: SeriesBatcher;
+
+  constructor(deps: EngineDeps) {
+    this.options = { ...DEFAULT_ENGINE_OPTIONS, ...deps.options };
+    const now = deps.now ?? Date.now;
+    this.client = deps.client;
+    this.timers = deps.timers;
+    this.store = new SeriesStore(this.options.cache, now);
+    this.cache = new KeyedCache(this.options.cache, now);
+    this.batcher = new SeriesBatcher(this.client, this.store, this.timers, {
+      windowMs: this.options.windowMs,
+      deadlineMs: this.options.deadlineMs,
+      maxIdsPerRequest: this.options.maxIdsPerRequest,
+    });
+  }
+
+  /** Fetch everything afresh on next use; what was fetched stays as a fallback if the service fails. */
+  refresh(): void {
+    this.store.refresh();
+    this.cache.refresh();
+  }
+
+  /** Forget everything, fallbacks included. */
+  clear(): void {
+    this.store.clear();
+    this.cache.clear();
+  }
+
+  onBatch(listener: (e: BatchEvent) => void): () => void {
+    return this.batcher.onBatch(listener);
+  }
+
+  stats(): { series: number; points: number; entries: number; waiting: number; loading: number } {
+    const { series, points } = this.store.size;
+    return {
+      series,
+      points,
+      entries: this.cache.size,
+      waiting: this.batcher.waiting,
+      loading: this.cache.pending,
+    };
+  }
+
+  series(query: SeriesQuery, ctx: CallContext = {}): Promise<SeriesAnswer> {
+    return this.batcher.get(query, ctx);
+  }
+
+  /** Sends what the current window holds now, instead of when its timer fires. */
+  flush(): void {
+    this.batcher.flush();
+  }
+
+  projects(): Promise<Loaded<Project[]>> {
+    return this.load(
+      "projects",
+      "catalogue",
+      "listProjects",
+      async () => (await this.client.listProjects()).data
+    );
+  }
+
+  metrics(): Promise<Loaded<Metric[]>> {
+    return this.load(
+      "metrics",
+      "catalogue",
+      "listMetrics",
+      async () => (await this.client.listMetrics()).data
+    );
+  }
+
+  sectors(): Promise<Loaded<MarketSector[]>> {
+    return this.load(
+      "sectors",
+      "catalogue",
+      "listMarketSectors",
+      async () => (await this.client.listMarketSectors()).data
+    );
+  }
+
+  sector(id: string): Promise<Loaded<MarketSectorDetail>> {
+    return this.load(
+      `sector:${id}`,
+      "catalogue",
+      "getMarketSector",
+      async () => (await this.client.getMarketSector(id)).data
+    );
+  }
+
+  project(id: string): Promise<Loaded<ProjectDetail>> {
+    return this.load(
+      `project:${id}`,
+      "catalogue",
+      "getProject",
+      async () => (await this.client.getProject(id)).data
+    );
+  }
+
+  product(projectId: string, productId: string): Promise<Loaded<ProductDetail>> {
+    return this.load(
+      `product:${projectId}:${productId}`,
+      "catalogue",
+      "getProduct",
+      async () => (await this.client.getProduct(projectId, productId)).data
+    );
+  }
+
+  statement(
+    projectId: string,
+    granularity: StatementGranularity,
+    interval: StatementInterval
+  ): Promise<Loaded<FinancialStatementRow[]>> {
+    return this.load(
+      `statement:${projectId}:${granularity}:${interval}`,
+      "daily",
+      "getFinancialStatement",
+      async () =>
+        (
+          await this.client.getFinancialStatement(projectId, {
+            timestampGranularity: granularity,
+            interval,
+          })
+        ).data
+    );
+  }
+
+  projectAggregations(projectId: string): Promise<Loaded<ProjectMetricAggregation[]>> {
+    return this.load(
+      `aggregations:${projectId}`,
+      "daily",
+      "getProjectMetricAggregations",
+      async () => (await this.client.getProjectMetricAggregations(projectId)).data
+    );
+  }
+
+  metricAggregations(
+    projectIds: readonly string[] | "all",
+    metricIds: readonly string[] | "all"
+  ): Promise<Loaded<{ rows: MetricAggregationRow[]; errors: string[] }>> {
+    const key = `metric-aggregations:${[projectIds].flat().join(",")}:${[metricIds].flat().join(",")}`;
+    return this.load(key, "daily", "getMetricAggregations", async () => {
+      const res = await this.client.getMetricAggregations({ projectIds, metricIds });
+      return { rows: res.data, errors: res.errors.map((e) => JSON.stringify(e)) };
+    });
+  }
+
+  breakdown(
+    metricId: string,
+    projectIds: readonly string[] | "all",
+    start?: string,
+    end?: string
+  ): Promise<Loaded<MetricsBreakdownRow[]>> {
+    const key = `breakdown:${metricId}:${[projectIds].flat().join(",")}:${start ?? ""}:${end ?? ""}`;
+    return this.load(
+      key,
+      "daily",
+      "getMetricsBreakdown",
+      async () => (await this.client.getMetricsBreakdown(metricId, { projectIds, start, end })).data
+    );
+  }
+
+  async resolveProject(text: string): Promise<Project> {
+    return resolveProjectIn((await this.projects()).value, text);
+  }
+
+  async resolveMetric(text: string): Promise<Metric> {
+    return resolveMetricIn((await this.metrics()).value, text);
+  }
+
+  private load<T>(
+    key: string,
+    lifetime: Lifetime,
+    operation: string,
+    fetch: () => Promise<T>
+  ): Promise<Loaded<T>> {
+    return withDeadline(
+      this.cache.get(key, lifetime, fetch),
+      this.options.deadlineMs,
+      this.timers,
+      () =>
+        new CryptometricsError(
+          "timeout",
+          `${operation}: no answer within ${Math.round(this.options.deadlineMs / 1000)} s`,
+          {
+            operation,
+          }
+        )
+    );
+  }
+}

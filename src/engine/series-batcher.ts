@@ -1,0 +1,355 @@
+/**
+ * Turns many cell calls into few requests (habits of dataloader): calls arriving within one recalculation
+ * window are queued, planned together (planner.ts) and answered from one set of requests; a call whose
+ * series is already being fetched for a range that covers it joins that request; answers come from the cache
+ * when fresh. Every call settles: each request ends in resolve or reject for every caller, a deadline bounds
+ * each call, and a cancelled call leaves the batch (the request itself is aborted once nobody waits for it).
+ */
+import { CryptometricsError, type Timers } from "../client";
+import { planRequests, type PairNeed } from "./planner";
+import {
+  describeGroup,
+  fetchGroup,
+  type GroupRequest,
+  type PairResult,
+  type SeriesClient,
+} from "./series-fetch";
+import type { SeriesStore } from "./series-store";
+import type { DayPoint } from "./series-ops";
+import {
+  answerFrom,
+  seriesKey,
+  variantKey,
+  type CallContext,
+  type SeriesAnswer,
+  type SeriesQuery,
+} from "./series-types";
+
+export interface BatcherOptions {
+  /** How long the first call of a window waits for others before the batch is planned. */
+  windowMs: number;
+  /** Per call, from its arrival: it settles by then whatever the service does. */
+  deadlineMs: number;
+  /** Ids per request the client sends (its chunk size): the planner's cost unit. */
+  maxIdsPerRequest: number;
+}
+
+export interface BatchEvent {
+  /** Planned requests of one flushed window, with how many calls each serves. */
+  requests: Array<{ description: string; calls: number }>;
+  calls: number;
+}
+
+interface Waiter {
+  query: SeriesQuery;
+  key: string;
+  resolve(answer: SeriesAnswer): void;
+  reject(error: unknown): void;
+  settled: boolean;
+  timer?: unknown;
+  flight?: Flight;
+  detach?: () => void;
+}
+
+interface Flight {
+  request: GroupRequest;
+  waiters: Set<Waiter>;
+  controller: AbortController;
+  description: string;
+}
+
+function sliceResult(result: PairResult, start: number, end: number): Map<string, DayPoint[]> {
+  const out = new Map<string, DayPoint[]>();
+  for (const [dim, points] of result.dims)
+    out.set(
+      dim,
+      points.filter((p) => p.day >= start && p.day <= end)
+    );
+  return out;
+}
+
+export class SeriesBatcher {
+  private pending: Waiter[] = [];
+  private flushTimer: unknown = undefined;
+  /** Series key -> flights fetching it, with their ranges, so later calls can join them. */
+  private readonly flightsByKey = new Map<string, Set<Flight>>();
+  private readonly listeners = new Set<(e: BatchEvent) => void>();
+
+  constructor(
+    private readonly client: SeriesClient,
+    private readonly store: SeriesStore,
+    private readonly timers: Timers,
+    private readonly options: BatcherOptions
+  ) {}
+
+  onBatch(listener: (e: BatchEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Calls waiting for a request (queued or in flight): zero when the workbook has settled. */
+  get waiting(): number {
+    let n = this.pending.length;
+    const seen = new Set<Flight>();
+    for (const flights of this.flightsByKey.values()) for (const f of flights) seen.add(f);
+    for (const f of seen) n += f.waiters.size;
+    return n;
+  }
+
+  get(query: SeriesQuery, ctx: CallContext = {}): Promise<SeriesAnswer> {
+    const key = seriesKey(query);
+    const hit = this.store.fresh(key, query.start, query.end);
+    if (hit) return Promise.resolve(answerFrom(hit, this.store.read(hit, query.start, query.end)));
+    return new Promise<SeriesAnswer>((resolve, reject) => {
+      const waiter: Waiter = { query, key, resolve, reject, settled: false };
+      if (ctx.signal) {
+        if (ctx.signal.aborted) {
+          reject(this.cancelled(query));
+          return;
+        }
+        const signal = ctx.signal;
+        const onAbort = (): void => this.cancel(waiter);
+        signal.addEventListener("abort", onAbort, { once: true });
+        waiter.detach = () => signal.removeEventListener("abort", onAbort);
+      }
+      waiter.timer = this.timers.setTimeout(() => this.expire(waiter), this.options.deadlineMs);
+      const flight = this.coveringFlight(key, query.start, query.end);
+      if (flight) {
+        waiter.flight = flight;
+        flight.waiters.add(waiter);
+        return;
+      }
+      this.pending.push(waiter);
+      if (this.flushTimer === undefined) {
+        this.flushTimer = this.timers.setTimeout(() => this.flush(), this.options.windowMs);
+      }
+    });
+  }
+
+  /** Plans and sends everything queued now (the window timer calls this; tests may too). */
+  flush(): void {
+    if (this.flushTimer !== undefined) this.timers.clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const waiters = this.pending.filter((w) => !w.settled);
+    this.pending = [];
+    if (waiters.length === 0) return;
+    const requests = this.plan(waiters);
+    const event: BatchEvent = { calls: waiters.length, requests: [] };
+    for (const request of requests) {
+      const flight = this.launch(request, waiters);
+      event.requests.push({ description: flight.description, calls: flight.waiters.size });
+    }
+    for (const l of this.listeners) {
+      try {
+        l(event);
+      } catch {
+        // A diagnostics listener never breaks a batch.
+      }
+    }
+  }
+
+  private plan(waiters: readonly Waiter[]): GroupRequest[] {
+    const groups = new Map<string, Waiter[]>();
+    for (const w of waiters) {
+      const q = w.query;
+      // Products and breakdowns have one request form; plain project series go through the planner.
+      const kind = q.productId
+        ? `product:${q.projectId}:${q.productId}`
+        : q.variant.breakdown
+          ? `bd:${q.projectId}`
+          : "series";
+      const gk = `${kind}#${variantKey(q.variant)}`;
+      let g = groups.get(gk);
+      if (!g) groups.set(gk, (g = []));
+      g.push(w);
+    }
+    const out: GroupRequest[] = [];
+    for (const group of groups.values()) {
+      const first = group[0].query;
+      const queries = this.uniqueQueries(group);
+      if (first.productId || first.variant.breakdown) {
+        out.push({
+          form: first.productId ? "product" : "project",
+          projectId: first.projectId,
+          productId: first.productId ?? "",
+          metricId: "",
+          members: [...new Set(queries.map((q) => q.metricId))],
+          start: Math.min(...queries.map((q) => q.start)),
+          end: Math.max(...queries.map((q) => q.end)),
+          variant: first.variant,
+          queries,
+        });
+        continue;
+      }
+      const needs: Array<PairNeed & { query: SeriesQuery }> = queries.map((q) => ({
+        ...q,
+        query: q,
+      }));
+      for (const planned of planRequests(needs, this.options.maxIdsPerRequest)) {
+        out.push({
+          form: planned.form,
+          projectId: planned.form === "project" ? planned.id : "",
+          productId: "",
+          metricId: planned.form === "metric" ? planned.id : "",
+          members: planned.members,
+          start: planned.start,
+          end: planned.end,
+          variant: first.variant,
+          queries: planned.pairs.map((p) => (p as PairNeed & { query: SeriesQuery }).query),
+        });
+      }
+    }
+    return out;
+  }
+
+  /** One query per series key, its range the span of every call's range. */
+  private uniqueQueries(group: readonly Waiter[]): SeriesQuery[] {
+    const byKey = new Map<string, SeriesQuery>();
+    for (const w of group) {
+      const q = byKey.get(w.key);
+      if (!q) byKey.set(w.key, { ...w.query });
+      else {
+        q.start = Math.min(q.start, w.query.start);
+        q.end = Math.max(q.end, w.query.end);
+      }
+    }
+    return [...byKey.values()];
+  }
+
+  private launch(request: GroupRequest, waiters: readonly Waiter[]): Flight {
+    const keys = new Set(request.queries.map(seriesKey));
+    const flight: Flight = {
+      request,
+      waiters: new Set(waiters.filter((w) => keys.has(w.key))),
+      controller: new AbortController(),
+      description: describeGroup(request),
+    };
+    for (const w of flight.waiters) w.flight = flight;
+    for (const key of keys) {
+      let set = this.flightsByKey.get(key);
+      if (!set) this.flightsByKey.set(key, (set = new Set()));
+      set.add(flight);
+    }
+    fetchGroup(this.client, request, flight.controller.signal).then(
+      (result) => {
+        this.unregister(flight, keys);
+        for (const [key, r] of result.results) {
+          if (r.issue) this.store.writeIssue(key, r.issue, result.description);
+          else
+            this.store.write(
+              key,
+              request.start,
+              request.end,
+              r.dims,
+              result.description,
+              r.warnings
+            );
+        }
+        for (const w of flight.waiters) {
+          const r = result.results.get(w.key);
+          if (!r) continue;
+          this.settle(w, () =>
+            w.resolve({
+              dims: sliceResult(r, w.query.start, w.query.end),
+              issue: r.issue,
+              warnings: r.warnings,
+              servedBy: [result.description],
+            })
+          );
+        }
+      },
+      (error: unknown) => {
+        this.unregister(flight, keys);
+        for (const w of flight.waiters) this.fail(w, error);
+      }
+    );
+    return flight;
+  }
+
+  private unregister(flight: Flight, keys: Iterable<string>): void {
+    for (const key of keys) {
+      const set = this.flightsByKey.get(key);
+      set?.delete(flight);
+      if (set && set.size === 0) this.flightsByKey.delete(key);
+    }
+  }
+
+  private coveringFlight(key: string, start: number, end: number): Flight | undefined {
+    for (const f of this.flightsByKey.get(key) ?? []) {
+      if (!f.controller.signal.aborted && f.request.start <= start && end <= f.request.end)
+        return f;
+    }
+    return undefined;
+  }
+
+  /** Resolve with the last good answer when there is one (stale-if-error), else reject. */
+  private fail(w: Waiter, error: unknown): void {
+    const stale = this.store.stale(w.key, w.query.start, w.query.end);
+    this.settle(w, () => {
+      if (stale) {
+        const reason = error instanceof Error ? error.message : String(error);
+        w.resolve(
+          answerFrom(stale, this.store.read(stale, w.query.start, w.query.end), {
+            fetchedAt: stale.fetchedAt,
+            reason,
+          })
+        );
+      } else {
+        w.reject(error);
+      }
+    });
+  }
+
+  private expire(w: Waiter): void {
+    const seconds = Math.round(this.options.deadlineMs / 1000);
+    this.leave(w);
+    this.fail(
+      w,
+      new CryptometricsError(
+        "timeout",
+        `${this.describe(w.query)}: no answer within ${seconds} s`,
+        {
+          operation: "series",
+          ids: [w.query.projectId, w.query.metricId],
+        }
+      )
+    );
+  }
+
+  private cancel(w: Waiter): void {
+    this.leave(w);
+    this.settle(w, () => w.reject(this.cancelled(w.query)));
+  }
+
+  /** Takes a waiter out of the queue or its flight; a flight nobody waits for any more is aborted. */
+  private leave(w: Waiter): void {
+    this.pending = this.pending.filter((p) => p !== w);
+    const f = w.flight;
+    if (f) {
+      f.waiters.delete(w);
+      if (f.waiters.size === 0 && !f.controller.signal.aborted) {
+        f.controller.abort(this.cancelled(w.query));
+        this.unregister(f, f.request.queries.map(seriesKey));
+      }
+    }
+  }
+
+  private settle(w: Waiter, action: () => void): void {
+    if (w.settled) return;
+    w.settled = true;
+    if (w.timer !== undefined) this.timers.clearTimeout(w.timer);
+    w.detach?.();
+    action();
+  }
+
+  private cancelled(q: SeriesQuery): CryptometricsError {
+    return new CryptometricsError("cancelled", `${this.describe(q)}: cancelled by Excel`, {
+      operation: "series",
+      ids: [q.projectId, q.metricId],
+    });
+  }
+
+  private describe(q: SeriesQuery): string {
+    return `${q.metricId} of ${q.productId ? `${q.projectId}/${q.productId}` : q.projectId}`;
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * Runs one planned series request through the client and splits its answer per series: points, "does not
+ * exist" issues from partial-success errors, and warnings that do not stop a series.
+ */
+import type { MetricsClient, PartialError } from "../client";
+import { isCryptometricsError } from "../client";
+import { dayNumber, formatDay } from "./days";
+import type { SeriesIssue } from "./series-store";
+import type { DayPoint } from "./series-ops";
+import { seriesKey, type SeriesQuery, type SeriesVariant } from "./series-types";
+
+export type SeriesClient = Pick<
+  MetricsClient,
+  "getMetric" | "getProjectMetrics" | "getProductMetrics"
+>;
+
+export interface GroupRequest {
+  /** metric: §4.11 (members = projects); project: §4.3 (members = metrics); product: §4.7 (members = metrics). */
+  form: "metric" | "project" | "product";
+  projectId: string; // project and product forms
+  productId: string; // product form
+  metricId: string; // metric form
+  members: string[];
+  start: number;
+  end: number;
+  variant: SeriesVariant;
+  queries: SeriesQuery[];
+}
+
+export interface PairResult {
+  dims: Map<string, DayPoint[]>;
+  issue?: SeriesIssue;
+  warnings: string[];
+}
+
+export interface GroupResult {
+  /** Per series key. */
+  results: Map<string, PairResult>;
+  description: string;
+}
+
+function bound(n: number): string | undefined {
+  return Number.isFinite(n) ? formatDay(n) : undefined;
+}
+
+export function describeGroup(r: GroupRequest): string {
+  const range = `${bound(r.start) ?? "launch"} → ${bound(r.end) ?? "latest"}`;
+  const n = r.members.length;
+  switch (r.form) {
+    case "metric":
+      return `GET /v2/metrics/${r.metricId} for ${n} project${n === 1 ? "" : "s"}, ${range}`;
+    case "project":
+      return `GET /v2/projects/${r.projectId}/metrics for ${n} metric${n === 1 ? "" : "s"}, ${range}`;
+    case "product":
+      return `GET /v2/projects/${r.projectId}/products/${r.productId}/metrics for ${n} metric${n === 1 ? "" : "s"}, ${range}`;
+  }
+}
+
+function push(
+  map: Map<string, Map<string, DayPoint[]>>,
+  id: string,
+  dim: string,
+  point: DayPoint
+): void {
+  let dims = map.get(id);
+  if (!dims) map.set(id, (dims = new Map()));
+  let points = dims.get(dim);
+  if (!points) dims.set(dim, (points = []));
+  points.push(point);
+}
+
+function describeError(e: PartialError): string {
+  switch (e.code) {
+    case "NOT_FOUND":
+      return `the service does not know ${e.field.replace(/_ids$/, "")} "${e.value}"`;
+    case "METRIC_NOT_AVAILABLE":
+      return `metric "${e.metricId}" is not available for project "${e.projectId}"`;
+    case "UNRECOGNISED":
+      return `the service reported: ${JSON.stringify(e.entry).slice(0, 120)}`;
+  }
+}
+
+/** Assigns the partial-success errors of one request to the series it served. */
+function applyErrors(
+  r: GroupRequest,
+  errors: readonly PartialError[],
+  results: Map<string, PairResult>
+): void {
+  for (const q of r.queries) {
+    const result = results.get(seriesKey(q))!;
+    for (const e of errors) {
+      if (e.code === "METRIC_NOT_AVAILABLE") {
+        if (e.projectId === q.projectId && e.metricId === q.metricId)
+          result.issue = { code: "metric-not-available", message: describeError(e) };
+      } else if (e.code === "NOT_FOUND" && e.field === "project_ids") {
+        if (e.value === q.projectId)
+          result.issue = { code: "unknown-project", message: describeError(e) };
+      } else if (e.code === "NOT_FOUND" && e.field === "metric_ids") {
+        if (e.value === q.metricId)
+          result.issue = { code: "unknown-metric", message: describeError(e) };
+      } else {
+        result.warnings.push(describeError(e));
+      }
+    }
+  }
+}
+
+export async function fetchGroup(
+  client: SeriesClient,
+  r: GroupRequest,
+  signal: AbortSignal
+): Promise<GroupResult> {
+  const start = bound(r.start);
+  const end = bound(r.end);
+  const v = r.variant;
+  // id -> dim -> points, where id is the member that varies across the request's series.
+  const found = new Map<string, Map<string, DayPoint[]>>();
+  let errors: readonly PartialError[] = [];
+  const description = describeGroup(r);
+  const results = new Map<string, PairResult>();
+  for (const q of r.queries) results.set(seriesKey(q), { dims: new Map(), warnings: [] });
+
+  try {
+    if (r.form === "metric") {
+      const res = await client.getMetric(
+        r.metricId,
+        {
+          projectIds: r.members,
+          start,
+          end,
+          chainIds: v.chains,
+          productIds: v.products,
+          marketSectorIds: v.sectors,
+          assetsBridged: v.bridged,
+          orderDirection: "asc",
+        },
+        { signal }
+      );
+      for (const row of res.data)
+        push(found, row.projectId, "", { day: dayNumber(row.date), value: row.value });
+      errors = res.errors;
+    } else if (r.form === "project") {
+      const res = await client.getProjectMetrics(
+        r.projectId,
+        {
+          metricIds: r.members,
+          start,
+          end,
+          chainIds: v.chains,
+          productIds: v.products,
+          marketSectorIds: v.sectors,
+          aggregateBy: v.breakdown,
+          assetsBridged: v.bridged,
+          orderDirection: "asc",
+        },
+        { signal }
+      );
+      for (const row of res.data) {
+        const dim =
+          v.breakdown === "chain" ? (row.chain ?? "") : v.breakdown ? (row.productId ?? "") : "";
+        const day = dayNumber(row.date);
+        for (const metricId of r.members) {
+          if (metricId in row.values)
+            push(found, metricId, dim, { day, value: row.values[metricId] });
+        }
+      }
+      errors = res.errors;
+    } else {
+      const res = await client.getProductMetrics(
+        r.projectId,
+        r.productId,
+        {
+          metricIds: r.members,
+          start,
+          end,
+          chainIds: v.chains,
+          aggregateBy: v.breakdown,
+          assetsBridged: v.bridged,
+          orderDirection: "asc",
+        },
+        { signal }
+      );
+      for (const row of res.data) {
+        const dim = v.breakdown === "chain" ? (row.chainId ?? "") : "";
+        push(found, row.metricId, dim, { day: dayNumber(row.date), value: row.value });
+      }
+      errors = res.errors;
+    }
+  } catch (error) {
+    // A 404 on a project's or product's own path is an answer about those series, not a passing failure.
+    if (isCryptometricsError(error) && error.kind === "not-found" && r.form !== "metric") {
+      const code = r.form === "product" ? "unknown-product" : "unknown-project";
+      const what =
+        r.form === "product"
+          ? `product "${r.productId}" of project "${r.projectId}"`
+          : `project "${r.projectId}"`;
+      for (const result of results.values())
+        result.issue = { code, message: `the service does not know ${what}` };
+      return { results, description };
+    }
+    throw error;
+  }
+
+  for (const q of r.queries) {
+    const member = r.form === "metric" ? q.projectId : q.metricId;
+    const dims = found.get(member);
+    if (dims) results.get(seriesKey(q))!.dims = dims;
+  }
+  applyErrors(r, errors, results);
+  return { results, description };
+}

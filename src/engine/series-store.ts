@@ -1,0 +1,181 @@
+/**
+ * The cache of time series: per series key (project or product, metric, options), the days fetched so far and
+ * their values, split by breakdown dimension ("" when there is none). Fresh until the next daily update or a
+ * refresh; the previous snapshot is kept so a failed refresh can still serve what the user already had
+ * (stale-if-error). Bounded by the number of points (least recently used series go first).
+ */
+import { LRUCache } from "lru-cache";
+import { Coverage } from "./coverage";
+import { nextDailyUpdate, type CachePolicy } from "./cache-policy";
+import type { DayPoint } from "./series-ops";
+
+/** Why a series has no data, as the service said it (partial-success errors). */
+export interface SeriesIssue {
+  code: "unknown-project" | "unknown-metric" | "metric-not-available" | "unknown-product";
+  message: string;
+}
+
+export interface Snapshot {
+  readonly coverage: Coverage;
+  readonly dims: Map<string, Map<number, number | null>>;
+  issue?: SeriesIssue;
+  /** Partial-success notes that did not stop the series (e.g. an unknown chain id). */
+  readonly warnings: Set<string>;
+  /** Descriptions of the requests whose answers are in this snapshot. */
+  readonly servedBy: Set<string>;
+  readonly fetchedAt: number;
+  readonly expiresAt: number;
+  readonly generation: number;
+  points: number;
+  sortedCache?: Map<string, DayPoint[]>;
+}
+
+interface Entry {
+  current: Snapshot;
+  previous?: Snapshot;
+}
+
+export interface Found {
+  snapshot: Snapshot;
+  fresh: boolean;
+}
+
+export class SeriesStore {
+  private generation = 0;
+  private readonly entries: LRUCache<string, Entry>;
+
+  constructor(
+    private readonly policy: CachePolicy,
+    private readonly now: () => number
+  ) {
+    this.entries = new LRUCache<string, Entry>({
+      maxSize: policy.maxPoints,
+      sizeCalculation: (e) => 1 + e.current.points + (e.previous?.points ?? 0),
+    });
+  }
+
+  /** Everything cached becomes stale: the next reads fetch again, and keep the old values only as fallback. */
+  refresh(): void {
+    this.generation++;
+  }
+
+  /** Drops everything, fallbacks included. */
+  clear(): void {
+    this.entries.clear();
+    this.generation++;
+  }
+
+  get size(): { series: number; points: number } {
+    return { series: this.entries.size, points: this.entries.calculatedSize };
+  }
+
+  isFresh(s: Snapshot): boolean {
+    return s.generation === this.generation && this.now() < s.expiresAt;
+  }
+
+  /** A fresh snapshot covering [start, end], if any. */
+  fresh(key: string, start: number, end: number): Snapshot | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    const s = entry.current;
+    return this.isFresh(s) && (s.issue || s.coverage.covers(start, end)) ? s : undefined;
+  }
+
+  /** The newest non-fresh snapshot covering [start, end] that is not too old to show. */
+  stale(key: string, start: number, end: number): Snapshot | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    const limit = this.now() - this.policy.maxStaleMs;
+    for (const s of [entry.current, entry.previous]) {
+      if (s && !s.issue && s.fetchedAt >= limit && s.coverage.covers(start, end)) return s;
+    }
+    return undefined;
+  }
+
+  /** Records a fetched range: the days in it are replaced by what the service returned. */
+  write(
+    key: string,
+    start: number,
+    end: number,
+    data: ReadonlyMap<string, readonly DayPoint[]>,
+    servedBy: string,
+    warnings: readonly string[] = []
+  ): void {
+    const s = this.writable(key);
+    for (const points of s.dims.values()) {
+      for (const day of [...points.keys()]) if (day >= start && day <= end) points.delete(day);
+    }
+    for (const [dim, points] of data) {
+      let target = s.dims.get(dim);
+      if (!target) {
+        target = new Map();
+        s.dims.set(dim, target);
+      }
+      for (const p of points) if (p.day >= start && p.day <= end) target.set(p.day, p.value);
+    }
+    s.coverage.add(start, end);
+    s.servedBy.add(servedBy);
+    warnings.forEach((w) => s.warnings.add(w));
+    this.commit(key, s);
+  }
+
+  /** Records that the service said the series does not exist (for the whole timeline). */
+  writeIssue(key: string, issue: SeriesIssue, servedBy: string): void {
+    const s = this.writable(key);
+    s.issue = issue;
+    s.servedBy.add(servedBy);
+    this.commit(key, s);
+  }
+
+  /** The points of a snapshot within [start, end], per dimension, sorted by day. */
+  read(s: Snapshot, start: number, end: number): Map<string, DayPoint[]> {
+    if (!s.sortedCache) {
+      s.sortedCache = new Map();
+      for (const [dim, points] of s.dims) {
+        const sorted = [...points].map(([day, value]) => ({ day, value }));
+        sorted.sort((a, b) => a.day - b.day);
+        s.sortedCache.set(dim, sorted);
+      }
+    }
+    const out = new Map<string, DayPoint[]>();
+    for (const [dim, points] of s.sortedCache) {
+      out.set(
+        dim,
+        start === -Infinity && end === Infinity
+          ? points
+          : points.filter((p) => p.day >= start && p.day <= end)
+      );
+    }
+    return out;
+  }
+
+  private writable(key: string): Snapshot {
+    const entry = this.entries.get(key);
+    if (entry && this.isFresh(entry.current)) return entry.current;
+    const now = this.now();
+    const snapshot: Snapshot = {
+      coverage: new Coverage(),
+      dims: new Map(),
+      warnings: new Set(),
+      servedBy: new Set(),
+      fetchedAt: now,
+      expiresAt: nextDailyUpdate(now, this.policy.dailyUpdateUtcHour),
+      generation: this.generation,
+      points: 0,
+    };
+    const keep =
+      entry && !entry.current.issue && !entry.current.coverage.isEmpty
+        ? entry.current
+        : entry?.previous;
+    this.entries.set(key, { current: snapshot, previous: keep }, { size: 1 + (keep?.points ?? 0) });
+    return snapshot;
+  }
+
+  private commit(key: string, s: Snapshot): void {
+    s.sortedCache = undefined;
+    s.points = [...s.dims.values()].reduce((n, m) => n + m.size, 0);
+    const entry = this.entries.get(key);
+    // A new object: lru-cache re-measures an entry's size only when the value changes.
+    if (entry) this.entries.set(key, { ...entry });
+  }
+}

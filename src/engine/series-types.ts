@@ -1,0 +1,85 @@
+/** What a cell asks of a time series, and what it gets back. */
+import type { Snapshot, SeriesIssue } from "./series-store";
+import type { DayPoint } from "./series-ops";
+
+export type Breakdown = "chain" | "product_id";
+
+/** Options that change what the service returns for a series; cells with equal variants batch together. */
+export interface SeriesVariant {
+  bridged: boolean;
+  chains: readonly string[];
+  products: readonly string[];
+  sectors: readonly string[];
+  breakdown?: Breakdown;
+}
+
+export const DEFAULT_VARIANT: SeriesVariant = {
+  bridged: true,
+  chains: [],
+  products: [],
+  sectors: [],
+};
+
+export interface SeriesQuery {
+  projectId: string;
+  /** A product of the project: the product metrics operation (§4.7) serves it. */
+  productId?: string;
+  metricId: string;
+  /** Day numbers; -Infinity / +Infinity: the service's defaults (from launch / to the latest data). */
+  start: number;
+  end: number;
+  variant: SeriesVariant;
+}
+
+export interface SeriesAnswer {
+  /** Points within the asked range, per breakdown dimension ("" without breakdown), sorted by day. */
+  dims: Map<string, DayPoint[]>;
+  issue?: SeriesIssue;
+  warnings: string[];
+  servedBy: string[];
+  /** Set when the answer is an earlier one, served because fetching afresh failed. */
+  stale?: { fetchedAt: number; reason: string };
+}
+
+export interface CallContext {
+  /** Excel's cancellation of the calling cell. */
+  signal?: AbortSignal;
+}
+
+function sortedKey(ids: readonly string[]): string {
+  return [...ids].sort().join(",");
+}
+
+export function variantKey(v: SeriesVariant): string {
+  return [
+    v.bridged ? "b" : "n",
+    sortedKey(v.chains),
+    sortedKey(v.products),
+    sortedKey(v.sectors),
+    v.breakdown ?? "",
+  ].join("|");
+}
+
+export function seriesKey(q: SeriesQuery): string {
+  return [
+    q.productId ? "product" : "project",
+    q.projectId,
+    q.productId ?? "",
+    q.metricId,
+    variantKey(q.variant),
+  ].join("|");
+}
+
+export function answerFrom(
+  snapshot: Snapshot,
+  dims: Map<string, DayPoint[]>,
+  stale?: SeriesAnswer["stale"]
+): SeriesAnswer {
+  return {
+    dims,
+    issue: snapshot.issue,
+    warnings: [...snapshot.warnings],
+    servedBy: [...snapshot.servedBy],
+    stale,
+  };
+}
