@@ -1,0 +1,219 @@
+/**
+ * Flags and environment of `npm run simulator`, parsed into SimulatorOptions. Pure (argv and env are
+ * passed in) so tests can check every flag without starting a process.
+ */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { DEFAULT_RATE_LIMIT, DEMO_API_KEY } from "./constants";
+import { FAULTS, type Fault, type RunningSimulator, type SimulatorOptions } from "./types";
+import { parseDate, MS_PER_DAY } from "./util/days";
+
+export class CliError extends Error {
+  override name = "CliError";
+}
+
+export const USAGE = `Usage: npm run simulator -- [options]
+
+Serves a simulated Cryptometrics service (v2 and v1) on loopback. Every flag has an environment fallback.
+
+  --port N              port (default 3001)                          SIMULATOR_PORT
+  --host HOST           interface (default 127.0.0.1)                SIMULATOR_HOST
+  --key KEY             accepted API key, repeatable (default demo)  SIMULATOR_KEYS=a,b
+  --latency MS|MIN-MAX  added latency                                SIMULATOR_LATENCY
+  --rate-limit N        requests per window per key, 0 = off (60)    SIMULATOR_RATE_LIMIT
+  --rate-window-ms MS   rate-limit window (60000)                    SIMULATOR_RATE_WINDOW_MS
+  --no-retry-after      429s without Retry-After                     SIMULATOR_RETRY_AFTER=false
+  --fraction-429 X      share of requests answered 429 (0..1)        SIMULATOR_FRACTION_429
+  --fraction-5xx X      share of requests answered 500/502/503       SIMULATOR_FRACTION_5XX
+  --hang                never answer any request                     SIMULATOR_HANG=true
+  --hang-path REGEX     never answer requests whose path matches     SIMULATOR_HANG=REGEX
+  --fault NAME          ${FAULTS.join(" | ")}
+                                                                     SIMULATOR_FAULT
+  --fault-fraction X    share of requests hit by --fault (1)         SIMULATOR_FAULT_FRACTION
+  --renamed OLD=NEW     answer 308 for a renamed project, repeatable SIMULATOR_RENAMED=a=b,c=d
+  --seed N              seed of latency and injected failures (1)    SIMULATOR_SEED
+  --today YYYY-MM-DD    fix the dataset's today                      SIMULATOR_TODAY
+  --https-cert FILE     serve HTTPS with this certificate...         SIMULATOR_HTTPS_CERT
+  --https-key FILE      ...and this private key                      SIMULATOR_HTTPS_KEY
+  --quiet               no access log on stderr                      SIMULATOR_QUIET=true
+  --help
+`;
+
+export interface CliOptions {
+  help: boolean;
+  quiet: boolean;
+  simulator: SimulatorOptions;
+}
+
+type Env = Record<string, string | undefined>;
+
+function number(name: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value) || value < min || value > max) {
+    throw new CliError(`${name} must be a number between ${min} and ${max}, got "${text}"`);
+  }
+  return value;
+}
+
+function latency(text: string): number | [number, number] {
+  const range = /^(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)$/.exec(text.trim());
+  if (range) {
+    const [min, max] = [Number(range[1]), Number(range[2])];
+    if (min > max)
+      throw new CliError(`--latency range must be MIN-MAX with MIN <= MAX, got "${text}"`);
+    return [min, max];
+  }
+  return number("--latency", text, 0, 600_000);
+}
+
+function renamed(pairs: string[]): Record<string, string> {
+  const map: Record<string, string> = {};
+  for (const pair of pairs) {
+    const [from, to, extra] = pair.split("=");
+    if (!from || !to || extra !== undefined)
+      throw new CliError(`--renamed takes OLD=NEW, got "${pair}"`);
+    map[from] = to;
+  }
+  return map;
+}
+
+export function parseCliOptions(argv: readonly string[], env: Env): CliOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: "string" },
+        host: { type: "string" },
+        key: { type: "string", multiple: true },
+        latency: { type: "string" },
+        "rate-limit": { type: "string" },
+        "rate-window-ms": { type: "string" },
+        "no-retry-after": { type: "boolean" },
+        "fraction-429": { type: "string" },
+        "fraction-5xx": { type: "string" },
+        hang: { type: "boolean" },
+        "hang-path": { type: "string" },
+        fault: { type: "string" },
+        "fault-fraction": { type: "string" },
+        renamed: { type: "string", multiple: true },
+        seed: { type: "string" },
+        today: { type: "string" },
+        "https-cert": { type: "string" },
+        "https-key": { type: "string" },
+        quiet: { type: "boolean" },
+        help: { type: "boolean" },
+      },
+    });
+  } catch (error: unknown) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
+  const v = parsed.values;
+  const pick = (flag: string | undefined, envName: string): string | undefined =>
+    flag ?? (env[envName] !== undefined && env[envName] !== "" ? env[envName] : undefined);
+  const options: SimulatorOptions = {};
+
+  options.port = number("--port", pick(v.port, "SIMULATOR_PORT") ?? "3001", 0, 65535);
+  options.host = pick(v.host, "SIMULATOR_HOST") ?? "127.0.0.1";
+  const keys =
+    v.key ??
+    env.SIMULATOR_KEYS?.split(",")
+      .map((k) => k.trim())
+      .filter(Boolean);
+  options.apiKeys = keys && keys.length > 0 ? keys : [DEMO_API_KEY];
+
+  const latencyText = pick(v.latency, "SIMULATOR_LATENCY");
+  if (latencyText !== undefined) options.latencyMs = latency(latencyText);
+  const limitText = pick(v["rate-limit"], "SIMULATOR_RATE_LIMIT");
+  const windowText = pick(v["rate-window-ms"], "SIMULATOR_RATE_WINDOW_MS");
+  const retryAfter = !(v["no-retry-after"] ?? env.SIMULATOR_RETRY_AFTER === "false");
+  const limit =
+    limitText === undefined ? DEFAULT_RATE_LIMIT.limit : number("--rate-limit", limitText, 0, 1e9);
+  const windowMs =
+    windowText === undefined
+      ? DEFAULT_RATE_LIMIT.windowMs
+      : number("--rate-window-ms", windowText, 1, 1e9);
+  options.rateLimit = limit === 0 ? null : { limit, windowMs, retryAfter };
+  options.retryAfter429 = retryAfter;
+
+  const f429 = pick(v["fraction-429"], "SIMULATOR_FRACTION_429");
+  if (f429 !== undefined) options.fraction429 = number("--fraction-429", f429, 0, 1);
+  const f5xx = pick(v["fraction-5xx"], "SIMULATOR_FRACTION_5XX");
+  if (f5xx !== undefined) options.fraction5xx = number("--fraction-5xx", f5xx, 0, 1);
+
+  const hangPath =
+    v["hang-path"] ??
+    (env.SIMULATOR_HANG && env.SIMULATOR_HANG !== "true" && env.SIMULATOR_HANG !== "false"
+      ? env.SIMULATOR_HANG
+      : undefined);
+  if (v.hang || env.SIMULATOR_HANG === "true") options.hang = true;
+  else if (hangPath !== undefined) {
+    try {
+      options.hang = new RegExp(hangPath);
+    } catch {
+      throw new CliError(`--hang-path is not a valid regular expression: "${hangPath}"`);
+    }
+  }
+
+  const fault = pick(v.fault, "SIMULATOR_FAULT");
+  if (fault !== undefined) {
+    if (!(FAULTS as readonly string[]).includes(fault))
+      throw new CliError(`--fault must be one of ${FAULTS.join(", ")}, got "${fault}"`);
+    options.fault = fault as Fault;
+  }
+  const faultFraction = pick(v["fault-fraction"], "SIMULATOR_FAULT_FRACTION");
+  if (faultFraction !== undefined)
+    options.faultFraction = number("--fault-fraction", faultFraction, 0, 1);
+
+  const renames = v.renamed ?? env.SIMULATOR_RENAMED?.split(",").filter(Boolean);
+  if (renames && renames.length > 0) options.renamed = renamed(renames);
+  const seed = pick(v.seed, "SIMULATOR_SEED");
+  if (seed !== undefined) options.seed = number("--seed", seed, 0, 2 ** 32 - 1);
+
+  const today = pick(v.today, "SIMULATOR_TODAY");
+  if (today !== undefined) {
+    const day = parseDate(today);
+    if (day === undefined) throw new CliError(`--today must be a YYYY-MM-DD date, got "${today}"`);
+    const fixed = day * MS_PER_DAY + MS_PER_DAY / 2;
+    options.now = () => fixed;
+  }
+
+  const cert = pick(v["https-cert"], "SIMULATOR_HTTPS_CERT");
+  const key = pick(v["https-key"], "SIMULATOR_HTTPS_KEY");
+  if ((cert === undefined) !== (key === undefined))
+    throw new CliError("--https-cert and --https-key go together");
+  if (cert !== undefined && key !== undefined) {
+    try {
+      options.https = { cert: readFileSync(cert), key: readFileSync(key) };
+    } catch (error: unknown) {
+      throw new CliError(
+        `Cannot read the HTTPS certificate or key: ${error instanceof Error ? error.message : String(error)}`
+      );
+    }
+  }
+  // A long-running server keeps a bounded log.
+  options.maxLogEntries = 10_000;
+  return {
+    help: v.help ?? false,
+    quiet: v.quiet ?? env.SIMULATOR_QUIET === "true",
+    simulator: options,
+  };
+}
+
+/** The banner printed at start: the URL and, when it is accepted, the demo key (custom keys are not echoed). */
+export function banner(sim: RunningSimulator, options: SimulatorOptions): string {
+  const keys = options.apiKeys ?? [DEMO_API_KEY];
+  const custom = keys.filter((k) => k !== DEMO_API_KEY).length;
+  return [
+    `Cryptometrics simulator listening on ${sim.url}  (simulated data, not real figures)`,
+    keys.includes(DEMO_API_KEY) ? `Demo API key: ${DEMO_API_KEY}` : "",
+    custom > 0
+      ? `Also accepting ${custom} custom key(s) given with --key/SIMULATOR_KEYS (not printed).`
+      : "",
+    "Press Ctrl+C to stop.",
+  ]
+    .filter(Boolean)
+    .join("\n");
+}

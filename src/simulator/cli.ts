@@ -1,0 +1,41 @@
+/**
+ * Entry of `npm run simulator`: starts the simulator alone with flags/environment (see cli-options.ts),
+ * prints where it listens and the demo key, logs requests to stderr, and stops cleanly on Ctrl+C.
+ */
+import { banner, CliError, parseCliOptions, USAGE } from "./cli-options";
+import { startSimulator } from "./server";
+
+async function main(): Promise<void> {
+  const cli = parseCliOptions(process.argv.slice(2), process.env);
+  if (cli.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const sim = await startSimulator({
+    ...cli.simulator,
+    onRequest: cli.quiet
+      ? undefined
+      : (entry) =>
+          process.stderr.write(
+            `${new Date(entry.at).toISOString()} ${entry.method} ${entry.path} ${entry.status || "-"}\n`
+          ),
+  });
+  process.stdout.write(`${banner(sim, cli.simulator)}\n`);
+  const stop = () => {
+    process.stdout.write("Stopping the simulator...\n");
+    void sim.close().then(() => process.exit(0));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  const message =
+    error instanceof CliError
+      ? `${error.message}\n\n${USAGE}`
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  process.stderr.write(`simulator: ${message}\n`);
+  process.exitCode = 2;
+});
