@@ -57,7 +57,7 @@ export async function runCall<T>(
   let apiKey = "";
   const label = callLabel(operation, pathIds);
   try {
-    const built = plan(checker(operation, () => pathIds));
+    const built = plan(checker(operation, label, pathIds));
     for (const request of built.requests) {
       if (request.url.length > deps.limits.maxUrlLength) {
         throw new CryptometricsError(

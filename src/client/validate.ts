@@ -25,12 +25,10 @@ export interface Checker {
   token(name: string, value: unknown): string | undefined;
 }
 
-export function checker(operation: string, ids: () => readonly string[]): Checker {
+/** Checks for one call; `label` ("getProject(aave)") starts every message. */
+export function checker(operation: string, label: string, ids: readonly string[]): Checker {
   const fail = (message: string): never => {
-    throw new CryptometricsError("invalid-input", `${operation}: ${message}`, {
-      operation,
-      ids: ids(),
-    });
+    throw new CryptometricsError("invalid-input", `${label}: ${message}`, { operation, ids });
   };
   const show = (value: unknown): string => {
     const text = typeof value === "string" ? `"${value}"` : safeShow(value);

@@ -19,12 +19,9 @@ describe("error kinds", () => {
   it("says which kinds are worth retrying", () => {
     const make = (kind: CryptometricsError["kind"]) =>
       new CryptometricsError(kind, "x", { operation: "op" });
-    expect(["rate-limited", "server", "network", "timeout"].map((k) => make(k as never).retryable)).toEqual([
-      true,
-      true,
-      true,
-      true,
-    ]);
+    expect(
+      ["rate-limited", "server", "network", "timeout"].map((k) => make(k as never).retryable)
+    ).toEqual([true, true, true, true]);
     expect(make("invalid-input").retryable).toBe(false);
     expect(make("cancelled").retryable).toBe(false);
   });
@@ -54,9 +51,9 @@ describe("redaction", () => {
     const clean = sanitizeCause(leaking, [API_KEY]) as Error;
     expect(clean).not.toBe(leaking);
     expect(clean.name).toBe("TypeError");
-    expect(JSON.stringify([clean.message, clean.stack, String((clean.cause as Error).message)])).not.toContain(
-      API_KEY
-    );
+    expect(
+      JSON.stringify([clean.message, clean.stack, String((clean.cause as Error).message)])
+    ).not.toContain(API_KEY);
   });
 
   it("never lets the key into an error's message, cause, request or JSON form", () => {
@@ -76,7 +73,12 @@ describe("redaction", () => {
       causeStack: (error.cause as Error).stack,
     });
     expect(everything).not.toContain(API_KEY);
-    expect(error.toJSON()).toMatchObject({ kind: "server", operation: "getProject", ids: ["aave"], status: 500 });
+    expect(error.toJSON()).toMatchObject({
+      kind: "server",
+      operation: "getProject",
+      ids: ["aave"],
+      status: 500,
+    });
   });
 
   it("keeps kind, operation and cause when facts are added", () => {
@@ -85,7 +87,10 @@ describe("redaction", () => {
       operation: "getProject",
       cause,
     });
-    const later = error.with({ attempts: 3, message: `${error.message} (gave up after 3 attempts)` });
+    const later = error.with({
+      attempts: 3,
+      message: `${error.message} (gave up after 3 attempts)`,
+    });
     expect(later).toBeInstanceOf(CryptometricsError);
     expect(later).toMatchObject({ kind: "network", operation: "getProject", attempts: 3 });
     expect(later.cause).toBe(cause);

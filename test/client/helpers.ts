@@ -1,7 +1,16 @@
 /** Test doubles for the client: a virtual clock, captured timers, and a scripted fetch. */
 import { readFileSync } from "fs";
 import { join } from "path";
-import type { FetchInitLike, FetchLike, FetchResponseLike, Sleep, Timers } from "../../src/client";
+import {
+  createClient,
+  type ClientConfig,
+  type ClientEvent,
+  type FetchInitLike,
+  type FetchLike,
+  type FetchResponseLike,
+  type Sleep,
+  type Timers,
+} from "../../src/client";
 
 export const API_KEY = "sk_live_TEST_9f8e7d6c5b4a";
 
@@ -44,6 +53,14 @@ export function capturedTimers() {
   return {
     timers,
     pending: () => [...pending.values()].map((p) => p.ms),
+    /** Wait (a few event-loop turns at most) until a timer of `ms` is set, then fire it. */
+    async fireWhenSet(ms: number): Promise<void> {
+      for (let i = 0; i < 50; i++) {
+        if ([...pending.values()].some((p) => p.ms === ms)) break;
+        await tick();
+      }
+      if (this.fire(ms) === 0) throw new Error(`no timer of ${ms} ms was set`);
+    },
     /** Fire every pending timer set for exactly `ms`. */
     fire(ms: number): number {
       let fired = 0;
@@ -78,7 +95,8 @@ export function scriptedFetch(...replies: Reply[]) {
     if (reply === undefined) throw new Error("scriptedFetch: no reply scripted");
     if (reply instanceof Error) throw reply;
     if (typeof reply === "function") return reply(req);
-    return reply;
+    // A repeated reply is served as a fresh copy: a body can be read once only.
+    return reply instanceof Response ? reply.clone() : reply;
   };
   return { fetch, requests };
 }
@@ -122,4 +140,24 @@ export function fixtureText(name: string): string {
 /** Resolves on the next macrotask: lets pending promise chains run. */
 export function tick(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** A client on a virtual clock with a generous limiter: nothing in a unit test waits for real. */
+export function testClient(fetch: FetchLike, overrides: Partial<ClientConfig> = {}) {
+  const clock = virtualClock();
+  const timers = capturedTimers();
+  const events: ClientEvent[] = [];
+  const client = createClient({
+    baseUrl: "https://api.example.test",
+    apiKey: API_KEY,
+    fetch,
+    now: clock.now,
+    sleep: clock.sleep,
+    timers: timers.timers,
+    random: () => 0,
+    rateLimit: { limit: 1000, windowMs: 60_000 },
+    listeners: [(e) => events.push(e)],
+    ...overrides,
+  });
+  return { client, clock, timers, events };
 }

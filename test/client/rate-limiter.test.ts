@@ -42,7 +42,12 @@ describe("rate limiter", () => {
 
   it("spaces a burst: the (N+1)th start waits exactly one window after the first", async () => {
     const clock = virtualClock(0);
-    const limiter = new RateLimiter({ limit: 3, windowMs: 1000, now: clock.now, sleep: clock.sleep });
+    const limiter = new RateLimiter({
+      limit: 3,
+      windowMs: 1000,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
     const starts: number[] = [];
     await Promise.all(
       Array.from({ length: 7 }, () => limiter.acquire().then(() => void starts.push(clock.now())))
@@ -52,7 +57,12 @@ describe("rate limiter", () => {
 
   it("serves waiters first in, first out", async () => {
     const clock = virtualClock(0);
-    const limiter = new RateLimiter({ limit: 1, windowMs: 100, now: clock.now, sleep: clock.sleep });
+    const limiter = new RateLimiter({
+      limit: 1,
+      windowMs: 100,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
     const order: number[] = [];
     await Promise.all([1, 2, 3, 4].map((n) => limiter.acquire().then(() => void order.push(n))));
     expect(order).toEqual([1, 2, 3, 4]);
@@ -93,7 +103,12 @@ describe("rate limiter", () => {
 
   it("reports usage of the current window for the taskpane's meter", async () => {
     const clock = virtualClock(0);
-    const limiter = new RateLimiter({ limit: 60, windowMs: 60_000, now: clock.now, sleep: clock.sleep });
+    const limiter = new RateLimiter({
+      limit: 60,
+      windowMs: 60_000,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
     for (let i = 0; i < 5; i++) await limiter.acquire();
     expect(limiter.stats()).toEqual({
       limit: 60,
@@ -109,7 +124,12 @@ describe("rate limiter", () => {
 
   it("holds every caller during a server-requested pause", async () => {
     const clock = virtualClock(0);
-    const limiter = new RateLimiter({ limit: 100, windowMs: 1000, now: clock.now, sleep: clock.sleep });
+    const limiter = new RateLimiter({
+      limit: 100,
+      windowMs: 1000,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
     limiter.pauseUntil(5000);
     expect(limiter.stats().pausedUntil).toBe(5000);
     await limiter.acquire();

@@ -7,10 +7,20 @@ describe("base URL rule", () => {
   });
 
   it("accepts plain http only on loopback addresses", () => {
-    for (const ok of ["http://localhost:3001", "http://127.0.0.1:1", "http://127.10.0.3", "http://[::1]:8080"]) {
+    for (const ok of [
+      "http://localhost:3001",
+      "http://127.0.0.1:1",
+      "http://127.10.0.3",
+      "http://[::1]:8080",
+    ]) {
       expect(() => parseBaseUrl(ok)).not.toThrow();
     }
-    for (const bad of ["http://api.example.com", "http://10.0.0.1", "http://128.0.0.1", "http://localhost.evil.com"]) {
+    for (const bad of [
+      "http://api.example.com",
+      "http://10.0.0.1",
+      "http://128.0.0.1",
+      "http://localhost.evil.com",
+    ]) {
       expect(() => parseBaseUrl(bad)).toThrow(/plain http is only allowed for loopback/);
     }
   });
@@ -34,7 +44,11 @@ describe("URL building", () => {
   const base = parseBaseUrl("https://api.example.com/root");
 
   it("sends a list as ONE comma-joined value, never as repeated parameters", () => {
-    const url = buildUrl(base, ["v2", "metrics", "fees"], [["project_ids", ["aave", "uniswap", "0x"]]]);
+    const url = buildUrl(
+      base,
+      ["v2", "metrics", "fees"],
+      [["project_ids", ["aave", "uniswap", "0x"]]]
+    );
     expect(url).toBe("https://api.example.com/root/v2/metrics/fees?project_ids=aave,uniswap,0x");
     expect(url.match(/project_ids=/g)).toHaveLength(1);
   });
@@ -54,18 +68,23 @@ describe("URL building", () => {
   });
 
   it("leaves out undefined values and empty lists and writes booleans as words", () => {
-    const url = buildUrl(base, ["v2"], [
-      ["a", undefined],
-      ["b", []],
-      ["assets_bridged", false],
-    ]);
+    const url = buildUrl(
+      base,
+      ["v2"],
+      [
+        ["a", undefined],
+        ["b", []],
+        ["assets_bridged", false],
+      ]
+    );
     expect(url).toBe("https://api.example.com/root/v2?assets_bridged=false");
   });
 });
 
 describe("splitting id lists", () => {
   const ids = Array.from({ length: 7 }, (_, i) => `project-${i}`);
-  const urlFor = (chunk: readonly string[]) => `https://x.test/v2/metrics/fees?project_ids=${chunk.join(",")}`;
+  const urlFor = (chunk: readonly string[]) =>
+    `https://x.test/v2/metrics/fees?project_ids=${chunk.join(",")}`;
 
   it("splits by count, keeping order and every id exactly once", () => {
     const chunks = chunkIds(ids, 3, 10_000, urlFor);
