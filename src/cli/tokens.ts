@@ -1,0 +1,121 @@
+/**
+ * Tokenizer for the formula subset the CLI accepts (see formula.ts for the grammar). Columns are 1-based
+ * positions in the formula text, so error messages point where a user would count.
+ */
+import { FormulaSyntaxError } from "./errors";
+
+export type Punctuation = "=" | "(" | ")" | "," | ";" | "{" | "}" | "+" | "-";
+
+export type Token =
+  | { kind: "punct"; text: Punctuation; column: number }
+  | { kind: "string"; value: string; column: number }
+  | { kind: "number"; value: number; text: string; column: number }
+  | { kind: "name"; text: string; column: number }
+  | { kind: "end"; column: number };
+
+const PUNCTUATION: ReadonlySet<string> = new Set(["=", "(", ")", ",", ";", "{", "}", "+", "-"]);
+
+// Unsigned: a sign is its own token, so "- 1" and "-1" read alike, as in Excel.
+const NUMBER = /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
+// Anything glued to a number that would make it a different word ("1e", "1.2.3", "12abc").
+const NUMBER_TAIL = /[\p{L}\p{N}_.]+/uy;
+const NAME = /[\p{L}_][\p{L}\p{N}_.]*/uy;
+const WHITESPACE = /\s+/y;
+
+// Characters people paste from word processors or other languages; worth a hint instead of a shrug.
+const HINTS: Readonly<Record<string, string>> = {
+  "\u201c": " (text needs straight double quotes)",
+  "\u201d": " (text needs straight double quotes)",
+  "'": " (text needs double quotes)",
+};
+
+function match(pattern: RegExp, text: string, at: number): string | undefined {
+  pattern.lastIndex = at;
+  const found = pattern.exec(text);
+  return found ? found[0] : undefined;
+}
+
+function describeChar(char: string): string {
+  const code = char.codePointAt(0) ?? 0;
+  // Control and invisible characters print as nothing useful; show their code point.
+  return code < 0x20 || code === 0x7f || /\s/.test(char)
+    ? `U+${code.toString(16).toUpperCase().padStart(4, "0")}`
+    : `'${char}'`;
+}
+
+function readString(text: string, start: number): { value: string; next: number } {
+  let value = "";
+  let at = start + 1;
+  for (;;) {
+    const quote = text.indexOf('"', at);
+    if (quote < 0)
+      throw new FormulaSyntaxError("unterminated text (missing closing '\"')", start + 1);
+    value += text.slice(at, quote);
+    if (text[quote + 1] === '"') {
+      value += '"';
+      at = quote + 2;
+    } else {
+      return { value, next: quote + 1 };
+    }
+  }
+}
+
+export function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  let at = 0;
+  while (at < text.length) {
+    const space = match(WHITESPACE, text, at);
+    if (space) {
+      at += space.length;
+      continue;
+    }
+    const column = at + 1;
+    const char = text[at];
+    if (PUNCTUATION.has(char)) {
+      tokens.push({ kind: "punct", text: char as Punctuation, column });
+      at += 1;
+    } else if (char === '"') {
+      const { value, next } = readString(text, at);
+      tokens.push({ kind: "string", value, column });
+      at = next;
+    } else if (/[\d.]/.test(char) && match(NUMBER, text, at) !== undefined) {
+      const digits = match(NUMBER, text, at) as string;
+      const tail = match(NUMBER_TAIL, text, at + digits.length);
+      if (tail) throw new FormulaSyntaxError(`malformed number '${digits}${tail}'`, column);
+      const value = Number(digits);
+      if (!Number.isFinite(value))
+        throw new FormulaSyntaxError(`number out of range '${digits}'`, column);
+      tokens.push({ kind: "number", value, text: digits, column });
+      at += digits.length;
+    } else {
+      const name = match(NAME, text, at);
+      if (!name) {
+        const shown = String.fromCodePoint(text.codePointAt(at) ?? 0);
+        throw new FormulaSyntaxError(
+          `unexpected character ${describeChar(shown)}${HINTS[shown] ?? ""}`,
+          column
+        );
+      }
+      tokens.push({ kind: "name", text: name, column });
+      at += name.length;
+    }
+  }
+  tokens.push({ kind: "end", column: text.length + 1 });
+  return tokens;
+}
+
+/** How a token reads in an error message: "')'", "number 12", "text \"aave\"", "end of formula". */
+export function describeToken(token: Token): string {
+  switch (token.kind) {
+    case "punct":
+      return `'${token.text}'`;
+    case "string":
+      return `text ${JSON.stringify(token.value.length > 20 ? `${token.value.slice(0, 20)}…` : token.value)}`;
+    case "number":
+      return `number ${token.text}`;
+    case "name":
+      return `name '${token.text.length > 30 ? `${token.text.slice(0, 30)}…` : token.text}'`;
+    case "end":
+      return "end of formula";
+  }
+}
