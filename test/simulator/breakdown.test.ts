@@ -1,0 +1,63 @@
+import type { RunningSimulator } from "../../src/simulator";
+import { expectClose, get, getList, num, start, sum } from "./helpers";
+
+let sim: RunningSimulator;
+beforeAll(async () => {
+  sim = await start();
+});
+afterAll(() => sim.close());
+
+describe("GET /v2/metrics-breakdown/{metric_id}", () => {
+  it("summarises the last 30 days per project, largest first, with shares adding up to 1", async () => {
+    const { data, errors } = await getList(
+      sim,
+      "/v2/metrics-breakdown/fees?project_ids=aave,uniswap,compound"
+    );
+    expect(errors).toBeUndefined();
+    expect(data.map((r) => r.project_id)).toEqual(["uniswap", "aave", "compound"]);
+    expect(data[0]).toEqual({
+      project_id: "uniswap",
+      project_name: "Uniswap",
+      metric_id: "fees",
+      value: expect.anything(),
+      share: expect.any(Number),
+      start_date: "2025-05-17",
+      end_date: "2025-06-15",
+    });
+    expectClose(sum(data.map((r) => r.share as number)), 1);
+    const daily = (
+      await getList(sim, "/v2/metrics/fees?project_ids=aave&start=2025-05-17&end=2025-06-15")
+    ).data;
+    expectClose(num(data[1].value), sum(daily.map((r) => num(r.value))));
+  });
+
+  it("takes a level's last value over the range given by start_date and end_date", async () => {
+    const { data } = await getList(
+      sim,
+      "/v2/metrics-breakdown/tvl?project_ids=aave&start_date=2025-01-01&end_date=2025-01-31"
+    );
+    const last = (
+      await getList(sim, "/v2/metrics/tvl?project_ids=aave&start=2025-01-31&end=2025-01-31")
+    ).data;
+    expect(data[0]).toMatchObject({ start_date: "2025-01-01", end_date: "2025-01-31" });
+    expectClose(num(data[0].value), num(last[0].value));
+  });
+
+  it("covers every project with the metric by default and reports bad ids", async () => {
+    expect((await getList(sim, "/v2/metrics-breakdown/fees")).data.length).toBeGreaterThanOrEqual(
+      40
+    );
+    const { errors } = await getList(
+      sim,
+      "/v2/metrics-breakdown/tvl?project_ids=aave,bitcoin,ghost"
+    );
+    expect(errors).toEqual([
+      { code: "METRIC_NOT_AVAILABLE", project_id: "bitcoin", metric_id: "tvl" },
+      { code: "NOT_FOUND", field: "project_ids", value: "ghost" },
+    ]);
+  });
+
+  it("answers 404 for an unknown metric", async () => {
+    expect((await get(sim, "/v2/metrics-breakdown/vibes")).status).toBe(404);
+  });
+});
