@@ -138,11 +138,12 @@ export function normaliseOpenRows(data: JsonValue): OpenRow[] {
   const items = isObject(data) ? [data] : asArray(data, "data");
   return items.map((item, i) => {
     if (!isObject(item)) throw new ShapeError(`data[${i}]`, "expected an object");
-    const dateText = firstString(item, ["timestamp", "date"]);
+    // v1 rows carry `datetime` and `project` where v2 has `timestamp` and `project_name`.
+    const dateText = firstString(item, ["timestamp", "date", "datetime"]);
     const date = dateText === undefined ? undefined : toIsoDate(dateText);
     return {
       ...optional("projectId", firstString(item, ["project_id", "id"])),
-      ...optional("projectName", firstString(item, ["project_name", "name"])),
+      ...optional("projectName", firstString(item, ["project_name", "name", "project"])),
       ...optional("metricId", optString(item, "metric_id")),
       ...optional("date", date),
       ...(item.value === undefined ? {} : { value: toMetricValue(item.value) }),

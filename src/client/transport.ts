@@ -283,10 +283,20 @@ function asClientError(
         : `${call.label}: the call's deadline passed before it completed`;
     return new CryptometricsError(kind, message, { ...base, cause: abortReason(call.signal) });
   }
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = describeNetworkError(error);
   return new CryptometricsError(
     "network",
     `${call.label}: network error reaching ${new URL(spec.url).host}: ${reason}`,
     { ...base, cause: error }
   );
+}
+
+/** "fetch failed (ECONNRESET: socket hang up)": undici hides the useful part in `cause`. */
+function describeNetworkError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const inner: unknown = error.cause;
+  if (!(inner instanceof Error)) return error.message;
+  const code = (inner as Error & { code?: unknown }).code;
+  const detail = [typeof code === "string" ? code : "", inner.message].filter(Boolean).join(": ");
+  return detail && detail !== error.message ? `${error.message} (${detail})` : error.message;
 }

@@ -225,7 +225,8 @@ describe("series shapes", () => {
     expect(breakdown[1]).toMatchObject({ share: 0.25, value: 25 });
 
     const v1 = normaliseOpenRows(data("v1-project-metrics.json"));
-    expect(v1.map((r) => r.date)).toEqual(["2022-01-01", "2022-01-02"]);
+    expect(v1.map((r) => r.date)).toEqual(["2022-01-01", "2022-01-02", "2022-01-03"]);
+    expect(v1[2].projectName).toBe("Aave");
     expect(normaliseOpenRows({ single: "object" })).toEqual([{ fields: { single: "object" } }]);
     expect(() => normaliseOpenRows("text")).toThrow(ShapeError);
   });
