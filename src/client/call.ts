@@ -5,6 +5,7 @@
  */
 import type { ApiKeySource, ResolvedConfig } from "./config";
 import { CryptometricsError } from "./errors";
+import { callLabel } from "./label";
 import { ShapeError } from "./read";
 import { sendRequest, type CallContext, type RequestSpec } from "./transport";
 import type { ClientResult, PartialError } from "./types";
@@ -29,22 +30,6 @@ export type Runner = <T>(
   plan: Planner<T>,
   signal?: AbortSignal
 ) => Promise<ClientResult<T>>;
-
-/** "getMetric(fees; aave, uniswap +18 more)": what a message starts with. */
-export function callLabel(
-  operation: string,
-  ids: readonly string[],
-  list?: readonly string[]
-): string {
-  const shown = list && list.length > 0 ? `; ${summarise(list)}` : "";
-  return `${operation}(${ids.join(", ")}${shown})`;
-}
-
-function summarise(list: readonly string[]): string {
-  return list.length <= 5
-    ? list.join(", ")
-    : `${list.slice(0, 5).join(", ")} +${list.length - 5} more`;
-}
 
 export async function runCall<T>(
   config: ResolvedConfig,
@@ -103,6 +88,7 @@ async function execute<T>(
   const call: CallContext = {
     operation,
     label: callLabel(operation, plan.ids),
+    ids: plan.ids,
     apiKey,
     signal: controller.signal,
     deadlineAt: deps.now() + deps.limits.deadlineMs,

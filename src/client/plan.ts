@@ -65,6 +65,7 @@ export function planTools(base: URL, limits: ClientLimits): PlanTools {
       return chunks.map((chunk) => ({
         url: url(segments, query(chunk)),
         ids: [...ids, ...chunk],
+        list: chunk,
       }));
     },
     concat: (envelopes, read) => ({

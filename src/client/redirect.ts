@@ -5,6 +5,7 @@
  */
 import { CryptometricsError } from "./errors";
 import type { FetchResponseLike } from "./http";
+import { requestLabel } from "./label";
 import type { CallContext, RequestSpec } from "./transport";
 import { displayPath, urlRefusal } from "./url";
 
@@ -18,7 +19,7 @@ export function redirectTarget(
   spec: RequestSpec
 ): string {
   const fail = (what: string): never => {
-    throw new CryptometricsError("malformed-response", `${call.label}: ${what}`, {
+    throw new CryptometricsError("malformed-response", `${requestLabel(call, spec)}: ${what}`, {
       operation: call.operation,
       ids: spec.ids,
       status: res.status,

@@ -21,6 +21,7 @@ import {
 } from "./http";
 import type { ClientLimits, RetryPolicy } from "./policy";
 import type { RateLimiter } from "./rate-limiter";
+import { requestLabel } from "./label";
 import { interpretResponse } from "./response";
 import type { Redirect } from "./types";
 import { redirectTarget } from "./redirect";
@@ -42,7 +43,10 @@ export interface TransportDeps {
 /** What one client call shares across its requests (chunks): key, cancellation, deadline, meta. */
 export interface CallContext {
   operation: string;
+  /** "getProject(aave)": how messages about the call as a whole start. */
   label: string;
+  /** The call's own ids (path ids); each request adds the ids of its list. */
+  ids: readonly string[];
   apiKey: string;
   /** Aborts on the caller's signal, the call deadline, or a sibling request's failure. */
   signal: AbortSignal;
@@ -54,7 +58,10 @@ export interface CallContext {
 
 export interface RequestSpec {
   url: string;
+  /** Every id the request is about: the call's ids and the list it sends. */
   ids: readonly string[];
+  /** The id list (or the part of it) this request sends, named in its messages. */
+  list?: readonly string[];
 }
 
 export async function sendRequest(
@@ -141,7 +148,7 @@ async function attemptOnce(
     if (!isRedirectStatus(res.response.status)) {
       return interpretResponse(res.response, res.body, {
         operation: call.operation,
-        label: call.label,
+        label: requestLabel(call, spec),
         ids: spec.ids,
         url: displayPath(url),
         secrets: [call.apiKey],
@@ -241,7 +248,7 @@ async function fetchOnce(
     if (timedOut && !call.signal.aborted) {
       throw new CryptometricsError(
         "timeout",
-        `${call.label}: no answer within ${budget} ms (attempt ${attempt})`,
+        `${requestLabel(call, spec)}: no answer within ${budget} ms (attempt ${attempt})`,
         {
           operation: call.operation,
           ids: spec.ids,
@@ -275,18 +282,19 @@ function asClientError(
     request: { method: "GET" as const, url: displayPath(spec.url) },
     secrets: [call.apiKey],
   };
+  const label = requestLabel(call, spec);
   if (call.signal.aborted) {
     const kind: ErrorKind = call.abortKind();
     const message =
       kind === "cancelled"
-        ? `${call.label}: cancelled`
-        : `${call.label}: the call's deadline passed before it completed`;
+        ? `${label}: cancelled`
+        : `${label}: the call's deadline passed before it completed`;
     return new CryptometricsError(kind, message, { ...base, cause: abortReason(call.signal) });
   }
   const reason = describeNetworkError(error);
   return new CryptometricsError(
     "network",
-    `${call.label}: network error reaching ${new URL(spec.url).host}: ${reason}`,
+    `${label}: network error reaching ${new URL(spec.url).host}: ${reason}`,
     { ...base, cause: error }
   );
 }

@@ -89,6 +89,7 @@ describe("error statuses", () => {
     const { client } = testClient(fetch, { maxIdsPerRequest: 2 });
     const error = await failure(client.getMetric("fees", { projectIds: projects }));
     expect(error).toMatchObject({ kind: "invalid-input", status: 400, ids: ["fees", "c", "d"] });
+    expect(error.message).toBe("getMetric(fees; c, d): invalid input (HTTP 400): bad project list");
   });
 
   it("redacts the key when a service error echoes it", async () => {
