@@ -1,0 +1,87 @@
+/**
+ * The Office host boundary for the CLI: the little of Excel's custom-functions runtime that the functions
+ * layer touches (`CustomFunctions.Error`, `CustomFunctions.ErrorCode`, `associate`), plus the flag that
+ * tells it which host it runs in. Installed on globalThis before the functions module is loaded, and only
+ * where nothing is there already (inside Excel, or in a test that brings its own, we stay out of the way).
+ *
+ * The host flag, `globalThis.__CM_HOST__`, is the documented contract with src/functions:
+ *   { name: "cli", formattedNumbers: true }
+ * `formattedNumbers: true` means the host understands `{ type: "Double", basicValue, numberFormat }` cells
+ * (dates come back as real dates instead of bare serials).
+ */
+
+export const ERROR_CODES = {
+  invalidValue: "#VALUE!",
+  notAvailable: "#N/A",
+  divisionByZero: "#DIV/0!",
+  invalidNumber: "#NUM!",
+  nullReference: "#NULL!",
+  invalidName: "#NAME?",
+  invalidReference: "#REF!",
+} as const;
+
+export type ErrorCodeName = keyof typeof ERROR_CODES;
+export type ErrorCodeValue = (typeof ERROR_CODES)[ErrorCodeName];
+
+const CODE_VALUES: ReadonlySet<string> = new Set(Object.values(ERROR_CODES));
+
+export function isErrorCode(value: unknown): value is ErrorCodeValue {
+  return typeof value === "string" && CODE_VALUES.has(value);
+}
+
+/** Same shape as @types/custom-functions-runtime's CustomFunctions.Error: `code`, optional `message`. */
+export class HostFunctionError extends Error {
+  readonly code: ErrorCodeValue;
+
+  constructor(code: ErrorCodeValue, message?: string) {
+    super(message ?? "");
+    this.name = "CustomFunctions.Error";
+    this.code = code;
+  }
+}
+
+export interface HostInfo {
+  name: string;
+  formattedNumbers: boolean;
+}
+
+export interface CustomFunctionsShim {
+  Error: typeof HostFunctionError;
+  ErrorCode: typeof ERROR_CODES;
+  /** Excel maps metadata ids to functions this way; the CLI reads functions.meta.json instead. */
+  associate: (idOrMappings: string | Record<string, unknown>, fn?: unknown) => void;
+}
+
+interface HostGlobals {
+  CustomFunctions?: unknown;
+  __CM_HOST__?: HostInfo;
+}
+
+export const CLI_HOST: Readonly<HostInfo> = Object.freeze({ name: "cli", formattedNumbers: true });
+
+export function createCustomFunctionsShim(): CustomFunctionsShim {
+  return {
+    Error: HostFunctionError,
+    ErrorCode: ERROR_CODES,
+    associate: () => undefined,
+  };
+}
+
+/** Install the CustomFunctions shim unless one exists; returns whether it installed one. */
+export function installCustomFunctions(target: object = globalThis): boolean {
+  const host = target as HostGlobals;
+  if (host.CustomFunctions !== undefined) return false;
+  host.CustomFunctions = createCustomFunctionsShim();
+  return true;
+}
+
+/** Tell the functions layer it runs under the CLI, a host that renders formatted numbers. */
+export function declareHost(target: object = globalThis, info: HostInfo = CLI_HOST): void {
+  (target as HostGlobals).__CM_HOST__ = { ...info };
+}
+
+/** Everything the functions layer expects from its host; call before loading the functions module. */
+export function installHost(target: object = globalThis): void {
+  installCustomFunctions(target);
+  declareHost(target);
+}
