@@ -1,0 +1,106 @@
+/**
+ * Turning parsed arguments into what Excel passes a custom function:
+ * - omitted or missing optional arguments are `null` (never undefined);
+ * - a `dimensionality: "matrix"` parameter gets a 2D array (a scalar becomes [[v]]);
+ * - a scalar parameter gets a scalar converted to its declared type the way Excel converts cell values
+ *   ("12" -> 12 for a number, 12 -> "12" for a string...), or #VALUE! when Excel could not;
+ * - a scalar parameter given an array constant is "lifted": see evaluate.ts.
+ */
+import { errorCell, ErrorCell } from "./cells";
+import { Argument, Scalar } from "./formula";
+import { ERROR_CODES } from "./host";
+import { ParameterMeta } from "./registry";
+
+export type HostValue = number | string | boolean | null;
+
+/** A prepared argument: passed as is, or an array that makes Excel call the function per element. */
+export type PreparedArgument =
+  | { kind: "fixed"; value: HostValue | HostValue[][] }
+  | { kind: "lifted"; rows: HostValue[][]; parameter: ParameterMeta };
+
+function scalarValue(scalar: Scalar): HostValue {
+  return scalar.value;
+}
+
+export function prepareArgument(
+  arg: Argument | undefined,
+  parameter: ParameterMeta
+): PreparedArgument {
+  if (arg === undefined || arg.kind === "omitted") return { kind: "fixed", value: null };
+  const matrix = parameter.dimensionality === "matrix";
+  if (arg.kind === "array") {
+    const rows = arg.rows.map((row) => row.map(scalarValue));
+    return matrix ? { kind: "fixed", value: rows } : { kind: "lifted", rows, parameter };
+  }
+  return { kind: "fixed", value: matrix ? [[scalarValue(arg)]] : scalarValue(arg) };
+}
+
+/** Pad to the declared parameter count: Excel passes null for every optional argument left out. */
+export function prepareArguments(
+  args: readonly Argument[],
+  parameters: readonly ParameterMeta[]
+): PreparedArgument[] {
+  return parameters.map((parameter, i) => prepareArgument(args[i], parameter));
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const MS_PER_DAY = 86_400_000;
+const SERIAL_EPOCH = Date.UTC(1899, 11, 30);
+
+/** Excel reads date text in a numeric context as its serial; the ISO form is the one unambiguous spelling. */
+function isoDateSerial(text: string): number | undefined {
+  const match = ISO_DATE.exec(text);
+  if (!match) return undefined;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const time = Date.UTC(year, month - 1, day);
+  const date = new Date(time);
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day || year < 1900)
+    return undefined;
+  // 1900-03-01 and later only; earlier dates sit on the other side of Excel's fictitious 1900-02-29.
+  const serial = Math.round((time - SERIAL_EPOCH) / MS_PER_DAY);
+  return serial > 60 ? serial : undefined;
+}
+
+function toNumber(value: number | string | boolean): number | undefined {
+  if (typeof value === "number") return value;
+  if (typeof value === "boolean") return value ? 1 : 0;
+  const text = value.trim();
+  if (text !== "" && Number.isFinite(Number(text))) return Number(text);
+  return isoDateSerial(text);
+}
+
+function toBoolean(value: number | string | boolean): boolean | undefined {
+  if (typeof value === "boolean") return value;
+  if (typeof value === "number") return value !== 0;
+  const upper = value.trim().toUpperCase();
+  return upper === "TRUE" ? true : upper === "FALSE" ? false : undefined;
+}
+
+function toText(value: number | string | boolean): string {
+  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  return String(value);
+}
+
+/** Convert a scalar to the parameter's declared type, or say (as #VALUE!) why Excel would refuse it. */
+export function coerce(
+  value: HostValue,
+  parameter: ParameterMeta,
+  functionLabel: string
+): HostValue | ErrorCell {
+  if (value === null) return null;
+  const refuse = (what: string): ErrorCell =>
+    errorCell(
+      ERROR_CODES.invalidValue,
+      `argument '${parameter.name}' of ${functionLabel} must be ${what}`
+    );
+  switch (parameter.type) {
+    case "number":
+      return toNumber(value) ?? refuse("a number");
+    case "boolean":
+      return toBoolean(value) ?? refuse("TRUE or FALSE");
+    case "string":
+      return toText(value);
+    default:
+      return value;
+  }
+}
