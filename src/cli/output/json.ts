@@ -1,0 +1,27 @@
+/**
+ * The `json` format, for programs: one array with one entry per formula, each a 2D array of cells.
+ * Cells are numbers, strings, booleans, null (empty), "YYYY-MM-DD" strings for dates, and
+ * {"error": "#N/A", "message": "..."} for errors.
+ */
+import { Cell } from "../cells";
+import { FormattedResult } from "./types";
+
+export type JsonCell = number | string | boolean | null | { error: string; message: string };
+
+export function jsonCell(cell: Cell): JsonCell {
+  switch (cell.kind) {
+    case "number":
+    case "string":
+    case "boolean":
+    case "date":
+      return cell.value;
+    case "empty":
+      return null;
+    case "error":
+      return { error: cell.code, message: cell.message };
+  }
+}
+
+export function formatJson(results: readonly FormattedResult[]): string {
+  return `${JSON.stringify(results.map(({ grid }) => grid.map((row) => row.map(jsonCell))))}\n`;
+}

@@ -1,0 +1,58 @@
+/**
+ * The `table` format, for people: each result under its formula, columns aligned (numbers to the right),
+ * error codes in the cells and their messages listed below.
+ */
+import { Cell, Grid, isWholeError } from "../cells";
+import { displayNumber, errorMessages, singleLine } from "./cells-text";
+import { FormattedResult } from "./types";
+
+const GAP = "  ";
+
+function cellText(cell: Cell): string {
+  switch (cell.kind) {
+    case "number":
+      return displayNumber(cell.value);
+    case "string":
+      return singleLine(cell.value);
+    case "boolean":
+      return cell.value ? "TRUE" : "FALSE";
+    case "empty":
+      return "";
+    case "date":
+      return cell.value;
+    case "error":
+      return cell.code;
+  }
+}
+
+// Width in code points, so accented project names do not push columns out of line.
+function width(text: string): number {
+  return [...text].length;
+}
+
+function pad(text: string, size: number, right: boolean): string {
+  const fill = " ".repeat(Math.max(0, size - width(text)));
+  return right ? fill + text : text + fill;
+}
+
+function renderGrid(grid: Grid): string[] {
+  const texts = grid.map((row) => row.map(cellText));
+  const widths = grid[0].map((_, c) => Math.max(...texts.map((row) => width(row[c]))));
+  return grid.map((row, r) =>
+    row
+      .map((cell, c) => pad(texts[r][c], widths[c], cell.kind === "number"))
+      .join(GAP)
+      .trimEnd()
+  );
+}
+
+export function formatTable(results: readonly FormattedResult[]): string {
+  const blocks = results.map(({ formula, grid }) => {
+    // A whole-result error reads best as one line: its code and message, nothing to align.
+    const body = isWholeError(grid)
+      ? errorMessages(grid)
+      : [...renderGrid(grid), ...errorMessages(grid)];
+    return [formula, ...body].map((line) => `${line}\n`).join("");
+  });
+  return blocks.join("\n");
+}
