@@ -1,0 +1,63 @@
+/**
+ * Matching a parsed formula to a registered function and checking its argument count, as Excel does when
+ * a formula is entered: an unknown name or a wrong count never reaches the function.
+ */
+import { closest, distance } from "fastest-levenshtein";
+import { CliError } from "./errors";
+import { FormulaCall } from "./formula";
+import { NAMESPACE, RegisteredFunction, Registry, signature } from "./registry";
+
+export interface BoundFormula {
+  call: FormulaCall;
+  fn: RegisteredFunction;
+  /** 1-based position among the invocation's formulas: the formula sits in cell Sheet1!A<row>. */
+  row: number;
+}
+
+function unknownFunction(name: string, registry: Registry): CliError {
+  const known = registry.list().map((f) => f.meta.name);
+  const wanted = name.toUpperCase();
+  const nearest = known.length > 0 ? closest(wanted, known) : undefined;
+  // Only a near miss is worth suggesting; "did you mean VALUE?" for "PRICEZ" would mislead.
+  const near = nearest !== undefined && distance(wanted, nearest) <= Math.max(2, wanted.length / 3);
+  const hint = near ? ` (did you mean ${NAMESPACE}.${nearest}?)` : "";
+  return new CliError("unknown-function", `unknown function ${NAMESPACE}.${name}${hint}`);
+}
+
+/** Required parameters are those up to the last one not marked optional (Excel puts them first). */
+function requiredCount(fn: RegisteredFunction): number {
+  const parameters = fn.meta.parameters;
+  for (let i = parameters.length - 1; i >= 0; i -= 1) if (!parameters[i].optional) return i + 1;
+  return 0;
+}
+
+export function bindFormula(call: FormulaCall, registry: Registry, row: number): BoundFormula {
+  const fn = registry.lookup(call.name);
+  if (!fn) throw unknownFunction(call.name, registry);
+  const parameters = fn.meta.parameters;
+  if (parameters.some((p) => p.repeating)) {
+    throw new CliError(
+      "broken-build",
+      `${signature(fn.meta)}: repeating parameters are not supported by the CLI`
+    );
+  }
+  const given = call.args.length;
+  const required = requiredCount(fn);
+  if (given > parameters.length) {
+    const most =
+      parameters.length === 0
+        ? "no arguments"
+        : `at most ${parameters.length} argument${parameters.length === 1 ? "" : "s"}`;
+    throw new CliError(
+      "arity",
+      `too many arguments (${given}) for ${signature(fn.meta)}: it takes ${most}`
+    );
+  }
+  if (given < required) {
+    throw new CliError(
+      "arity",
+      `missing required argument '${parameters[given].name}' of ${signature(fn.meta)}`
+    );
+  }
+  return { call, fn, row };
+}

@@ -1,0 +1,183 @@
+/**
+ * Calling bound formulas the way Excel's custom-functions runtime does, as ONE recalculation: every call
+ * (every element of a lifted call too) is made synchronously before any result is awaited, so the engine
+ * beneath sees them together and can batch them. Evaluation never rejects: whatever a function does, the
+ * formula gets a grid of cells.
+ */
+import { coerce, HostValue, PreparedArgument, prepareArguments } from "./arguments";
+import { BoundFormula } from "./bind";
+import { Cell, errorCell, Grid, thrownToCell, toGrid, toLiftedCell } from "./cells";
+import { ERROR_CODES } from "./host";
+import { NAMESPACE, RegisteredFunction } from "./registry";
+
+/** What the host passes as the last argument (CustomFunctions.Invocation and its cancelable/streaming kin). */
+export interface CliInvocation {
+  functionName: string;
+  /** Only when the function asked for it (requiresAddress), as in Excel. */
+  address?: string;
+  /** Set by a cancelable or streaming function; the host calls it when the calculation is abandoned. */
+  onCanceled?: () => void;
+  /** Streaming functions only: the first value set is the result. */
+  setResult?: (value: unknown) => void;
+}
+
+export interface Recalculation {
+  /** One grid per formula, in input order; never rejects. */
+  results: Promise<Grid[]>;
+  /** Abandon the calculation: every cancelable or streaming call still running gets its onCanceled. */
+  cancel(): void;
+}
+
+interface CallSite {
+  fn: RegisteredFunction;
+  label: string;
+  address: string;
+  /** Handlers to run if the whole recalculation is cancelled; a settled call removes its own. */
+  cancellers: Set<() => void>;
+}
+
+function invocationFor(site: CallSite): CliInvocation {
+  const invocation: CliInvocation = { functionName: site.fn.meta.name };
+  if (site.fn.meta.options?.requiresAddress) invocation.address = site.address;
+  return invocation;
+}
+
+/** Call once; settle with whatever the function returned, or reject with what it threw. */
+function callOnce(site: CallSite, args: readonly unknown[]): Promise<unknown> {
+  const invocation = invocationFor(site);
+  const options = site.fn.meta.options ?? {};
+  const cancelable = options.cancelable === true || options.stream === true;
+  const cancel = (): void => invocation.onCanceled?.();
+  if (cancelable) site.cancellers.add(cancel);
+  const settled = new Promise<unknown>((resolve, reject) => {
+    if (options.stream) {
+      // A one-shot host: the first value a stream sets is the answer; then the stream is told to stop.
+      invocation.setResult = (value) => {
+        resolve(value);
+        queueMicrotask(() => {
+          if (site.cancellers.delete(cancel)) cancel();
+        });
+      };
+    }
+    try {
+      const returned = site.fn.implementation(...args, invocation);
+      if (!options.stream) resolve(returned);
+    } catch (thrown) {
+      reject(thrown);
+    }
+  });
+  // A settled call is no longer Excel's to cancel.
+  const done = (): void => void site.cancellers.delete(cancel);
+  settled.then(done, done);
+  return settled;
+}
+
+async function callForCell(
+  site: CallSite,
+  args: readonly unknown[],
+  lifted: boolean
+): Promise<Grid> {
+  try {
+    const value = await callOnce(site, args);
+    return lifted ? [[toLiftedCell(value)]] : toGrid(value);
+  } catch (thrown) {
+    return [[thrownToCell(thrown, site.label)]];
+  }
+}
+
+type Resolved = { ok: true; values: unknown[] } | { ok: false; error: Cell };
+
+/** Coerce each scalar argument to its parameter's type; the first refusal is the call's result. */
+function resolveScalars(values: readonly (HostValue | HostValue[][])[], site: CallSite): Resolved {
+  const out: unknown[] = [];
+  for (let i = 0; i < values.length; i += 1) {
+    const value = values[i];
+    const parameter = site.fn.meta.parameters[i];
+    if (Array.isArray(value) || parameter.dimensionality === "matrix") {
+      out.push(value);
+      continue;
+    }
+    const coerced = coerce(value, parameter, site.label);
+    if (coerced !== null && typeof coerced === "object") return { ok: false, error: coerced };
+    out.push(coerced);
+  }
+  return { ok: true, values: out };
+}
+
+const MISSING = Symbol("missing");
+
+/**
+ * Excel's broadcasting of array arguments in a lifted call: the result is as tall as the tallest array and
+ * as wide as the widest; a single row or column repeats; positions beyond a larger array's edge are #N/A.
+ */
+function pick(rows: HostValue[][], r: number, c: number): HostValue | typeof MISSING {
+  const row = rows.length === 1 ? rows[0] : rows[r];
+  if (row === undefined) return MISSING;
+  const value = row.length === 1 ? row[0] : row[c];
+  return value === undefined ? MISSING : value;
+}
+
+function startFormula(bound: BoundFormula, cancellers: Set<() => void>): Promise<Grid> {
+  const site: CallSite = {
+    fn: bound.fn,
+    label: `${NAMESPACE}.${bound.fn.meta.name}`,
+    address: `Sheet1!A${bound.row}`,
+    cancellers,
+  };
+  const prepared = prepareArguments(bound.call.args, bound.fn.meta.parameters);
+  const lifted = prepared.filter(
+    (p): p is Extract<PreparedArgument, { kind: "lifted" }> => p.kind === "lifted"
+  );
+  if (lifted.length === 0) {
+    const resolved = resolveScalars(
+      prepared.map((p) => (p.kind === "fixed" ? p.value : null)),
+      site
+    );
+    return resolved.ok
+      ? callForCell(site, resolved.values, false)
+      : Promise.resolve([[resolved.error]]);
+  }
+  const height = Math.max(...lifted.map((p) => p.rows.length));
+  const width = Math.max(...lifted.map((p) => p.rows[0].length));
+  const cells: Promise<Cell>[][] = [];
+  for (let r = 0; r < height; r += 1) {
+    const row: Promise<Cell>[] = [];
+    for (let c = 0; c < width; c += 1) {
+      const values = prepared.map((p) => (p.kind === "fixed" ? p.value : pick(p.rows, r, c)));
+      if (values.includes(MISSING)) {
+        row.push(
+          Promise.resolve(errorCell(ERROR_CODES.notAvailable, "array arguments of different sizes"))
+        );
+        continue;
+      }
+      const resolved = resolveScalars(values as (HostValue | HostValue[][])[], site);
+      row.push(
+        resolved.ok
+          ? callForCell(site, resolved.values, true).then((grid) => grid[0][0])
+          : Promise.resolve(resolved.error)
+      );
+    }
+    cells.push(row);
+  }
+  return Promise.all(cells.map((row) => Promise.all(row)));
+}
+
+/** Start every formula now (one recalculation) and collect their grids in input order. */
+export function recalculate(formulas: readonly BoundFormula[]): Recalculation {
+  const cancellers = new Set<() => void>();
+  const results = Promise.all(formulas.map((formula) => startFormula(formula, cancellers)));
+  return {
+    results,
+    cancel: () => {
+      const pending = [...cancellers];
+      cancellers.clear();
+      for (const cancel of pending) {
+        try {
+          cancel();
+        } catch {
+          // One function's failing cancel handler must not keep the others from hearing about it.
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * Where the formulas of one invocation come from, each with a label for messages: "formulas.txt:3" for
+ * line 3 of a --file, "formula 2" for the second FORMULA argument.
+ */
+import { readFileSync } from "fs";
+import { CliError, firstLineOf } from "./errors";
+
+export interface FormulaSource {
+  text: string;
+  label: string;
+}
+
+export type ReadText = (path: string) => string;
+
+const readUtf8: ReadText = (path) => readFileSync(path, "utf8");
+
+function describeReadError(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "ENOENT") return "no such file";
+  if (code === "EISDIR") return "is a directory";
+  if (code === "EACCES") return "permission denied";
+  return firstLineOf(error);
+}
+
+/** One formula per non-empty line; a UTF-8 byte order mark and CRLF line ends are tolerated. */
+export function formulasInFile(path: string, read: ReadText = readUtf8): FormulaSource[] {
+  let text: string;
+  try {
+    text = read(path);
+  } catch (error) {
+    throw new CliError("usage", `cannot read --file ${path}: ${describeReadError(error)}`, {
+      cause: error,
+    });
+  }
+  return (
+    text
+      .replace(/^\uFEFF/, "")
+      .split(/\r\n|\r|\n/)
+      // Untrimmed, so a syntax error's column is the column in the file.
+      .map((line, i) => ({ text: line, label: `${path}:${i + 1}` }))
+      .filter((source) => source.text.trim() !== "")
+  );
+}
+
+export function collectFormulas(
+  files: readonly string[],
+  formulas: readonly string[],
+  read: ReadText = readUtf8
+): FormulaSource[] {
+  const sources = [
+    ...files.flatMap((path) => formulasInFile(path, read)),
+    ...formulas.map((text, i) => ({ text, label: `formula ${i + 1}` })),
+  ];
+  if (sources.length === 0)
+    throw new CliError("usage", "no formula: pass FORMULA arguments or --file PATH");
+  return sources;
+}
