@@ -8,17 +8,18 @@
  * many hops as "malformed-response" (the server is misconfigured; retrying cannot help). In a browser
  * the 3xx arrives opaque (unreadable): the client repeats the request with redirect: "follow", and the
  * browser follows it, dropping Authorization on a cross-origin hop as the Fetch standard requires.
+ *
+ * Time-outs: each attempt (and each redirect hop) gets the smaller of limits.timeoutMs and the time
+ * left before the call's deadline. A timed-out attempt is retried like a network error while the
+ * attempt cap and the deadline allow (policy.retryTimeouts); the deadline itself is final.
+ * Retries: 429, listed 5xx, network errors and time-outs; Retry-After wins over the own schedule.
  */
-import { abortReason, linkSignals, raceAbort, type Sleep, type Timers } from "./abort";
+import { abortReason, type Sleep, type Timers } from "./abort";
 import { backoffDelay } from "./backoff";
 import { CryptometricsError, type ErrorKind } from "./errors";
 import type { ClientEvents } from "./events";
-import {
-  isRedirectStatus,
-  SIMULATED_HEADER_NAME,
-  type FetchLike,
-  type FetchResponseLike,
-} from "./http";
+import { fetchOnce } from "./exchange";
+import { isRedirectStatus, type FetchLike } from "./http";
 import type { ClientLimits, RetryPolicy } from "./policy";
 import type { RateLimiter } from "./rate-limiter";
 import { requestLabel } from "./label";
@@ -75,12 +76,20 @@ export async function sendRequest(
     try {
       return await attemptOnce(deps, call, spec, attempt);
     } catch (e) {
-      error = asClientError(e, deps, call, spec, attempt);
+      error = asClientError(e, call, spec, attempt);
     }
     // Cancelled or past the deadline: nothing more to try.
     if (call.signal.aborted || !shouldRetry(error, policy)) throw error;
-    if (attempt >= policy.maxAttempts) throw giveUp(error, attempt, call);
     const serverWait = error.retryAfterMs;
+    if (attempt >= policy.maxAttempts) {
+      // A caller told "rate limited" also learns when trying again makes sense.
+      const next = serverWait ?? backoffDelay(policy, attempt, deps.random, true);
+      throw giveUp(
+        error.kind === "rate-limited" ? error.with({ retryAfterMs: next }) : error,
+        attempt,
+        call
+      );
+    }
     if (serverWait !== undefined && serverWait > policy.maxRetryAfterMs) {
       throw giveUp(
         error,
@@ -109,7 +118,7 @@ export async function sendRequest(
     try {
       await deps.sleep(delay, call.signal);
     } catch (e) {
-      throw asClientError(e, deps, call, spec, attempt);
+      throw asClientError(e, call, spec, attempt);
     }
   }
 }
@@ -176,100 +185,9 @@ async function attemptOnce(
   }
 }
 
-/** One HTTP exchange (headers and body) under the per-attempt timeout. */
-async function fetchOnce(
-  deps: TransportDeps,
-  call: CallContext,
-  spec: RequestSpec,
-  url: string,
-  attempt: number,
-  withKey: boolean
-): Promise<{ response: FetchResponseLike; body: string }> {
-  await deps.limiter.acquire(call.signal);
-  const link = linkSignals(call.signal);
-  let timedOut = false;
-  const budget = Math.max(0, Math.min(deps.limits.timeoutMs, call.deadlineAt - deps.now()));
-  const timer = deps.timers.setTimeout(() => {
-    timedOut = true;
-    link.abort(new Error("attempt timed out"));
-  }, budget);
-  const headers: Record<string, string> = { Accept: "application/json" };
-  if (withKey) headers.Authorization = `Bearer ${call.apiKey}`;
-  try {
-    const get = async (redirect: "manual" | "follow"): Promise<FetchResponseLike> => {
-      call.stats.requests++;
-      const startedAt = deps.now();
-      deps.events.emit({
-        type: "request",
-        operation: call.operation,
-        method: "GET",
-        url,
-        attempt,
-        at: startedAt,
-      });
-      const response = await raceAbort(
-        deps.fetch(url, { method: "GET", headers, redirect, signal: link.signal }),
-        link.signal
-      );
-      if (response.headers.get(SIMULATED_HEADER_NAME) === "true") call.stats.simulated = true;
-      const location = response.headers.get("location");
-      deps.events.emit({
-        type: "response",
-        operation: call.operation,
-        url,
-        status: response.status,
-        ms: deps.now() - startedAt,
-        attempt,
-        simulated: call.stats.simulated,
-        ...(location && isRedirectStatus(response.status) ? { location } : {}),
-      });
-      return response;
-    };
-    let response = await get("manual");
-    if (response.type === "opaqueredirect") {
-      // Browser: the redirect cannot be read, so let the browser follow it (see the module comment).
-      response = await get("follow");
-      if (response.redirected && response.url) {
-        call.stats.redirects.push({
-          status: 0,
-          from: displayPath(url),
-          to: displayPath(response.url),
-        });
-      }
-    }
-    if (isRedirectStatus(response.status)) {
-      // Release the connection; the body of a redirect is of no use.
-      response.body?.cancel().catch(() => undefined);
-      return { response, body: "" };
-    }
-    const body = await raceAbort(response.text(), link.signal);
-    return { response, body };
-  } catch (error) {
-    if (timedOut && !call.signal.aborted) {
-      throw new CryptometricsError(
-        "timeout",
-        `${requestLabel(call, spec)}: no answer within ${budget} ms (attempt ${attempt})`,
-        {
-          operation: call.operation,
-          ids: spec.ids,
-          attempts: attempt,
-          request: { method: "GET", url: displayPath(url) },
-          cause: error,
-          secrets: [call.apiKey],
-        }
-      );
-    }
-    throw error;
-  } finally {
-    deps.timers.clearTimeout(timer);
-    link.dispose();
-  }
-}
-
 /** Any failure of an attempt as a client error: aborts by kind, unknown throws as network errors. */
 function asClientError(
   error: unknown,
-  deps: TransportDeps,
   call: CallContext,
   spec: RequestSpec,
   attempt: number

@@ -126,6 +126,19 @@ describe("429", () => {
     expect(requests).toHaveLength(1);
   });
 
+  it("tells the caller when to come back after a 429 burst outlasts the attempt cap", async () => {
+    const { fetch, requests } = scriptedFetch(status(429));
+    const { client } = testClient(fetch, { retry: { maxAttempts: 3 } });
+    const error = (await client.listMetrics().catch((e: unknown) => e)) as CryptometricsError;
+    expect(error).toMatchObject({
+      kind: "rate-limited",
+      status: 429,
+      attempts: 3,
+      retryAfterMs: 8000,
+    });
+    expect(requests).toHaveLength(3);
+  });
+
   it("pauses every caller sharing the limiter while the server asks to wait", async () => {
     const clock = virtualClock();
     const limiter = new RateLimiter({
