@@ -29,12 +29,19 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+// Excel shows a custom message only with these two codes; the others ignore it (see CustomFunctions.ErrorCode).
+const CODES_WITH_MESSAGES: ReadonlySet<string> = new Set([
+  ERROR_CODES.invalidValue,
+  ERROR_CODES.notAvailable,
+]);
+
 /** A CustomFunctions.Error from any copy of the runtime (ours, Excel's, a test's): duck-typed on `code`. */
 export function asHostError(value: unknown): ErrorCell | undefined {
   if (!isRecord(value)) return undefined;
   const { code, message } = value;
   if (!isErrorCode(code)) return undefined;
-  return errorCell(code, typeof message === "string" ? message : "");
+  const shown = CODES_WITH_MESSAGES.has(code) && typeof message === "string" ? message : "";
+  return errorCell(code, shown);
 }
 
 function numberCell(value: number): Cell {

@@ -26,9 +26,10 @@ export interface CliIo {
 
 export type CliEnv = Readonly<Record<string, string | undefined>>;
 
+/** As src/runtime's configureRuntime takes them; an empty key means "none set" (the cells will say so). */
 export interface RuntimeSettings {
   baseUrl: string;
-  apiKey?: string;
+  apiKey: string;
 }
 
 /** What varies between the real process and a test. */
@@ -112,7 +113,7 @@ function bindAll(parsed: readonly ParsedSource[], registry: Registry): BoundForm
 
 function configure(deps: CliDeps, baseUrl: string, apiKey: string | undefined): void {
   try {
-    deps.configureRuntime(apiKey ? { baseUrl, apiKey } : { baseUrl });
+    deps.configureRuntime({ baseUrl, apiKey: apiKey ?? "" });
   } catch (error) {
     if (isRecord(error) && error.kind === "invalid-input") {
       throw new CliError("config", firstLineOf(error), { cause: error });

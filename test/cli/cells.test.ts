@@ -75,6 +75,14 @@ describe("reading function results", () => {
     expect(toCell({ code: "#DIV/0!" })).toEqual({ kind: "error", code: "#DIV/0!", message: "" });
   });
 
+  it("drops the message of codes that cannot carry one in Excel", () => {
+    expect(toCell(new HostFunctionError("#NUM!", "not shown by Excel"))).toEqual({
+      kind: "error",
+      code: "#NUM!",
+      message: "",
+    });
+  });
+
   it("turns what Excel cannot hold into error cells instead of failing", () => {
     expect(toCell(NaN)).toMatchObject({ kind: "error", code: "#NUM!" });
     expect(toCell(Infinity)).toMatchObject({ kind: "error", code: "#NUM!" });

@@ -100,7 +100,7 @@ describe("the eval command", () => {
       env: { CRYPTOMETRICS_API_KEY: "" },
     });
     expect(outcome.code).toBe(0);
-    expect(outcome.configured).toEqual([{ baseUrl: "https://metrics.example" }]);
+    expect(outcome.configured).toEqual([{ baseUrl: "https://metrics.example", apiKey: "" }]);
   });
 
   it("never prints the API key", async () => {
