@@ -37,7 +37,7 @@ module.exports = (_env, argv) => {
   return {
     devtool: "source-map",
     entry: {
-      functions: "./src/functions/functions.ts",
+      functions: "./src/functions/entry.ts",
       // functions.js is self-contained (the manifest names it as the functions script); the commands and
       // taskpane bundles depend on it, so the page holds ONE instance of each module: one client, cache and
       // rate limiter for functions, taskpane and ribbon (the point of the shared runtime).

@@ -15,10 +15,13 @@ function closest(
   n = 3
 ): string[] {
   const t = norm(text);
-  return candidates
+  const scored = candidates
     .map((c) => ({ id: c.id, d: Math.min(...c.labels.map((l) => distance(t, norm(l)))) }))
-    .sort((a, b) => a.d - b.d || a.id.localeCompare(b.id))
-    .filter((c) => c.d <= Math.max(2, Math.ceil(t.length / 2)))
+    .sort((a, b) => a.d - b.d || a.id.localeCompare(b.id));
+  // Close enough to be a typo, and no worse than one edit beyond the best match.
+  const limit = Math.min(Math.max(2, Math.ceil(t.length / 2)), (scored[0]?.d ?? 0) + 1);
+  return scored
+    .filter((c) => c.d <= limit)
     .slice(0, n)
     .map((c) => c.id);
 }

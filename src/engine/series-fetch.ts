@@ -39,6 +39,11 @@ export interface GroupResult {
   description: string;
 }
 
+/** The client refuses empty id lists (an empty list would select nothing): no list means "all". */
+function ids(list: readonly string[]): readonly string[] | undefined {
+  return list.length > 0 ? list : undefined;
+}
+
 function bound(n: number): string | undefined {
   return Number.isFinite(n) ? formatDay(n) : undefined;
 }
@@ -128,9 +133,9 @@ export async function fetchGroup(
           projectIds: r.members,
           start,
           end,
-          chainIds: v.chains,
-          productIds: v.products,
-          marketSectorIds: v.sectors,
+          chainIds: ids(v.chains),
+          productIds: ids(v.products),
+          marketSectorIds: ids(v.sectors),
           assetsBridged: v.bridged,
           orderDirection: "asc",
         },
@@ -146,9 +151,9 @@ export async function fetchGroup(
           metricIds: r.members,
           start,
           end,
-          chainIds: v.chains,
-          productIds: v.products,
-          marketSectorIds: v.sectors,
+          chainIds: ids(v.chains),
+          productIds: ids(v.products),
+          marketSectorIds: ids(v.sectors),
           aggregateBy: v.breakdown,
           assetsBridged: v.bridged,
           orderDirection: "asc",
@@ -173,7 +178,7 @@ export async function fetchGroup(
           metricIds: r.members,
           start,
           end,
-          chainIds: v.chains,
+          chainIds: ids(v.chains),
           aggregateBy: v.breakdown,
           assetsBridged: v.bridged,
           orderDirection: "asc",

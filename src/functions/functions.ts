@@ -1,8 +1,293 @@
 /**
- * The add-in's version, so a support request can say which build computed a workbook.
- * @customfunction
- * @returns The version of Cryptometrics for Excel.
+ * The CRYPTO custom functions. Each export is thin: it hands Excel's arguments to its implementation through
+ * the edge (edge.ts), which owns the shared runtime, cancellation, diagnostics and Excel errors. The JSDoc
+ * below generates functions.json (custom-functions-metadata-plugin); every parameter is documented there.
+ * Dates take a date cell, DATE(), TODAY() or text "YYYY-MM-DD". Options are "key=value" pairs separated by ";".
  */
-export function version(): string {
-  return "0.1.0";
+import { run } from "./edge";
+import * as aggregates from "./impl/aggregations";
+import * as catalogue from "./impl/catalogue";
+import * as series from "./impl/series";
+import * as statements from "./impl/statement";
+
+/**
+ * One number: a project's metric on a date, or its latest value when the date is omitted.
+ * @customfunction VALUE
+ * @helpurl https://localhost:3000/help.html#value
+ * @param project Project id, token symbol or name, e.g. "aave".
+ * @param metric Metric id, e.g. "revenue".
+ * @param [date] The day (a date or "YYYY-MM-DD"); omitted: the latest available value.
+ * @param [options] e.g. "period=quarter" (roll up the period holding the date), "fill=previous", "chains=base", "bridged=false", "agg=avg".
+ * @param invocation Invocation object.
+ * @returns The metric's value.
+ * @requiresAddress
+ * @cancelable
+ */
+export async function value_(
+  project: any,
+  metric: any,
+  date: any,
+  options: any,
+  invocation: CustomFunctions.CancelableInvocation
+): Promise<any> {
+  return run("VALUE", invocation, { project, metric, date, options }, (ctx) =>
+    series.value(ctx, project, metric, date, options)
+  );
+}
+
+/**
+ * A time series table: a Date column, then one column per metric of one project, or per project of one metric.
+ * @customfunction METRIC
+ * @helpurl https://localhost:3000/help.html#metric
+ * @param project Project id, symbol or name; a comma list or a range of them (with one metric).
+ * @param metric Metric id; a comma list or a range of them (with one project).
+ * @param [start] First day; omitted: from launch.
+ * @param [end] Last day; omitted: to the latest data.
+ * @param [options] e.g. "order=desc; headers=2; period=month; agg=sum; fill=previous; breakdown=chain; chains=base,arbitrum".
+ * @param invocation Invocation object.
+ * @returns The series, oldest first by default.
+ * @requiresAddress
+ * @cancelable
+ */
+export async function metric_(
+  project: any[][],
+  metric: any[][],
+  start: any,
+  end: any,
+  options: any,
+  invocation: CustomFunctions.CancelableInvocation
+): Promise<any[][]> {
+  return run("METRIC", invocation, { project, metric, start, end, options }, (ctx) =>
+    series.metric(ctx, project, metric, start, end, options)
+  ) as Promise<any[][]>;
+}
+
+/**
+ * The financial statement: Section, Metric, then one column per period (oldest left by default).
+ * @customfunction STATEMENT
+ * @helpurl https://localhost:3000/help.html#statement
+ * @param project Project id, symbol or name.
+ * @param [granularity] year, quarter (default), month or week.
+ * @param [interval] 1m, 1y (default), 2y, 3y, 5y or max.
+ * @param [options] e.g. "order=desc", "layout=long", "values=pop" (period-on-period change), "headers=2" (adds date ranges).
+ * @param invocation Invocation object.
+ * @returns The statement table.
+ * @requiresAddress
+ */
+export async function statement_(
+  project: any,
+  granularity: any,
+  interval: any,
+  options: any,
+  invocation: CustomFunctions.Invocation
+): Promise<any[][]> {
+  return run("STATEMENT", invocation, { project, granularity, interval, options }, (ctx) =>
+    statements.statement(ctx, project, granularity, interval, options)
+  ) as Promise<any[][]>;
+}
+
+/**
+ * The project catalogue: name, projectid, symbol, is_archived, reasons, products.
+ * @customfunction PROJECTS
+ * @helpurl https://localhost:3000/help.html#projects
+ * @param [options] e.g. "sectors=lending,exchanges" or "headers=0".
+ * @param invocation Invocation object.
+ * @returns One row per project.
+ * @requiresAddress
+ */
+export async function projects_(
+  options: any,
+  invocation: CustomFunctions.Invocation
+): Promise<any[][]> {
+  return run("PROJECTS", invocation, { options }, (ctx) =>
+    catalogue.projects(ctx, options)
+  ) as Promise<any[][]>;
+}
+
+/**
+ * One field of a project's detail, or all its fields as a field/value table.
+ * @customfunction PROJECT
+ * @helpurl https://localhost:3000/help.html#project
+ * @param project Project id, symbol or name.
+ * @param [field] e.g. "chains", "market_sectors", "description.what", "definition.revenue"; omitted: every field.
+ * @param invocation Invocation object.
+ * @returns The field's value, or the field/value table.
+ * @requiresAddress
+ */
+export async function project_(
+  project: any,
+  field: any,
+  invocation: CustomFunctions.Invocation
+): Promise<any[][]> {
+  return run("PROJECT", invocation, { project, field }, (ctx) =>
+    catalogue.project(ctx, project, field)
+  ) as Promise<any[][]>;
+}
+
+/**
+ * One field of a product's detail, or all its fields as a field/value table.
+ * @customfunction PRODUCT
+ * @helpurl https://localhost:3000/help.html#product
+ * @param project Project id, symbol or name.
+ * @param product Product id or name.
+ * @param [field] e.g. "chains"; omitted: every field.
+ * @param invocation Invocation object.
+ * @returns The field's value, or the field/value table.
+ * @requiresAddress
+ */
+export async function product_(
+  project: any,
+  product: any,
+  field: any,
+  invocation: CustomFunctions.Invocation
+): Promise<any[][]> {
+  return run("PRODUCT", invocation, { project, product, field }, (ctx) =>
+    catalogue.product(ctx, project, product, field)
+  ) as Promise<any[][]>;
+}
+
+/**
+ * A product's time series: a Date column, then one column per metric.
+ * @customfunction PRODUCT_METRIC
+ * @helpurl https://localhost:3000/help.html#product_metric
+ * @param project Project id, symbol or name.
+ * @param product Product id or name.
+ * @param metric Metric id; a comma list or a range of them.
+ * @param [start] First day; omitted: from the earliest data.
+ * @param [end] Last day; omitted: to the latest data.
+ * @param [options] e.g. "order=desc; period=month; breakdown=chain".
+ * @param invocation Invocation object.
+ * @returns The series, oldest first by default.
+ * @requiresAddress
+ * @cancelable
+ */
+export async function product_metric_(
+  project: any,
+  product: any,
+  metric: any[][],
+  start: any,
+  end: any,
+  options: any,
+  invocation: CustomFunctions.CancelableInvocation
+): Promise<any[][]> {
+  return run(
+    "PRODUCT_METRIC",
+    invocation,
+    { project, product, metric, start, end, options },
+    (ctx) => series.productMetric(ctx, project, product, metric, start, end, options)
+  ) as Promise<any[][]>;
+}
+
+/**
+ * The metric catalogue (metric_id, metric_name, description); with a project, the metrics available for it.
+ * @customfunction METRICS
+ * @helpurl https://localhost:3000/help.html#metrics
+ * @param [project] Project id, symbol or name.
+ * @param invocation Invocation object.
+ * @returns One row per metric.
+ * @requiresAddress
+ */
+export async function metrics_(
+  project: any,
+  invocation: CustomFunctions.Invocation
+): Promise<any[][]> {
+  return run("METRICS", invocation, { project }, (ctx) =>
+    catalogue.metrics(ctx, project)
+  ) as Promise<any[][]>;
+}
+
+/**
+ * The market sectors (id, name).
+ * @customfunction SECTORS
+ * @helpurl https://localhost:3000/help.html#sectors
+ * @param invocation Invocation object.
+ * @returns One row per sector.
+ * @requiresAddress
+ */
+export async function sectors_(invocation: CustomFunctions.Invocation): Promise<any[][]> {
+  return run("SECTORS", invocation, {}, (ctx) => catalogue.sectors(ctx)) as Promise<any[][]>;
+}
+
+/**
+ * The projects of one market sector (projectid, name).
+ * @customfunction SECTOR
+ * @helpurl https://localhost:3000/help.html#sector
+ * @param sector Sector id or name, e.g. "lending".
+ * @param invocation Invocation object.
+ * @returns One row per project.
+ * @requiresAddress
+ */
+export async function sector_(
+  sector: any,
+  invocation: CustomFunctions.Invocation
+): Promise<any[][]> {
+  return run("SECTOR", invocation, { sector }, (ctx) => catalogue.sector(ctx, sector)) as Promise<
+    any[][]
+  >;
+}
+
+/**
+ * One aggregated number computed by the service, e.g. sum_30d, avg_7d, change_30d, latest, ath.
+ * @customfunction AGGREGATION
+ * @helpurl https://localhost:3000/help.html#aggregation
+ * @param project Project id, symbol or name.
+ * @param metric Metric id.
+ * @param name Aggregation name, e.g. "sum_30d".
+ * @param invocation Invocation object.
+ * @returns The aggregated value.
+ * @requiresAddress
+ */
+export async function aggregation_(
+  project: any,
+  metric: any,
+  name: any,
+  invocation: CustomFunctions.Invocation
+): Promise<any> {
+  return run("AGGREGATION", invocation, { project, metric, name }, (ctx) =>
+    aggregates.aggregation(ctx, project, metric, name)
+  );
+}
+
+/**
+ * The service's aggregations for projects and metrics, as a table.
+ * @customfunction AGGREGATIONS
+ * @helpurl https://localhost:3000/help.html#aggregations
+ * @param [projects] Project ids (comma list or range); omitted: all projects.
+ * @param [metrics] Metric ids (comma list or range); omitted: all metrics.
+ * @param invocation Invocation object.
+ * @returns One row per project, metric and aggregation.
+ * @requiresAddress
+ */
+export async function aggregations_(
+  projects: any[][],
+  metrics: any[][],
+  invocation: CustomFunctions.Invocation
+): Promise<any[][]> {
+  return run("AGGREGATIONS", invocation, { projects, metrics }, (ctx) =>
+    aggregates.aggregations(ctx, projects, metrics)
+  ) as Promise<any[][]>;
+}
+
+/**
+ * A metric summarised per project over a period (the service's breakdown).
+ * @customfunction BREAKDOWN
+ * @helpurl https://localhost:3000/help.html#breakdown
+ * @param metric Metric id.
+ * @param [projects] Project ids (comma list or range); omitted: all projects.
+ * @param [start] First day.
+ * @param [end] Last day.
+ * @param invocation Invocation object.
+ * @returns One row per project.
+ * @requiresAddress
+ */
+export async function breakdown_(
+  metric: any,
+  projects: any[][],
+  start: any,
+  end: any,
+  invocation: CustomFunctions.Invocation
+): Promise<any[][]> {
+  return run("BREAKDOWN", invocation, { metric, projects, start, end }, (ctx) =>
+    aggregates.breakdown(ctx, metric, projects, start, end)
+  ) as Promise<any[][]>;
 }

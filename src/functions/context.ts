@@ -1,0 +1,50 @@
+/** What an implementation gets: the shared runtime, the call's trace for diagnostics, cancellation, today. */
+import type { Engine } from "../engine/engine";
+import type { Loaded } from "../engine/keyed-cache";
+import type { SeriesAnswer } from "../engine/series-types";
+import type { Runtime } from "../runtime/runtime";
+
+export class CallTrace {
+  readonly requests = new Set<string>();
+  readonly warnings = new Set<string>();
+  stale?: { fetchedAt: number; reason: string };
+  readonly definitions: Record<string, string> = {};
+
+  noteSeries(label: string, answer: SeriesAnswer): void {
+    answer.servedBy.forEach((r) => this.requests.add(r));
+    answer.warnings.forEach((w) => this.warnings.add(`${label}: ${w}`));
+    if (answer.stale) this.stale = answer.stale;
+  }
+
+  noteLoaded(description: string, loaded: Loaded<unknown>): void {
+    this.requests.add(loaded.cached ? `${description} (cached)` : description);
+    if (loaded.stale) {
+      const e = loaded.stale.error;
+      this.stale = {
+        fetchedAt: loaded.stale.fetchedAt,
+        reason: e instanceof Error ? e.message : String(e),
+      };
+    }
+  }
+}
+
+export interface FnContext {
+  runtime: Runtime;
+  engine: Engine;
+  trace: CallTrace;
+  /** Aborted when Excel cancels the cell (cancelable functions only). */
+  signal?: AbortSignal;
+  /** Today's day number (UTC) by the runtime's clock. */
+  today: number;
+}
+
+/** Catalogue access with the trace noted, so the diagnostics can say what served a cell. */
+export async function traced<T>(
+  ctx: FnContext,
+  description: string,
+  load: Promise<Loaded<T>>
+): Promise<T> {
+  const loaded = await load;
+  ctx.trace.noteLoaded(description, loaded);
+  return loaded.value;
+}

@@ -1,0 +1,167 @@
+/**
+ * The Excel edge: every custom function runs through `run`, which gives it the shared runtime, wires Excel's
+ * cancellation, records the call for the taskpane's diagnostics, turns results into Excel values (real dates,
+ * empty cells, error cells) and maps every failure to a CustomFunctions.Error with a message a person can act
+ * on. This is the only place that creates CustomFunctions errors; no raw exception ever reaches a cell.
+ */
+import { isCryptometricsError, type CryptometricsError } from "../client";
+import { createLogger } from "../client";
+import { dayOfInstant, formatDay } from "../engine/days";
+import { readyRuntime, sharedDiagnostics } from "../runtime/runtime";
+import { CallTrace, type FnContext } from "./context";
+import { dayToSerial } from "./excel-dates";
+import { supportsFormattedNumbers } from "./host";
+import {
+  FunctionError,
+  isDateCell,
+  isErrorCell,
+  rectangular,
+  type Cell,
+  type ErrorCode,
+  type Table,
+} from "./result";
+
+const log = createLogger("functions");
+
+/** Excel shows an error's message in a tooltip; long texts are cut there anyway. */
+const MAX_MESSAGE = 250;
+export const DATE_FORMAT = "yyyy-mm-dd";
+
+type Invocation = CustomFunctions.Invocation & { onCanceled?: () => void };
+
+function clip(message: string): string {
+  return message.length <= MAX_MESSAGE ? message : `${message.slice(0, MAX_MESSAGE - 1)}…`;
+}
+
+function forKind(e: CryptometricsError): { code: ErrorCode; message: string } {
+  switch (e.kind) {
+    case "invalid-input":
+      return { code: "value", message: e.message };
+    case "unauthorized":
+      return {
+        code: "value",
+        message: `${e.message}. Set your API key in the Cryptometrics taskpane (Settings).`,
+      };
+    case "subscription":
+      return {
+        code: "value",
+        message: `${e.message}. Your plan does not cover this call: check the key in the Cryptometrics taskpane.`,
+      };
+    case "not-found":
+      return { code: "na", message: e.message };
+    case "rate-limited":
+      return {
+        code: "na",
+        message: `The service is still rate-limiting after retries; use Refresh in a minute. (${e.message})`,
+      };
+    case "cancelled":
+      return { code: "na", message: "Cancelled." };
+    default:
+      return {
+        code: "na",
+        message: `The service could not be reached: ${e.message}. Use Refresh once it is back.`,
+      };
+  }
+}
+
+/** The Excel error for any failure. Unexpected exceptions become #VALUE! with a short, safe message. */
+export function classify(error: unknown): { code: ErrorCode; message: string } {
+  if (error instanceof FunctionError) return { code: error.code, message: error.message };
+  if (isCryptometricsError(error)) return forKind(error);
+  log.error("unexpected failure in a custom function", {
+    error: error instanceof Error ? error.message : String(error),
+  });
+  return {
+    code: "value",
+    message: `Cryptometrics hit an internal error (${error instanceof Error ? error.message : String(error)}); see Diagnostics.`,
+  };
+}
+
+function excelError(code: ErrorCode, message: string): CustomFunctions.Error {
+  const errorCode =
+    code === "na" ? CustomFunctions.ErrorCode.notAvailable : CustomFunctions.ErrorCode.invalidValue;
+  return new CustomFunctions.Error(errorCode, clip(message));
+}
+
+/** One Excel value. Dates are real dates (formatted numbers where the host shows them, serials elsewhere). */
+export function toExcelValue(cell: Cell): unknown {
+  if (cell === null) return "";
+  if (typeof cell === "number") {
+    return Number.isFinite(cell)
+      ? cell
+      : excelError("na", "the service sent a value that is not a finite number");
+  }
+  if (typeof cell === "string" || typeof cell === "boolean") return cell;
+  if (isErrorCell(cell)) return excelError(cell.error, cell.message);
+  if (isDateCell(cell)) {
+    const serial = dayToSerial(cell.date);
+    return supportsFormattedNumbers()
+      ? { type: "Double", basicValue: serial, numberFormat: DATE_FORMAT }
+      : serial;
+  }
+  return "";
+}
+
+export function toExcelMatrix(table: Table): unknown[][] {
+  const rows = rectangular(table.length === 0 ? [[null]] : table);
+  return rows.map((row) => row.map(toExcelValue));
+}
+
+function describeCell(cell: Cell): string {
+  if (isDateCell(cell)) return formatDay(cell.date);
+  if (isErrorCell(cell)) return cell.message;
+  return String(cell);
+}
+
+/**
+ * Runs one custom function call. `args` are the arguments as Excel passed them (for diagnostics); `impl`
+ * returns one cell or a table.
+ */
+export async function run(
+  functionName: string,
+  invocation: Invocation | undefined,
+  args: Record<string, unknown>,
+  impl: (ctx: FnContext) => Promise<Cell | Table>
+): Promise<unknown> {
+  const trace = new CallTrace();
+  const controller = new AbortController();
+  if (invocation) invocation.onCanceled = () => controller.abort();
+  const address = invocation?.address ?? `${functionName}(…)`;
+  const diagnostics = sharedDiagnostics();
+  const record = (error?: { code: ErrorCode; message: string }, cellErrors: string[] = []): void =>
+    diagnostics.recordCell({
+      address,
+      functionName,
+      args,
+      at: diagnostics.now(),
+      requests: [...trace.requests],
+      warnings: [...trace.warnings, ...cellErrors],
+      stale: trace.stale,
+      definitions: Object.keys(trace.definitions).length > 0 ? trace.definitions : undefined,
+      error: error
+        ? { code: error.code === "na" ? "#N/A" : "#VALUE!", message: error.message }
+        : undefined,
+    });
+  try {
+    const runtime = await readyRuntime();
+    const result = await impl({
+      runtime,
+      engine: runtime.engine,
+      trace,
+      signal: controller.signal,
+      today: dayOfInstant(runtime.now()),
+    });
+    if (Array.isArray(result)) {
+      const cellErrors = result.flat().filter(isErrorCell).map(describeCell);
+      record(undefined, [...new Set(cellErrors)]);
+      return toExcelMatrix(result);
+    }
+    if (isErrorCell(result)) throw new FunctionError(result.error, result.message);
+    record();
+    return toExcelValue(result);
+  } catch (error) {
+    const classified = classify(error);
+    record(classified);
+    throw excelError(classified.code, classified.message);
+  }
+}

@@ -1,0 +1,189 @@
+/** PROJECTS, PROJECT, PRODUCT, METRICS, SECTORS, SECTOR: the catalogues as tables and field look-ups. */
+import { distance } from "fastest-levenshtein";
+import type { DetailCommon, JsonValue, MarketSector, Project } from "../../client";
+import { optionalText, requiredText } from "../coerce";
+import { traced, type FnContext } from "../context";
+import { parseOptions, type OptionKey } from "../options";
+import { invalid, notAvailable, type Cell, type Table } from "../result";
+import { metricCatalogue, projectCatalogue, resolveProduct, resolveProject } from "./resolve";
+
+export const PROJECTS_OPTIONS: readonly OptionKey[] = ["headers", "sectors"];
+
+function withHeader(header: Cell[], rows: Table, headers: number): Table {
+  return headers >= 1 ? [header, ...rows] : rows;
+}
+
+export async function projects(ctx: FnContext, optionsArg: unknown): Promise<Table> {
+  const options = parseOptions(optionsArg, "PROJECTS", PROJECTS_OPTIONS);
+  let list = await projectCatalogue(ctx);
+  if (options.sectors.length > 0) {
+    const ids = new Set<string>();
+    for (const text of options.sectors) {
+      const sector = await resolveSector(ctx, text);
+      const detail = await traced(
+        ctx,
+        `GET /v2/market-sectors/${sector.id}`,
+        ctx.engine.sector(sector.id)
+      );
+      detail.projects.forEach((p) => ids.add(p.projectId));
+    }
+    list = list.filter((p) => ids.has(p.projectId));
+  }
+  const rows = list.map((p): Cell[] => [
+    p.name,
+    p.projectId,
+    p.symbol ?? null,
+    p.isArchived,
+    p.archivedReason ?? null,
+    p.maintenanceReason ?? null,
+    p.products.map((x) => x.productId).join(", "),
+  ]);
+  const header = [
+    "name",
+    "project_id",
+    "symbol",
+    "is_archived",
+    "archived_reason",
+    "maintenance_reason",
+    "products",
+  ];
+  return withHeader(header, rows, options.headers);
+}
+
+function text(value: JsonValue): string {
+  if (value === null) return "";
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
+/** Field name -> value rows common to project and product details. */
+function commonFields(d: DetailCommon): Array<[string, Cell]> {
+  const fields: Array<[string, Cell]> = [
+    ["market_sectors", d.marketSectors.join(", ")],
+    ["chains", d.chains.join(", ")],
+    [
+      "metrics_available",
+      Object.entries(d.metricAvailability)
+        .filter(([, available]) => available)
+        .map(([id]) => id)
+        .join(", "),
+    ],
+  ];
+  if (d.aggregateByOptions !== null)
+    fields.push(["aggregate_by_options", text(d.aggregateByOptions)]);
+  for (const def of d.metricDefinitions)
+    fields.push([`definition.${def.metricId}`, def.definition]);
+  for (const src of d.metricSources) fields.push([`source.${src.metricId}`, src.definition]);
+  return fields;
+}
+
+function fieldTable(fields: Array<[string, Cell]>, fieldArg: unknown, what: string): Table {
+  const field = optionalText(fieldArg, "field");
+  if (field === undefined) return [["field", "value"], ...fields.map(([k, v]) => [k, v])];
+  const found = fields.find(([k]) => k.toLowerCase() === field.toLowerCase());
+  if (!found) {
+    const names = fields.map(([k]) => k).filter((k) => !/^(definition|source)\./.test(k));
+    throw invalid(
+      `${what} has no field "${field}"; fields: ${names.join(", ")}, definition.<metric>, source.<metric>`
+    );
+  }
+  return [[found[1]]];
+}
+
+export async function project(
+  ctx: FnContext,
+  projectArg: unknown,
+  fieldArg: unknown
+): Promise<Table> {
+  const p = await resolveProject(ctx, requiredText(projectArg, "project"));
+  const d = await traced(ctx, `GET /v2/projects/${p.projectId}`, ctx.engine.project(p.projectId));
+  const fields: Array<[string, Cell]> = [
+    ["name", d.name],
+    ["project_id", d.projectId],
+    ["symbol", d.symbol ?? p.symbol ?? null],
+    ["is_archived", p.isArchived],
+    ["archived_reason", p.archivedReason ?? null],
+    ["maintenance_reason", p.maintenanceReason ?? null],
+    ...Object.entries(d.description).map(([k, v]): [string, Cell] => [`description.${k}`, v]),
+    ...commonFields(d),
+    ["links", d.links.map((l) => `${l.summary}: ${l.url}`).join("; ")],
+    ["products", p.products.map((x) => x.productId).join(", ")],
+  ];
+  return fieldTable(fields, fieldArg, `project "${p.projectId}"`);
+}
+
+export async function product(
+  ctx: FnContext,
+  projectArg: unknown,
+  productArg: unknown,
+  fieldArg: unknown
+): Promise<Table> {
+  const p = await resolveProject(ctx, requiredText(projectArg, "project"));
+  const productId = resolveProduct(p, requiredText(productArg, "product"));
+  const d = await traced(
+    ctx,
+    `GET /v2/projects/${p.projectId}/products/${productId}`,
+    ctx.engine.product(p.projectId, productId)
+  );
+  const fields: Array<[string, Cell]> = [
+    ["name", d.name],
+    ["product_id", d.productId],
+    ["project_id", d.projectId],
+    ["symbol", d.symbol ?? null],
+    ...commonFields(d),
+  ];
+  return fieldTable(fields, fieldArg, `product "${productId}"`);
+}
+
+export async function metrics(ctx: FnContext, projectArg: unknown): Promise<Table> {
+  let list = await metricCatalogue(ctx);
+  const projectText = optionalText(projectArg, "project");
+  if (projectText !== undefined) {
+    const p: Project = await resolveProject(ctx, projectText);
+    const d = await traced(ctx, `GET /v2/projects/${p.projectId}`, ctx.engine.project(p.projectId));
+    const available = new Set(
+      Object.entries(d.metricAvailability)
+        .filter(([, v]) => v)
+        .map(([id]) => id)
+    );
+    list = list.filter((m) => available.has(m.metricId));
+    if (list.length === 0)
+      throw notAvailable(`no metrics are listed as available for ${p.projectId}`);
+  }
+  return [
+    ["metric_id", "metric_name", "description"],
+    ...list.map((m) => [m.metricId, m.metricName, m.description]),
+  ];
+}
+
+async function sectorList(ctx: FnContext): Promise<MarketSector[]> {
+  return traced(ctx, "GET /v2/market-sectors", ctx.engine.sectors());
+}
+
+async function resolveSector(ctx: FnContext, textArg: string): Promise<MarketSector> {
+  const t = textArg.trim().toLowerCase();
+  const list = await sectorList(ctx);
+  const found = list.find((s) => s.id.toLowerCase() === t || s.name.toLowerCase() === t);
+  if (found) return found;
+  const near = list
+    .map((s) => ({
+      id: s.id,
+      d: Math.min(distance(t, s.id.toLowerCase()), distance(t, s.name.toLowerCase())),
+    }))
+    .sort((a, b) => a.d - b.d)
+    .slice(0, 3)
+    .map((s) => `"${s.id}"`);
+  throw notAvailable(
+    `unknown market sector "${textArg.trim()}"; sectors include ${near.join(", ")}`
+  );
+}
+
+export async function sectors(ctx: FnContext): Promise<Table> {
+  return [["id", "name"], ...(await sectorList(ctx)).map((s): Cell[] => [s.id, s.name])];
+}
+
+export async function sector(ctx: FnContext, sectorArg: unknown): Promise<Table> {
+  const s = await resolveSector(ctx, requiredText(sectorArg, "sector"));
+  const d = await traced(ctx, `GET /v2/market-sectors/${s.id}`, ctx.engine.sector(s.id));
+  if (d.projects.length === 0) throw notAvailable(`market sector "${s.id}" lists no projects`);
+  return [["project_id", "name"], ...d.projects.map((p): Cell[] => [p.projectId, p.name])];
+}

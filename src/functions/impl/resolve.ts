@@ -1,0 +1,80 @@
+/** Turning what the user typed into catalogue entries, with per-item failures kept for partial results. */
+import type { Metric, Project } from "../../client";
+import { isCryptometricsError } from "../../client";
+import { resolveMetricIn, resolveProjectIn } from "../../engine/resolver";
+import { traced, type FnContext } from "../context";
+import { notAvailable, type ErrorCell } from "../result";
+
+export type Resolved<T> = { text: string; value: T } | { text: string; error: ErrorCell };
+
+function asErrorCell(error: unknown): ErrorCell {
+  if (isCryptometricsError(error) && error.kind === "not-found")
+    return { error: "na", message: error.message };
+  throw error; // anything else (no key, service down) fails the whole call
+}
+
+export async function projectCatalogue(ctx: FnContext): Promise<Project[]> {
+  return traced(ctx, "GET /v2/projects", ctx.engine.projects());
+}
+
+export async function metricCatalogue(ctx: FnContext): Promise<Metric[]> {
+  return traced(ctx, "GET /v2/metrics", ctx.engine.metrics());
+}
+
+export async function resolveProjects(
+  ctx: FnContext,
+  texts: readonly string[]
+): Promise<Resolved<Project>[]> {
+  const projects = await projectCatalogue(ctx);
+  return texts.map((text) => {
+    try {
+      return { text, value: resolveProjectIn(projects, text) };
+    } catch (error) {
+      return { text, error: asErrorCell(error) };
+    }
+  });
+}
+
+export async function resolveMetrics(
+  ctx: FnContext,
+  texts: readonly string[]
+): Promise<Resolved<Metric>[]> {
+  const metrics = await metricCatalogue(ctx);
+  return texts.map((text) => {
+    try {
+      const value = resolveMetricIn(metrics, text);
+      if (value.description) ctx.trace.definitions[value.metricId] = value.description;
+      return { text, value };
+    } catch (error) {
+      return { text, error: asErrorCell(error) };
+    }
+  });
+}
+
+/** One project or the whole-result error. */
+export async function resolveProject(ctx: FnContext, text: string): Promise<Project> {
+  const [r] = await resolveProjects(ctx, [text]);
+  if ("error" in r) throw notAvailable(r.error.message);
+  return r.value;
+}
+
+export async function resolveMetric(ctx: FnContext, text: string): Promise<Metric> {
+  const [r] = await resolveMetrics(ctx, [text]);
+  if ("error" in r) throw notAvailable(r.error.message);
+  return r.value;
+}
+
+/** A product of a project, by id or name (case-insensitive), from the project catalogue's product list. */
+export function resolveProduct(project: Project, text: string): string {
+  const t = text.trim().toLowerCase();
+  const found = project.products.find(
+    (p) => p.productId.toLowerCase() === t || p.productName.toLowerCase() === t
+  );
+  if (found) return found.productId;
+  const known = project.products.map((p) => `"${p.productId}"`).join(", ");
+  throw notAvailable(
+    project.products.length === 0
+      ? `project "${project.projectId}" has no products`
+      : `project "${project.projectId}" has no product "${text.trim()}"; its products: ${known}`
+  );
+}

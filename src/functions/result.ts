@@ -1,0 +1,53 @@
+/**
+ * What function implementations return before the Excel edge turns it into Excel values: plain cells, dates
+ * as day numbers (shown as real Excel dates) and error cells with a reason (#N/A or #VALUE! inside a table).
+ */
+export type ErrorCode = "value" | "na";
+
+export interface ErrorCell {
+  readonly error: ErrorCode;
+  readonly message: string;
+}
+
+export interface DateCell {
+  /** Days since 1970-01-01 (see engine/days.ts). */
+  readonly date: number;
+}
+
+export type Cell = number | string | boolean | null | DateCell | ErrorCell;
+export type Table = Cell[][];
+
+/** A whole-result error raised by an implementation: a bad argument (#VALUE!) or nothing to show (#N/A). */
+export class FunctionError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string
+  ) {
+    super(message);
+    this.name = "FunctionError";
+  }
+}
+
+export function invalid(message: string): FunctionError {
+  return new FunctionError("value", message);
+}
+
+export function notAvailable(message: string): FunctionError {
+  return new FunctionError("na", message);
+}
+
+export function isErrorCell(cell: Cell): cell is ErrorCell {
+  return typeof cell === "object" && cell !== null && "error" in cell;
+}
+
+export function isDateCell(cell: Cell): cell is DateCell {
+  return typeof cell === "object" && cell !== null && "date" in cell;
+}
+
+/** Pads rows with empty cells so the table is rectangular (Excel spills rectangles only). */
+export function rectangular(rows: Table): Table {
+  const width = Math.max(1, ...rows.map((r) => r.length));
+  return rows.map((r) =>
+    r.length === width ? r : [...r, ...Array<Cell>(width - r.length).fill(null)]
+  );
+}

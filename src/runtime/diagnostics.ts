@@ -1,0 +1,136 @@
+/**
+ * What the taskpane's diagnostics show: per cell, the parsed arguments, the requests that served it, its
+ * partial-success errors and staleness; a list of recent errors with their cells; a usage meter. Nothing here
+ * ever holds the API key: arguments are the user's formula arguments, messages come redacted from the client.
+ */
+import type { ClientEvent } from "../client";
+
+export interface CellRecord {
+  address: string;
+  functionName: string;
+  args: Readonly<Record<string, unknown>>;
+  at: number;
+  /** Requests whose answers made the result (from the engine's plans and the catalogue cache). */
+  requests: string[];
+  /** Partial-success errors and other notes that did not stop the result. */
+  warnings: string[];
+  stale?: { fetchedAt: number; reason: string };
+  /** The cell's own error, when its whole result is one. */
+  error?: { code: string; message: string };
+  /** Metric definitions relevant to the cell, when known. */
+  definitions?: Readonly<Record<string, string>>;
+}
+
+export interface ErrorRecord {
+  at: number;
+  address: string;
+  functionName: string;
+  code: string;
+  message: string;
+}
+
+export interface Usage {
+  /** Requests started within the last minute. */
+  requestsLastMinute: number;
+  limitPerMinute: number;
+  requestsTotal: number;
+  retriesTotal: number;
+  errorsTotal: number;
+  simulated: boolean;
+}
+
+/** Cells remembered: a big model has a few thousand formulas; older records go first. */
+const MAX_CELLS = 5_000;
+const MAX_ERRORS = 100;
+const MINUTE = 60_000;
+
+export class Diagnostics {
+  private readonly cells = new Map<string, CellRecord>();
+  private readonly errors: ErrorRecord[] = [];
+  private readonly requestTimes: number[] = [];
+  private totals = { requests: 0, retries: 0, errors: 0 };
+  private simulated = false;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    readonly now: () => number,
+    private limitPerMinute: number
+  ) {}
+
+  setLimit(limitPerMinute: number): void {
+    this.limitPerMinute = limitPerMinute;
+  }
+
+  /** Feed for the client's events (subscribe it to the client). */
+  readonly onClientEvent = (event: ClientEvent): void => {
+    if (event.type === "request") {
+      this.totals.requests++;
+      this.requestTimes.push(this.now());
+    } else if (event.type === "retry") {
+      this.totals.retries++;
+    } else if (event.type === "error") {
+      this.totals.errors++;
+    } else if (event.type === "response" && event.simulated) {
+      this.simulated = true;
+    }
+    this.changed();
+  };
+
+  recordCell(record: CellRecord): void {
+    this.cells.delete(record.address);
+    this.cells.set(record.address, record);
+    if (this.cells.size > MAX_CELLS) this.cells.delete(this.cells.keys().next().value as string);
+    if (record.error) {
+      this.errors.unshift({
+        at: record.at,
+        address: record.address,
+        functionName: record.functionName,
+        code: record.error.code,
+        message: record.error.message,
+      });
+      this.errors.length = Math.min(this.errors.length, MAX_ERRORS);
+    }
+    this.changed();
+  }
+
+  cell(address: string): CellRecord | undefined {
+    return this.cells.get(address) ?? this.cells.get(address.replace(/\$/g, ""));
+  }
+
+  recentErrors(): readonly ErrorRecord[] {
+    return this.errors;
+  }
+
+  usage(): Usage {
+    const since = this.now() - MINUTE;
+    while (this.requestTimes.length > 0 && this.requestTimes[0] <= since) this.requestTimes.shift();
+    return {
+      requestsLastMinute: this.requestTimes.length,
+      limitPerMinute: this.limitPerMinute,
+      requestsTotal: this.totals.requests,
+      retriesTotal: this.totals.retries,
+      errorsTotal: this.totals.errors,
+      simulated: this.simulated,
+    };
+  }
+
+  /** Everything, for "export diagnostics" (a support request): serialisable, no key. */
+  export(): { cells: CellRecord[]; errors: readonly ErrorRecord[]; usage: Usage } {
+    return { cells: [...this.cells.values()], errors: this.errors, usage: this.usage() };
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const l of this.listeners) {
+      try {
+        l();
+      } catch {
+        // The diagnostics view never breaks a calculation.
+      }
+    }
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * The Excel page's side of the runtime: settings in OfficeRuntime.storage (outside the workbook), applied
+ * once Office is ready. Outside Excel (the preview page in a plain browser) OfficeRuntime does not exist, and
+ * the page's localStorage (same origin, also outside any workbook) stands in. Never imported by Node code.
+ */
+import { buildConfig } from "./build-config";
+import { Settings, type KeyValueStorage } from "./settings";
+
+function browserStorage(): KeyValueStorage {
+  return {
+    getItem: async (key) => window.localStorage.getItem(key),
+    setItem: async (key, value) => window.localStorage.setItem(key, value),
+    removeItem: async (key) => window.localStorage.removeItem(key),
+  };
+}
+
+function pageStorage(): KeyValueStorage {
+  return typeof OfficeRuntime !== "undefined" && OfficeRuntime.storage
+    ? OfficeRuntime.storage
+    : browserStorage();
+}
+
+let settings: Settings | undefined;
+
+export function officeSettings(): Settings {
+  settings ??= new Settings(pageStorage(), buildConfig);
+  return settings;
+}
+
+/** Configure the shared runtime from stored settings; cells arriving meanwhile wait for it. */
+export function bootstrapOfficeRuntime(): void {
+  officeSettings()
+    .apply(Office.onReady())
+    .catch(() => undefined); // a missing URL is reported by every cell's message
+}

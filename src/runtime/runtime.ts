@@ -1,0 +1,152 @@
+/**
+ * The composition root of the shared runtime: one client, one rate limiter, one engine (cache, batching) and
+ * one diagnostics record for everything running on the page (custom functions, taskpane, ribbon) or in the
+ * CLI. No Office globals: the host (Excel page, CLI, tests) configures it.
+ */
+import {
+  CryptometricsError,
+  createClient,
+  createRateLimiter,
+  realTimers,
+  type ApiKeySource,
+  type ClientConfig,
+  type FetchLike,
+  type MetricsClient,
+  type Sleep,
+  type Timers,
+} from "../client";
+import { Engine, type EngineOptions } from "../engine/engine";
+import { Diagnostics } from "./diagnostics";
+
+export interface RuntimeConfig {
+  /** The service (or simulator) base URL. Empty: not configured yet. */
+  baseUrl: string;
+  apiKey: ApiKeySource;
+  /** Client-side limit; default 60, the service's documented limit. */
+  rateLimitPerMinute?: number;
+  fetch?: FetchLike;
+  now?: () => number;
+  timers?: Timers;
+  sleep?: Sleep;
+  client?: Partial<
+    Pick<ClientConfig, "retry" | "timeoutMs" | "deadlineMs" | "maxIdsPerRequest" | "random">
+  >;
+  engine?: Partial<EngineOptions>;
+}
+
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60;
+
+export class Runtime {
+  readonly client: MetricsClient;
+  readonly engine: Engine;
+  readonly now: () => number;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    readonly config: RuntimeConfig,
+    readonly diagnostics: Diagnostics
+  ) {
+    if (!config.baseUrl.trim()) {
+      throw new CryptometricsError(
+        "invalid-input",
+        "no service URL is set: open the Cryptometrics taskpane and set it in Settings",
+        { operation: "configure" }
+      );
+    }
+    this.now = config.now ?? Date.now;
+    const timers = config.timers ?? realTimers;
+    const limit = config.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
+    const maxIdsPerRequest = config.client?.maxIdsPerRequest ?? config.engine?.maxIdsPerRequest;
+    this.client = createClient({
+      baseUrl: config.baseUrl.trim(),
+      apiKey: config.apiKey,
+      fetch: config.fetch,
+      now: this.now,
+      timers,
+      sleep: config.sleep,
+      limiter: createRateLimiter({ limit, windowMs: 60_000, now: this.now, sleep: config.sleep }),
+      ...config.client,
+      ...(maxIdsPerRequest ? { maxIdsPerRequest } : {}),
+    });
+    this.engine = new Engine({
+      client: this.client,
+      now: this.now,
+      timers,
+      options: { ...config.engine, ...(maxIdsPerRequest ? { maxIdsPerRequest } : {}) },
+    });
+    diagnostics.setLimit(limit);
+    this.unsubscribe = this.client.subscribe(diagnostics.onClientEvent);
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    this.engine.clear();
+  }
+}
+
+let current: Runtime | undefined;
+let configurationError: unknown;
+let diagnostics: Diagnostics | undefined;
+const listeners = new Set<(runtime: Runtime | undefined) => void>();
+
+/** The diagnostics record outlives reconfigurations (a new key or URL keeps the error history). */
+export function sharedDiagnostics(now: () => number = Date.now): Diagnostics {
+  diagnostics ??= new Diagnostics(now, DEFAULT_RATE_LIMIT_PER_MINUTE);
+  return diagnostics;
+}
+
+/**
+ * (Re)configures the shared runtime. A refused base URL (plain http off loopback, not a URL) throws a
+ * CryptometricsError of kind "invalid-input" and leaves the runtime unconfigured, so every function says so.
+ */
+export function configureRuntime(config: RuntimeConfig): Runtime {
+  current?.dispose();
+  current = undefined;
+  try {
+    const runtime = new Runtime(config, sharedDiagnostics(config.now));
+    current = runtime;
+    configurationError = undefined;
+    return runtime;
+  } catch (error) {
+    configurationError = error;
+    throw error;
+  } finally {
+    for (const l of listeners) l(current);
+  }
+}
+
+/** The configured runtime, or the reason there is none (thrown). */
+export function currentRuntime(): Runtime {
+  if (current) return current;
+  throw (
+    configurationError ??
+    new CryptometricsError("invalid-input", "Cryptometrics is not set up yet: open its taskpane", {
+      operation: "configure",
+    })
+  );
+}
+
+export function onRuntimeChange(listener: (runtime: Runtime | undefined) => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+let loading: Promise<unknown> = Promise.resolve();
+
+/**
+ * Configures the runtime from settings that must be read first (the Excel page reads OfficeRuntime.storage).
+ * Calls arriving meanwhile wait for it (readyRuntime), so no cell runs against half a configuration.
+ */
+export function configureRuntimeFrom(
+  load: () => Promise<RuntimeConfig>
+): Promise<Runtime | undefined> {
+  const attempt = load().then(configureRuntime);
+  loading = attempt.catch(() => undefined);
+  return attempt;
+}
+
+/** The runtime once any configuration in progress is done; throws why there is none. */
+export async function readyRuntime(): Promise<Runtime> {
+  await loading;
+  return currentRuntime();
+}

@@ -1,0 +1,131 @@
+/**
+ * The user's settings: API key, service URL, rate limit. Kept in a key-value storage that lives OUTSIDE the
+ * workbook (OfficeRuntime.storage on the Excel page: per origin, shared by taskpane and functions), never in
+ * document settings, cells, names or formulas, so a shared workbook never carries the key.
+ */
+import type { ApiKeySource } from "../client";
+import type { BuildConfig } from "./build-config";
+import {
+  configureRuntimeFrom,
+  DEFAULT_RATE_LIMIT_PER_MINUTE,
+  type Runtime,
+  type RuntimeConfig,
+} from "./runtime";
+
+/** The shape of OfficeRuntime.storage (and of any replacement in tests). */
+export interface KeyValueStorage {
+  getItem(key: string): Promise<string | null>;
+  setItem(key: string, value: string): Promise<void>;
+  removeItem(key: string): Promise<void>;
+}
+
+export const STORAGE_KEYS = {
+  apiKey: "cryptometrics.apiKey",
+  baseUrl: "cryptometrics.baseUrl",
+  rateLimit: "cryptometrics.rateLimitPerMinute",
+} as const;
+
+export interface SettingsSnapshot {
+  baseUrl: string;
+  rateLimitPerMinute: number;
+  hasKey: boolean;
+  /** The key as it may be shown: its last four characters only. */
+  maskedKey: string;
+  /** True when the key in use is the build's default (the simulator's demo key in development builds). */
+  usingDefaultKey: boolean;
+}
+
+export function maskKey(key: string | undefined): string {
+  if (!key) return "";
+  return key.length <= 4 ? "••••" : `••••••••${key.slice(-4)}`;
+}
+
+export class Settings {
+  constructor(
+    private readonly storage: KeyValueStorage,
+    private readonly build: Pick<BuildConfig, "defaultBaseUrl" | "defaultApiKey">,
+    private readonly extra: Partial<RuntimeConfig> = {}
+  ) {}
+
+  /** Read afresh on every request, so a key pasted in the taskpane applies to the very next cell. */
+  readonly apiKey: ApiKeySource = async () =>
+    (await this.storage.getItem(STORAGE_KEYS.apiKey)) ?? (this.build.defaultApiKey || undefined);
+
+  async snapshot(): Promise<SettingsSnapshot> {
+    const stored = await this.storage.getItem(STORAGE_KEYS.apiKey);
+    const key = stored ?? (this.build.defaultApiKey || undefined);
+    return {
+      baseUrl: await this.baseUrl(),
+      rateLimitPerMinute: await this.rateLimit(),
+      hasKey: !!key,
+      maskedKey: maskKey(key),
+      usingDefaultKey: stored === null && !!key,
+    };
+  }
+
+  async baseUrl(): Promise<string> {
+    return (await this.storage.getItem(STORAGE_KEYS.baseUrl)) ?? this.build.defaultBaseUrl;
+  }
+
+  async rateLimit(): Promise<number> {
+    const stored = Number(await this.storage.getItem(STORAGE_KEYS.rateLimit));
+    return Number.isInteger(stored) && stored > 0 ? stored : DEFAULT_RATE_LIMIT_PER_MINUTE;
+  }
+
+  async saveApiKey(key: string): Promise<void> {
+    const trimmed = key.trim();
+    if (!trimmed) throw new Error("The API key is empty.");
+    if (/\s/.test(trimmed))
+      throw new Error(
+        "The API key contains spaces: paste it exactly as shown on your account page."
+      );
+    await this.storage.setItem(STORAGE_KEYS.apiKey, trimmed);
+  }
+
+  async forgetApiKey(): Promise<void> {
+    await this.storage.removeItem(STORAGE_KEYS.apiKey);
+  }
+
+  /** Saves the service URL and rate limit, then reconfigures the runtime (which checks the URL). */
+  async saveConnection(baseUrl: string, rateLimitPerMinute: number): Promise<Runtime | undefined> {
+    if (
+      !Number.isInteger(rateLimitPerMinute) ||
+      rateLimitPerMinute < 1 ||
+      rateLimitPerMinute > 6000
+    ) {
+      throw new Error(
+        "The rate limit must be a whole number of requests per minute between 1 and 6000."
+      );
+    }
+    await this.storage.setItem(STORAGE_KEYS.baseUrl, baseUrl.trim());
+    await this.storage.setItem(STORAGE_KEYS.rateLimit, String(rateLimitPerMinute));
+    return this.apply();
+  }
+
+  /** (Re)configures the shared runtime from these settings, once `after` (e.g. Office.onReady) settles. */
+  apply(after?: Promise<unknown>): Promise<Runtime | undefined> {
+    return configureRuntimeFrom(async () => {
+      await after;
+      return {
+        ...this.extra,
+        baseUrl: await this.baseUrl(),
+        apiKey: this.apiKey,
+        rateLimitPerMinute: await this.rateLimit(),
+      };
+    });
+  }
+}
+
+/** In-memory storage: the CLI and tests. */
+export class MemoryStorage implements KeyValueStorage {
+  private readonly items = new Map<string, string>();
+  async getItem(key: string): Promise<string | null> {
+    return this.items.get(key) ?? null;
+  }
+  async setItem(key: string, value: string): Promise<void> {
+    this.items.set(key, value);
+  }
+  async removeItem(key: string): Promise<void> {
+    this.items.delete(key);
+  }
+}
