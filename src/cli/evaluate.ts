@@ -46,30 +46,37 @@ function invocationFor(site: CallSite): CliInvocation {
 function callOnce(site: CallSite, args: readonly unknown[]): Promise<unknown> {
   const invocation = invocationFor(site);
   const options = site.fn.meta.options ?? {};
-  const cancelable = options.cancelable === true || options.stream === true;
-  const cancel = (): void => invocation.onCanceled?.();
-  if (cancelable) site.cancellers.add(cancel);
-  const settled = new Promise<unknown>((resolve, reject) => {
+  let cancelled = false;
+  const cancel = (): void => {
+    if (cancelled) return;
+    cancelled = true;
+    site.cancellers.delete(cancel);
+    invocation.onCanceled?.();
+  };
+  if (options.cancelable || options.stream) site.cancellers.add(cancel);
+  // A call that has finished is no longer Excel's to cancel.
+  const finished = (): void => void site.cancellers.delete(cancel);
+  return new Promise<unknown>((resolve, reject) => {
     if (options.stream) {
-      // A one-shot host: the first value a stream sets is the answer; then the stream is told to stop.
+      // A one-shot host: the first value a stream sets is the answer; then the stream is told to stop
+      // (after the current job, so a function that sets onCanceled after its first value still hears it).
       invocation.setResult = (value) => {
         resolve(value);
-        queueMicrotask(() => {
-          if (site.cancellers.delete(cancel)) cancel();
-        });
+        queueMicrotask(cancel);
       };
     }
     try {
       const returned = site.fn.implementation(...args, invocation);
-      if (!options.stream) resolve(returned);
+      if (!options.stream) {
+        const settled = Promise.resolve(returned);
+        settled.then(finished, finished);
+        resolve(settled);
+      }
     } catch (thrown) {
+      finished();
       reject(thrown);
     }
   });
-  // A settled call is no longer Excel's to cancel.
-  const done = (): void => void site.cancellers.delete(cancel);
-  settled.then(done, done);
-  return settled;
 }
 
 async function callForCell(

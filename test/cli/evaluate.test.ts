@@ -120,6 +120,24 @@ describe("calling functions like Excel", () => {
     expect(cancelled).toEqual(["TICKER 5"]);
   });
 
+  it("stops a stream whose first value comes later, too", async () => {
+    const { results } = await evalJson("TICKER_LATER(7)");
+    expect(results).toEqual([[[7]]]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(cancelled).toEqual(["TICKER_LATER 7"]);
+  });
+
+  it("does not cancel calls that have already finished", async () => {
+    const controller = new AbortController();
+    const pending = runCli(["eval", ...BASE, 'HANG("x")', "TICKER(1)"], {
+      signal: controller.signal,
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    controller.abort();
+    await pending;
+    expect(cancelled).toEqual(["TICKER 1", "x"]);
+  });
+
   it("cancels running cancelable calls when interrupted, and exits 130", async () => {
     const controller = new AbortController();
     const pending = runCli(["eval", ...BASE, 'HANG("x")', 'HANG("y")'], {
