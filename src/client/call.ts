@@ -3,6 +3,7 @@
  * (several when an id list is split), normalise and merge, and report the outcome. Every call
  * settles: with a result, or with a CryptometricsError that has also been emitted as an event.
  */
+import { raceAbort } from "./abort";
 import type { ApiKeySource, ResolvedConfig } from "./config";
 import { CryptometricsError } from "./errors";
 import { callLabel } from "./label";
@@ -52,8 +53,7 @@ export async function runCall<T>(
         );
       }
     }
-    apiKey = await readKey(config.apiKey, operation, label, built.ids);
-    return await execute(config, operation, built, apiKey, signal);
+    return await execute(config, operation, built, signal, (key) => (apiKey = key));
   } catch (error) {
     const final = asFinal(error, operation, label, pathIds, apiKey);
     deps.events.emit({
@@ -72,10 +72,11 @@ async function execute<T>(
   config: ResolvedConfig,
   operation: string,
   plan: CallPlan<T>,
-  apiKey: string,
-  signal: AbortSignal | undefined
+  signal: AbortSignal | undefined,
+  keyRead: (key: string) => void
 ): Promise<ClientResult<T>> {
   const { deps } = config;
+  const label = callLabel(operation, plan.ids);
   const controller = new AbortController();
   let deadlineHit = false;
   const onAbort = (): void => controller.abort(signal?.reason);
@@ -85,35 +86,34 @@ async function execute<T>(
     deadlineHit = true;
     controller.abort(new Error("deadline passed"));
   }, deps.limits.deadlineMs);
-  const call: CallContext = {
-    operation,
-    label: callLabel(operation, plan.ids),
-    ids: plan.ids,
-    apiKey,
-    signal: controller.signal,
-    deadlineAt: deps.now() + deps.limits.deadlineMs,
-    abortKind: () => (deadlineHit && !signal?.aborted ? "timeout" : "cancelled"),
-    stats: { requests: 0, simulated: false, redirects: [] },
-  };
+  const abortKind = (): "cancelled" | "timeout" =>
+    deadlineHit && !signal?.aborted ? "timeout" : "cancelled";
   try {
+    const apiKey = await readKeyWithin(
+      config.apiKey,
+      operation,
+      label,
+      plan.ids,
+      controller.signal,
+      abortKind
+    );
+    keyRead(apiKey);
+    const call: CallContext = {
+      operation,
+      label,
+      ids: plan.ids,
+      apiKey,
+      signal: controller.signal,
+      deadlineAt: deps.now() + deps.limits.deadlineMs,
+      abortKind,
+      stats: { requests: 0, simulated: false, redirects: [] },
+    };
     const responses = await allOrFirstFailure(
       plan.requests.map((request) => () => sendRequest(deps, call, request)),
       controller
     );
-    let combined: { data: T; errors: PartialError[] };
-    try {
-      combined = plan.combine(responses);
-    } catch (error) {
-      if (!(error instanceof ShapeError)) throw error;
-      throw new CryptometricsError(
-        "malformed-response",
-        `${call.label}: unusable response: ${error.message}`,
-        { operation, ids: plan.ids, cause: error, secrets: [apiKey] }
-      );
-    }
     return {
-      data: combined.data,
-      errors: combined.errors,
+      ...combine(plan, responses, call),
       meta: {
         requests: call.stats.requests,
         simulated: call.stats.simulated,
@@ -123,6 +123,45 @@ async function execute<T>(
   } finally {
     deps.timers.clearTimeout(deadline);
     signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+function combine<T>(
+  plan: CallPlan<T>,
+  responses: readonly WireEnvelope[],
+  call: CallContext
+): { data: T; errors: PartialError[] } {
+  try {
+    return plan.combine(responses);
+  } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
+    throw new CryptometricsError(
+      "malformed-response",
+      `${call.label}: unusable response: ${error.message}`,
+      { operation: call.operation, ids: call.ids, cause: error, secrets: [call.apiKey] }
+    );
+  }
+}
+
+/** The key, read within the call's deadline: a key store that never answers cannot hang a call. */
+async function readKeyWithin(
+  source: ApiKeySource,
+  operation: string,
+  label: string,
+  ids: readonly string[],
+  signal: AbortSignal,
+  abortKind: () => "cancelled" | "timeout"
+): Promise<string> {
+  try {
+    return await raceAbort(readKey(source, operation, label, ids), signal);
+  } catch (error) {
+    if (error instanceof CryptometricsError || !signal.aborted) throw error;
+    const kind = abortKind();
+    const what = kind === "cancelled" ? "cancelled" : "the call's deadline passed";
+    throw new CryptometricsError(kind, `${label}: ${what} while reading the API key`, {
+      operation,
+      ids,
+    });
   }
 }
 

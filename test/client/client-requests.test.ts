@@ -448,6 +448,21 @@ describe("API key", () => {
     ]);
   });
 
+  it("settles at the deadline even when the key store never answers", async () => {
+    const { fetch, requests } = scriptedFetch(json({ data: [] }));
+    const { client, timers } = testClient(fetch, {
+      apiKey: () => new Promise(() => undefined),
+      deadlineMs: 9000,
+    });
+    const pending = client.listMetrics();
+    await timers.fireWhenSet(9000);
+    await expect(pending).rejects.toMatchObject({
+      kind: "timeout",
+      message: "listMetrics(): the call's deadline passed while reading the API key",
+    });
+    expect(requests).toHaveLength(0);
+  });
+
   it("refuses a key containing spaces without echoing it", async () => {
     const { client } = testClient(scriptedFetch(json({ data: [] })).fetch, { apiKey: "abcd efgh" });
     const error = (await client.listMetrics().catch((e: unknown) => e)) as CryptometricsError;
