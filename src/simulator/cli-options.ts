@@ -217,3 +217,11 @@ export function banner(sim: RunningSimulator, options: SimulatorOptions): string
     .filter(Boolean)
     .join("\n");
 }
+
+/**
+ * SimulatorOptions from the SIMULATOR_* environment variables alone (same rules as the CLI), for tools that
+ * start the simulator in-process, such as `npm start`. Throws CliError on an invalid value.
+ */
+export function simulatorOptionsFromEnv(env: Env): SimulatorOptions {
+  return parseCliOptions([], env).simulator;
+}
