@@ -26,7 +26,7 @@ export interface PipelineState {
   random: () => number;
   log: (entry: RequestLogEntry) => void;
   answered: (entry: RequestLogEntry) => void;
-  /** Runs fn after ms unless the simulator closes first. */
+  /** Resolves true after ms, or false at once if the simulator closes first (the request is then dropped). */
   delay: (ms: number) => Promise<boolean>;
 }
 

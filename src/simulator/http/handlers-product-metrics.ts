@@ -47,18 +47,27 @@ export function getProductMetrics(ctx: HandlerContext): Envelope {
   if (metrics.length === 0) return empty();
 
   const productTable = dataset.productTable(project.id);
-  const launch = Math.min(...metrics.map((m) => dataset.firstDay(project.id, m.id)));
-  const { from, to } = clip(range, launch, dataset.lastDay(project.id));
+  const sources = metrics.map((metric) => ({
+    metric,
+    series: dataset.series(project.id, metric.id, bridged),
+    first: dataset.firstDay(project.id, metric.id),
+    round: (v: number) => (metric.integer ? Math.round(v) : v),
+  }));
+  const { from, to } = clip(
+    range,
+    Math.min(...sources.map((s) => s.first)),
+    dataset.lastDay(project.id)
+  );
+  if (from > to) return empty();
   const sortedChains = [...chainSet].sort();
   const rows: Record<string, WireValue>[] = [];
-  if (from > to) return empty();
   for (const d of days(from, to, direction)) {
+    // Before the product's launch it has no rows at all.
     const productShare = shareAt(productTable, product.id, d);
     if (productShare === 0) continue;
-    for (const metric of metrics) {
-      const total = valueAt(dataset.series(project.id, metric.id, bridged), d);
-      if (d < dataset.firstDay(project.id, metric.id)) continue;
-      const round = (v: number) => (metric.integer ? Math.round(v) : v);
+    for (const { metric, series, first, round } of sources) {
+      if (d < first) continue;
+      const total = valueAt(series, d) * productShare;
       if (aggregateBy === "chain") {
         for (const chain of sortedChains) {
           const share = dataset.productChainShare(project.id, product.id, chain, d);
@@ -66,7 +75,7 @@ export function getProductMetrics(ctx: HandlerContext): Envelope {
           rows.push({
             metric_id: metric.id,
             date: dayToDate(d),
-            value: wireValue(round(total * productShare * share), false),
+            value: wireValue(round(total * share), false),
             chain_id: chain,
           });
         }
@@ -77,11 +86,8 @@ export function getProductMetrics(ctx: HandlerContext): Envelope {
           for (const chain of chainSet)
             chainShare += dataset.productChainShare(project.id, product.id, chain, d);
         }
-        rows.push({
-          metric_id: metric.id,
-          date: dayToDate(d),
-          value: wireValue(round(total * productShare * chainShare), false),
-        });
+        const value = chainShare > 0 ? round(total * chainShare) : NaN;
+        rows.push({ metric_id: metric.id, date: dayToDate(d), value: wireValue(value, false) });
       }
     }
   }
