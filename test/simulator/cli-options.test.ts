@@ -1,6 +1,6 @@
 import path from "node:path";
 import { banner, CliError, parseCliOptions } from "../../src/simulator/cli-options";
-import { DEMO_API_KEY, type RunningSimulator } from "../../src/simulator";
+import { DEMO_API_KEY, simulatorOptionsFromEnv, type RunningSimulator } from "../../src/simulator";
 
 const FIXTURES = path.join(__dirname, "..", "fixtures", "simulator");
 
@@ -93,6 +93,17 @@ describe("npm run simulator options", () => {
       renamed: { a: "b", c: "d" },
     });
     expect(parseCliOptions(["--port", "5000"], env).simulator.port).toBe(5000);
+  });
+
+  it("gives tools that start the simulator in-process the same environment knobs", () => {
+    expect(
+      simulatorOptionsFromEnv({ SIMULATOR_FAULT: "empty-body", SIMULATOR_FRACTION_429: "0.2" })
+    ).toMatchObject({
+      fault: "empty-body",
+      fraction429: 0.2,
+      port: 3001,
+    });
+    expect(() => simulatorOptionsFromEnv({ SIMULATOR_FAULT: "fire" })).toThrow(CliError);
   });
 
   it.each([
