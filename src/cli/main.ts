@@ -16,6 +16,8 @@ import { installHost } from "./host";
 import { formatResults } from "./output";
 import { loadRegistry, Registry, signature } from "./registry";
 import { collectFormulas, FormulaSource, ReadText } from "./sources";
+import { setLogSink, type LogRecord } from "../client";
+import { configureRuntime } from "../runtime/runtime";
 
 export interface CliIo {
   stdout(text: string): void;
@@ -52,32 +54,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The one place the CLI configures the runtime the functions run on (src/runtime: base URL, key, fetch).
- * The runtime refuses a base URL it will not talk to (plain http off loopback) with an error of kind
- * "invalid-input": for the CLI that is a usage error.
+ * The one place the CLI configures the runtime the functions run on (base URL, key; the real fetch). The
+ * runtime refuses a base URL it will not talk to (plain http off loopback) with an error of kind
+ * "invalid-input": for the CLI that is a usage error (see configure below).
  */
-function configureFromRuntimeModule(settings: RuntimeSettings): void {
-  let runtime: unknown;
-  try {
-    // Resolved at run time: src/runtime/index.ts is the functions layer's, loaded like the functions module.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    runtime = require("../runtime");
-  } catch (error) {
-    throw new CliError("broken-build", "cannot load the runtime module (run npm run build:node)", {
-      cause: error,
-    });
-  }
-  const configure = isRecord(runtime) ? runtime.configureRuntime : undefined;
-  if (typeof configure !== "function") {
-    throw new CliError("broken-build", "the runtime module does not export configureRuntime");
-  }
-  configure(settings);
+function configureSharedRuntime(settings: RuntimeSettings): void {
+  configureRuntime({ baseUrl: settings.baseUrl, apiKey: settings.apiKey });
 }
 
 export const defaultDeps: CliDeps = {
   installHost: () => installHost(),
   loadRegistry: () => loadRegistry(),
-  configureRuntime: configureFromRuntimeModule,
+  configureRuntime: configureSharedRuntime,
 };
 
 function withLabel(source: FormulaSource, error: unknown): unknown {
@@ -212,7 +200,23 @@ function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
   });
 }
 
+/**
+ * Warnings and errors the layers below log (retries given up, unexpected failures) go to stderr, one line
+ * each, so stdout stays results only. Set for the process, not per run: the sink is global.
+ */
+function logToStderr(record: LogRecord): void {
+  if (record.level !== "warn" && record.level !== "error") return;
+  const data = record.data ? ` ${JSON.stringify(record.data)}` : "";
+  process.stderr.write(
+    `${PROGRAM}: ${record.level}: [${record.logger}] ${record.message}${data}`.replace(
+      /[\r\n]+/g,
+      " "
+    ) + "\n"
+  );
+}
+
 async function main(): Promise<void> {
+  setLogSink(logToStderr);
   const controller = new AbortController();
   process.once("SIGINT", () => controller.abort());
   // A reader that goes away (`| head`) is not an error worth a stack trace.

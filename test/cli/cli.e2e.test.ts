@@ -1,0 +1,215 @@
+/**
+ * End to end: the CLI's run() in-process over the real functions, runtime, engine and client, against the
+ * simulator on loopback HTTP; and once, the built entry (node dist/node/cli/main.js) as a user runs it.
+ */
+import { execFile } from "child_process";
+import { resolve } from "path";
+import { promisify } from "util";
+import { defaultDeps, run } from "../../src/cli/main";
+import { createRegistry, Registry } from "../../src/cli/registry";
+import * as functions from "../../src/functions/functions";
+import {
+  createDataset,
+  DEMO_API_KEY,
+  startSimulator,
+  type RunningSimulator,
+} from "../../src/simulator";
+import { generateFunctionsMeta } from "../../src/tools/gen-functions-meta";
+
+const root = resolve(__dirname, "../..");
+const execFileAsync = promisify(execFile);
+
+let sim: RunningSimulator;
+let registry: Registry;
+// The simulator and the runtime both run on the real clock: the dataset's today is the UTC day now.
+const dataset = createDataset(new Date().toISOString().slice(0, 10));
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, rateLimit: null });
+  // What `npm run build:node` writes to functions.meta.json, made from the same source.
+  const meta: unknown = JSON.parse(
+    await generateFunctionsMeta(resolve(root, "src/functions/functions.ts"))
+  );
+  registry = createRegistry(meta, functions);
+});
+
+afterAll(() => sim.close());
+
+beforeEach(() => sim.clearLog());
+
+async function cli(argv: string[], env: Record<string, string> = {}) {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const code = await run(
+    argv,
+    { CRYPTOMETRICS_BASE_URL: sim.url, CRYPTOMETRICS_API_KEY: DEMO_API_KEY, ...env },
+    { stdout: (t) => void stdout.push(t), stderr: (t) => void stderr.push(t) },
+    { ...defaultDeps, loadRegistry: () => registry }
+  );
+  return { code, stdout: stdout.join(""), stderr: stderr.join("") };
+}
+
+function daily(project: string, metric: string, start: string, end: string): number[] {
+  return dataset.daily(project, metric, { start, end }).map((p) => p.value as number);
+}
+
+describe("cryptometrics eval against the simulator", () => {
+  it("prints a value and a dated series as JSON, matching the dataset", async () => {
+    const { code, stdout, stderr } = await cli([
+      "eval",
+      "--format",
+      "json",
+      '=CRYPTO.VALUE("aave","revenue","2024-03-31")',
+      'metric("aave","revenue","2024-01-01","2024-01-03")',
+    ]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const [value, series] = JSON.parse(stdout) as [number[][], unknown[][]];
+    expect(value[0][0]).toBeCloseTo(daily("aave", "revenue", "2024-03-31", "2024-03-31")[0], 6);
+    expect(series[0]).toEqual(["Date", "revenue"]);
+    // Dates come back as dates (formatted numbers), printed as YYYY-MM-DD.
+    expect(series.slice(1).map((row) => row[0])).toEqual([
+      "2024-01-01",
+      "2024-01-02",
+      "2024-01-03",
+    ]);
+    const expected = daily("aave", "revenue", "2024-01-01", "2024-01-03");
+    series.slice(1).forEach((row, i) => expect(row[1]).toBeCloseTo(expected[i], 6));
+  });
+
+  it("evaluates the formulas of one invocation as one recalculation: the engine batches them", async () => {
+    const formulas = ["aave", "uniswap", "compound"].map(
+      (p) => `VALUE("${p}","fees","2025-01-15")`
+    );
+    const { code, stdout } = await cli([
+      "eval",
+      "--format",
+      "json",
+      ...formulas,
+      'VALUE({"lido-finance";"curve"},"fees","2025-01-15")',
+    ]);
+    expect(code).toBe(0);
+    const results = JSON.parse(stdout) as number[][][];
+    expect(results.map((grid) => grid.length)).toEqual([1, 1, 1, 2]);
+    expect(results[1][0][0]).toBeCloseTo(
+      daily("uniswap", "fees", "2025-01-15", "2025-01-15")[0],
+      6
+    );
+    expect(results[3][1][0]).toBeCloseTo(daily("curve", "fees", "2025-01-15", "2025-01-15")[0], 6);
+    // Five cells of one metric on one day: one request naming all five projects.
+    const fees = sim.requestLog.filter((r) => r.method === "GET" && r.path === "/v2/metrics/fees");
+    expect(fees).toHaveLength(1);
+    expect(fees[0].query.project_ids.split(",").sort()).toEqual([
+      "aave",
+      "compound",
+      "curve",
+      "lido-finance",
+      "uniswap",
+    ]);
+  });
+
+  it("exits 1 with the function's #N/A and message for an unknown project", async () => {
+    const { code, stdout } = await cli(["eval", 'VALUE("no-such-project","fees","2025-01-15")']);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(
+      /^=CRYPTO\.VALUE\("no-such-project","fees","2025-01-15"\)\n#N\/A .*no-such-project/
+    );
+  });
+
+  it("reports a missing API key in the cell (#VALUE!, exit 1), not as a usage error", async () => {
+    const { code, stdout, stderr } = await cli(
+      ["eval", "--format", "json", 'VALUE("aave","fees","2025-01-15")'],
+      {
+        CRYPTOMETRICS_API_KEY: "",
+      }
+    );
+    expect(code).toBe(1);
+    expect(stderr).toBe("");
+    const [[[cell]]] = JSON.parse(stdout) as { error: string; message: string }[][][];
+    expect(cell.error).toBe("#VALUE!");
+    expect(cell.message).toMatch(/API key/);
+  });
+
+  it("never shows a rejected key, in results or on stderr", async () => {
+    const key = "cm_wrong_key_7f3e9d1c5b";
+    const { code, stdout, stderr } = await cli([
+      "eval",
+      "--api-key",
+      key,
+      'VALUE("aave","fees","2025-01-15")',
+    ]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/#VALUE!/);
+    expect(stdout + stderr).not.toContain(key);
+  });
+
+  it("refuses a plain-http base URL off loopback: exit 2, one line, nothing sent", async () => {
+    const { code, stdout, stderr } = await cli([
+      "eval",
+      "--base-url",
+      "http://metrics.example.com",
+      'VALUE("aave","fees")',
+    ]);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(/^cryptometrics: .*http.*\n$/);
+    expect(stderr.split("\n")).toHaveLength(2);
+    expect(sim.requestLog).toEqual([]);
+  });
+});
+
+describe("the built entry point", () => {
+  beforeAll(async () => {
+    await execFileAsync("npm", ["run", "--silent", "build:node"], { cwd: root, timeout: 170_000 });
+  }, 180_000);
+
+  it("runs `node dist/node/cli/main.js eval` with the environment's URL and key, exit 0", async () => {
+    const { stdout, stderr } = await execFileAsync(
+      process.execPath,
+      [
+        "dist/node/cli/main.js",
+        "eval",
+        "--format",
+        "csv",
+        'VALUE("aave","revenue","2024-03-31")',
+        "SECTORS()",
+      ],
+      {
+        cwd: root,
+        timeout: 30_000,
+        env: {
+          ...process.env,
+          CRYPTOMETRICS_BASE_URL: sim.url,
+          CRYPTOMETRICS_API_KEY: DEMO_API_KEY,
+        },
+      }
+    );
+    expect(stderr).toBe("");
+    const [value, sectors] = stdout.split("\r\n\r\n");
+    expect(Number(value.trim())).toBeCloseTo(
+      daily("aave", "revenue", "2024-03-31", "2024-03-31")[0],
+      6
+    );
+    expect(sectors.split("\r\n").length).toBeGreaterThan(2);
+  });
+
+  it("exits 2 with one line and no stack trace for a malformed formula", async () => {
+    const failure = await execFileAsync(
+      process.execPath,
+      ["dist/node/cli/main.js", "eval", 'VALUE("aave"'],
+      {
+        cwd: root,
+        timeout: 30_000,
+        env: { ...process.env, CRYPTOMETRICS_BASE_URL: sim.url },
+      }
+    ).then(
+      () => undefined,
+      (error: { code: number; stdout: string; stderr: string }) => error
+    );
+    expect(failure?.code).toBe(2);
+    expect(failure?.stdout).toBe("");
+    expect(failure?.stderr).toBe(
+      "cryptometrics: formula 1: unexpected end of formula (expected ')' to close the argument list) at column 13\n"
+    );
+  });
+});
