@@ -14,7 +14,8 @@ const urlDev = `https://localhost:${devDefaults.devServerPort}/`;
 function productionOrigin() {
   const origin = process.env.ADDIN_ORIGIN;
   if (!origin) return urlDev; // a production build for local testing keeps localhost
-  if (!/^https:\/\//.test(origin)) throw new Error(`ADDIN_ORIGIN must be an https URL, got "${origin}"`);
+  if (!/^https:\/\//.test(origin))
+    throw new Error(`ADDIN_ORIGIN must be an https URL, got "${origin}"`);
   return origin.endsWith("/") ? origin : `${origin}/`;
 }
 
@@ -55,7 +56,10 @@ module.exports = (_env, argv) => {
         {
           test: /\.ts$/,
           exclude: /node_modules/,
-          use: { loader: "ts-loader", options: { configFile: "tsconfig.json", onlyCompileBundledFiles: true } },
+          use: {
+            loader: "ts-loader",
+            options: { configFile: "tsconfig.json", onlyCompileBundledFiles: true },
+          },
         },
       ],
     },
@@ -79,8 +83,7 @@ module.exports = (_env, argv) => {
           {
             from: "manifest.xml",
             to: "manifest.xml",
-            transform: (content) =>
-              dev ? content : content.toString().split(urlDev).join(origin),
+            transform: (content) => (dev ? content : content.toString().split(urlDev).join(origin)),
           },
         ],
       }),

@@ -25,7 +25,9 @@ if (require.main === module) {
       writeFileSync(out, json);
     },
     (error: unknown) => {
-      process.stderr.write(`functions metadata: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `functions metadata: ${error instanceof Error ? error.message : String(error)}\n`
+      );
       process.exit(1);
     }
   );

@@ -13,8 +13,10 @@ function print(line: string): void {
 }
 
 function describeNetworkFailure(error: unknown): string | undefined {
-  const text = error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error);
-  const match = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|fetch failed/.exec(text);
+  const text =
+    error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error);
+  const match =
+    /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|fetch failed/.exec(text);
   return match ? match[0] : undefined;
 }
 
@@ -29,19 +31,24 @@ async function main(): Promise<number> {
   failed ||= structure.length > 0;
 
   const unified = await validateWithMicrosoftSchema(xml);
-  print(`Converted unified manifest against the bundled schema: ${unified.problems.length === 0 ? "ok" : "PROBLEMS"}`);
+  print(
+    `Converted unified manifest against the bundled schema: ${unified.problems.length === 0 ? "ok" : "PROBLEMS"}`
+  );
   unified.problems.forEach((p) => print(`  - ${p}`));
   failed ||= unified.problems.length > 0;
 
   try {
     const online = await validateManifest(path);
     print(`Microsoft's online validator: ${online.isValid ? "ok" : "PROBLEMS"}`);
-    for (const issue of online.report?.errors ?? []) print(`  - ${issue.title ?? ""}: ${issue.content ?? ""}`);
+    for (const issue of online.report?.errors ?? [])
+      print(`  - ${issue.title ?? ""}: ${issue.content ?? ""}`);
     failed ||= !online.isValid;
   } catch (error) {
     const network = describeNetworkFailure(error);
     if (!network) throw error;
-    print(`Microsoft's online validator: not run, the validation service cannot be reached here (${network}).`);
+    print(
+      `Microsoft's online validator: not run, the validation service cannot be reached here (${network}).`
+    );
   }
   return failed ? 1 : 0;
 }
@@ -49,7 +56,9 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`validate failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `validate failed: ${error instanceof Error ? error.message : String(error)}\n`
+    );
     process.exit(1);
   }
 );

@@ -1,0 +1,64 @@
+import * as fns from "../../src/functions/functions";
+import { dataset, excelError, inv, showTable, startHarness, type Harness } from "./harness";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+describe("aggregation functions", () => {
+  it("AGGREGATION returns the service's aggregate of a project's metric", async () => {
+    const expected = dataset.aggregations("aave", ["revenue"]).find((r) => r.name === "sum_30d")!;
+    expect(await fns.aggregation_("aave", "revenue", "SUM_30D", inv())).toBeCloseTo(
+      expected.value as number,
+      4
+    );
+  });
+
+  it("AGGREGATION lists the names it knows when asked for another", async () => {
+    const error = await excelError(fns.aggregation_("aave", "revenue", "median", inv()));
+    expect(error.code).toBe("#N/A");
+    expect(error.message).toMatch(
+      /no aggregation "median" of revenue for aave; available: .*sum_30d/
+    );
+  });
+
+  it("AGGREGATIONS spills rows for projects and metrics, keeping unknown ids visible with their reason", async () => {
+    const rows = showTable(
+      (await fns.aggregations_([["aave", "nope"]], [["revenue"]], inv())) as unknown[][]
+    );
+    const header = rows[0] as string[];
+    expect(header).toEqual(expect.arrayContaining(["project_id", "metric_id", "value"]));
+    const pid = header.indexOf("project_id");
+    const val = header.indexOf("value");
+    expect(rows.filter((r) => r[pid] === "aave").length).toBeGreaterThan(1);
+    const unknown = rows.find((r) => r[pid] === "nope")!;
+    expect(unknown[val]).toMatch(/^#N\/A: unknown project "nope"/);
+  });
+
+  it("BREAKDOWN spills one row per project with the union of the service's fields", async () => {
+    const rows = showTable(
+      (await fns.breakdown_(
+        "fees",
+        [["aave"], ["uniswap"]],
+        "2024-01-01",
+        "2024-03-31",
+        inv()
+      )) as unknown[][]
+    );
+    const header = rows[0] as string[];
+    expect(header).toEqual(expect.arrayContaining(["project_id", "value"]));
+    expect(
+      rows
+        .slice(1)
+        .map((r) => r[header.indexOf("project_id")])
+        .sort()
+    ).toEqual(["aave", "uniswap"]);
+    const sum = dataset
+      .daily("aave", "fees", { start: "2024-01-01", end: "2024-03-31" })
+      .reduce((s, p) => s + (p.value ?? 0), 0);
+    const aave = rows.find((r) => r[header.indexOf("project_id")] === "aave")!;
+    expect(aave[header.indexOf("value")]).toBeCloseTo(sum, 0);
+  });
+});
