@@ -148,13 +148,14 @@ async function evaluate(
   const sources = collectFormulas(command.files, command.formulas, deps.readText);
   // Syntax first, before anything is loaded: a typo should not wait for (or depend on) the build.
   const parsed = parseAll(sources);
+  deps.installHost();
+  const registry = deps.loadRegistry();
+  const formulas = bindAll(parsed, registry);
+  // Only formulas that Excel would accept get as far as the configuration.
   const baseUrl = command.baseUrl ?? (env.CRYPTOMETRICS_BASE_URL || undefined);
   const apiKey = command.apiKey ?? (env.CRYPTOMETRICS_API_KEY || undefined);
   if (!baseUrl)
     throw new CliError("usage", "no base URL: pass --base-url or set CRYPTOMETRICS_BASE_URL");
-  deps.installHost();
-  const registry = deps.loadRegistry();
-  const formulas = bindAll(parsed, registry);
   configure(deps, baseUrl, apiKey);
 
   const recalculation = recalculate(formulas);

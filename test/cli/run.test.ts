@@ -191,6 +191,13 @@ describe("usage errors: exit 2, one line on stderr", () => {
     expect(JSON.parse(outcome.stdout)).toEqual([[[null]]]);
   });
 
+  it("reports what is wrong with a formula before a missing base URL", async () => {
+    expectUsageError(
+      await runCli(["eval", "DOUBLE()"], { env: {} }),
+      "formula 1: missing required argument 'value' of CRYPTO.DOUBLE(value)"
+    );
+  });
+
   it("needs a base URL", async () => {
     expectUsageError(
       await runCli(["eval", "DOUBLE(1)"], { env: { CRYPTOMETRICS_BASE_URL: "" } }),
