@@ -7,6 +7,7 @@ const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
 const devDefaults = require("./src/config/dev-defaults.json");
 const pkg = require("./package.json");
+const renderHelp = require("./src/help/render-help.js");
 
 const urlDev = `https://localhost:${devDefaults.devServerPort}/`;
 
@@ -77,6 +78,26 @@ module.exports = (_env, argv) => {
         chunksSortMode: "manual",
         templateParameters: { officeJs },
       }),
+      {
+        // After functions.json is generated: the help page from it, and production URLs in both.
+        apply(compiler) {
+          compiler.hooks.thisCompilation.tap("CryptometricsHelp", (compilation) => {
+            compilation.hooks.processAssets.tap(
+              { name: "CryptometricsHelp", stage: webpack.Compilation.PROCESS_ASSETS_STAGE_REPORT },
+              () => {
+                const asset = compilation.getAsset("functions.json");
+                if (!asset) return;
+                const json = asset.source.source().toString().split(urlDev).join(origin);
+                compilation.updateAsset("functions.json", new webpack.sources.RawSource(json));
+                compilation.emitAsset(
+                  "help.html",
+                  new webpack.sources.RawSource(renderHelp(json, pkg.version))
+                );
+              }
+            );
+          });
+        },
+      },
       new CopyWebpackPlugin({
         patterns: [
           { from: "assets/*", to: "assets/[name][ext]" },
