@@ -52,7 +52,7 @@ export default [
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   {
-    files: ["*.js", "**/*.cjs"],
+    files: ["*.js", "**/*.cjs", "src/help/*.js"],
     languageOptions: {
       sourceType: "commonjs",
       globals: {
