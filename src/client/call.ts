@@ -207,11 +207,7 @@ async function readKey(
   }
   const trimmed = typeof key === "string" ? key.trim() : "";
   if (trimmed === "") {
-    throw new CryptometricsError(
-      "unauthorized",
-      `${label}: no API key is set; set your API key (taskpane → Settings, or the client's apiKey) and try again`,
-      { operation, ids }
-    );
+    throw new CryptometricsError("unauthorized", `${label}: no API key is set`, { operation, ids });
   }
   // eslint-disable-next-line no-control-regex
   if (/[\s\u0000-\u001f\u007f]/.test(trimmed)) {

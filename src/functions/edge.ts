@@ -10,7 +10,7 @@ import { dayOfInstant, formatDay } from "../engine/days";
 import { readyRuntime, sharedDiagnostics } from "../runtime/runtime";
 import { CallTrace, type FnContext } from "./context";
 import { dayToSerial } from "./excel-dates";
-import { supportsFormattedNumbers } from "./host";
+import { settingsHint, supportsFormattedNumbers } from "./host";
 import {
   FunctionError,
   isDateCell,
@@ -38,14 +38,11 @@ function forKind(e: CryptometricsError): { code: ErrorCode; message: string } {
     case "invalid-input":
       return { code: "value", message: e.message };
     case "unauthorized":
-      return {
-        code: "value",
-        message: `${e.message}. Set your API key in the Cryptometrics taskpane (Settings).`,
-      };
+      return { code: "value", message: `${e.message}: ${settingsHint()}.` };
     case "subscription":
       return {
         code: "value",
-        message: `${e.message}. Your plan does not cover this call: check the key in the Cryptometrics taskpane.`,
+        message: `${e.message}: your plan does not cover this call; check the key (${settingsHint()}).`,
       };
     case "not-found":
       return { code: "na", message: e.message };

@@ -26,6 +26,14 @@ function probe(): boolean {
   }
 }
 
+/** Where the user sets the key and URL, for error messages: the CLI has flags, Excel has the taskpane. */
+export function settingsHint(): string {
+  const flag = (globalThis as { __CM_HOST__?: HostFlag }).__CM_HOST__;
+  return flag?.name === "cli"
+    ? "pass --api-key or set CRYPTOMETRICS_API_KEY"
+    : "set your API key in the Cryptometrics taskpane (Settings)";
+}
+
 export function supportsFormattedNumbers(): boolean {
   cached ??= probe();
   return cached;

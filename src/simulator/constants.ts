@@ -1,5 +1,10 @@
-/** The simulator's default accepted key: printed by `npm start` and written in the README. Not a secret. */
-export const DEMO_API_KEY = "cm_demo_4f1c2a9e";
+import devDefaults from "../config/dev-defaults.json";
+
+/**
+ * The simulator's default accepted key: printed by `npm start`, written in the README, and the key of
+ * development builds (one source: src/config/dev-defaults.json). Not a secret: it opens only the simulator.
+ */
+export const DEMO_API_KEY: string = devDefaults.demoApiKey;
 
 /** Header with value "true" on every response, so simulated figures are never mistaken for real ones. */
 export const SIMULATED_HEADER = "x-cryptometrics-simulated";

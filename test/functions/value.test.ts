@@ -163,11 +163,13 @@ describe("CRYPTO.VALUE", () => {
     configureRuntime({ baseUrl: h.sim.url, apiKey: () => undefined, now: () => NOW });
     const missing = await excelError(fns.value_("aave", "revenue", "2024-01-01", null, inv()));
     expect(missing.code).toBe("#VALUE!");
-    expect(missing.message).toContain("Set your API key in the Cryptometrics taskpane");
+    expect(missing.message).toMatch(
+      /no API key is set: (pass --api-key|set your API key in the Cryptometrics taskpane)/
+    );
     configureRuntime({ baseUrl: h.sim.url, apiKey: "wrong-key", now: () => NOW });
     const rejected = await excelError(fns.value_("aave", "revenue", "2024-01-01", null, inv()));
     expect(rejected.code).toBe("#VALUE!");
-    expect(rejected.message).toContain("Set your API key");
+    expect(rejected.message).toMatch(/HTTP 401.*(--api-key|taskpane)/);
     expect(rejected.message).not.toContain("wrong-key");
     configureRuntime({
       baseUrl: h.sim.url,
