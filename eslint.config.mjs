@@ -60,6 +60,7 @@ export default [
         require: "readonly",
         __dirname: "readonly",
         process: "readonly",
+        URL: "readonly",
       },
     },
     rules: { "@typescript-eslint/no-require-imports": "off" },

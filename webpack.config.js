@@ -20,6 +20,16 @@ function productionOrigin() {
   return origin.endsWith("/") ? origin : `${origin}/`;
 }
 
+/** The manifest for a production origin: every URL moves there; AppDomain takes the bare origin. */
+function productionManifest(xml, origin) {
+  const devOrigin = new URL(urlDev).origin;
+  return xml
+    .split(`<AppDomain>${devOrigin}</AppDomain>`)
+    .join(`<AppDomain>${new URL(origin).origin}</AppDomain>`)
+    .split(urlDev)
+    .join(origin);
+}
+
 module.exports = (_env, argv) => {
   const dev = argv.mode !== "production";
   const origin = dev ? urlDev : productionOrigin();
@@ -104,7 +114,8 @@ module.exports = (_env, argv) => {
           {
             from: "manifest.xml",
             to: "manifest.xml",
-            transform: (content) => (dev ? content : content.toString().split(urlDev).join(origin)),
+            transform: (content) =>
+              dev ? content : productionManifest(content.toString(), origin),
           },
         ],
       }),
