@@ -81,13 +81,17 @@ export class SeriesStore {
     return this.isFresh(s) && (s.issue || s.coverage.covers(start, end)) ? s : undefined;
   }
 
-  /** The newest non-fresh snapshot covering [start, end] that is not too old to show. */
+  /**
+   * The newest non-fresh snapshot covering [start, end] that is not too old to show. A snapshot holding the
+   * service's "no such series" answer covers every range, as in fresh(): it is what the user had, and a
+   * table whose other columns are kept must not lose them because this column cannot be asked again.
+   */
   stale(key: string, start: number, end: number): Snapshot | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     const limit = this.now() - this.policy.maxStaleMs;
     for (const s of [entry.current, entry.previous]) {
-      if (s && !s.issue && s.fetchedAt >= limit && s.coverage.covers(start, end)) return s;
+      if (s && s.fetchedAt >= limit && (s.issue || s.coverage.covers(start, end))) return s;
     }
     return undefined;
   }
