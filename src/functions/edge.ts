@@ -33,30 +33,52 @@ function clip(message: string): string {
   return message.length <= MAX_MESSAGE ? message : `${message.slice(0, MAX_MESSAGE - 1)}…`;
 }
 
+/**
+ * `before` + the client's message + `after`, the message cut to fit so that the whole stays within
+ * MAX_MESSAGE: the advice around it (what to do) must survive the clipping, the details may not.
+ */
+function around(before: string, message: string, after: string): string {
+  const room = Math.max(1, MAX_MESSAGE - before.length - after.length);
+  const fitted = message.length <= room ? message : `${message.slice(0, room - 1)}…`;
+  return `${before}${fitted}${after}`;
+}
+
 function forKind(e: CryptometricsError): { code: ErrorCode; message: string } {
   switch (e.kind) {
     case "invalid-input":
       return { code: "value", message: e.message };
     case "unauthorized":
-      return { code: "value", message: `${e.message}: ${settingsHint()}.` };
+      return { code: "value", message: around("", e.message, `: ${settingsHint()}.`) };
     case "subscription":
       return {
         code: "value",
-        message: `${e.message}: your plan does not cover this call; check the key (${settingsHint()}).`,
+        message: around(
+          "",
+          e.message,
+          `: your plan does not cover this call; check the key (${settingsHint()}).`
+        ),
       };
     case "not-found":
       return { code: "na", message: e.message };
     case "rate-limited":
       return {
         code: "na",
-        message: `The service is still rate-limiting after retries; use Refresh in a minute. (${e.message})`,
+        message: around(
+          "The service is still rate-limiting after retries; use Refresh in a minute. (",
+          e.message,
+          ")"
+        ),
       };
     case "cancelled":
       return { code: "na", message: "Cancelled." };
     default:
       return {
         code: "na",
-        message: `The service could not be reached: ${e.message}. Use Refresh once it is back.`,
+        message: around(
+          "The service could not be reached: ",
+          e.message,
+          ". Use Refresh once it is back."
+        ),
       };
   }
 }

@@ -1,0 +1,63 @@
+/**
+ * What a user reads in a failed cell: a message within Excel's tooltip length that always ends with what to
+ * do, however long the details (a request for forty projects names them all).
+ */
+import { openLab, type Lab } from "../../src/tools/faults/lab";
+import { HEALTHY } from "../../src/tools/faults/scenarios";
+import { createDataset, type SimulatorKnobs } from "../../src/simulator";
+import { evaluate, type Formula } from "../../src/tools/faults/workbook";
+
+let lab: Lab;
+beforeAll(async () => {
+  lab = await openLab();
+});
+afterAll(() => lab.close());
+
+const grid: Formula[] = createDataset("2026-11-20")
+  .projects.filter((p) => p.metrics.includes("fees"))
+  .slice(0, 40)
+  .map((p, i) => ({ address: `M!A${i + 1}`, name: "VALUE", args: [p.id, "fees", "2025-06-30"] }));
+
+const faults: Array<[string, Partial<SimulatorKnobs>, RegExp]> = [
+  ["a 5xx outage", { fraction5xx: 1 }, /Use Refresh once it is back\.$/],
+  ["connection resets", { fault: "reset" }, /Use Refresh once it is back\.$/],
+  ["a captive portal", { fault: "html-200" }, /Use Refresh once it is back\.$/],
+  ["a redirect loop", { fault: "redirect-loop" }, /Use Refresh once it is back\.$/],
+  ["hanging requests", { hang: true }, /Use Refresh once it is back\.$/],
+  [
+    "a 429 storm",
+    { fraction429: 1 },
+    /^The service is still rate-limiting after retries; use Refresh/,
+  ],
+];
+
+describe("error messages under faults", () => {
+  it.each(faults)("say what to do after %s, within 250 characters", async (_, knobs, advice) => {
+    lab.setKnobs(HEALTHY);
+    lab.reset();
+    // The catalogues come first, so that the failing request is the long one for forty projects.
+    await evaluate(lab, [{ address: "M!Z1", name: "VALUE", args: ["aave", "fees", "2020-01-01"] }]);
+    lab.setKnobs(knobs);
+    const cells = await evaluate(lab, grid);
+    for (const cell of cells) {
+      expect(cell).toMatchObject({ ok: false, code: "#N/A" });
+      if (cell.ok) continue;
+      expect(cell.message.length).toBeLessThanOrEqual(250);
+      expect(cell.message).toMatch(advice);
+      expect(cell.message).toMatch(/getMetric\(fees; /);
+    }
+  });
+
+  it("say where to set the key when the service refuses it, within 250 characters", async () => {
+    lab.setKnobs(HEALTHY);
+    lab.reset({ apiKey: "sk_wrong_key_0123456789" });
+    const cells = await evaluate(lab, grid.slice(0, 3));
+    for (const cell of cells) {
+      expect(cell).toMatchObject({ ok: false, code: "#VALUE!" });
+      if (cell.ok) continue;
+      expect(cell.message.length).toBeLessThanOrEqual(250);
+      expect(cell.message).toMatch(/HTTP 401.*(--api-key|taskpane)/);
+      expect(cell.message).not.toContain("sk_wrong_key_0123456789");
+    }
+  });
+});
