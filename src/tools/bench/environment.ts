@@ -1,0 +1,210 @@
+/**
+ * One process, one simulator on loopback, one shared runtime (the add-in's engine and client) and one
+ * naive client on the same rate limiter. `measure` runs one evaluation and reports what the simulator saw:
+ * every HTTP request that reached it, retries included.
+ */
+import { performance } from "node:perf_hooks";
+import {
+  createClient,
+  createSleep,
+  DEFAULT_RETRY_POLICY,
+  type MetricsClient,
+  type RetryPolicy,
+} from "../../client";
+import { configureRuntime, type Runtime } from "../../runtime/runtime";
+import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../simulator";
+import { REAL_LIMIT_PER_MINUTE, ThrottleMeter } from "./projection";
+
+export interface BenchEnvironmentOptions {
+  /**
+   * How much faster than the real 60 requests per minute the limit runs (100: 60 per 600 ms), in the client's
+   * limiter and in the simulator alike. null: no rate limit anywhere (the tests, which count requests only).
+   */
+  scale: number | null;
+  /** Simulator latency per request: fixed, or a uniform range. */
+  latencyMs: number | [number, number];
+  now: () => number;
+  /** The engine's recalculation window; default the engine's own (50 ms). */
+  engineWindowMs?: number;
+  /** Ids per request (client chunk size); default the client's own (50). */
+  maxIdsPerRequest?: number;
+  /**
+   * Make the simulator enforce exactly the client's window. By default its window is shorter by the latency
+   * spread plus 50 ms: the simulator applies latency before its rate check, so two requests the client started
+   * exactly one window apart can reach the check less than a window apart and get a 429 (see simulatorWindow).
+   */
+  strictWindow?: boolean;
+}
+
+export interface Measurement {
+  /** GET requests the simulator received, retries included. */
+  requests: number;
+  /** Of which catalogue lists (/v2/projects, /v2/metrics). */
+  catalogueRequests: number;
+  dataRequests: number;
+  /** Answered 429 by the simulator. */
+  rateLimited: number;
+  /** Retries the clients made (429s, 5xx, time-outs). */
+  retries: number;
+  wallMs: number;
+  /** Time during which a call waited on the limiter or a backoff (see projection.ts). */
+  throttledMs: number;
+  /** Request paths in arrival order (query left out). */
+  paths: string[];
+}
+
+export interface BenchEnvironment {
+  readonly runtime: Runtime;
+  readonly naiveClient: MetricsClient;
+  readonly simulator: RunningSimulator;
+  readonly scale: number | null;
+  /** Length of the (scaled) rate-limit window in ms; 0 without a limit. */
+  readonly windowMs: number;
+  measure<T>(run: () => Promise<T>): Promise<{ result: T; measurement: Measurement }>;
+  /** Waits until no earlier request can count against the next run's rate-limit window. */
+  quiet(): Promise<void>;
+  /** Forgets every cached answer; with `catalogue`, loads the project and metric lists again (unmeasured). */
+  coldEngine(options: { catalogue: boolean }): Promise<void>;
+  close(): Promise<void>;
+}
+
+const CATALOGUE_PATHS = new Set(["/v2/projects", "/v2/metrics"]);
+
+/**
+ * Deadlines far beyond any run: the naive hot path queues 10,000 calls behind the limiter (100 s at the
+ * default scale), and a call cut by the default 2-minute deadline would leave the comparison, not count.
+ */
+const CLIENT_DEADLINE_MS = 15 * 60_000;
+const ENGINE_DEADLINE_MS = 16 * 60_000;
+
+/** The default policy with every delay divided by the scale: backoffs stretch back like limiter waits. */
+export function scaledRetryPolicy(scale: number): Partial<RetryPolicy> {
+  return {
+    baseDelayMs: DEFAULT_RETRY_POLICY.baseDelayMs / scale,
+    rateLimitedBaseDelayMs: DEFAULT_RETRY_POLICY.rateLimitedBaseDelayMs / scale,
+    maxDelayMs: DEFAULT_RETRY_POLICY.maxDelayMs / scale,
+    maxRetryAfterMs: DEFAULT_RETRY_POLICY.maxRetryAfterMs / scale,
+  };
+}
+
+/**
+ * The simulator's rate-limit window. The client's limiter sets the pace (60 starts per window); the simulator
+ * only checks it. Its check happens after its drawn latency, so a request may reach the check up to the
+ * latency spread later than an earlier one, and the event loop adds a little more: a window shorter by
+ * that much lets a client that keeps its limit pass, and still catches one that does not.
+ */
+export function simulatorWindow(
+  windowMs: number,
+  latencyMs: number | [number, number],
+  strict = false
+): number {
+  if (strict) return windowMs;
+  const spread = Array.isArray(latencyMs) ? latencyMs[1] - latencyMs[0] : 0;
+  return Math.max(windowMs / 2, windowMs - spread - 50);
+}
+
+export async function startBenchEnvironment(
+  options: BenchEnvironmentOptions
+): Promise<BenchEnvironment> {
+  const { scale } = options;
+  const windowMs = scale === null ? 0 : 60_000 / scale;
+  const simulator = await startSimulator({
+    port: 0,
+    now: options.now,
+    latencyMs: options.latencyMs,
+    // The real service documents no Retry-After; its absence makes the client back off on its own.
+    rateLimit:
+      scale === null
+        ? null
+        : {
+            limit: REAL_LIMIT_PER_MINUTE,
+            windowMs: simulatorWindow(windowMs, options.latencyMs, options.strictWindow),
+            retryAfter: false,
+          },
+  });
+  const meter = new ThrottleMeter(createSleep(), () => performance.now());
+  const retry = scaledRetryPolicy(scale ?? 1_000);
+  const runtime = configureRuntime({
+    baseUrl: simulator.url,
+    apiKey: DEMO_API_KEY,
+    now: options.now,
+    sleep: meter.sleep,
+    client: {
+      retry,
+      deadlineMs: CLIENT_DEADLINE_MS,
+      ...(options.maxIdsPerRequest ? { maxIdsPerRequest: options.maxIdsPerRequest } : {}),
+    },
+    engine: {
+      deadlineMs: ENGINE_DEADLINE_MS,
+      ...(options.engineWindowMs !== undefined ? { windowMs: options.engineWindowMs } : {}),
+    },
+  });
+  // The runtime builds its limiter for a one-minute window; the bench runs that window `scale` times faster.
+  // Without a limit (tests, fixed clock), a limit no sheet reaches.
+  runtime.client.limiter.configure(
+    scale === null ? { limit: 1_000_000, windowMs: 60_000 } : { limit: 60, windowMs }
+  );
+  const naiveClient = createClient({
+    baseUrl: simulator.url,
+    apiKey: DEMO_API_KEY,
+    now: options.now,
+    sleep: meter.sleep,
+    limiter: runtime.client.limiter,
+    retry,
+    deadlineMs: CLIENT_DEADLINE_MS,
+    ...(options.maxIdsPerRequest ? { maxIdsPerRequest: options.maxIdsPerRequest } : {}),
+  });
+  let retries = 0;
+  const countRetry = (): void => {
+    retries++;
+  };
+  const unsubscribe = [runtime.client.on("retry", countRetry), naiveClient.on("retry", countRetry)];
+
+  const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+  return {
+    runtime,
+    naiveClient,
+    simulator,
+    scale,
+    windowMs,
+    async measure<T>(run: () => Promise<T>) {
+      simulator.clearLog();
+      meter.reset();
+      retries = 0;
+      const started = performance.now();
+      const result = await run();
+      const wallMs = performance.now() - started;
+      const gets = simulator.requestLog.filter((r) => r.method === "GET");
+      const paths = gets.map((r) => r.path);
+      const catalogueRequests = paths.filter((p) => CATALOGUE_PATHS.has(p)).length;
+      return {
+        result,
+        measurement: {
+          requests: gets.length,
+          catalogueRequests,
+          dataRequests: gets.length - catalogueRequests,
+          rateLimited: gets.filter((r) => r.status === 429).length,
+          retries,
+          wallMs,
+          throttledMs: meter.throttledMs(),
+          paths,
+        },
+      };
+    },
+    async quiet() {
+      // One window plus the simulator's longest latency: every earlier start has left both windows.
+      const latency = Array.isArray(options.latencyMs) ? options.latencyMs[1] : options.latencyMs;
+      if (windowMs > 0) await pause(windowMs + latency + 50);
+    },
+    async coldEngine({ catalogue }) {
+      runtime.engine.clear();
+      if (catalogue) await Promise.all([runtime.engine.projects(), runtime.engine.metrics()]);
+    },
+    async close() {
+      for (const stop of unsubscribe) stop();
+      runtime.dispose();
+      await simulator.close();
+    },
+  };
+}

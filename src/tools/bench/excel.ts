@@ -1,0 +1,85 @@
+/**
+ * Evaluates a sheet as Excel does: one recalculation calls every cell's custom function without waiting in
+ * between, then waits for them all. Arguments arrive as Excel passes them (dates as serial numbers, omitted
+ * arguments as null, range parameters as 2D arrays, an invocation last). The functions run over the shared
+ * runtime, so this is the engine, cache and client a workbook gets.
+ */
+import { installHost } from "../../cli/host";
+import { dayNumber } from "../../engine/days";
+import { dayToSerial } from "../../functions/excel-dates";
+import * as fns from "../../functions/functions";
+import type { CellOutcome } from "./outcomes";
+import type { BenchCell } from "./workloads";
+
+/** Excel's CustomFunctions error type and the host flag: the only stand-in, at the Office boundary. */
+export function installExcelHost(): void {
+  installHost();
+}
+
+function serial(day: string): number {
+  return dayToSerial(dayNumber(day));
+}
+
+function invocation(index: number, functionName: string): CustomFunctions.CancelableInvocation {
+  return { address: `Bench!A${index + 1}`, functionName } as CustomFunctions.CancelableInvocation;
+}
+
+function call(cell: BenchCell, index: number): Promise<unknown> {
+  const inv = invocation(index, cell.fn);
+  switch (cell.fn) {
+    case "VALUE":
+      return fns.value_(cell.project, cell.metric, serial(cell.date), null, inv);
+    case "METRIC":
+      return fns.metric_(
+        [[cell.project]],
+        [[cell.metric]],
+        serial(cell.start),
+        serial(cell.end),
+        null,
+        inv
+      );
+    case "STATEMENT":
+      return fns.statement_(cell.project, null, null, null, inv);
+  }
+}
+
+interface RichNumber {
+  type: string;
+  basicValue: number;
+}
+
+function isRichNumber(value: unknown): value is RichNumber {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as RichNumber).basicValue === "number"
+  );
+}
+
+/** What Excel would show, reduced to an outcome. */
+export function outcomeOfResult(value: unknown): CellOutcome {
+  if (typeof value === "number") return { kind: "number", value };
+  if (isRichNumber(value)) return { kind: "number", value: value.basicValue };
+  if (Array.isArray(value))
+    return {
+      kind: "table",
+      rows: value.length,
+      columns: Array.isArray(value[0]) ? (value[0] as unknown[]).length : 1,
+    };
+  return { kind: "error", code: "unexpected", message: `result of type ${typeof value}` };
+}
+
+export function outcomeOfError(error: unknown): CellOutcome {
+  const e = error as { code?: unknown; message?: unknown };
+  return {
+    kind: "error",
+    code: typeof e?.code === "string" ? e.code : "thrown",
+    message: typeof e?.message === "string" ? e.message : String(error),
+  };
+}
+
+/** One recalculation of the sheet through the custom functions. */
+export function recalculate(cells: readonly BenchCell[]): Promise<CellOutcome[]> {
+  const pending = cells.map((cell, i) => call(cell, i));
+  return Promise.all(pending.map((p) => p.then(outcomeOfResult, outcomeOfError)));
+}
