@@ -40,15 +40,42 @@ function notFound(
   });
 }
 
+interface ProjectIndex {
+  byId: Map<string, Project>;
+  bySymbol: Map<string, Project[]>;
+  byName: Map<string, Project>;
+}
+
+/** Look-ups by id, symbol and name, built once per catalogue (a warm workbook resolves thousands of cells). */
+const indexes = new WeakMap<readonly Project[], ProjectIndex>();
+
+function indexOf(projects: readonly Project[]): ProjectIndex {
+  let index = indexes.get(projects);
+  if (!index) {
+    index = { byId: new Map(), bySymbol: new Map(), byName: new Map() };
+    for (const p of projects) {
+      index.byId.set(norm(p.projectId), p);
+      if (p.symbol) {
+        const key = norm(p.symbol);
+        index.bySymbol.set(key, [...(index.bySymbol.get(key) ?? []), p]);
+      }
+      if (!index.byName.has(norm(p.name))) index.byName.set(norm(p.name), p);
+    }
+    indexes.set(projects, index);
+  }
+  return index;
+}
+
 export function resolveProjectIn(projects: readonly Project[], text: string): Project {
   const t = norm(text);
   if (!t)
     throw new CryptometricsError("invalid-input", "no project given", {
       operation: "resolveProject",
     });
-  const byId = projects.find((p) => norm(p.projectId) === t);
+  const index = indexOf(projects);
+  const byId = index.byId.get(t);
   if (byId) return byId;
-  const bySymbol = projects.filter((p) => p.symbol && norm(p.symbol) === t);
+  const bySymbol = index.bySymbol.get(t) ?? [];
   if (bySymbol.length === 1) return bySymbol[0];
   if (bySymbol.length > 1) {
     const ids = bySymbol.map((p) => `"${p.projectId}"`).join(", ");
@@ -58,8 +85,8 @@ export function resolveProjectIn(projects: readonly Project[], text: string): Pr
       { operation: "resolveProject", ids: bySymbol.map((p) => p.projectId) }
     );
   }
-  const byName = projects.filter((p) => norm(p.name) === t);
-  if (byName.length >= 1) return byName[0];
+  const byName = index.byName.get(t);
+  if (byName) return byName;
   const candidates = projects.map((p) => ({
     id: p.projectId,
     labels: [p.projectId, p.name, ...(p.symbol ? [p.symbol] : [])],

@@ -143,12 +143,8 @@ export class SeriesStore {
     }
     const out = new Map<string, DayPoint[]>();
     for (const [dim, points] of s.sortedCache) {
-      out.set(
-        dim,
-        start === -Infinity && end === Infinity
-          ? points
-          : points.filter((p) => p.day >= start && p.day <= end)
-      );
+      // Binary search: a warm workbook reads thousands of one-day slices of multi-year series.
+      out.set(dim, points.slice(firstAtOrAfter(points, start), firstAtOrAfter(points, end + 1)));
     }
     return out;
   }
@@ -182,4 +178,16 @@ export class SeriesStore {
     // A new object: lru-cache re-measures an entry's size only when the value changes.
     if (entry) this.entries.set(key, { ...entry });
   }
+}
+
+/** Index of the first point whose day is >= day (points sorted by day). */
+function firstAtOrAfter(points: readonly DayPoint[], day: number): number {
+  let lo = 0;
+  let hi = points.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (points[mid].day < day) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
