@@ -1,0 +1,12 @@
+/** Faults of the network and damaged answers (hangs, resets, captive portals...); see fault-suite.ts. */
+import { SCENARIOS } from "../../src/tools/faults/scenarios";
+import { faultTable, isNetworkFault, useFaultWorld } from "./fault-suite";
+
+const world = useFaultWorld();
+
+describe("the fault table: the network's faults", () => {
+  faultTable(
+    world,
+    SCENARIOS.filter((s) => isNetworkFault(s))
+  );
+});
