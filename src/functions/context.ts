@@ -32,8 +32,8 @@ export interface FnContext {
   runtime: Runtime;
   engine: Engine;
   trace: CallTrace;
-  /** Aborted when Excel cancels the cell (cancelable functions only). */
-  signal?: AbortSignal;
+  /** Aborted when Excel cancels the cell (cancelable functions only). Made on first read: read it late. */
+  readonly signal?: AbortSignal;
   /** Today's day number (UTC) by the runtime's clock. */
   today: number;
 }

@@ -143,8 +143,23 @@ export async function run(
   impl: (ctx: FnContext) => Promise<Cell | Table>
 ): Promise<unknown> {
   const trace = new CallTrace();
-  const controller = new AbortController();
-  if (invocation) invocation.onCanceled = () => controller.abort();
+  // The abort signal is made only when a call has to wait for the service: a warm workbook answers from the
+  // cache and never needs one (an AbortController per cell costs more than the cached look-up).
+  let controller: AbortController | undefined;
+  let cancelled = false;
+  const signal = (): AbortSignal => {
+    if (!controller) {
+      controller = new AbortController();
+      if (cancelled) controller.abort();
+    }
+    return controller.signal;
+  };
+  if (invocation) {
+    invocation.onCanceled = () => {
+      cancelled = true;
+      controller?.abort();
+    };
+  }
   const address = invocation?.address ?? `${functionName}(…)`;
   const diagnostics = sharedDiagnostics();
   const record = (error?: { code: ErrorCode; message: string }, cellErrors: string[] = []): void =>
@@ -167,7 +182,9 @@ export async function run(
       runtime,
       engine: runtime.engine,
       trace,
-      signal: controller.signal,
+      get signal() {
+        return signal();
+      },
       today: dayOfInstant(runtime.now()),
     });
     if (Array.isArray(result)) {

@@ -12,9 +12,9 @@ import { invalid } from "./result";
 export interface Options {
   order: "asc" | "desc";
   headers: 0 | 1 | 2;
-  chains: string[];
-  products: string[];
-  sectors: string[];
+  chains: readonly string[];
+  products: readonly string[];
+  sectors: readonly string[];
   breakdown?: "chain" | "product_id";
   bridged: boolean;
   period: Period;
@@ -40,18 +40,18 @@ const CHOICES: Partial<Record<OptionKey, readonly string[]>> = {
 const LISTS: readonly OptionKey[] = ["chains", "products", "sectors"];
 const ALL_KEYS = [...Object.keys(CHOICES), ...LISTS] as OptionKey[];
 
-export const DEFAULT_OPTIONS: Readonly<Options> = {
+export const DEFAULT_OPTIONS: Readonly<Options> = Object.freeze({
   order: "asc", // oldest first, as STOCKHISTORY
   headers: 1,
-  chains: [],
-  products: [],
-  sectors: [],
+  chains: Object.freeze([]),
+  products: Object.freeze([]),
+  sectors: Object.freeze([]),
   bridged: true, // the service's default
   period: "day",
   fill: "none",
   layout: "wide",
   values: "value",
-};
+} satisfies Options);
 
 function describeAllowed(key: OptionKey): string {
   return LISTS.includes(key) ? "a comma list of ids" : (CHOICES[key] ?? []).join("|");
@@ -61,9 +61,11 @@ export function parseOptions(
   value: unknown,
   functionName: string,
   allowed: readonly OptionKey[]
-): Options {
+): Readonly<Options> {
+  // Most cells pass no options: they share the (frozen) defaults.
+  if (Array.isArray(value) ? value.flat().every(isMissing) : isMissing(value))
+    return DEFAULT_OPTIONS;
   const options: Options = { ...DEFAULT_OPTIONS, chains: [], products: [], sectors: [] };
-  if (Array.isArray(value) ? value.flat().every(isMissing) : isMissing(value)) return options;
   const text = Array.isArray(value)
     ? value
         .flat()

@@ -79,7 +79,12 @@ export class Diagnostics {
   recordCell(record: CellRecord): void {
     this.cells.delete(record.address);
     this.cells.set(record.address, record);
-    if (this.cells.size > MAX_CELLS) this.cells.delete(this.cells.keys().next().value as string);
+    // Trim in bulk: deleting the oldest entry one at a time makes a Map skip ever more holes.
+    if (this.cells.size > MAX_CELLS * 1.25) {
+      const keep = [...this.cells].slice(-MAX_CELLS);
+      this.cells.clear();
+      for (const [address, r] of keep) this.cells.set(address, r);
+    }
     if (record.error) {
       this.errors.unshift({
         at: record.at,

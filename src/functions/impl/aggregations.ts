@@ -129,11 +129,13 @@ export async function breakdown(
   startArg: unknown,
   endArg: unknown
 ): Promise<Table> {
-  const metric = await resolveMetric(ctx, requiredText(metricArg, "metric"));
+  // Every argument is checked before the first request: a bad one must not cost any.
+  const metricText = requiredText(metricArg, "metric");
   const projectTexts = idList(projectsArg, "projects");
   const start = optionalDate(startArg, "start");
   const end = optionalDate(endArg, "end");
   checkRange(start, end);
+  const metric = await resolveMetric(ctx, metricText);
   const projects = await resolveProjects(ctx, projectTexts);
   const projectIds = projectTexts.length === 0 ? "all" : ids(projects, (p) => p.projectId);
   const unresolved = failures(projects, "project_id");

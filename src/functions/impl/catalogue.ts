@@ -76,8 +76,7 @@ function commonFields(d: DetailCommon): Array<[string, Cell]> {
   return fields;
 }
 
-function fieldTable(fields: Array<[string, Cell]>, fieldArg: unknown, what: string): Table {
-  const field = optionalText(fieldArg, "field");
+function fieldTable(fields: Array<[string, Cell]>, field: string | undefined, what: string): Table {
   if (field === undefined) return [["field", "value"], ...fields.map(([k, v]) => [k, v])];
   const found = fields.find(([k]) => k.toLowerCase() === field.toLowerCase());
   if (!found) {
@@ -94,7 +93,10 @@ export async function project(
   projectArg: unknown,
   fieldArg: unknown
 ): Promise<Table> {
-  const p = await resolveProject(ctx, requiredText(projectArg, "project"));
+  // Every argument is checked before the first request: a bad one must not cost any.
+  const projectText = requiredText(projectArg, "project");
+  const field = optionalText(fieldArg, "field");
+  const p = await resolveProject(ctx, projectText);
   const d = await traced(ctx, `GET /v2/projects/${p.projectId}`, ctx.engine.project(p.projectId));
   const fields: Array<[string, Cell]> = [
     ["name", d.name],
@@ -108,7 +110,7 @@ export async function project(
     ["links", d.links.map((l) => `${l.summary}: ${l.url}`).join("; ")],
     ["products", p.products.map((x) => x.productId).join(", ")],
   ];
-  return fieldTable(fields, fieldArg, `project "${p.projectId}"`);
+  return fieldTable(fields, field, `project "${p.projectId}"`);
 }
 
 export async function product(
@@ -117,8 +119,11 @@ export async function product(
   productArg: unknown,
   fieldArg: unknown
 ): Promise<Table> {
-  const p = await resolveProject(ctx, requiredText(projectArg, "project"));
-  const productId = resolveProduct(p, requiredText(productArg, "product"));
+  const projectText = requiredText(projectArg, "project");
+  const productText = requiredText(productArg, "product");
+  const field = optionalText(fieldArg, "field");
+  const p = await resolveProject(ctx, projectText);
+  const productId = resolveProduct(p, productText);
   const d = await traced(
     ctx,
     `GET /v2/projects/${p.projectId}/products/${productId}`,
@@ -131,12 +136,12 @@ export async function product(
     ["symbol", d.symbol ?? null],
     ...commonFields(d),
   ];
-  return fieldTable(fields, fieldArg, `product "${productId}"`);
+  return fieldTable(fields, field, `product "${productId}"`);
 }
 
 export async function metrics(ctx: FnContext, projectArg: unknown): Promise<Table> {
-  let list = await metricCatalogue(ctx);
   const projectText = optionalText(projectArg, "project");
+  let list = await metricCatalogue(ctx);
   if (projectText !== undefined) {
     const p: Project = await resolveProject(ctx, projectText);
     const d = await traced(ctx, `GET /v2/projects/${p.projectId}`, ctx.engine.project(p.projectId));

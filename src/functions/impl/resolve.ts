@@ -14,10 +14,20 @@ function asErrorCell(error: unknown): ErrorCell {
 }
 
 export async function projectCatalogue(ctx: FnContext): Promise<Project[]> {
+  const cached = ctx.engine.cachedProjects();
+  if (cached) {
+    ctx.trace.requests.add("GET /v2/projects (cached)");
+    return cached;
+  }
   return traced(ctx, "GET /v2/projects", ctx.engine.projects());
 }
 
 export async function metricCatalogue(ctx: FnContext): Promise<Metric[]> {
+  const cached = ctx.engine.cachedMetrics();
+  if (cached) {
+    ctx.trace.requests.add("GET /v2/metrics (cached)");
+    return cached;
+  }
   return traced(ctx, "GET /v2/metrics", ctx.engine.metrics());
 }
 

@@ -77,7 +77,12 @@ async function fetchSeries(
   query: SeriesQuery,
   label: string
 ): Promise<SeriesAnswer> {
-  const answer = await ctx.engine.series(query, { signal: ctx.signal });
+  // A getter, so the signal is made only if the engine has to wait (it reads it after its cache look-up).
+  const answer = await ctx.engine.series(query, {
+    get signal() {
+      return ctx.signal;
+    },
+  });
   ctx.trace.noteSeries(label, answer);
   return answer;
 }
