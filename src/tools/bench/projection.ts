@@ -31,7 +31,7 @@ export function projectToRealLimit(
   scale: number
 ): Projection {
   if (!(scale >= 1)) throw new RangeError(`scale must be >= 1, got ${scale}`);
-  const quotaMs = (requests / REAL_LIMIT_PER_MINUTE) * MINUTE_MS;
+  const quotaMs = (requests * MINUTE_MS) / REAL_LIMIT_PER_MINUTE;
   const stretchedMs = wallMs + throttledMs * (scale - 1);
   return { quotaMs, stretchedMs, projectedMs: Math.max(quotaMs, stretchedMs) };
 }
