@@ -1,0 +1,230 @@
+/** The printed report of a run, and the markdown table the README's Performance section carries. */
+import { alignColumns, formatBytes, formatCount, formatDuration, formatRatio } from "./format";
+import type { BenchResults, WorkloadResult } from "./results";
+
+export const BENCH_COMMAND = "npm run bench";
+
+function ratio(naive: number, ours: number): number {
+  return ours > 0 ? naive / ours : naive > 0 ? Infinity : NaN;
+}
+
+function requestRatio(w: WorkloadResult): string {
+  return formatRatio(ratio(w.naive.requests, w.ours.requests));
+}
+
+function timeRatio(w: WorkloadResult): string {
+  return formatRatio(ratio(w.naive.projection.projectedMs, w.ours.projection.projectedMs));
+}
+
+function settingsLine(r: BenchResults): string {
+  const s = r.settings;
+  return (
+    `Simulator in-process on loopback, ${s.latencyMs[0]}–${s.latencyMs[1]} ms latency per request; rate limit ` +
+    `60 requests per ${formatDuration(s.windowMs)} in the client's limiter and in the simulator (the real 60 ` +
+    `per minute, ${s.scale}× faster; the client's limiter sets the pace, the simulator guards a ` +
+    `${formatDuration(s.simulatorWindowMs)} window). Engine window ${s.engineWindowMs} ms, ≤ ` +
+    `${s.maxIdsPerRequest} ids per request. The simulator is warmed first (it generates each series on first use).`
+  );
+}
+
+export function projectionExplained(scale: number): string {
+  return (
+    `Projected at 60/min = max(requests ÷ 60 per minute, wall time + throttled time × ${scale - 1}), where ` +
+    `throttled time is the time calls waited on the rate limiter or a backoff (the only part that stretches ` +
+    `at the real limit; latency does not). The first term is what the refresh costs of the minute's quota: ` +
+    `one that sends fewer than 60 requests into an idle minute can finish sooner, but repeated refreshes and ` +
+    `other open workbooks pay it.`
+  );
+}
+
+function workloadTable(r: BenchResults): string[] {
+  const header = [
+    ["", "", "requests", "", "", "wall time", "", "projected at 60/min", "", ""],
+    [
+      "workload",
+      "cells",
+      "add-in",
+      "naive",
+      "naive÷",
+      "add-in",
+      "naive",
+      "add-in",
+      "naive",
+      "naive÷",
+    ],
+  ];
+  const rows = r.workloads.map((w) => [
+    w.title,
+    formatCount(w.cells),
+    formatCount(w.ours.requests),
+    formatCount(w.naive.requests),
+    requestRatio(w),
+    formatDuration(w.ours.wallMs),
+    formatDuration(w.naive.wallMs),
+    formatDuration(w.ours.projection.projectedMs),
+    formatDuration(w.naive.projection.projectedMs),
+    timeRatio(w),
+  ]);
+  return alignColumns([...header, ...rows]);
+}
+
+function notes(r: BenchResults): string[] {
+  const sum = (f: (w: WorkloadResult) => number) => r.workloads.reduce((acc, w) => acc + f(w), 0);
+  const compared = sum((w) => w.agreement.compared);
+  const agree = sum((w) => w.agreement.agree);
+  const firstDiff = r.workloads.find((w) => w.agreement.firstDifference);
+  return [
+    `Requests: HTTP requests the simulator received, retries included (429 answers: ` +
+      `${sum((w) => w.ours.rateLimited + w.naive.rateLimited)}, retries: ` +
+      `${sum((w) => w.ours.retries + w.naive.retries)}). The add-in starts each workload with the ` +
+      `project and metric lists loaded, except cold open (every cache cleared) and warm refresh (the model ` +
+      `sheet's cache); the naive baseline has no cache.`,
+    projectionExplained(r.settings.scale),
+    `Answers: the add-in and the naive baseline agree on ${formatCount(agree)} of ${formatCount(compared)} ` +
+      `single-value cells` +
+      (firstDiff?.agreement.firstDifference
+        ? `; first difference in ${firstDiff.title}, cell ${firstDiff.agreement.firstDifference.index + 1}: ` +
+          `add-in ${firstDiff.agreement.firstDifference.ours}, naive ${firstDiff.agreement.firstDifference.naive}.`
+        : ".") +
+      ` Model sheet: ${r.workloads[0].ours.outcomes.numbers} numbers, ` +
+      `${
+        Object.entries(r.workloads[0].ours.outcomes.errors)
+          .map(([code, n]) => `${n} ${code}`)
+          .join(", ") || "no errors"
+      } (pairs a project lacks, archived projects).`,
+  ];
+}
+
+function wrap(text: string, width = 110, indent = ""): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line && line.length + word.length + 1 > width) {
+      lines.push(line);
+      line = indent + word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+function targetLines(r: BenchResults): string[] {
+  const rows = r.targets.map((t) => [t.label, t.measured, t.target, t.met ? "met" : "MISSED"]);
+  const lines = alignColumns([["", "measured", "target", ""], ...rows]);
+  for (const t of r.targets.filter((x) => !x.met && x.note))
+    lines.push(...wrap(`${t.label}: ${t.note}`, 110, "    ").map((l, i) => (i ? l : `  ! ${l}`)));
+  return lines;
+}
+
+function hotLine(r: BenchResults): string {
+  const h = r.hotPath;
+  const us = (ms: number) => ((ms * 1000) / h.cells).toFixed(1);
+  const range = (runs: readonly number[]) => `${us(Math.min(...runs))}–${us(Math.max(...runs))}`;
+  return (
+    `Hot path: ${formatCount(h.cells)} VALUE cells from a warm cache, ${h.requests} requests; median of ` +
+    `${h.cellPathRunsMs.length} runs (range in µs per cell): engine ${formatDuration(h.enginePathMs)} = ` +
+    `${us(h.enginePathMs)} µs per cell (${range(h.enginePathRunsMs)}; catalogue lookups and cached series); ` +
+    `through CRYPTO.VALUE (functions layer and engine) ${formatDuration(h.cellPathMs)} = ` +
+    `${us(h.cellPathMs)} µs per cell (${range(h.cellPathRunsMs)}).`
+  );
+}
+
+function heapLine(r: BenchResults): string {
+  const { beforeBytes, afterBytes, forcedGc } = r.heap;
+  return (
+    `Heap used after the model sheet: ${formatBytes(afterBytes)} (before: ${formatBytes(beforeBytes)}, ` +
+    `${afterBytes >= beforeBytes ? "+" : "−"}${formatBytes(Math.abs(afterBytes - beforeBytes))}); ` +
+    (forcedGc ? "GC forced before each reading." : "no forced GC (run node with --expose-gc).")
+  );
+}
+
+function bundleLines(r: BenchResults): string[] {
+  const lines = [
+    `Bundles (gzip, zlib's default level; 1 kB = 1,000 bytes): functions.js ` +
+      `${formatBytes(r.bundles.functions.gzipBytes)} (${formatBytes(r.bundles.functions.bytes)} raw).`,
+  ];
+  r.bundles.pages.forEach((page, i) => {
+    const scripts = page.scripts.map((s) => `${s.file} ${formatBytes(s.gzipBytes)}`).join(", ");
+    const excluded = page.excluded.map((e) => `${e.src} (${e.reason})`).join("; ");
+    const text =
+      `${page.page}${i === 0 ? " (the shared runtime)" : " (no target)"}: ` +
+      `${formatBytes(page.gzipBytes)} in ${page.scripts.length} scripts` +
+      (scripts ? ` (${scripts})` : "") +
+      (excluded ? `; not counted: ${excluded}` : "");
+    lines.push(...wrap(text, 108, "    ").map((l, j) => (j === 0 ? `  ${l}` : l)));
+  });
+  return lines;
+}
+
+export function formatReport(r: BenchResults, written: readonly string[]): string {
+  const e = r.environment;
+  const met = r.targets.filter((t) => t.met).length;
+  return [
+    `Cryptometrics for Excel: benchmark (${BENCH_COMMAND})`,
+    `${r.startedAt} · node ${e.node} · ${e.platform} · ${e.cpus} × ${e.cpuModel} · load average ` +
+      `${e.loadAverage.toFixed(1)} at the start${e.loadAverage > e.cpus ? " (a busy machine: times are noisy)" : ""}`,
+    ...wrap(settingsLine(r)),
+    "",
+    ...workloadTable(r),
+    "",
+    ...notes(r).flatMap((n) => wrap(n)),
+    "",
+    ...wrap(hotLine(r)),
+    ...wrap(heapLine(r)),
+    ...bundleLines(r),
+    "",
+    `Targets: ${met} of ${r.targets.length} met`,
+    ...targetLines(r),
+    "",
+    ...written.map((f) => `Written: ${f}`),
+    `Ran in ${formatDuration(r.durationMs)}.`,
+  ].join("\n");
+}
+
+/** The README's Performance section: the table, the targets and the command, as markdown. */
+export function formatMarkdown(r: BenchResults): string {
+  const row = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
+  const table = [
+    row([
+      "workload",
+      "cells",
+      "requests: add-in / naive",
+      "projected at 60 req/min: add-in / naive",
+      "naive ÷ add-in (time)",
+    ]),
+    row(["---", "---:", "---:", "---:", "---:"]),
+    ...r.workloads.map((w) =>
+      row([
+        w.title,
+        formatCount(w.cells),
+        `${formatCount(w.ours.requests)} / ${formatCount(w.naive.requests)}`,
+        `${formatDuration(w.ours.projection.projectedMs)} / ${formatDuration(w.naive.projection.projectedMs)}`,
+        timeRatio(w),
+      ])
+    ),
+  ];
+  const targets = [
+    row(["target", "measured", "goal", ""]),
+    row(["---", "---:", "---", "---"]),
+    ...r.targets.map((t) => row([t.label, t.measured, t.target, t.met ? "met" : "**missed**"])),
+  ];
+  return [
+    "## Performance",
+    "",
+    `\`${BENCH_COMMAND}\` refreshes real-sized workbooks as Excel recalculates them (every cell's function called at ` +
+      `once) through the add-in's engine, side by side with a naive add-in that sends one request per cell ` +
+      `(same client and rate limiter, no batching, no cache). ${settingsLine(r)}`,
+    "",
+    ...table,
+    "",
+    projectionExplained(r.settings.scale),
+    "",
+    ...targets,
+    "",
+    `${hotLine(r)} ${heapLine(r)}`,
+    "",
+    `Measured ${r.startedAt.slice(0, 10)} on ${r.environment.cpus} × ${r.environment.cpuModel}, node ` +
+      `${r.environment.node}. Times vary by machine; request counts do not (they are asserted in test/bench).`,
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,89 @@
+/** The shape of one bench run, as printed and as written to bench-results/*.json. */
+import type { BundleReport } from "./bundles";
+import type { Agreement, OutcomeSummary } from "./outcomes";
+import type { Projection } from "./projection";
+
+export type WorkloadId = "model" | "history" | "overlap" | "statements" | "warm" | "cold" | "hot";
+
+/** One evaluator's run of one workload. */
+export interface SideResult {
+  requests: number;
+  catalogueRequests: number;
+  dataRequests: number;
+  rateLimited: number;
+  retries: number;
+  wallMs: number;
+  throttledMs: number;
+  projection: Projection;
+  outcomes: OutcomeSummary;
+}
+
+export interface WorkloadResult {
+  id: WorkloadId;
+  title: string;
+  cells: number;
+  ours: SideResult;
+  naive: SideResult;
+  /** Single-value cells on which both evaluators agree. */
+  agreement: Agreement;
+}
+
+export interface HotPathResult {
+  cells: number;
+  /** Requests sent by the timed evaluations (0 when the cache is warm). */
+  requests: number;
+  /** Median of the timed runs: every cell through CRYPTO.VALUE (functions layer and engine). */
+  cellPathMs: number;
+  /** Median of the timed runs: the engine's work per cell (catalogue lookups and the cached series). */
+  enginePathMs: number;
+  cellPathRunsMs: number[];
+  enginePathRunsMs: number[];
+}
+
+export interface HeapResult {
+  /** process.memoryUsage().heapUsed before and after the model sheet (catalogue loaded before). */
+  beforeBytes: number;
+  afterBytes: number;
+  /** Whether a GC was forced before each reading (node --expose-gc). */
+  forcedGc: boolean;
+}
+
+export interface TargetCheck {
+  label: string;
+  measured: string;
+  target: string;
+  met: boolean;
+  /** For a missed target: why, and what would reach it. */
+  note?: string;
+}
+
+export interface BenchSettings {
+  scale: number;
+  /** The scaled rate-limit window of the client's limiter (60 requests per windowMs). */
+  windowMs: number;
+  /** The window the simulator checks (see simulatorWindow in environment.ts). */
+  simulatorWindowMs: number;
+  latencyMs: [number, number];
+  engineWindowMs: number;
+  maxIdsPerRequest: number;
+  today: string;
+}
+
+export interface BenchResults {
+  startedAt: string;
+  durationMs: number;
+  environment: {
+    node: string;
+    platform: string;
+    cpus: number;
+    cpuModel: string;
+    /** One-minute load average when the run started: above the CPU count, times are noisy. */
+    loadAverage: number;
+  };
+  settings: BenchSettings;
+  workloads: WorkloadResult[];
+  hotPath: HotPathResult;
+  heap: HeapResult;
+  bundles: BundleReport;
+  targets: TargetCheck[];
+}

@@ -1,0 +1,154 @@
+/**
+ * Targets and the printed report, from a recorded run (test/fixtures/bench/results.json): every figure sits
+ * next to its target, and a missed target says so with its note.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  alignColumns,
+  formatBytes,
+  formatDuration,
+  formatRatio,
+} from "../../src/tools/bench/format";
+import { formatMarkdown, formatReport } from "../../src/tools/bench/report";
+import type { BenchResults, TargetCheck } from "../../src/tools/bench/results";
+import { evaluateTargets } from "../../src/tools/bench/targets";
+
+const recorded = JSON.parse(
+  readFileSync(join(__dirname, "..", "fixtures", "bench", "results.json"), "utf8")
+) as BenchResults;
+
+function copy(): BenchResults {
+  return JSON.parse(JSON.stringify(recorded)) as BenchResults;
+}
+
+function check(targets: readonly TargetCheck[], label: string): TargetCheck {
+  const found = targets.find((t) => t.label.startsWith(label));
+  if (!found) throw new Error(`no target "${label}"`);
+  return found;
+}
+
+describe("the targets of issue 6", () => {
+  it("are met by the recorded request counts and bundle sizes", () => {
+    const targets = evaluateTargets(copy(), 46);
+    for (const label of [
+      "model sheet: requests",
+      "model sheet: naive",
+      "history sheet",
+      "overlapping ranges",
+      "statements",
+      "warm refresh",
+      "cold open",
+      "functions.js",
+      "taskpane.html",
+    ])
+      expect(check(targets, label)).toMatchObject({ met: true });
+    expect(check(targets, "model sheet: naive").measured).toBe("50×");
+  });
+
+  it("flag a model sheet that sends a request more than one per metric, with a note", () => {
+    const results = copy();
+    results.workloads[0].ours.requests = 21;
+    const model = check(evaluateTargets(results, 46), "model sheet: requests");
+    expect(model).toMatchObject({ measured: "21", met: false });
+    expect(model.note).toMatch(/paths in the results JSON/);
+  });
+
+  it("judge the hot path on the engine's median time per cell", () => {
+    const results = copy();
+    results.hotPath.enginePathMs = 150; // 15 µs per cell over 10,000 cells
+    expect(check(evaluateTargets(results, 46), "hot path")).toMatchObject({
+      measured: "15.0 µs",
+      met: true,
+    });
+    results.hotPath.enginePathMs = 250;
+    const slow = check(evaluateTargets(results, 46), "hot path");
+    expect(slow.met).toBe(false);
+    expect(slow.note).toBeDefined();
+  });
+
+  it("expect one history request per chunk of project ids", () => {
+    const results = copy();
+    results.settings.maxIdsPerRequest = 20;
+    const history = check(evaluateTargets(results, 46), "history sheet");
+    expect(history.target).toMatch(/^3 /);
+    expect(history.met).toBe(true); // 1 request is within 3
+  });
+});
+
+describe("the printed report", () => {
+  const results = copy();
+  results.targets = evaluateTargets(results, 46);
+  const text = formatReport(results, ["bench-results/latest.json"]);
+
+  it("puts each workload's requests, times and projections side by side", () => {
+    const model = text.split("\n").find((l) => l.startsWith("model sheet"));
+    expect(model?.split(/\s{2,}/)).toEqual([
+      "model sheet",
+      "1,000",
+      "20",
+      "1,000",
+      "50×",
+      "611 ms",
+      "9.87 s",
+      "20.0 s",
+      "16 min 40 s",
+      "50×",
+    ]);
+    for (const w of results.workloads) expect(text).toContain(w.title);
+  });
+
+  it("explains the projection and prints every target with its verdict", () => {
+    expect(text).toContain("max(requests ÷ 60 per minute, wall time + throttled time × 99)");
+    for (const t of results.targets) expect(text).toContain(t.label);
+    expect(text).toMatch(/hot path: engine time per cell\s+34\.5 µs\s+< 20 µs\s+MISSED/);
+    expect(text).toContain("Written: bench-results/latest.json");
+  });
+
+  it("says office.js is not counted in the page's scripts", () => {
+    expect(text).toMatch(/not counted: https:\/\/appsforoffice\.microsoft\.com\S+office\.js/);
+  });
+
+  it("gives the README a markdown Performance section with the table and the command", () => {
+    const md = formatMarkdown(results);
+    expect(md.startsWith("## Performance\n")).toBe(true);
+    expect(md).toContain("`npm run bench`");
+    expect(md).toContain("| model sheet | 1,000 | 20 / 1,000 | 20.0 s / 16 min 40 s | 50× |");
+    expect(md).toContain("| hot path: engine time per cell | 34.5 µs | < 20 µs | **missed** |");
+  });
+});
+
+describe("figures", () => {
+  it("read as durations from milliseconds to hours", () => {
+    expect(formatDuration(0.42)).toBe("0.42 ms");
+    expect(formatDuration(611.4)).toBe("611 ms");
+    expect(formatDuration(9_869)).toBe("9.87 s");
+    expect(formatDuration(50_000)).toBe("50.0 s");
+    expect(formatDuration(1_000_000)).toBe("16 min 40 s");
+    expect(formatDuration(120_000)).toBe("2 min");
+    expect(formatDuration(10_080_000)).toBe("2 h 48 min");
+  });
+
+  it("show ratios, with nothing to divide by shown as infinite", () => {
+    expect(formatRatio(50)).toBe("50×");
+    expect(formatRatio(1)).toBe("1.0×");
+    expect(formatRatio(5041.2)).toBe("5,041×");
+    expect(formatRatio(Infinity)).toBe("∞");
+    expect(formatRatio(null)).toBe("—");
+  });
+
+  it("show sizes in kB of 1,000 bytes", () => {
+    expect(formatBytes(947)).toBe("947 B");
+    expect(formatBytes(38_912)).toBe("38.9 kB");
+    expect(formatBytes(12_450_000)).toBe("12.45 MB");
+  });
+
+  it("align columns: text left, figures right", () => {
+    expect(
+      alignColumns([
+        ["a", "1"],
+        ["long", "100"],
+      ])
+    ).toEqual(["a       1", "long  100"]);
+  });
+});
