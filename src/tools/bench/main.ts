@@ -1,0 +1,110 @@
+/**
+ * `npm run bench`: builds, then refreshes the workloads of issue 6 through the add-in and through a naive
+ * per-cell baseline, prints the side-by-side table with every target, and writes the full results as JSON
+ * (and the README's markdown table) under bench-results/, which git ignores.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { parseArgs } from "node:util";
+import { setLogSink, type LogRecord } from "../../client";
+import { projectRoot } from "./bundles";
+import { installExcelHost } from "./excel";
+import { formatMarkdown, formatReport } from "./report";
+import { BENCH_DEFAULTS, runBench } from "./run";
+
+const HELP = `Usage: npm run bench [-- options]
+  --scale N        rate limit ${BENCH_DEFAULTS.scale}× faster than the real 60/min (60 per ${60_000 / BENCH_DEFAULTS.scale} ms); default ${BENCH_DEFAULTS.scale}
+  --latency A-B    simulator latency per request in ms; default ${BENCH_DEFAULTS.latencyMs.join("-")}
+  --hot-runs N     timed evaluations of the hot path (median reported); default 7
+  --strict-window  the simulator checks exactly the client's window (shows the 429s its latency causes)
+  --out DIR        where results go; default bench-results
+  --help`;
+
+class UsageError extends Error {}
+
+function positive(text: string, name: string): number {
+  const n = Number(text);
+  if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`${name} must be a positive number`);
+  return n;
+}
+
+function parseLatency(text: string): [number, number] {
+  const m = /^(\d+)(?:-(\d+))?$/.exec(text.trim());
+  if (!m) throw new UsageError(`--latency takes MS or MIN-MAX, got "${text}"`);
+  const a = Number(m[1]);
+  const b = m[2] === undefined ? a : Number(m[2]);
+  if (b < a) throw new UsageError(`--latency: ${b} is less than ${a}`);
+  return [a, b];
+}
+
+function logToStderr(record: LogRecord): void {
+  if (record.level === "debug" || record.level === "info") return;
+  const data = record.data ? ` ${JSON.stringify(record.data)}` : "";
+  process.stderr.write(`[${record.logger}] ${record.level}: ${record.message}${data}\n`);
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      scale: { type: "string", default: String(BENCH_DEFAULTS.scale) },
+      latency: { type: "string", default: BENCH_DEFAULTS.latencyMs.join("-") },
+      "hot-runs": { type: "string", default: "7" },
+      "strict-window": { type: "boolean", default: false },
+      out: { type: "string", default: "bench-results" },
+      help: { type: "boolean", default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  const scale = positive(values.scale, "--scale");
+  if (scale < 1) throw new UsageError("--scale must be at least 1");
+  const latencyMs = parseLatency(values.latency);
+  const hotRuns = Math.round(positive(values["hot-runs"], "--hot-runs"));
+  const root = projectRoot();
+
+  setLogSink(logToStderr);
+  installExcelHost();
+  process.stderr.write(
+    "Benchmark: a few minutes (the naive baseline waits on the rate limiter)…\n"
+  );
+  const results = await runBench({
+    scale,
+    latencyMs,
+    hotRuns,
+    strictWindow: values["strict-window"],
+    webDir: join(root, "dist", "web"),
+    progress: (line) => process.stderr.write(`  ${line}\n`),
+  });
+
+  const outDir = join(root, values.out);
+  mkdirSync(outDir, { recursive: true });
+  const stamp = results.startedAt.replace(/[:.]/g, "-");
+  const files = {
+    run: join(outDir, `bench-${stamp}.json`),
+    latest: join(outDir, "latest.json"),
+    markdown: join(outDir, "latest.md"),
+  };
+  const json = `${JSON.stringify(results, null, 2)}\n`;
+  writeFileSync(files.run, json);
+  writeFileSync(files.latest, json);
+  writeFileSync(files.markdown, formatMarkdown(results));
+  const shown = Object.values(files).map((f) => relative(root, f));
+  process.stdout.write(`${formatReport(results, shown)}\n`);
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const usage =
+      error instanceof UsageError ||
+      (error as { code?: string })?.code?.startsWith("ERR_PARSE_ARGS");
+    process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (usage) process.stderr.write(`${HELP}\n`);
+    process.exitCode = usage ? 2 : 1;
+  }
+);

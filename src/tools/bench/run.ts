@@ -1,0 +1,251 @@
+/**
+ * One bench run: every workload through the add-in (custom functions → engine → client) and through the naive
+ * baseline, one after the other against the same simulator, each starting with an empty rate-limit window.
+ */
+import { cpus, loadavg } from "node:os";
+import { performance } from "node:perf_hooks";
+import { DEFAULT_LIMITS } from "../../client";
+import { DEFAULT_ENGINE_OPTIONS } from "../../engine/engine";
+import { measureBundles } from "./bundles";
+import { engineRecalculate } from "./engine-path";
+import {
+  simulatorWindow,
+  startBenchEnvironment,
+  type BenchEnvironment,
+  type Measurement,
+} from "./environment";
+import { recalculate } from "./excel";
+import { naiveRecalculate } from "./naive";
+import { compareOutcomes, summarise, type CellOutcome } from "./outcomes";
+import { projectToRealLimit } from "./projection";
+import type { BenchResults, SideResult, WorkloadId, WorkloadResult } from "./results";
+import { evaluateTargets } from "./targets";
+import {
+  BENCH_NOW,
+  BENCH_TODAY,
+  distinctProjectCount,
+  historySheet,
+  hotPathSheet,
+  liveProjects,
+  MODEL_DATE,
+  MODEL_METRICS,
+  modelSheet,
+  overlappingRanges,
+  sheetProjects,
+  statementsSheet,
+  type BenchCell,
+} from "./workloads";
+
+export interface BenchOptions {
+  /** Rate limit speed-up (100: 60 requests per 600 ms). */
+  scale: number;
+  latencyMs: [number, number];
+  webDir: string;
+  /** Timed evaluations of the hot path; the median is reported. */
+  hotRuns?: number;
+  /** The simulator enforces exactly the client's window (see simulatorWindow). */
+  strictWindow?: boolean;
+  progress?: (line: string) => void;
+}
+
+/** How the add-in's engine starts a workload: catalogue loaded (the usual), everything cleared, or as left. */
+type Start = "catalogue" | "cold" | "warm";
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+function collectGarbage(): void {
+  gc?.();
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function side(m: Measurement, outcomes: readonly CellOutcome[], scale: number): SideResult {
+  const { paths: _paths, ...counts } = m;
+  return {
+    ...counts,
+    projection: projectToRealLimit(m.requests, m.wallMs, m.throttledMs, scale),
+    outcomes: summarise(outcomes),
+  };
+}
+
+class Runner {
+  readonly workloads: WorkloadResult[] = [];
+
+  constructor(
+    private readonly env: BenchEnvironment,
+    private readonly scale: number,
+    private readonly progress: (line: string) => void
+  ) {}
+
+  async prepare(start: Start): Promise<void> {
+    await this.env.quiet();
+    if (start === "warm") return;
+    await this.env.coldEngine({ catalogue: start === "catalogue" });
+    // The catalogue's own requests must not share the measured run's rate-limit window.
+    if (start === "catalogue") await this.env.quiet();
+  }
+
+  async ours(cells: readonly BenchCell[]) {
+    collectGarbage();
+    const { result, measurement } = await this.env.measure(() => recalculate(cells));
+    return { outcomes: result, measurement };
+  }
+
+  async naive(cells: readonly BenchCell[]) {
+    await this.env.quiet();
+    collectGarbage();
+    const { result, measurement } = await this.env.measure(() =>
+      naiveRecalculate(this.env.naiveClient, cells)
+    );
+    return { outcomes: result, measurement };
+  }
+
+  record(
+    id: WorkloadId,
+    title: string,
+    cells: readonly BenchCell[],
+    ours: { outcomes: CellOutcome[]; measurement: Measurement },
+    naive: { outcomes: CellOutcome[]; measurement: Measurement }
+  ): void {
+    const result: WorkloadResult = {
+      id,
+      title,
+      cells: cells.length,
+      ours: side(ours.measurement, ours.outcomes, this.scale),
+      naive: side(naive.measurement, naive.outcomes, this.scale),
+      agreement: compareOutcomes(ours.outcomes, naive.outcomes),
+    };
+    this.workloads.push(result);
+    const o = result.ours;
+    const n = result.naive;
+    this.progress(
+      `${title}: add-in ${o.requests} requests in ${Math.round(o.wallMs)} ms, ` +
+        `naive ${n.requests} in ${Math.round(n.wallMs)} ms`
+    );
+  }
+
+  async workload(id: WorkloadId, title: string, cells: readonly BenchCell[], start: Start) {
+    await this.prepare(start);
+    const ours = await this.ours(cells);
+    const naive = await this.naive(cells);
+    this.record(id, title, cells, ours, naive);
+  }
+}
+
+/**
+ * The simulator generates each series on first use and keeps it. Asking for every series the workloads read
+ * once, before anything is measured, keeps that one-off cost out of both sides' times and out of the heap
+ * reading (the simulator shares the process).
+ */
+async function warmSimulator(env: BenchEnvironment): Promise<void> {
+  const projectIds = [...new Set(sheetProjects(50))];
+  const day = { start: MODEL_DATE, end: MODEL_DATE };
+  await Promise.all([
+    ...MODEL_METRICS.map((m) => env.naiveClient.getMetric(m, { projectIds, ...day })),
+    ...liveProjects(20).map((p) => env.naiveClient.getFinancialStatement(p)),
+  ]);
+}
+
+function heapUsed(): number {
+  collectGarbage();
+  return process.memoryUsage().heapUsed;
+}
+
+export async function runBench(options: BenchOptions): Promise<BenchResults> {
+  const progress = options.progress ?? (() => undefined);
+  const startedAt = new Date();
+  const loadAverage = loadavg()[0];
+  const t0 = performance.now();
+  // The clock runs in real time (the limiter's windows must pass) but starts at the same instant every
+  // run, so the dataset's "today", and every number, is the same from run to run.
+  const offset = BENCH_NOW - Date.now();
+  const env = await startBenchEnvironment({
+    scale: options.scale,
+    latencyMs: options.latencyMs,
+    now: () => Date.now() + offset,
+    strictWindow: options.strictWindow,
+  });
+  try {
+    const bundles = measureBundles(options.webDir);
+    await warmSimulator(env);
+    const runner = new Runner(env, options.scale, progress);
+    const model = modelSheet();
+
+    await runner.prepare("catalogue");
+    const beforeBytes = heapUsed();
+    const modelOurs = await runner.ours(model);
+    const afterBytes = heapUsed();
+    runner.record("model", "model sheet", model, modelOurs, await runner.naive(model));
+
+    await runner.workload("warm", "warm refresh", model, "warm");
+    await runner.workload("history", "history sheet", historySheet(), "catalogue");
+    await runner.workload("overlap", "overlapping ranges", overlappingRanges(), "catalogue");
+    await runner.workload("statements", "statements", statementsSheet(), "catalogue");
+    await runner.workload("cold", "cold open", model, "cold");
+
+    const hot = hotPathSheet();
+    await runner.prepare("catalogue");
+    await recalculate(hot); // warming: the timed runs below are served from the cache
+    const runs = options.hotRuns ?? 7;
+    const cellRuns: Array<{ outcomes: CellOutcome[]; measurement: Measurement }> = [];
+    for (let i = 0; i < runs; i++) cellRuns.push(await runner.ours(hot));
+    const engineMs: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      collectGarbage();
+      const started = performance.now();
+      await engineRecalculate(env.runtime.engine, hot);
+      engineMs.push(performance.now() - started);
+    }
+    const byTime = [...cellRuns].sort((a, b) => a.measurement.wallMs - b.measurement.wallMs);
+    const typical = byTime[Math.floor(byTime.length / 2)];
+    runner.record("hot", "hot path", hot, typical, await runner.naive(hot));
+
+    const cpu = cpus();
+    const measured: Omit<BenchResults, "targets"> = {
+      startedAt: startedAt.toISOString(),
+      durationMs: performance.now() - t0,
+      environment: {
+        node: process.version,
+        platform: `${process.platform} ${process.arch}`,
+        cpus: cpu.length,
+        cpuModel: cpu[0]?.model ?? "unknown",
+        loadAverage,
+      },
+      settings: {
+        scale: options.scale,
+        windowMs: env.windowMs,
+        simulatorWindowMs: simulatorWindow(env.windowMs, options.strictWindow),
+        latencyMs: options.latencyMs,
+        engineWindowMs: env.runtime.engine.options.windowMs,
+        maxIdsPerRequest: env.runtime.engine.options.maxIdsPerRequest,
+        today: BENCH_TODAY,
+      },
+      workloads: runner.workloads,
+      hotPath: {
+        cells: hot.length,
+        requests: cellRuns.reduce((sum, r) => sum + r.measurement.requests, 0),
+        cellPathMs: median(cellRuns.map((r) => r.measurement.wallMs)),
+        enginePathMs: median(engineMs),
+        cellPathRunsMs: cellRuns.map((r) => r.measurement.wallMs),
+        enginePathRunsMs: engineMs,
+      },
+      heap: { beforeBytes, afterBytes, forcedGc: gc !== undefined },
+      bundles,
+    };
+    return { ...measured, targets: evaluateTargets(measured, distinctProjectCount(50)) };
+  } finally {
+    await env.close();
+  }
+}
+
+/** Defaults shown in --help and the JSON: the client's and engine's own, unchanged by the bench. */
+export const BENCH_DEFAULTS = {
+  scale: 100,
+  latencyMs: [50, 100] as [number, number],
+  maxIdsPerRequest: DEFAULT_LIMITS.maxIdsPerRequest,
+  engineWindowMs: DEFAULT_ENGINE_OPTIONS.windowMs,
+};
