@@ -134,7 +134,8 @@ function heapLine(r: BenchResults): string {
   return (
     `Heap used after the model sheet: ${formatBytes(afterBytes)} (before: ${formatBytes(beforeBytes)}, ` +
     `${afterBytes >= beforeBytes ? "+" : "−"}${formatBytes(Math.abs(afterBytes - beforeBytes))}); ` +
-    (forcedGc ? "GC forced before each reading." : "no forced GC (run node with --expose-gc).")
+    (forcedGc ? "GC forced before each reading" : "no forced GC (run node with --expose-gc)") +
+    "; no target set."
   );
 }
 

@@ -16,6 +16,8 @@ export interface SideResult {
   throttledMs: number;
   projection: Projection;
   outcomes: OutcomeSummary;
+  /** The add-in's request paths in arrival order (the naive side's are one per cell, left out). */
+  paths?: string[];
 }
 
 export interface WorkloadResult {

@@ -63,12 +63,19 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-function side(m: Measurement, outcomes: readonly CellOutcome[], scale: number): SideResult {
-  const { paths: _paths, ...counts } = m;
+/** @param keepPaths the add-in's few request paths go into the JSON; the naive thousands do not. */
+function side(
+  m: Measurement,
+  outcomes: readonly CellOutcome[],
+  scale: number,
+  keepPaths: boolean
+): SideResult {
+  const { paths, ...counts } = m;
   return {
     ...counts,
     projection: projectToRealLimit(m.requests, m.wallMs, m.throttledMs, scale),
     outcomes: summarise(outcomes),
+    ...(keepPaths ? { paths } : {}),
   };
 }
 
@@ -115,8 +122,8 @@ class Runner {
       id,
       title,
       cells: cells.length,
-      ours: side(ours.measurement, ours.outcomes, this.scale),
-      naive: side(naive.measurement, naive.outcomes, this.scale),
+      ours: side(ours.measurement, ours.outcomes, this.scale, true),
+      naive: side(naive.measurement, naive.outcomes, this.scale, false),
       agreement: compareOutcomes(ours.outcomes, naive.outcomes),
     };
     this.workloads.push(result);
