@@ -1,0 +1,163 @@
+/**
+ * The formula builder's model: what the user picked with the controls → the formula text (as the function
+ * reference writes it) and the call its live preview evaluates. Pure: the view keeps a BuilderState and
+ * asks for a build on every change.
+ */
+import type { OptionKey } from "../../functions/options";
+import {
+  LIST_OPTIONS,
+  OPTION_DEFAULTS,
+  specFor,
+  type FunctionSpec,
+  type ParamSpec,
+} from "./function-specs";
+import { formulaText, OMITTED, text, type FormulaArg } from "./formula-text";
+
+export type DateValue =
+  | { mode: "none" }
+  | { mode: "fixed"; date: string }
+  /** The last `days` days: TODAY()-days. */
+  | { mode: "rolling"; days: number };
+
+export type OptionValues = Partial<Record<OptionKey, string | readonly string[]>>;
+
+export type ParamValue =
+  | { kind: "ids"; ids: readonly string[] }
+  | { kind: "date"; value: DateValue }
+  | { kind: "choice"; value?: string }
+  | { kind: "options"; options: OptionValues };
+
+export interface BuilderState {
+  fn: string;
+  /** By parameter name. */
+  values: Readonly<Record<string, ParamValue>>;
+}
+
+export type BuildResult =
+  | { ok: true; formula: string; name: string; args: FormulaArg[] }
+  | { ok: false; problems: string[] };
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export function emptyState(fn: string): BuilderState {
+  return { fn, values: {} };
+}
+
+export function withValue(state: BuilderState, param: string, value: ParamValue): BuilderState {
+  return { ...state, values: { ...state.values, [param]: value } };
+}
+
+/** "key=value; key=value" in the spec's key order; defaults and empty lists are left out. */
+export function optionsText(keys: readonly OptionKey[], options: OptionValues): string {
+  const parts: string[] = [];
+  for (const key of keys) {
+    const value = options[key];
+    if (value === undefined) continue;
+    if (LIST_OPTIONS.includes(key)) {
+      const ids = (Array.isArray(value) ? value : [value]).filter((id) => id !== "");
+      if (ids.length > 0) parts.push(`${key}=${ids.join(",")}`);
+      continue;
+    }
+    const single = Array.isArray(value) ? value[0] : (value as string);
+    // Writing a default would only lengthen the formula.
+    if (single === undefined || single === "" || single === OPTION_DEFAULTS[key]) continue;
+    parts.push(`${key}=${single}`);
+  }
+  return parts.join("; ");
+}
+
+function idsOf(value: ParamValue | undefined): readonly string[] {
+  return value?.kind === "ids" ? value.ids.filter((id) => id.trim() !== "") : [];
+}
+
+function argFor(param: ParamSpec, value: ParamValue | undefined, problems: string[]): FormulaArg {
+  const missing = (): FormulaArg => {
+    if (!param.optional) problems.push(`Choose ${param.label.toLowerCase()}.`);
+    return OMITTED;
+  };
+  switch (param.kind) {
+    case "project":
+    case "metric":
+    case "product":
+    case "sector": {
+      const ids = idsOf(value);
+      if (ids.length > 1) problems.push(`${param.label} takes one value.`);
+      return ids.length === 0 ? missing() : text(ids[0]);
+    }
+    case "projects":
+    case "metrics": {
+      const ids = idsOf(value);
+      return ids.length === 0 ? missing() : text(ids.join(","));
+    }
+    case "date": {
+      const date = value?.kind === "date" ? value.value : { mode: "none" as const };
+      if (date.mode === "fixed") {
+        if (!ISO_DATE.test(date.date)) {
+          problems.push(`${param.label}: pick a date.`);
+          return OMITTED;
+        }
+        return text(date.date);
+      }
+      if (date.mode === "rolling") {
+        if (!Number.isInteger(date.days) || date.days < 0 || date.days > 36_500) {
+          problems.push(`${param.label}: the number of days must be a whole number from 0.`);
+          return OMITTED;
+        }
+        return { kind: "today-minus", days: date.days };
+      }
+      return missing();
+    }
+    case "granularity":
+    case "interval":
+    case "field":
+    case "aggregation": {
+      const choice = value?.kind === "choice" ? value.value : undefined;
+      return choice ? text(choice) : missing();
+    }
+    case "options": {
+      const options = value?.kind === "options" ? value.options : {};
+      const written = optionsText(param.optionKeys ?? [], options);
+      return written ? text(written) : OMITTED;
+    }
+  }
+}
+
+/** METRIC reads several projects with one metric, or several metrics of one project: not both. */
+function crossCheck(spec: FunctionSpec, state: BuilderState, problems: string[]): void {
+  if (spec.name !== "METRIC") return;
+  const projects = idsOf(state.values.project).length;
+  const metrics = idsOf(state.values.metric).length;
+  if (projects > 1 && metrics > 1) {
+    problems.push(
+      "METRIC takes several projects with one metric, or several metrics of one project."
+    );
+  }
+}
+
+function crossCheckDates(spec: FunctionSpec, state: BuilderState, problems: string[]): void {
+  const start = state.values.start;
+  const end = state.values.end;
+  if (
+    !spec.params.some((x) => x.name === "start") ||
+    start?.kind !== "date" ||
+    end?.kind !== "date"
+  )
+    return;
+  if (
+    start.value.mode === "fixed" &&
+    end.value.mode === "fixed" &&
+    start.value.date > end.value.date
+  )
+    problems.push("Start is after end.");
+}
+
+export function build(state: BuilderState): BuildResult {
+  const spec = specFor(state.fn);
+  if (!spec) return { ok: false, problems: [`Unknown function ${state.fn}.`] };
+  const problems: string[] = [];
+  const args = spec.params.map((param) => argFor(param, state.values[param.name], problems));
+  crossCheck(spec, state, problems);
+  crossCheckDates(spec, state, problems);
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, name: spec.name, args, formula: formulaText(spec.name, args) };
+}

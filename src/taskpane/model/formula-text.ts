@@ -1,0 +1,80 @@
+/**
+ * Formula text, written the way the function reference (help.html) spells calls: `=CRYPTO.NAME(arg,...)`,
+ * text in double quotes with `"` doubled, omitted optional arguments left empty and trailing ones dropped.
+ * Besides constants, an argument may be a rolling date (`TODAY()-365`), which Excel recalculates daily; for
+ * the builder's live preview it stands for today's serial minus the days.
+ */
+import type { Argument, FormulaCall, Scalar } from "../../cli/formula";
+
+export type FormulaArg =
+  | Scalar
+  | { kind: "omitted" }
+  /** TODAY()-days: a date that moves with the calendar. */
+  | { kind: "today-minus"; days: number };
+
+export const NAMESPACE = "CRYPTO";
+
+export function text(value: string): FormulaArg {
+  return { kind: "string", value };
+}
+
+export function num(value: number): FormulaArg {
+  return { kind: "number", value };
+}
+
+export const OMITTED: FormulaArg = { kind: "omitted" };
+
+/** A string literal: `"` doubled, as Excel reads it back. */
+export function quote(value: string): string {
+  return `"${value.replace(/"/g, '""')}"`;
+}
+
+function argText(arg: FormulaArg): string {
+  switch (arg.kind) {
+    case "omitted":
+      return "";
+    case "string":
+      return quote(arg.value);
+    case "number":
+      return String(arg.value);
+    case "boolean":
+      return arg.value ? "TRUE" : "FALSE";
+    case "today-minus":
+      return arg.days === 0 ? "TODAY()" : `TODAY()-${arg.days}`;
+  }
+}
+
+/** Drops trailing omitted arguments: `f(a,,)` is `f(a)`. */
+export function trimArgs(args: readonly FormulaArg[]): FormulaArg[] {
+  let end = args.length;
+  while (end > 0 && args[end - 1].kind === "omitted") end -= 1;
+  return args.slice(0, end);
+}
+
+export function formulaText(name: string, args: readonly FormulaArg[]): string {
+  return `=${NAMESPACE}.${name}(${trimArgs(args).map(argText).join(",")})`;
+}
+
+/** Excel's serial for a UTC day number (days since 1970-01-01): serial 25569 is 1970-01-01. */
+export function serialOfDay(day: number): number {
+  return day + 25_569;
+}
+
+/**
+ * The call as the CLI's evaluator takes it, rolling dates resolved against `today` (a UTC day number), so
+ * the preview computes what the cell will show today.
+ */
+export function callForPreview(
+  name: string,
+  args: readonly FormulaArg[],
+  today: number
+): FormulaCall {
+  return {
+    name,
+    args: trimArgs(args).map((arg): Argument => {
+      if (arg.kind === "today-minus")
+        return { kind: "number", value: serialOfDay(today - arg.days) };
+      return arg;
+    }),
+  };
+}

@@ -1,0 +1,240 @@
+/**
+ * What the formula builder offers for each CRYPTO function: its parameters in the reference's order, and the
+ * control that fills each one. A test holds this table to the generated function metadata (names, order,
+ * optional flags), so the builder cannot drift from the functions it writes.
+ */
+import { STATEMENT_INTERVALS, TIMESTAMP_GRANULARITIES } from "../../client/types";
+import type { OptionKey } from "../../functions/options";
+
+export type ParamKind =
+  | "project"
+  /** One or more projects, written as a comma list. */
+  | "projects"
+  | "metric"
+  | "metrics"
+  | "product"
+  | "sector"
+  | "date"
+  | "granularity"
+  | "interval"
+  | "field"
+  | "aggregation"
+  | "options";
+
+export interface ParamSpec {
+  /** The parameter's name in the function reference. */
+  name: string;
+  kind: ParamKind;
+  optional: boolean;
+  label: string;
+  /** For `options`: the keys this function takes, in the order they are written. */
+  optionKeys?: readonly OptionKey[];
+}
+
+export interface FunctionSpec {
+  name: string;
+  summary: string;
+  params: readonly ParamSpec[];
+}
+
+const p = (
+  name: string,
+  kind: ParamKind,
+  label: string,
+  optional = false,
+  optionKeys?: readonly OptionKey[]
+): ParamSpec => ({ name, kind, label, optional, ...(optionKeys ? { optionKeys } : {}) });
+
+const SERIES_OPTIONS: readonly OptionKey[] = [
+  "period",
+  "agg",
+  "fill",
+  "order",
+  "headers",
+  "breakdown",
+  "chains",
+  "bridged",
+];
+
+export const FUNCTION_SPECS: readonly FunctionSpec[] = [
+  {
+    name: "VALUE",
+    summary: "One number: a metric on a date, or its latest value.",
+    params: [
+      p("project", "project", "Project"),
+      p("metric", "metric", "Metric"),
+      p("date", "date", "Date", true),
+      p("options", "options", "Options", true, ["period", "agg", "fill", "chains", "bridged"]),
+    ],
+  },
+  {
+    name: "METRIC",
+    summary: "A time series: a Date column, then one column per metric or project.",
+    params: [
+      p("project", "projects", "Projects"),
+      p("metric", "metrics", "Metrics"),
+      p("start", "date", "Start", true),
+      p("end", "date", "End", true),
+      p("options", "options", "Options", true, SERIES_OPTIONS),
+    ],
+  },
+  {
+    name: "STATEMENT",
+    summary: "The financial statement: sections and metrics by period.",
+    params: [
+      p("project", "project", "Project"),
+      p("granularity", "granularity", "Granularity", true),
+      p("interval", "interval", "Interval", true),
+      p("options", "options", "Options", true, ["order", "headers", "layout", "values"]),
+    ],
+  },
+  {
+    name: "PROJECT",
+    summary: "A project's detail: one field, or every field.",
+    params: [p("project", "project", "Project"), p("field", "field", "Field", true)],
+  },
+  {
+    name: "PROJECTS",
+    summary: "The project catalogue.",
+    params: [p("options", "options", "Options", true, ["headers", "sectors"])],
+  },
+  {
+    name: "PRODUCT",
+    summary: "A product's detail: one field, or every field.",
+    params: [
+      p("project", "project", "Project"),
+      p("product", "product", "Product"),
+      p("field", "field", "Field", true),
+    ],
+  },
+  {
+    name: "PRODUCT_METRIC",
+    summary: "A product's time series.",
+    params: [
+      p("project", "project", "Project"),
+      p("product", "product", "Product"),
+      p("metric", "metrics", "Metrics"),
+      p("start", "date", "Start", true),
+      p("end", "date", "End", true),
+      p("options", "options", "Options", true, [
+        "period",
+        "agg",
+        "fill",
+        "order",
+        "headers",
+        "breakdown",
+        "bridged",
+      ]),
+    ],
+  },
+  {
+    name: "METRICS",
+    summary: "The metric catalogue, or the metrics of one project.",
+    params: [p("project", "project", "Project", true)],
+  },
+  { name: "SECTORS", summary: "The market sectors.", params: [] },
+  {
+    name: "SECTOR",
+    summary: "The projects of one market sector.",
+    params: [p("sector", "sector", "Sector")],
+  },
+  {
+    name: "AGGREGATION",
+    summary: "One aggregate computed by the service (sum_30d, latest, ...).",
+    params: [
+      p("project", "project", "Project"),
+      p("metric", "metric", "Metric"),
+      p("name", "aggregation", "Aggregation"),
+    ],
+  },
+  {
+    name: "AGGREGATIONS",
+    summary: "The service's aggregates for projects and metrics, as a table.",
+    params: [p("projects", "projects", "Projects", true), p("metrics", "metrics", "Metrics", true)],
+  },
+  {
+    name: "BREAKDOWN",
+    summary: "A metric summarised per project over a period.",
+    params: [
+      p("metric", "metric", "Metric"),
+      p("projects", "projects", "Projects", true),
+      p("start", "date", "Start", true),
+      p("end", "date", "End", true),
+    ],
+  },
+];
+
+export function specFor(name: string): FunctionSpec | undefined {
+  return FUNCTION_SPECS.find((s) => s.name === name.toUpperCase());
+}
+
+/** The values each choice-like option offers. */
+export const OPTION_CHOICES: Readonly<Partial<Record<OptionKey, readonly string[]>>> = {
+  order: ["asc", "desc"],
+  headers: ["0", "1", "2"],
+  period: ["day", "week", "month", "quarter", "year"],
+  agg: ["sum", "avg", "last", "first", "min", "max"],
+  fill: ["none", "previous", "zero"],
+  breakdown: ["chain", "product_id"],
+  layout: ["wide", "long"],
+  values: ["value", "pop"],
+  bridged: ["true", "false"],
+};
+
+/**
+ * What a function does when an option is not given (the functions' DEFAULT_OPTIONS); the builder leaves such
+ * values out of the formula. `agg` and `breakdown` have no fixed default: the metric decides.
+ */
+export const OPTION_DEFAULTS: Readonly<Partial<Record<OptionKey, string>>> = {
+  order: "asc",
+  headers: "1",
+  period: "day",
+  fill: "none",
+  layout: "wide",
+  values: "value",
+  bridged: "true",
+};
+
+/** Options whose value is a list of ids picked from the project's detail or the sector catalogue. */
+export const LIST_OPTIONS: readonly OptionKey[] = ["chains", "products", "sectors"];
+
+export const GRANULARITY_CHOICES: readonly string[] = TIMESTAMP_GRANULARITIES;
+export const INTERVAL_CHOICES: readonly string[] = STATEMENT_INTERVALS;
+
+/** Fields of PROJECT (and, for the first ones, PRODUCT); definition.<metric> is added per project. */
+export const PROJECT_FIELDS: readonly string[] = [
+  "name",
+  "project_id",
+  "symbol",
+  "description.what",
+  "description.how",
+  "market_sectors",
+  "chains",
+  "metrics_available",
+  "links",
+  "products",
+  "is_archived",
+  "archived_reason",
+  "maintenance_reason",
+];
+
+export const PRODUCT_FIELDS: readonly string[] = [
+  "name",
+  "product_id",
+  "project_id",
+  "symbol",
+  "market_sectors",
+  "chains",
+  "metrics_available",
+];
+
+/** Names the service uses for its aggregates (the project's own list is preferred when loaded). */
+export const AGGREGATION_NAMES: readonly string[] = [
+  "latest",
+  "sum_30d",
+  "avg_7d",
+  "change_30d",
+  "trend_90d",
+  "ath",
+  "atl",
+];

@@ -1,0 +1,126 @@
+import { parseFormula } from "../../src/cli/formula";
+import {
+  build,
+  emptyState,
+  optionsText,
+  withValue,
+  type BuilderState,
+  type ParamValue,
+} from "../../src/taskpane/model/formula-builder";
+
+const ids = (...values: string[]): ParamValue => ({ kind: "ids", ids: values });
+
+function state(fn: string, values: Record<string, ParamValue>): BuilderState {
+  return Object.entries(values).reduce((s, [k, v]) => withValue(s, k, v), emptyState(fn));
+}
+
+test("VALUE with a project and a metric is the reference's two-argument call", () => {
+  expect(build(state("VALUE", { project: ids("aave"), metric: ids("revenue") }))).toEqual({
+    ok: true,
+    name: "VALUE",
+    args: [
+      { kind: "string", value: "aave" },
+      { kind: "string", value: "revenue" },
+      { kind: "omitted" },
+      { kind: "omitted" },
+    ],
+    formula: '=CRYPTO.VALUE("aave","revenue")',
+  });
+});
+
+test("dates: fixed as text, rolling as TODAY()-N, a missing middle date left empty", () => {
+  const s = state("METRIC", {
+    project: ids("aave", "uniswap"),
+    metric: ids("fees"),
+    start: { kind: "date", value: { mode: "rolling", days: 90 } },
+    options: {
+      kind: "options",
+      options: { period: "month", agg: "sum", order: "asc", bridged: "false" },
+    },
+  });
+  expect(build(s)).toMatchObject({
+    ok: true,
+    formula:
+      '=CRYPTO.METRIC("aave,uniswap","fees",TODAY()-90,,"period=month; agg=sum; bridged=false")',
+  });
+  const fixed = withValue(s, "end", { kind: "date", value: { mode: "fixed", date: "2024-12-31" } });
+  expect(build(fixed)).toMatchObject({
+    formula:
+      '=CRYPTO.METRIC("aave,uniswap","fees",TODAY()-90,"2024-12-31","period=month; agg=sum; bridged=false")',
+  });
+});
+
+test("text from anywhere is escaped, so the formula parses back to the same values", () => {
+  const result = build(
+    state("PROJECT", { project: ids(`odd "id"`), field: { kind: "choice", value: "name" } })
+  );
+  if (!result.ok) throw new Error(result.problems.join());
+  expect(result.formula).toBe('=CRYPTO.PROJECT("odd ""id""","name")');
+  expect(parseFormula(result.formula).args).toEqual([
+    { kind: "string", value: `odd "id"` },
+    { kind: "string", value: "name" },
+  ]);
+});
+
+test("options: defaults left out, lists joined, in the function's key order", () => {
+  expect(
+    optionsText(["order", "headers", "chains"], {
+      chains: ["base", "arbitrum"],
+      order: "desc",
+      headers: "1",
+    })
+  ).toBe("order=desc; chains=base,arbitrum");
+  expect(optionsText(["order"], { order: "asc" })).toBe("");
+  expect(
+    build(
+      state("STATEMENT", {
+        project: ids("aave"),
+        options: { kind: "options", options: { values: "value" } },
+      })
+    )
+  ).toMatchObject({ formula: '=CRYPTO.STATEMENT("aave")' });
+});
+
+test("what is missing or inconsistent is said instead of a formula", () => {
+  expect(build(emptyState("VALUE"))).toEqual({
+    ok: false,
+    problems: ["Choose project.", "Choose metric."],
+  });
+  expect(
+    build(state("METRIC", { project: ids("aave", "uniswap"), metric: ids("fees", "revenue") }))
+  ).toEqual({
+    ok: false,
+    problems: ["METRIC takes several projects with one metric, or several metrics of one project."],
+  });
+  expect(
+    build(
+      state("METRIC", {
+        project: ids("aave"),
+        metric: ids("fees"),
+        start: { kind: "date", value: { mode: "fixed", date: "2024-02-01" } },
+        end: { kind: "date", value: { mode: "fixed", date: "2024-01-01" } },
+      })
+    )
+  ).toEqual({ ok: false, problems: ["Start is after end."] });
+  expect(
+    build(
+      state("VALUE", {
+        project: ids("aave"),
+        metric: ids("fees"),
+        date: { kind: "date", value: { mode: "fixed", date: "" } },
+      })
+    )
+  ).toEqual({
+    ok: false,
+    problems: ["Date: pick a date."],
+  });
+  expect(build(emptyState("NOPE"))).toEqual({ ok: false, problems: ["Unknown function NOPE."] });
+});
+
+test("functions without parameters, and optional-only ones, build as they are", () => {
+  expect(build(emptyState("SECTORS"))).toMatchObject({ ok: true, formula: "=CRYPTO.SECTORS()" });
+  expect(build(emptyState("AGGREGATIONS"))).toMatchObject({
+    ok: true,
+    formula: "=CRYPTO.AGGREGATIONS()",
+  });
+});

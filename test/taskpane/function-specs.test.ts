@@ -1,0 +1,88 @@
+/**
+ * The builder's table of functions against the function reference itself (the metadata generated from the
+ * functions' JSDoc, i.e. functions.json) and against the options the functions accept.
+ */
+import { resolve } from "path";
+import { parseOptions, type OptionKey } from "../../src/functions/options";
+import { STATEMENT_OPTIONS } from "../../src/functions/impl/statement";
+import { PROJECTS_OPTIONS } from "../../src/functions/impl/catalogue";
+import {
+  METRIC_OPTIONS,
+  PRODUCT_METRIC_OPTIONS,
+  VALUE_OPTIONS,
+} from "../../src/functions/impl/series";
+import {
+  FUNCTION_SPECS,
+  GRANULARITY_CHOICES,
+  INTERVAL_CHOICES,
+  LIST_OPTIONS,
+  OPTION_CHOICES,
+  OPTION_DEFAULTS,
+} from "../../src/taskpane/model/function-specs";
+import { DEFAULT_OPTIONS } from "../../src/functions/options";
+import { generateFunctionsMeta } from "../../src/tools/gen-functions-meta";
+
+interface MetaFunction {
+  name: string;
+  parameters: { name: string; optional?: boolean }[];
+}
+
+let reference: MetaFunction[];
+
+beforeAll(async () => {
+  const json = JSON.parse(
+    await generateFunctionsMeta(resolve(__dirname, "../../src/functions/functions.ts"))
+  );
+  reference = json.metadata.functions;
+}, 60_000);
+
+test("the builder offers every function of the reference, with its parameters in order", () => {
+  expect(FUNCTION_SPECS.map((s) => s.name).sort()).toEqual(reference.map((f) => f.name).sort());
+  for (const spec of FUNCTION_SPECS) {
+    const fn = reference.find((f) => f.name === spec.name)!;
+    expect({ fn: spec.name, params: spec.params.map((p) => [p.name, p.optional]) }).toEqual({
+      fn: spec.name,
+      params: fn.parameters.map((p) => [p.name, p.optional === true]),
+    });
+  }
+});
+
+const ALLOWED: Record<string, readonly OptionKey[]> = {
+  VALUE: VALUE_OPTIONS,
+  METRIC: METRIC_OPTIONS,
+  PRODUCT_METRIC: PRODUCT_METRIC_OPTIONS,
+  STATEMENT: STATEMENT_OPTIONS,
+  PROJECTS: PROJECTS_OPTIONS,
+};
+
+test("every option the builder offers is one the function accepts, with every offered value", () => {
+  for (const spec of FUNCTION_SPECS) {
+    for (const param of spec.params.filter((p) => p.kind === "options")) {
+      const allowed = ALLOWED[spec.name];
+      expect({
+        fn: spec.name,
+        extra: param.optionKeys!.filter((k) => !allowed.includes(k)),
+      }).toEqual({
+        fn: spec.name,
+        extra: [],
+      });
+      for (const key of param.optionKeys!) {
+        const values = LIST_OPTIONS.includes(key) ? ["a,b"] : OPTION_CHOICES[key]!;
+        for (const value of values) {
+          expect(() => parseOptions(`${key}=${value}`, spec.name, allowed)).not.toThrow();
+        }
+      }
+    }
+  }
+});
+
+test("the defaults the builder leaves out are the functions' own defaults", () => {
+  for (const [key, value] of Object.entries(OPTION_DEFAULTS)) {
+    expect([key, String(DEFAULT_OPTIONS[key as OptionKey])]).toEqual([key, value]);
+  }
+});
+
+test("granularities and intervals are the service's closed sets", () => {
+  expect(GRANULARITY_CHOICES).toEqual(["year", "quarter", "month", "week"]);
+  expect(INTERVAL_CHOICES).toEqual(["1m", "1y", "2y", "3y", "5y", "max"]);
+});
