@@ -1,1 +1,21 @@
-Office.onReady(() => undefined);
+/**
+ * The ribbon's commands, registered on the shared-runtime page: "refreshAll" is the Refresh button's
+ * ExecuteFunction (manifest.xml). It refreshes the same engine the custom functions and the taskpane use.
+ */
+import { readyRuntime } from "../runtime/runtime";
+import { recalculate } from "../taskpane/excel/refresh";
+import { officeExcelRun } from "../taskpane/excel/run";
+import { refreshAllCommand } from "./refresh-all";
+import { refreshLog } from "./refresh-log";
+
+export const refreshAll = refreshAllCommand({
+  runtime: readyRuntime,
+  recalculate: (scope) => recalculate(officeExcelRun, scope),
+  now: () => Date.now(),
+  log: refreshLog,
+});
+
+// Registered at load, as Office expects of a function file; outside Office the call is harmless.
+if (typeof Office !== "undefined" && Office.actions) {
+  Office.actions.associate("refreshAll", refreshAll);
+}
