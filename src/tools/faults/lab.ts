@@ -23,6 +23,8 @@ export const LAB_START = Date.UTC(2026, 10, 20, 12);
 
 /** What a runtime is configured with: the user's settings and the engine's options. */
 export interface RuntimeOptions {
+  /** Another service than the lab's simulator (a test's own loopback server). */
+  baseUrl?: string;
   /** The client's limit (the taskpane's setting). Default 60, the service's documented limit. */
   rateLimitPerMinute?: number;
   engine?: Partial<EngineOptions>;
@@ -39,6 +41,8 @@ export interface LabOptions extends RuntimeOptions {
   serviceRateLimit?: RateLimitKnob | null;
   /** Keep the simulator's request log this short (long runs). */
   maxLogEntries?: number;
+  /** Keys the simulator accepts. Default: the demo key, or `apiKey` when one is given. */
+  serviceKeys?: string[];
 }
 
 export interface RequestStart {
@@ -98,6 +102,7 @@ export async function openLab(options: LabOptions = {}): Promise<Lab> {
     now: time.now,
     rateLimit: options.serviceRateLimit ?? null,
     seed: options.seed ?? 1,
+    apiKeys: options.serviceKeys ?? [options.apiKey ?? DEMO_API_KEY],
     ...(options.maxLogEntries === undefined ? {} : { maxLogEntries: options.maxLogEntries }),
   });
   const io = trackFetch(globalThis.fetch.bind(globalThis) as FetchLike);
@@ -107,7 +112,7 @@ export async function openLab(options: LabOptions = {}): Promise<Lab> {
     events.length = 0;
     starts.length = 0;
     const runtime = configureRuntime({
-      baseUrl: sim.url,
+      baseUrl: o.baseUrl ?? sim.url,
       apiKey: o.apiKey ?? DEMO_API_KEY,
       fetch: o.wrapFetch ? o.wrapFetch(io.fetch) : io.fetch,
       now: time.now,
