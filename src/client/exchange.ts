@@ -7,6 +7,7 @@ import { linkSignals, raceAbort } from "./abort";
 import { CryptometricsError } from "./errors";
 import { isRedirectStatus, SIMULATED_HEADER_NAME, type FetchResponseLike } from "./http";
 import { requestLabel } from "./label";
+import { redact } from "./redact";
 import type { CallContext, RequestSpec, TransportDeps } from "./transport";
 import { displayPath } from "./url";
 
@@ -27,6 +28,9 @@ export async function fetchOnce(
     timedOut = true;
     link.abort(new Error("attempt timed out"));
   }, budget);
+  // A server may write the key into a redirect's Location (a login page's ?token=): what this client
+  // reports about URLs (events, redirects) is redacted, as its messages are.
+  const shown = redact(url, [call.apiKey]);
   const headers: Record<string, string> = { Accept: "application/json" };
   if (withKey) headers.Authorization = `Bearer ${call.apiKey}`;
   try {
@@ -37,7 +41,7 @@ export async function fetchOnce(
         type: "request",
         operation: call.operation,
         method: "GET",
-        url,
+        url: shown,
         attempt,
         at: startedAt,
       });
@@ -50,12 +54,14 @@ export async function fetchOnce(
       deps.events.emit({
         type: "response",
         operation: call.operation,
-        url,
+        url: shown,
         status: response.status,
         ms: deps.now() - startedAt,
         attempt,
         simulated: call.stats.simulated,
-        ...(location && isRedirectStatus(response.status) ? { location } : {}),
+        ...(location && isRedirectStatus(response.status)
+          ? { location: redact(location, [call.apiKey]) }
+          : {}),
       });
       return response;
     };
@@ -66,8 +72,8 @@ export async function fetchOnce(
       if (response.redirected && response.url) {
         call.stats.redirects.push({
           status: 0,
-          from: displayPath(url),
-          to: displayPath(response.url),
+          from: displayPath(shown),
+          to: displayPath(redact(response.url, [call.apiKey])),
         });
       }
     }

@@ -25,6 +25,7 @@ import type { RateLimiter } from "./rate-limiter";
 import { requestLabel } from "./label";
 import { interpretResponse } from "./response";
 import type { Redirect } from "./types";
+import { redact } from "./redact";
 import { redirectTarget } from "./redirect";
 import { displayPath } from "./url";
 import type { WireEnvelope } from "./wire";
@@ -106,7 +107,7 @@ export async function sendRequest(
     deps.events.emit({
       type: "retry",
       operation: call.operation,
-      url: spec.url,
+      url: redact(spec.url, [call.apiKey]),
       attempt,
       delayMs: delay,
       reason: error.kind,
@@ -177,8 +178,8 @@ async function attemptOnce(
     sameOrigin = sameOrigin && new URL(next).origin === new URL(spec.url).origin;
     call.stats.redirects.push({
       status: res.response.status,
-      from: displayPath(url),
-      to: displayPath(next),
+      from: displayPath(redact(url, [call.apiKey])),
+      to: displayPath(redact(next, [call.apiKey])),
     });
     visited.push(next);
     url = next;
