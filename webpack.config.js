@@ -1,5 +1,6 @@
 // Builds the shared-runtime page (taskpane.html) that hosts the custom functions, the taskpane and the ribbon
-// commands, plus functions.json generated from the JSDoc of src/functions/functions.ts.
+// commands, the preview page (preview.html: the same functions bundle in a plain browser), plus functions.json
+// generated from the JSDoc of src/functions/functions.ts.
 const path = require("path");
 const webpack = require("webpack");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
@@ -10,6 +11,38 @@ const pkg = require("./package.json");
 const renderHelp = require("./src/help/render-help.js");
 
 const urlDev = `https://localhost:${devDefaults.devServerPort}/`;
+
+/**
+ * The pages' Content-Security-Policy. Scripts only from the add-in's origin (and Microsoft's office.js CDN in
+ * production: office.js loads its host scripts from there); no inline scripts, no eval. Requests go to the
+ * add-in's origin and the metrics service, whose URL the user sets: any https origin, or plain http on this
+ * computer only (the client refuses anything else). Styles: the pages' own files (Fluent UI's components
+ * style themselves through constructed style sheets, which CSP does not govern).
+ */
+const EMPTY_STYLE_HASH = "sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=";
+/** office.js (outside Office at least) opens Microsoft's telemetry page in a hidden frame. */
+const OFFICE_TELEMETRY = "https://telemetryservice.firstpartyapps.oaspapps.com";
+
+function contentSecurityPolicy(dev) {
+  const scripts = dev ? "'self'" : `'self' ${new URL(devDefaults.officeJsCdn).origin}`;
+  return [
+    "default-src 'self'",
+    `script-src ${scripts}`,
+    "connect-src 'self' https: http://localhost:* http://127.0.0.1:*" +
+      (dev ? " wss://localhost:*" : ""),
+    // The pages' own style sheets, and one empty <style> element: Fluent's focus-visible feature test adds it
+    // (then fills it through CSSOM, which CSP does not govern). The hash is the empty string's.
+    `style-src 'self' '${EMPTY_STYLE_HASH}'`,
+    // office.js hides its telemetry frame with a style attribute; attributes cannot run code.
+    "style-src-attr 'unsafe-inline'",
+    `frame-src ${OFFICE_TELEMETRY}`,
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join("; ");
+}
 
 /** The origin the add-in is served from in production, e.g. https://addin.example.com/ (trailing slash added). */
 function productionOrigin() {
@@ -46,6 +79,7 @@ module.exports = (_env, argv) => {
     helpUrl: `${origin}help.html`,
   };
   const officeJs = dev ? "/office-js/office.js" : devDefaults.officeJsCdn;
+  const pageParameters = { officeJs, csp: contentSecurityPolicy(dev) };
   return {
     devtool: "source-map",
     entry: {
@@ -54,14 +88,21 @@ module.exports = (_env, argv) => {
       // taskpane bundles depend on it, so the page holds ONE instance of each module: one client, cache and
       // rate limiter for functions, taskpane and ribbon (the point of the shared runtime).
       commands: { import: "./src/commands/commands.ts", dependOn: "functions" },
-      taskpane: { import: "./src/taskpane/taskpane.ts", dependOn: "functions" },
+      // The taskpane also shares the commands bundle's modules (the refresh log the ribbon writes to).
+      taskpane: { import: "./src/taskpane/taskpane.ts", dependOn: ["functions", "commands"] },
+      preview: { import: "./src/preview/preview.ts", dependOn: "functions" },
     },
     output: {
       path: path.resolve(__dirname, "dist/web"),
       filename: "[name].js",
       clean: true,
     },
-    resolve: { extensions: [".ts", ".js"] },
+    resolve: {
+      extensions: [".ts", ".js"],
+      // The preview evaluates formulas with the CLI's modules; their file loading (src/cli/registry.ts
+      // loadRegistry) is never called in a page, so Node's fs and path stay out of the bundles.
+      fallback: { fs: false, path: false },
+    },
     module: {
       rules: [
         {
@@ -75,6 +116,8 @@ module.exports = (_env, argv) => {
       ],
     },
     performance: { hints: false },
+    // loadRegistry's require(path) is for the CLI in Node; in the pages it is never reached.
+    ignoreWarnings: [{ module: /src[\\/]cli[\\/]registry\.ts$/, message: /Critical dependency/ }],
     plugins: [
       new webpack.DefinePlugin({ __CM_BUILD__: JSON.stringify(buildConfig) }),
       new CustomFunctionsMetadataPlugin({
@@ -86,7 +129,14 @@ module.exports = (_env, argv) => {
         template: "./src/taskpane/taskpane.html",
         chunks: ["functions", "commands", "taskpane"],
         chunksSortMode: "manual",
-        templateParameters: { officeJs },
+        templateParameters: pageParameters,
+      }),
+      new HtmlWebpackPlugin({
+        filename: "preview.html",
+        template: "./src/preview/preview.html",
+        chunks: ["functions", "preview"],
+        chunksSortMode: "manual",
+        templateParameters: pageParameters,
       }),
       {
         // After functions.json is generated: the help page from it, and production URLs in both.
@@ -111,6 +161,8 @@ module.exports = (_env, argv) => {
       new CopyWebpackPlugin({
         patterns: [
           { from: "assets/*", to: "assets/[name][ext]" },
+          { from: "src/taskpane/taskpane.css", to: "taskpane.css" },
+          { from: "src/preview/preview.css", to: "preview.css" },
           {
             from: "manifest.xml",
             to: "manifest.xml",

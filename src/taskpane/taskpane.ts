@@ -1,1 +1,60 @@
-Office.onReady(() => undefined);
+/**
+ * The taskpane bundle's entry on the shared-runtime page. Inside Excel it drives the workbook through
+ * Excel.run; opened in a plain browser (Office reports no host) the custom functions get the little host
+ * they need, and the workbook is either absent or, with ?workbook=recording (the browser tests), a recording.
+ */
+import { refreshLog } from "../commands/refresh-log";
+import { loadPageRegistry } from "../preview/page-registry";
+import { completeBrowserHost } from "../preview/browser-host";
+import { buildConfig } from "../runtime/build-config";
+import { officeSettings } from "../runtime/office";
+import { onRuntimeChange, readyRuntime, sharedDiagnostics } from "../runtime/runtime";
+import { startApp } from "./app";
+import { officeWorkbook } from "./excel/office-workbook";
+import { CatalogueStore } from "./model/catalogue-store";
+import { DataSourceWatch } from "./model/data-source";
+import { registerFluent } from "./ui/fluent";
+import type { WorkbookPort } from "./workbook/port";
+import { noWorkbook, RecordingWorkbook } from "./workbook/recording-workbook";
+
+declare global {
+  interface Window {
+    __cryptometricsWorkbook?: RecordingWorkbook;
+  }
+}
+
+function browserWorkbook(): WorkbookPort {
+  if (new URLSearchParams(window.location.search).get("workbook") !== "recording")
+    return noWorkbook();
+  const recording = new RecordingWorkbook();
+  window.__cryptometricsWorkbook = recording;
+  return recording;
+}
+
+registerFluent();
+
+void Office.onReady(async (info) => {
+  const inExcel = info.host === Office.HostType.Excel;
+  if (!inExcel) completeBrowserHost();
+  const source = new DataSourceWatch(undefined);
+  onRuntimeChange((runtime) => source.follow(runtime));
+  // The functions bundle configured the runtime already (or is doing so): follow the current one.
+  readyRuntime().then(
+    (runtime) => source.follow(runtime),
+    () => undefined
+  );
+  const root = document.getElementById("app");
+  if (!root) return;
+  await startApp(root, {
+    build: buildConfig,
+    settings: officeSettings(),
+    runtime: readyRuntime,
+    diagnostics: sharedDiagnostics(),
+    workbook: inExcel ? officeWorkbook() : browserWorkbook(),
+    source,
+    catalogue: new CatalogueStore(async () => (await readyRuntime()).engine),
+    registry: () => loadPageRegistry(),
+    refreshLog,
+    now: () => Date.now(),
+  });
+});

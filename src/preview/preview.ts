@@ -1,0 +1,224 @@
+/**
+ * The preview page: Cryptometrics without Excel. It loads the same functions bundle as Excel's shared
+ * runtime, after office.js, and offers a small sheet: type a CRYPTO formula in a cell, press Enter, see the
+ * result spill, and read any error's message. Also what the browser tests use to exercise the functions.
+ */
+import { displayCell } from "../taskpane/model/cell-display";
+import { DataSourceWatch } from "../taskpane/model/data-source";
+import { h, replaceChildren } from "../taskpane/ui/dom";
+import { registerFluent } from "../taskpane/ui/fluent";
+import { officeSettings } from "../runtime/office";
+import { onRuntimeChange, readyRuntime } from "../runtime/runtime";
+import { completeBrowserHost } from "./browser-host";
+import { connectionForm } from "./connection-form";
+import { evaluateFormula } from "./evaluate";
+import { renderGrid } from "./grid-view";
+import { loadPageRegistry } from "./page-registry";
+import { addressOf, positionKey, SheetModel, type Entry, type Position } from "./sheet-model";
+
+export const EXAMPLES: readonly string[] = [
+  '=CRYPTO.VALUE("aave","revenue")',
+  '=CRYPTO.METRIC("aave","fees","2024-01-01","2024-01-07")',
+  '=CRYPTO.STATEMENT("uniswap","quarter","1y")',
+  '=CRYPTO.PROJECT("tick-and-tock","name")',
+  '=CRYPTO.SECTOR("lending")',
+  '=CRYPTO.VALUE("no-such-project","fees")',
+];
+
+function start(): void {
+  const root = document.getElementById("preview");
+  if (!root) return;
+  const settings = officeSettings();
+  const source = new DataSourceWatch(undefined);
+  onRuntimeChange((runtime) => source.follow(runtime));
+  readyRuntime().then(
+    (runtime) => source.follow(runtime),
+    () => undefined
+  );
+
+  const model = new SheetModel();
+  let selected: Position = { row: 0, column: 0 };
+  const table = h("table", {
+    id: "sheet",
+    class: "sheet",
+    role: "grid",
+    "aria-label": "Preview sheet",
+  });
+  const nameBox = h("output", { id: "name-box", class: "name-box" }, "A1");
+  const input = h("input", {
+    id: "formula-input",
+    class: "input mono",
+    autocomplete: "off",
+    spellcheck: "false",
+    placeholder: '=CRYPTO.VALUE("aave","revenue")',
+    "aria-label": "Formula for A1",
+  });
+  const message = h("p", {
+    id: "cell-message",
+    role: "status",
+    "aria-live": "polite",
+    class: "cell-message",
+  });
+  const banner = h(
+    "p",
+    { id: "demo-banner", class: "demo-banner", role: "status", hidden: true },
+    "Demo data — not real figures"
+  );
+  source.subscribe((state) => (banner.hidden = state !== "simulated"));
+
+  const describe = (): void => {
+    const shown = model.layout().get(positionKey(selected));
+    const origin = shown?.origin ?? selected;
+    const entry = model.entryAt(origin);
+    if (!entry) {
+      replaceChildren(message, `${addressOf(selected)} is empty. Type a formula and press Enter.`);
+      return;
+    }
+    const here = shown && shown.cell !== "pending" ? displayCell(shown.cell) : undefined;
+    replaceChildren(
+      message,
+      h("span", { class: "mono" }, `${addressOf(origin)}: ${entry.formula}`),
+      shown?.spilled ? ` (this cell is part of its result)` : null,
+      here?.kind === "error"
+        ? h(
+            "span",
+            { class: "error-text", id: "cell-error" },
+            ` ${here.text} ${here.message ?? ""}`
+          )
+        : null
+    );
+  };
+
+  const draw = (focus = false): void => {
+    renderGrid(table, model.extent(), model.layout(), selected, { select, edit });
+    describe();
+    if (focus) document.getElementById(`cell-${addressOf(selected)}`)?.focus();
+  };
+
+  const select = (at: Position): void => {
+    selected = at;
+    nameBox.textContent = addressOf(at);
+    input.setAttribute("aria-label", `Formula for ${addressOf(at)}`);
+    input.value = model.entryAt(at)?.formula ?? "";
+    draw(true);
+  };
+
+  const edit = (at: Position, initial?: string): void => {
+    if (at !== selected) select(at);
+    if (initial !== undefined) input.value = initial;
+    input.focus();
+  };
+
+  const evaluate = async (entry: Entry): Promise<void> => {
+    try {
+      const registry = await loadPageRegistry();
+      const result = await evaluateFormula(entry.formula, registry, entry.at.row + 1);
+      model.resolve(
+        entry,
+        result.kind === "refused"
+          ? { kind: "refused", message: result.message }
+          : { kind: "done", grid: result.grid }
+      );
+    } catch (error) {
+      model.resolve(entry, {
+        kind: "refused",
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
+    draw();
+  };
+
+  const commit = (): void => {
+    const entry = model.set(selected, input.value);
+    draw();
+    if (entry) void evaluate(entry);
+  };
+
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      commit();
+    } else if (event.key === "Escape") {
+      input.value = model.entryAt(selected)?.formula ?? "";
+      draw(true);
+    }
+  });
+  const enter = h(
+    "fluent-button",
+    { id: "formula-enter", appearance: "accent", onclick: commit },
+    "Enter"
+  );
+  const refresh = h("fluent-button", { id: "preview-refresh" }, "Refresh all");
+  refresh.addEventListener("click", () => {
+    void readyRuntime().then(
+      (runtime) => {
+        runtime.engine.refresh();
+        for (const old of model.all()) {
+          const entry = model.set(old.at, old.formula);
+          if (entry) void evaluate(entry);
+        }
+        draw();
+      },
+      (error: unknown) =>
+        replaceChildren(message, String(error instanceof Error ? error.message : error))
+    );
+  });
+  const clear = h("fluent-button", { id: "preview-clear", appearance: "outline" }, "Clear");
+  clear.addEventListener("click", () => {
+    model.clear();
+    select({ row: 0, column: 0 });
+  });
+  const examples = h(
+    "ul",
+    { class: "examples" },
+    ...EXAMPLES.map((example) =>
+      h(
+        "li",
+        {},
+        h(
+          "button",
+          { type: "button", class: "example mono", onclick: () => edit(selected, example) },
+          example
+        )
+      )
+    )
+  );
+
+  replaceChildren(
+    root,
+    h(
+      "header",
+      { class: "app-header" },
+      h("h1", {}, "Cryptometrics preview"),
+      h(
+        "p",
+        {},
+        "Try the CRYPTO functions without Excel: type a formula in a cell and press Enter."
+      ),
+      banner
+    ),
+    connectionForm(
+      settings,
+      async () => (await readyRuntime()).client,
+      (simulated) => {
+        if (simulated !== undefined) source.noteResult(simulated);
+      }
+    ),
+    h("div", { class: "formula-bar" }, nameBox, input, enter, refresh, clear),
+    message,
+    h("div", { class: "sheet-scroll" }, table),
+    h("h2", {}, "Examples"),
+    h("p", { class: "hint" }, "Pick one to put it in the formula bar, then press Enter."),
+    examples
+  );
+  draw();
+  root.removeAttribute("aria-busy");
+  document.body.dataset.ready = "true";
+}
+
+registerFluent();
+void Office.onReady((info) => {
+  // The preview page is for plain browsers; inside Office the host provides everything itself.
+  if (info.host === null || info.host === undefined) completeBrowserHost();
+  start();
+});

@@ -1,0 +1,61 @@
+/**
+ * The one way the taskpane and the preview page build DOM: elements with attributes and children, text set
+ * through text nodes only. Service data (project names, descriptions, error messages) can therefore never be
+ * parsed as HTML: a name like `Tick & Tock "Perps" <beta>` is shown exactly as written.
+ */
+
+export type Child = Node | string | number | null | undefined | false;
+
+export type Attributes = Readonly<
+  Record<string, string | number | boolean | null | undefined | EventListener>
+>;
+
+/** Creates an element; `on<event>` attributes become listeners, `true` an empty attribute, false/null none. */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes?: Attributes,
+  ...children: Child[]
+): HTMLElementTagNameMap[K];
+export function h(tag: string, attributes?: Attributes, ...children: Child[]): HTMLElement;
+export function h(tag: string, attributes: Attributes = {}, ...children: Child[]): HTMLElement {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (typeof value === "function") {
+      element.addEventListener(name.replace(/^on/, "").toLowerCase(), value);
+    } else {
+      element.setAttribute(name, value === true ? "" : String(value));
+    }
+  }
+  append(element, children);
+  return element;
+}
+
+export function append(parent: Node, children: readonly Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.appendChild(typeof child === "object" ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces every child of `parent`. */
+export function replaceChildren(parent: Node, ...children: Child[]): void {
+  while (parent.firstChild) parent.removeChild(parent.firstChild);
+  append(parent, children);
+}
+
+export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`The page lacks #${id}`);
+  return element as T;
+}
+
+/** Only web links open from the taskpane; a `javascript:` or `data:` URL from a response never does. */
+export function safeHref(url: string, base?: string): string | undefined {
+  try {
+    const parsed = new URL(url, base);
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
