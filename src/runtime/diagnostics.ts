@@ -65,7 +65,11 @@ export class Diagnostics {
   readonly onClientEvent = (event: ClientEvent): void => {
     if (event.type === "request") {
       this.totals.requests++;
-      this.requestTimes.push(this.now());
+      const now = this.now();
+      this.requestTimes.push(now);
+      // Only the last minute is ever shown: older times go now too, or a session that never shows the
+      // usage meter keeps one number per request for as long as Excel runs.
+      while (this.requestTimes[0] <= now - MINUTE) this.requestTimes.shift();
     } else if (event.type === "retry") {
       this.totals.retries++;
     } else if (event.type === "error") {
