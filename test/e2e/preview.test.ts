@@ -1,0 +1,129 @@
+/**
+ * The preview page in a real browser: the same functions bundle as Excel's shared runtime, formulas typed
+ * into a small sheet and evaluated against the simulator (started in-process, over loopback HTTP).
+ */
+import type { Browser, Page } from "playwright-core";
+import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
+import { ensureBuild } from "./support/build";
+import { cspViolations, launch, openPage, screenshot, type Problems } from "./support/browser";
+import { serveStatic, type StaticServer } from "./support/static-server";
+
+let simulator: RunningSimulator;
+let server: StaticServer;
+let browser: Browser;
+let page: Page;
+let problems: Problems;
+
+/** Types a formula into a cell as a user would (select, type, Enter) and waits for its result. */
+async function enter(address: string, formula: string): Promise<string> {
+  await page.click(`#cell-${address}`);
+  await page.fill("#formula-input", formula);
+  await page.press("#formula-input", "Enter");
+  const cell = page.locator(`#cell-${address}`);
+  await page.waitForFunction((id) => {
+    const text = document.getElementById(id)?.textContent ?? "";
+    return text !== "" && text !== "#BUSY!";
+  }, `cell-${address}`);
+  return cell.innerText();
+}
+
+beforeAll(async () => {
+  const [built, sim] = await Promise.all([
+    ensureBuild(),
+    startSimulator({ port: 0, rateLimit: null }),
+  ]);
+  simulator = sim;
+  server = await serveStatic(built);
+  browser = await launch();
+  ({ page, problems } = await openPage(browser, { width: 1000, height: 800 }));
+  await page.goto(`${server.url}/preview.html`);
+  await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all([server?.close(), simulator?.close()]);
+});
+
+test("the page asks for a connection, then shows the demo banner once the simulator answers", async () => {
+  expect(await page.getAttribute("#connection", "open")).not.toBeNull();
+  expect(await page.isHidden("#demo-banner")).toBe(true);
+  await page.fill("#preview-base-url", simulator.url);
+  await page.fill("#preview-api-key", DEMO_API_KEY);
+  await page.click("#preview-save");
+  await page.waitForSelector("#preview-connection-status[data-kind='success']");
+  expect(await page.innerText("#preview-connection-status")).toMatch(/^Valid key/);
+  await page.waitForSelector("#demo-banner:not([hidden])");
+  expect(await page.innerText("#connection-summary")).toContain(
+    `••••••••${DEMO_API_KEY.slice(-4)}`
+  );
+  expect(await page.evaluate(() => document.body.innerText)).not.toContain(DEMO_API_KEY);
+});
+
+test("VALUE: Enter gives one number with thousands separators", async () => {
+  const text = await enter("A1", '=CRYPTO.VALUE("aave","fees","2024-01-01")');
+  expect(text).toMatch(/^\d{1,3}(,\d{3})*(\.\d+)?$/);
+  expect(await page.innerText("#cell-message")).toContain(
+    'A1: =CRYPTO.VALUE("aave","fees","2024-01-01")'
+  );
+});
+
+test("METRIC spills a table: a Date column with real dates, then the values", async () => {
+  expect(await enter("A3", '=CRYPTO.METRIC("aave","fees","2024-01-01","2024-01-05")')).toBe("Date");
+  expect(await page.innerText("#cell-B3")).toBe("fees");
+  expect(await page.innerText("#cell-A4")).toBe("2024-01-01");
+  expect(await page.innerText("#cell-A8")).toBe("2024-01-05");
+  expect(await page.innerText("#cell-B8")).toMatch(/^[\d,.]+$/);
+  expect(await page.getAttribute("#cell-B8", "class")).toContain("spilled");
+  await page.click("#cell-B8");
+  expect(await page.innerText("#cell-message")).toContain("A3: =CRYPTO.METRIC");
+});
+
+test("an unknown project shows #N/A and its message", async () => {
+  expect(await enter("D1", '=CRYPTO.VALUE("no-such-project","fees")')).toBe("#N/A");
+  expect(await page.innerText("#cell-error")).toMatch(/#N\/A .*no-such-project/);
+});
+
+test("a formula Excel would refuse is refused with the reason; an unknown function is #NAME?", async () => {
+  expect(await enter("D2", "=CRYPTO.VALUE(aave)")).toBe("#ERROR");
+  expect(await page.innerText("#cell-error")).toContain("text needs double quotes");
+  expect(await enter("D3", '=CRYPTO.VALU("aave","fees")')).toBe("#NAME?");
+  expect(await page.innerText("#cell-error")).toContain("did you mean CRYPTO.VALUE?");
+});
+
+test("an HTML-breaking project name comes back as text", async () => {
+  expect(await enter("F1", '=CRYPTO.PROJECT("tick-and-tock","name")')).toBe(
+    `Tick & Tock "Perps" <beta> 'v2'`
+  );
+  expect(await page.evaluate(() => document.querySelectorAll("beta").length)).toBe(0);
+});
+
+test("a spill over another formula is blocked with #SPILL!, as in Excel", async () => {
+  expect(await enter("C2", '=CRYPTO.SECTOR("lending")')).toBe("#SPILL!");
+  expect(await page.innerText("#cell-error")).toMatch(/#SPILL! .*C2.*not empty/);
+  await page.click("#cell-C2");
+  await page.fill("#formula-input", "");
+  await page.press("#formula-input", "Enter");
+  expect(await page.innerText("#cell-C2")).toBe("");
+});
+
+test("the sheet works from the keyboard: arrows move, typing starts a formula, Enter evaluates", async () => {
+  await page.click("#cell-H1");
+  await page.keyboard.press("ArrowDown");
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe("cell-H2");
+  await page.keyboard.press("=");
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe("formula-input");
+  await page.keyboard.type("CRYPTO.SECTORS()");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.getElementById("cell-H2")?.textContent === "id");
+  expect(await page.innerText("#cell-I2")).toBe("name");
+  await page.click("#cell-D1");
+  expect(await page.innerText("#cell-error")).toContain("#N/A");
+  await screenshot(page, "preview");
+});
+
+test("no script errors and no Content-Security-Policy violations", async () => {
+  expect(problems.errors).toEqual([]);
+  expect(problems.csp).toEqual([]);
+  expect(await cspViolations(page)).toEqual([]);
+});

@@ -1,0 +1,110 @@
+/**
+ * Debian's Chromium driven by playwright-core (no browser downloads): one browser per test file, pages
+ * that load office.js from the local npm copy in place of Microsoft's CDN, and a record of everything the
+ * page complained about (script errors, Content-Security-Policy violations) for the tests to assert on.
+ */
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from "fs";
+import { dirname, join } from "path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { ROOT } from "./build";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const OFFICE_JS = join(ROOT, "node_modules/@microsoft/office-js/dist");
+const CDN = "https://appsforoffice.microsoft.com/lib/1/hosted/";
+const TELEMETRY = "https://telemetryservice.firstpartyapps.oaspapps.com";
+export const SCREENSHOTS = join(ROOT, "test-results", "screenshots");
+const COMMITTED_SCREENSHOTS = join(ROOT, "assets", "screenshots");
+
+export async function launch(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH`
+    );
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    timeout: 20_000,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
+  });
+}
+
+export interface Problems {
+  errors: string[];
+  csp: string[];
+}
+
+/** A page at the taskpane's width, office.js served locally, problems collected. */
+export async function openPage(
+  browser: Browser,
+  viewport = { width: 320, height: 900 }
+): Promise<{ page: Page; problems: Problems }> {
+  const context = await browser.newContext({ viewport, reducedMotion: "reduce" });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const problems: Problems = { errors: [], csp: [] };
+  await page.route(`${CDN}**`, async (route) => {
+    const file = join(
+      OFFICE_JS,
+      new URL(route.request().url()).pathname.replace("/lib/1/hosted/", "")
+    );
+    if (!existsSync(file)) return route.fulfill({ status: 404 });
+    return route.fulfill({ status: 200, contentType: "text/javascript", body: readFileSync(file) });
+  });
+  // office.js outside Office opens a telemetry frame; there is no network here, so answer it empty.
+  await page.route(`${TELEMETRY}/**`, (route) =>
+    route.fulfill({
+      status: 200,
+      contentType: "text/html",
+      body: "<!doctype html><title>telemetry</title>",
+    })
+  );
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
+    document.addEventListener("securitypolicyviolation", (e) =>
+      seen.push(`${e.violatedDirective} blocked ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`)
+    );
+  });
+  page.on("pageerror", (error) => problems.errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() !== "error") return;
+    const text = message.text();
+    if (/Content Security Policy/i.test(text)) problems.csp.push(text);
+    // Failed HTTP statuses are logged by the browser; the tests provoke some (a wrong key) on purpose.
+    else if (!/^Failed to load resource/.test(text)) problems.errors.push(text);
+  });
+  return { page, problems };
+}
+
+/** Violations the page itself saw (securitypolicyviolation events), beside those logged to the console. */
+export function cspViolations(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []
+  );
+}
+
+/**
+ * Saves a screenshot under test-results/screenshots/ (git-ignored), and a copy under assets/screenshots/
+ * for the README when none is there yet or CM_UPDATE_SCREENSHOTS=1: figures move with the simulator's
+ * calendar, so refreshing the committed copies on every run would dirty every checkout.
+ */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<string> {
+  const file = join(SCREENSHOTS, `${name}.png`);
+  mkdirSync(dirname(file), { recursive: true });
+  await page.screenshot({ path: file, fullPage, animations: "disabled", caret: "hide" });
+  const committed = join(COMMITTED_SCREENSHOTS, `${name}.png`);
+  if (!existsSync(committed) || process.env.CM_UPDATE_SCREENSHOTS === "1") {
+    mkdirSync(COMMITTED_SCREENSHOTS, { recursive: true });
+    copyFileSync(file, committed);
+  }
+  return file;
+}
