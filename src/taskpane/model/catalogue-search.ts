@@ -17,6 +17,8 @@ interface Entry<T> {
   symbol: string;
   /** All three, for the every-term-occurs test. */
   haystack: string;
+  /** Every word of the three, each after a space: " lido finance lido-finance ldo". A prefix match is one includes(). */
+  starts: string;
 }
 
 /** Lower case, accents removed, so "Lido" finds "lido-finance" and "ÆTHER" finds "aether". */
@@ -28,11 +30,10 @@ export function normalise(textValue: string): string {
     .trim();
 }
 
-function startsWord(haystack: string, term: string): boolean {
-  if (haystack.startsWith(term)) return true;
-  // A later word of a name: "finance" finds "Lido Finance" by its second word as a prefix match.
-  const at = haystack.indexOf(term);
-  return at > 0 && /[\s\-_.(]/.test(haystack[at - 1]);
+/** " a b c": each field, and each word inside it ("Lido Finance" → "lido", "finance"), after a space. */
+function wordStarts(fields: readonly string[]): string {
+  const words = fields.flatMap((f) => (f ? [f, ...f.split(/[\s\-_.(]+/).filter(Boolean)] : []));
+  return ` ${words.join(" ")}`;
 }
 
 export class CatalogueIndex<T> {
@@ -45,7 +46,14 @@ export class CatalogueIndex<T> {
         const id = normalise(f.id);
         const name = normalise(f.name);
         const symbol = normalise(f.symbol ?? "");
-        return { item, id, name, symbol, haystack: `${id}\u0001${name}\u0001${symbol}` };
+        return {
+          item,
+          id,
+          name,
+          symbol,
+          haystack: `${id}\u0001${name}\u0001${symbol}`,
+          starts: wordStarts([id, name, symbol]),
+        };
       })
       .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
   }
@@ -59,14 +67,14 @@ export class CatalogueIndex<T> {
     const q = normalise(query);
     if (q === "") return this.entries.slice(0, limit).map((e) => e.item);
     const terms = q.split(/\s+/);
+    const prefix0 = ` ${q}`;
     const exact: T[] = [];
     const prefix: T[] = [];
     const other: T[] = [];
     for (const e of this.entries) {
       if (!terms.every((t) => e.haystack.includes(t))) continue;
       if (e.id === q || e.symbol === q || e.name === q) exact.push(e.item);
-      else if (startsWord(e.id, q) || startsWord(e.name, q) || e.symbol.startsWith(q))
-        prefix.push(e.item);
+      else if (e.starts.includes(prefix0)) prefix.push(e.item);
       else other.push(e.item);
     }
     return [...exact, ...prefix, ...other].slice(0, limit);
