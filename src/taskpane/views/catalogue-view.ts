@@ -149,6 +149,21 @@ export function catalogueView(ctx: AppContext): HTMLElement {
 
   const load = async (): Promise<void> => {
     status.show("busy", "Loading the catalogue…");
+    // The client retries a silent service for a while: say so rather than spin without a word.
+    let stopRetries = (): void => undefined;
+    let settled = false;
+    ctx.runtime().then(
+      (runtime) => {
+        if (settled) return;
+        stopRetries = runtime.client.on("retry", (e) =>
+          status.show(
+            "busy",
+            `Loading the catalogue… the service did not answer (${e.reason}); trying again.`
+          )
+        );
+      },
+      () => undefined
+    );
     try {
       catalogue = await ctx.catalogue.load();
       status.clear();
@@ -159,6 +174,9 @@ export function catalogueView(ctx: AppContext): HTMLElement {
         "error",
         `The catalogue could not be loaded: ${error instanceof Error ? error.message : String(error)}`
       );
+    } finally {
+      settled = true;
+      stopRetries();
     }
   };
   ctx.onConnectionChanged(() => void load());

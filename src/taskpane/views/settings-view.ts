@@ -67,10 +67,14 @@ export function settingsView(ctx: AppContext): HTMLElement {
         setValue(keyField, "");
         await refreshState();
       }
-      const outcome = await testConnection(
-        async () => (await ctx.runtime()).client,
-        AbortSignal.timeout(TEST_TIMEOUT_MS)
-      );
+      let stopRetries = (): void => undefined;
+      const outcome = await testConnection(async () => {
+        const client = (await ctx.runtime()).client;
+        stopRetries = client.on("retry", (e) =>
+          connectionResult.show("busy", `Testing… no good answer yet (${e.reason}); trying again.`)
+        );
+        return client;
+      }, AbortSignal.timeout(TEST_TIMEOUT_MS)).finally(() => stopRetries());
       if (outcome.simulated !== undefined) ctx.source.noteResult(outcome.simulated);
       connectionResult.element.dataset.verdict = outcome.verdict;
       connectionResult.show(outcome.verdict === "valid" ? "success" : "error", outcome.message);
