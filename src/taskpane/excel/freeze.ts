@@ -9,7 +9,12 @@
  * cannot overwrite a neighbour's data or shift anyone's references, it moves with the cell, and it shows on
  * hover to whoever opens the file. Excel without notes (ExcelApi 1.18) gets a comment (1.10) instead.
  */
-import { isCryptoFormula, type FreezeResult, type FreezeScope } from "../workbook/port";
+import {
+  isCryptoFormula,
+  WorkbookError,
+  type FreezeResult,
+  type FreezeScope,
+} from "../workbook/port";
 import type { ExcelRun, Supports } from "./run";
 
 export interface FreezeDeps {
@@ -59,6 +64,14 @@ export function freezeToValues(
   scope: FreezeScope,
   note: string
 ): Promise<FreezeResult> {
+  // Spill parents and spill ranges came with dynamic arrays; without them a spill cannot be frozen whole.
+  if (!deps.supports("ExcelApi", "1.12")) {
+    return Promise.reject(
+      new WorkbookError(
+        "Freeze to values needs a version of Excel with dynamic arrays (ExcelApi 1.12). Copy the cells and paste them as values instead."
+      )
+    );
+  }
   return deps.run(async (context) => {
     const area =
       scope === "selection"

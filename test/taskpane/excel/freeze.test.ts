@@ -1,5 +1,5 @@
 import { freezeToValues } from "../../../src/taskpane/excel/freeze";
-import type { Supports } from "../../../src/taskpane/excel/run";
+import type { ExcelRun, Supports } from "../../../src/taskpane/excel/run";
 import { mock, runOn, type Mock } from "./office-mocks";
 
 const METRIC = '=CRYPTO.METRIC("aave","fees","2024-01-01","2024-01-02")';
@@ -179,6 +179,20 @@ test("without formatted values (before ExcelApi 1.16) the cells keep their own n
     ["General", "#,##0"],
     ["General", "#,##0"],
   ]);
+});
+
+test("an Excel without dynamic arrays is told so, and the workbook is not touched", async () => {
+  const wb = workbook();
+  let batches = 0;
+  const run: ExcelRun = (batch) => {
+    batches += 1;
+    return runOn(wb.context)(batch);
+  };
+  const supports: Supports = (_set, version) => version !== "1.12";
+  await expect(freezeToValues({ run, supports }, "selection", NOTE)).rejects.toThrow(
+    /needs a version of Excel with dynamic arrays \(ExcelApi 1\.12\)/
+  );
+  expect(batches).toBe(0);
 });
 
 test("a sheet with nothing in it, or no CRYPTO formula, is left alone", async () => {
