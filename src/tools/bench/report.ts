@@ -18,8 +18,13 @@ function timeRatio(w: WorkloadResult): string {
 
 function settingsLine(r: BenchResults): string {
   const s = r.settings;
+  const repeated = s.sheetRows - s.distinctProjects;
   return (
-    `Simulator in-process on loopback, ${s.latencyMs[0]}–${s.latencyMs[1]} ms latency per request; rate limit ` +
+    `Sheets of ${s.sheetRows} rows hold the demo dataset's ${s.distinctProjects} projects` +
+    (repeated > 0
+      ? `, the first ${repeated} repeated (cells the add-in coalesces, the naive one does not)`
+      : "") +
+    `. Simulator in-process on loopback, ${s.latencyMs[0]}–${s.latencyMs[1]} ms latency per request; rate limit ` +
     `60 requests per ${formatDuration(s.windowMs)} in the client's limiter and in the simulator (the real 60 ` +
     `per minute, ${s.scale}× faster; the client's limiter sets the pace, the simulator guards a ` +
     `${formatDuration(s.simulatorWindowMs)} window). Engine window ${s.engineWindowMs} ms, ≤ ` +

@@ -69,6 +69,9 @@ export interface BenchSettings {
   engineWindowMs: number;
   maxIdsPerRequest: number;
   today: string;
+  /** Rows of the 50-row sheets, and the distinct projects on them (the demo dataset has 46). */
+  sheetRows: number;
+  distinctProjects: number;
 }
 
 export interface BenchResults {

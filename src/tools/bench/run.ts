@@ -51,6 +51,9 @@ export interface BenchOptions {
 /** How the add-in's engine starts a workload: catalogue loaded (the usual), everything cleared, or as left. */
 type Start = "catalogue" | "cold" | "warm";
 
+/** Rows of the model, history and hot-path sheets (issue 6: 50 projects). */
+const SHEET_ROWS = 50;
+
 const gc = (globalThis as { gc?: () => void }).gc;
 
 function collectGarbage(): void {
@@ -149,7 +152,7 @@ class Runner {
  * reading (the simulator shares the process).
  */
 async function warmSimulator(env: BenchEnvironment): Promise<void> {
-  const projectIds = [...new Set(sheetProjects(50))];
+  const projectIds = [...new Set(sheetProjects(SHEET_ROWS))];
   const day = { start: MODEL_DATE, end: MODEL_DATE };
   await Promise.all([
     ...MODEL_METRICS.map((m) => env.naiveClient.getMetric(m, { projectIds, ...day })),
@@ -230,6 +233,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
         engineWindowMs: env.runtime.engine.options.windowMs,
         maxIdsPerRequest: env.runtime.engine.options.maxIdsPerRequest,
         today: BENCH_TODAY,
+        sheetRows: SHEET_ROWS,
+        distinctProjects: distinctProjectCount(SHEET_ROWS),
       },
       workloads: runner.workloads,
       hotPath: {
@@ -243,7 +248,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       heap: { beforeBytes, afterBytes, forcedGc: gc !== undefined },
       bundles,
     };
-    return { ...measured, targets: evaluateTargets(measured, distinctProjectCount(50)) };
+    return { ...measured, targets: evaluateTargets(measured) };
   } finally {
     await env.close();
   }

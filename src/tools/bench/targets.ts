@@ -58,9 +58,9 @@ function hotPathNote(results: Measured): string {
   );
 }
 
-/** @param historyProjects distinct project ids on the history sheet (the demo dataset has 46). */
-export function evaluateTargets(results: Measured, historyProjects: number): TargetCheck[] {
+export function evaluateTargets(results: Measured): TargetCheck[] {
   const { settings } = results;
+  const historyProjects = settings.distinctProjects;
   const model = workload(results, "model");
   const ratio = model.ours.requests > 0 ? model.naive.requests / model.ours.requests : Infinity;
   const chunks = Math.ceil(historyProjects / settings.maxIdsPerRequest);
