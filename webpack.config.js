@@ -99,9 +99,6 @@ module.exports = (_env, argv) => {
     },
     resolve: {
       extensions: [".ts", ".js"],
-      // The preview evaluates formulas with the CLI's modules; their file loading (src/cli/registry.ts
-      // loadRegistry) is never called in a page, so Node's fs and path stay out of the bundles.
-      fallback: { fs: false, path: false },
     },
     module: {
       rules: [
@@ -116,8 +113,6 @@ module.exports = (_env, argv) => {
       ],
     },
     performance: { hints: false },
-    // loadRegistry's require(path) is for the CLI in Node; in the pages it is never reached.
-    ignoreWarnings: [{ module: /src[\\/]cli[\\/]registry\.ts$/, message: /Critical dependency/ }],
     plugins: [
       new webpack.DefinePlugin({ __CM_BUILD__: JSON.stringify(buildConfig) }),
       new CustomFunctionsMetadataPlugin({

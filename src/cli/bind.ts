@@ -12,6 +12,8 @@ export interface BoundFormula {
   fn: RegisteredFunction;
   /** 1-based position among the invocation's formulas: the formula sits in cell Sheet1!A<row>. */
   row: number;
+  /** The cell the formula sits in when a host places it elsewhere (the preview page's grid). */
+  address?: string;
 }
 
 function unknownFunction(name: string, registry: Registry): CliError {

@@ -128,7 +128,7 @@ function startFormula(bound: BoundFormula, cancellers: Set<() => void>): Promise
   const site: CallSite = {
     fn: bound.fn,
     label: `${NAMESPACE}.${bound.fn.meta.name}`,
-    address: `Sheet1!A${bound.row}`,
+    address: bound.address ?? `Sheet1!A${bound.row}`,
     cancellers,
   };
   const prepared = prepareArguments(bound.call.args, bound.fn.meta.parameters);

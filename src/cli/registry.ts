@@ -2,11 +2,10 @@
  * The functions Excel would know: functions.json metadata (what a formula may call and how) joined with
  * the exported implementations (the `associate` map the webpack plugin turns into
  * CustomFunctions.associate calls). Built at run time from dist/node/functions/functions.meta.json and the
- * compiled functions module, so the CLI calls exactly what Excel calls.
+ * compiled functions module, so the CLI calls exactly what Excel calls. Pure: the preview page builds one
+ * in the browser; registry-files.ts reads them from disk for the CLI.
  */
-import { readFileSync } from "fs";
-import { resolve } from "path";
-import { CliError, firstLineOf } from "./errors";
+import { CliError } from "./errors";
 
 export interface ParameterMeta {
   name: string;
@@ -50,11 +49,11 @@ export interface Registry {
 
 export const NAMESPACE = "CRYPTO";
 
-function broken(message: string, cause?: unknown): CliError {
+export function broken(message: string, cause?: unknown): CliError {
   return new CliError("broken-build", `functions metadata: ${message}`, { cause });
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
@@ -134,41 +133,6 @@ export function createRegistry(
     lookup: (name) => byName.get(name.toUpperCase()),
     list: () => all,
   };
-}
-
-export interface RegistryPaths {
-  /** functions.meta.json written by `npm run build:node`. */
-  meta: string;
-  /** The compiled functions module (anything `require` resolves). */
-  module: string;
-}
-
-/** Where the build puts them, relative to this file once compiled to dist/node/cli. */
-export function defaultRegistryPaths(dir: string = __dirname): RegistryPaths {
-  return {
-    meta: resolve(dir, "../functions/functions.meta.json"),
-    module: resolve(dir, "../functions/functions"),
-  };
-}
-
-/** Load metadata and module from disk. The host shim must be installed first: the module may use it. */
-export function loadRegistry(paths: RegistryPaths = defaultRegistryPaths()): Registry {
-  let metaJson: unknown;
-  try {
-    metaJson = JSON.parse(readFileSync(paths.meta, "utf8"));
-  } catch (error) {
-    throw broken(`cannot read ${paths.meta} (run npm run build:node)`, error);
-  }
-  let exports: unknown;
-  try {
-    // A runtime path on purpose: the CLI calls whatever the build produced, as Excel loads its bundle.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    exports = require(paths.module);
-  } catch (error) {
-    throw broken(`cannot load the functions module ${paths.module}: ${firstLineOf(error)}`, error);
-  }
-  if (!isRecord(exports)) throw broken(`${paths.module} exports nothing`);
-  return createRegistry(metaJson, exports);
 }
 
 /** How Excel's formula autocomplete shows a function: CRYPTO.METRIC(project, metric, [start]). */

@@ -4,9 +4,8 @@
  * #NAME?; anything else runs through the CLI's recalculation (argument coercion, lifting, invocation,
  * result reading), so the page and the CLI agree on every cell.
  */
-import { coerce, prepareArguments } from "../cli/arguments";
 import { bindFormula } from "../cli/bind";
-import { errorCell, thrownToCell, toGrid, type Grid } from "../cli/cells";
+import { errorCell, type Grid } from "../cli/cells";
 import { CliError } from "../cli/errors";
 import { recalculate } from "../cli/evaluate";
 import { parseFormula, type FormulaCall } from "../cli/formula";
@@ -14,15 +13,18 @@ import type { Registry } from "../cli/registry";
 
 export type Evaluation = { kind: "refused"; message: string } | { kind: "result"; grid: Grid };
 
-/** Runs a parsed call; `row` places it (the invocation's address is Sheet1!A<row>). */
+/**
+ * Runs a parsed call as the formula of the cell at `address` (a grid cell such as "Sheet1!D4", or a label for
+ * previews that are not cells, such as the formula builder's): the diagnostics record it there.
+ */
 export async function evaluateCall(
   call: FormulaCall,
   registry: Registry,
-  row = 1
+  address = "Sheet1!A1"
 ): Promise<Evaluation> {
   let bound;
   try {
-    bound = bindFormula(call, registry, row);
+    bound = { ...bindFormula(call, registry, 1), address };
   } catch (error) {
     if (error instanceof CliError && error.kind === "unknown-function") {
       return { kind: "result", grid: [[errorCell("#NAME?", error.message)]] };
@@ -36,7 +38,7 @@ export async function evaluateCall(
 export async function evaluateFormula(
   text: string,
   registry: Registry,
-  row = 1
+  address = "Sheet1!A1"
 ): Promise<Evaluation> {
   let call: FormulaCall;
   try {
@@ -44,45 +46,5 @@ export async function evaluateFormula(
   } catch (error) {
     return { kind: "refused", message: error instanceof Error ? error.message : String(error) };
   }
-  return evaluateCall(call, registry, row);
-}
-
-/**
- * Calls one function directly with a label for its address, for previews that are not cells (the formula
- * builder): arguments prepared and coerced as for a cell, the result read as a cell's. Lifted (array)
- * arguments, which the builder never writes, are left to evaluateCall.
- */
-export async function evaluateAt(
-  call: FormulaCall,
-  registry: Registry,
-  address: string
-): Promise<Evaluation> {
-  let fn;
-  try {
-    fn = bindFormula(call, registry, 1).fn;
-  } catch (error) {
-    return { kind: "refused", message: error instanceof Error ? error.message : String(error) };
-  }
-  const label = `CRYPTO.${fn.meta.name}`;
-  const prepared = prepareArguments(call.args, fn.meta.parameters);
-  const values: unknown[] = [];
-  for (let i = 0; i < prepared.length; i += 1) {
-    const argument = prepared[i];
-    if (argument.kind === "lifted") return evaluateCall(call, registry);
-    const parameter = fn.meta.parameters[i];
-    if (Array.isArray(argument.value) || parameter.dimensionality === "matrix") {
-      values.push(argument.value);
-      continue;
-    }
-    const coerced = coerce(argument.value, parameter, label);
-    if (coerced !== null && typeof coerced === "object")
-      return { kind: "result", grid: [[coerced]] };
-    values.push(coerced);
-  }
-  try {
-    const value = await fn.implementation(...values, { functionName: fn.meta.name, address });
-    return { kind: "result", grid: toGrid(value) };
-  } catch (thrown) {
-    return { kind: "result", grid: [[thrownToCell(thrown, label)]] };
-  }
+  return evaluateCall(call, registry, address);
 }

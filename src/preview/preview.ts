@@ -112,7 +112,11 @@ function start(): void {
   const evaluate = async (entry: Entry): Promise<void> => {
     try {
       const registry = await loadPageRegistry();
-      const result = await evaluateFormula(entry.formula, registry, entry.at.row + 1);
+      const result = await evaluateFormula(
+        entry.formula,
+        registry,
+        `Sheet1!${addressOf(entry.at)}`
+      );
       model.resolve(
         entry,
         result.kind === "refused"

@@ -68,6 +68,7 @@ async function main(): Promise<void> {
       "",
       "Cryptometrics for Excel is running.",
       `  Add-in page:     ${page}/taskpane.html`,
+      `  Preview page:    ${page}/preview.html  (CRYPTO formulas in any browser, no Excel needed)`,
       `  Functions:       ${page}/functions.js  (metadata ${page}/functions.json)`,
       `  Manifest:        ${resolve(root, "manifest.xml")}  (also served at ${page}/manifest.xml)`,
       `  Simulator:       ${simulator.url}  (demo data, not real figures)`,

@@ -1,12 +1,8 @@
 import { readFileSync } from "fs";
 import { resolve } from "path";
 import { CliError } from "../../src/cli/errors";
-import {
-  createRegistry,
-  defaultRegistryPaths,
-  loadRegistry,
-  signature,
-} from "../../src/cli/registry";
+import { createRegistry, signature } from "../../src/cli/registry";
+import { defaultRegistryPaths, loadRegistry } from "../../src/cli/registry-files";
 import { generateFunctionsMeta } from "../../src/tools/gen-functions-meta";
 import * as fakeFunctions from "../fixtures/cli/functions";
 

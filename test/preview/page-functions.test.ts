@@ -5,7 +5,7 @@
 import { resolve } from "path";
 import { installHost } from "../../src/cli/host";
 import type { Registry } from "../../src/cli/registry";
-import { evaluateAt, evaluateCall, evaluateFormula } from "../../src/preview/evaluate";
+import { evaluateCall, evaluateFormula } from "../../src/preview/evaluate";
 import { FUNCTION_EXPORTS, pageRegistry } from "../../src/preview/page-registry";
 import { configureRuntime, sharedDiagnostics } from "../../src/runtime/runtime";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
@@ -97,7 +97,7 @@ test("formulas Excel would not accept are refused with the reason", async () => 
   });
 });
 
-test("evaluateAt records the call under its label, not under a cell address", async () => {
+test("evaluateCall records the call under the address it is given: a grid cell or a label", async () => {
   const call = {
     name: "VALUE",
     args: [
@@ -105,7 +105,7 @@ test("evaluateAt records the call under its label, not under a cell address", as
       { kind: "string" as const, value: "fees" },
     ],
   };
-  const result = await evaluateAt(call, registry, "Formula builder");
+  const result = await evaluateCall(call, registry, "Formula builder");
   expect(result).toMatchObject({ kind: "result", grid: [[{ kind: "error", code: "#N/A" }]] });
   expect(sharedDiagnostics().cell("Formula builder")).toMatchObject({
     functionName: "VALUE",
@@ -133,4 +133,6 @@ test("evaluateAt records the call under its label, not under a cell address", as
     kind: "result",
     grid: [[{ kind: "number" }, { kind: "number" }]],
   });
+  await evaluateFormula('=CRYPTO.VALUE("nope","fees")', registry, "Sheet1!D4");
+  expect(sharedDiagnostics().cell("Sheet1!D4")).toMatchObject({ functionName: "VALUE" });
 });

@@ -4,7 +4,7 @@
  * insert it at the active cell.
  */
 import { dayOfInstant } from "../../engine/days";
-import { evaluateAt } from "../../preview/evaluate";
+import { evaluateCall } from "../../preview/evaluate";
 import type { AppContext } from "../app-context";
 import type { Catalogue } from "../model/catalogue-store";
 import { FUNCTION_SPECS, specFor } from "../model/function-specs";
@@ -71,7 +71,7 @@ export function builderView(ctx: AppContext): BuilderView {
       try {
         const [registry, runtime] = await Promise.all([ctx.registry(), ctx.runtime()]);
         const call = callForPreview(result.name, result.args, dayOfInstant(runtime.now()));
-        const evaluation = await evaluateAt(call, registry, PREVIEW_ADDRESS);
+        const evaluation = await evaluateCall(call, registry, PREVIEW_ADDRESS);
         if (run !== previewRun) return;
         if (evaluation.kind === "refused") {
           previewStatus.show("error", evaluation.message);
