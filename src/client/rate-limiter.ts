@@ -15,6 +15,13 @@ export interface RateLimiterOptions {
   limit?: number;
   /** Window length in ms (default 60 000). */
   windowMs?: number;
+  /**
+   * Extra spacing added to the window (default: 2 % of it, at most 1 s). Starting a request exactly one window
+   * after the limit-th previous one is legal here but not at the service: send and network delays move the
+   * two closer together there, and the later one draws a 429. The benchmark measured hundreds of such 429s
+   * without a margin and none with one; it costs under 2 % of throughput.
+   */
+  marginMs?: number;
   now?: () => number;
   sleep?: Sleep;
 }
@@ -42,6 +49,7 @@ interface Waiter {
 export class RateLimiter {
   private limit: number;
   private windowMs: number;
+  private marginMs: number;
   private readonly now: () => number;
   private readonly sleep: Sleep;
   private readonly starts: number[] = [];
@@ -54,6 +62,8 @@ export class RateLimiter {
     this.limit = options.limit ?? DEFAULT_LIMITS.rateLimit.limit;
     this.windowMs = options.windowMs ?? DEFAULT_LIMITS.rateLimit.windowMs;
     validate(this.limit, this.windowMs);
+    this.marginMs = options.marginMs ?? defaultMargin(this.windowMs);
+    if (!(this.marginMs >= 0)) throw new RangeError(`rate limit margin must be >= 0 ms, got ${this.marginMs}`);
     this.now = options.now ?? (() => Date.now());
     this.sleep = options.sleep ?? createSleep();
   }
@@ -78,12 +88,13 @@ export class RateLimiter {
   }
 
   /** Change the limit at runtime (e.g. a plan with a higher quota); waiters are re-evaluated. */
-  configure(options: { limit?: number; windowMs?: number }): void {
+  configure(options: { limit?: number; windowMs?: number; marginMs?: number }): void {
     const limit = options.limit ?? this.limit;
     const windowMs = options.windowMs ?? this.windowMs;
     validate(limit, windowMs);
     this.limit = limit;
     this.windowMs = windowMs;
+    this.marginMs = options.marginMs ?? defaultMargin(windowMs);
     this.wake?.abort();
   }
 
@@ -102,9 +113,10 @@ export class RateLimiter {
   private waitMs(now: number): number {
     const pause = this.pausedUntil - now;
     // Starts older than a window can no longer count against any future window.
-    while (this.starts.length > 0 && this.starts[0] + this.windowMs <= now) this.starts.shift();
+    const span = this.windowMs + this.marginMs;
+    while (this.starts.length > 0 && this.starts[0] + span <= now) this.starts.shift();
     const excess = this.starts.length - this.limit;
-    const slot = excess < 0 ? 0 : this.starts[excess] + this.windowMs - now;
+    const slot = excess < 0 ? 0 : this.starts[excess] + span - now;
     return Math.max(0, pause, slot);
   }
 
@@ -144,6 +156,10 @@ export class RateLimiter {
     // Nobody left to wait for: release the pending timer so the process can exit.
     if (this.queue.length === 0) this.wake?.abort();
   }
+}
+
+function defaultMargin(windowMs: number): number {
+  return Math.min(1_000, windowMs * 0.02);
 }
 
 function validate(limit: number, windowMs: number): void {

@@ -324,7 +324,8 @@ describe("shared rate limiter", () => {
       ...Array.from({ length: 5 }, () => a.client.listMetrics()),
       ...Array.from({ length: 5 }, () => b.client.listProjects()),
     ]);
-    expect(starts).toEqual([0, 0, 0, 60_000, 60_000, 60_000, 120_000, 120_000, 120_000, 180_000]);
+    // One window plus the limiter's margin (1 s for a one-minute window) between bursts.
+    expect(starts).toEqual([0, 0, 0, 61_000, 61_000, 61_000, 122_000, 122_000, 122_000, 183_000]);
   });
 });
 
