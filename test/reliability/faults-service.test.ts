@@ -39,7 +39,9 @@ describe("the guarantee checks themselves", () => {
       world.formulas,
       world.baseline
     );
-    expect(row.violations).toContainEqual(expect.stringMatching(/unexpected kind malformed-response/));
+    expect(row.violations).toContainEqual(
+      expect.stringMatching(/unexpected kind malformed-response/)
+    );
   });
 
   it("count the busiest minute of request starts, sliding over every start", () => {
