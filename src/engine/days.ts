@@ -12,12 +12,16 @@ const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 export function parseDay(text: string): number | undefined {
   const m = DAY_RE.exec(text);
   if (!m) return undefined;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const ms = Date.UTC(y, mo - 1, d);
-  const back = new Date(ms);
-  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d)
-    return undefined;
-  return ms / MS_PER_DAY;
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return undefined;
+  return Date.UTC(y, mo - 1, d) / MS_PER_DAY;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 export function dayNumber(day: Day): number {

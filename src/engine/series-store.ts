@@ -28,6 +28,8 @@ export interface Snapshot {
   readonly generation: number;
   points: number;
   sortedCache?: Map<string, DayPoint[]>;
+  /** Warnings and request descriptions as arrays, shared by every answer until the snapshot changes. */
+  lists?: { warnings: string[]; servedBy: string[] };
 }
 
 interface Entry {
@@ -173,6 +175,7 @@ export class SeriesStore {
 
   private commit(key: string, s: Snapshot): void {
     s.sortedCache = undefined;
+    s.lists = undefined;
     s.points = [...s.dims.values()].reduce((n, m) => n + m.size, 0);
     const entry = this.entries.get(key);
     // A new object: lru-cache re-measures an entry's size only when the value changes.

@@ -35,8 +35,8 @@ export interface SeriesAnswer {
   /** Points within the asked range, per breakdown dimension ("" without breakdown), sorted by day. */
   dims: Map<string, DayPoint[]>;
   issue?: SeriesIssue;
-  warnings: string[];
-  servedBy: string[];
+  warnings: readonly string[];
+  servedBy: readonly string[];
   /** Set when the answer is an earlier one, served because fetching afresh failed. */
   stale?: { fetchedAt: number; reason: string };
 }
@@ -50,7 +50,19 @@ function sortedKey(ids: readonly string[]): string {
   return [...ids].sort().join(",");
 }
 
+/** Keys of variant objects already seen: most cells share one variant object (the default options). */
+const variantKeys = new WeakMap<SeriesVariant, string>();
+
 export function variantKey(v: SeriesVariant): string {
+  let key = variantKeys.get(v);
+  if (key === undefined) {
+    key = computeVariantKey(v);
+    variantKeys.set(v, key);
+  }
+  return key;
+}
+
+function computeVariantKey(v: SeriesVariant): string {
   return [
     v.bridged ? "b" : "n",
     sortedKey(v.chains),
@@ -75,11 +87,7 @@ export function answerFrom(
   dims: Map<string, DayPoint[]>,
   stale?: SeriesAnswer["stale"]
 ): SeriesAnswer {
-  return {
-    dims,
-    issue: snapshot.issue,
-    warnings: [...snapshot.warnings],
-    servedBy: [...snapshot.servedBy],
-    stale,
-  };
+  // The lists are made once per snapshot version (commit() clears them): thousands of cells read them.
+  snapshot.lists ??= { warnings: [...snapshot.warnings], servedBy: [...snapshot.servedBy] };
+  return { dims, issue: snapshot.issue, ...snapshot.lists, stale };
 }

@@ -7,7 +7,7 @@
 import { isCryptometricsError, type CryptometricsError } from "../client";
 import { createLogger } from "../client";
 import { dayOfInstant, formatDay } from "../engine/days";
-import { readyRuntime, sharedDiagnostics } from "../runtime/runtime";
+import { readyRuntime, runtimeIfReady, sharedDiagnostics } from "../runtime/runtime";
 import { CallTrace, type FnContext } from "./context";
 import { dayToSerial } from "./excel-dates";
 import { settingsHint, supportsFormattedNumbers } from "./host";
@@ -177,7 +177,7 @@ export async function run(
         : undefined,
     });
   try {
-    const runtime = await readyRuntime();
+    const runtime = runtimeIfReady() ?? (await readyRuntime());
     const result = await impl({
       runtime,
       engine: runtime.engine,

@@ -132,6 +132,7 @@ export function onRuntimeChange(listener: (runtime: Runtime | undefined) => void
 }
 
 let loading: Promise<unknown> = Promise.resolve();
+let loadingPending = false;
 
 /**
  * Configures the runtime from settings that must be read first (the Excel page reads OfficeRuntime.storage).
@@ -141,7 +142,13 @@ export function configureRuntimeFrom(
   load: () => Promise<RuntimeConfig>
 ): Promise<Runtime | undefined> {
   const attempt = load().then(configureRuntime);
-  loading = attempt.catch(() => undefined);
+  loadingPending = true;
+  const settled = attempt
+    .catch(() => undefined)
+    .then(() => {
+      if (loading === settled) loadingPending = false;
+    });
+  loading = settled;
   return attempt;
 }
 
@@ -149,4 +156,9 @@ export function configureRuntimeFrom(
 export async function readyRuntime(): Promise<Runtime> {
   await loading;
   return currentRuntime();
+}
+
+/** The runtime right now when nothing is being configured (the warm path of every cell), else undefined. */
+export function runtimeIfReady(): Runtime | undefined {
+  return loadingPending ? undefined : current;
 }

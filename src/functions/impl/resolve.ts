@@ -61,17 +61,25 @@ export async function resolveMetrics(
   });
 }
 
+function single<T>(resolve: () => T): T {
+  try {
+    return resolve();
+  } catch (error) {
+    throw notAvailable(asErrorCell(error).message);
+  }
+}
+
 /** One project or the whole-result error. */
 export async function resolveProject(ctx: FnContext, text: string): Promise<Project> {
-  const [r] = await resolveProjects(ctx, [text]);
-  if ("error" in r) throw notAvailable(r.error.message);
-  return r.value;
+  const projects = await projectCatalogue(ctx);
+  return single(() => resolveProjectIn(projects, text));
 }
 
 export async function resolveMetric(ctx: FnContext, text: string): Promise<Metric> {
-  const [r] = await resolveMetrics(ctx, [text]);
-  if ("error" in r) throw notAvailable(r.error.message);
-  return r.value;
+  const metrics = await metricCatalogue(ctx);
+  const metric = single(() => resolveMetricIn(metrics, text));
+  if (metric.description) ctx.trace.definitions[metric.metricId] = metric.description;
+  return metric;
 }
 
 /** A product of a project, by id or name (case-insensitive), from the project catalogue's product list. */

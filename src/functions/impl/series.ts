@@ -62,14 +62,22 @@ export const FILL_LOOKBACK_DAYS = 90;
 /** "Latest" looks this far back first; a project with nothing that recent gets its whole history read. */
 export const LATEST_LOOKBACK_DAYS = 35;
 
-function variantOf(o: Options): SeriesVariant {
-  return {
-    bridged: o.bridged,
-    chains: o.chains,
-    products: o.products,
-    sectors: o.sectors,
-    breakdown: o.breakdown,
-  };
+/** One variant object per options object, so cells with the same (usually default) options share its key. */
+const variants = new WeakMap<Readonly<Options>, SeriesVariant>();
+
+function variantOf(o: Readonly<Options>): SeriesVariant {
+  let v = variants.get(o);
+  if (!v) {
+    v = {
+      bridged: o.bridged,
+      chains: o.chains,
+      products: o.products,
+      sectors: o.sectors,
+      breakdown: o.breakdown,
+    };
+    variants.set(o, v);
+  }
+  return v;
 }
 
 async function fetchSeries(
