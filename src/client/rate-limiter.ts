@@ -63,7 +63,8 @@ export class RateLimiter {
     this.windowMs = options.windowMs ?? DEFAULT_LIMITS.rateLimit.windowMs;
     validate(this.limit, this.windowMs);
     this.marginMs = options.marginMs ?? defaultMargin(this.windowMs);
-    if (!(this.marginMs >= 0)) throw new RangeError(`rate limit margin must be >= 0 ms, got ${this.marginMs}`);
+    if (!(this.marginMs >= 0))
+      throw new RangeError(`rate limit margin must be >= 0 ms, got ${this.marginMs}`);
     this.now = options.now ?? (() => Date.now());
     this.sleep = options.sleep ?? createSleep();
   }

@@ -54,11 +54,18 @@ describe("rate limiter", () => {
       Array.from({ length: 7 }, () => limiter.acquire().then(() => void starts.push(clock.now())))
     );
     expect(starts).toEqual([0, 0, 0, 1000, 1000, 1000, 2000]);
-    const margined = new RateLimiter({ limit: 3, windowMs: 1000, now: clock.now, sleep: clock.sleep });
+    const margined = new RateLimiter({
+      limit: 3,
+      windowMs: 1000,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
     const t0 = clock.now();
     const later: number[] = [];
     await Promise.all(
-      Array.from({ length: 4 }, () => margined.acquire().then(() => void later.push(clock.now() - t0)))
+      Array.from({ length: 4 }, () =>
+        margined.acquire().then(() => void later.push(clock.now() - t0))
+      )
     );
     expect(later).toEqual([0, 0, 0, 1020]); // default margin: 2 % of the window, at most 1 s
   });
