@@ -72,12 +72,21 @@ export async function sendRequest(
   spec: RequestSpec
 ): Promise<WireEnvelope> {
   const { policy } = deps;
+  // The failure that made us retry: when the deadline then cuts the retries short (a long queue at the
+  // limiter), the caller hears about it ("service error", "rate limited"), not only that time ran out.
+  let retried: CryptometricsError | undefined;
+  const cutShort = (e: unknown, attempt: number): CryptometricsError => {
+    const error = asClientError(e, call, spec, attempt);
+    return retried && error.kind === "timeout" && call.abortKind() === "timeout"
+      ? giveUp(retried, attempt - 1, call, "the call's deadline passed before the next attempt")
+      : error;
+  };
   for (let attempt = 1; ; attempt++) {
     let error: CryptometricsError;
     try {
       return await attemptOnce(deps, call, spec, attempt);
     } catch (e) {
-      error = asClientError(e, call, spec, attempt);
+      error = call.signal.aborted ? cutShort(e, attempt) : asClientError(e, call, spec, attempt);
     }
     // Cancelled or past the deadline: nothing more to try.
     if (call.signal.aborted || !shouldRetry(error, policy)) throw error;
@@ -116,10 +125,11 @@ export async function sendRequest(
     });
     // Every caller sharing the limiter waits too: the others would only collect more 429s.
     if (error.kind === "rate-limited") deps.limiter.pauseUntil(deps.now() + delay);
+    retried = error;
     try {
       await deps.sleep(delay, call.signal);
     } catch (e) {
-      throw asClientError(e, call, spec, attempt);
+      throw cutShort(e, attempt + 1);
     }
   }
 }

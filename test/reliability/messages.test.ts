@@ -48,6 +48,24 @@ describe("error messages under faults", () => {
     }
   });
 
+  it("name the service's failure when the deadline cuts the retries short in the limiter's queue", async () => {
+    // One request a minute: the second retry would start after the two-minute deadline.
+    lab.setKnobs({ ...HEALTHY, fraction5xx: 1 });
+    lab.reset({ rateLimitPerMinute: 1 });
+    const started = lab.time.now();
+    const error = await lab.drive(lab.runtime.client.listProjects()).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      kind: "server",
+      attempts: 2,
+      message: expect.stringMatching(
+        /^listProjects\(\): service error \(HTTP 50[023]\).*\(gave up after 2 attempts; the call's deadline passed before the next attempt\)$/
+      ),
+    });
+    expect(lab.time.now() - started).toBe(120_000);
+    const [cell] = await evaluate(lab, [grid[0]]);
+    expect(!cell.ok && cell.message).toMatch(/service error \(HTTP 50[023]\)/);
+  });
+
   it("say where to set the key when the service refuses it, within 250 characters", async () => {
     lab.setKnobs(HEALTHY);
     lab.reset({ apiKey: "sk_wrong_key_0123456789" });
