@@ -113,6 +113,8 @@ module.exports = (_env, argv) => {
       ],
     },
     performance: { hints: false },
+    // No `global` shim: it brings webpack's `new Function("return this")` fallback; every host has globalThis.
+    node: { global: false },
     plugins: [
       new webpack.DefinePlugin({ __CM_BUILD__: JSON.stringify(buildConfig) }),
       new CustomFunctionsMetadataPlugin({

@@ -11,6 +11,12 @@ export interface CachePolicy {
   dailyUpdateUtcHour: number;
   /** A value older than this is not served even when a refresh fails (stale-if-error has limits). */
   maxStaleMs: number;
+  /**
+   * Stale-if-slow: a refresh whose answer takes longer than this shows the previous values (flagged stale)
+   * while the request goes on and fills the cache. Without it, a hanging service holds a refreshed cell for
+   * the whole retry deadline (2 minutes) per request before the fallback shows.
+   */
+  staleAfterMs: number;
   /** Bound on cached series data, in data points (one point = one metric value of one day). */
   maxPoints: number;
   /** Bound on the number of cached catalogue and statement entries. */
@@ -23,6 +29,9 @@ export const DEFAULT_CACHE_POLICY: Readonly<CachePolicy> = {
   dailyUpdateUtcHour: 0,
   // A week: a model refreshed on Monday may still show Friday's figures, flagged stale, rather than errors.
   maxStaleMs: 7 * 24 * 60 * 60 * 1000,
+  // Ten seconds: a healthy service answers a batch in well under a second, a slow one within a few; past that
+  // the user is better served by the figures they had, marked stale, than by a busy cell.
+  staleAfterMs: 10_000,
   // About 300,000 points (roughly 20-30 MB in a JavaScript Map) holds 800 series of a year, or 1,000 cells'
   // worth of history, while staying small for Excel's WebView.
   maxPoints: 300_000,

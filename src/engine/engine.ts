@@ -86,11 +86,12 @@ export class Engine {
     this.client = deps.client;
     this.timers = deps.timers;
     this.store = new SeriesStore(this.options.cache, now);
-    this.cache = new KeyedCache(this.options.cache, now);
+    this.cache = new KeyedCache(this.options.cache, now, this.timers);
     this.batcher = new SeriesBatcher(this.client, this.store, this.timers, {
       windowMs: this.options.windowMs,
       deadlineMs: this.options.deadlineMs,
       maxIdsPerRequest: this.options.maxIdsPerRequest,
+      staleAfterMs: this.options.cache.staleAfterMs,
     });
   }
 

@@ -4,6 +4,7 @@
  * within the policy's limit.
  */
 import { LRUCache } from "lru-cache";
+import type { Timers } from "../client";
 import { nextDailyUpdate, type CachePolicy } from "./cache-policy";
 
 export type Lifetime = "catalogue" | "daily";
@@ -30,7 +31,8 @@ export class KeyedCache {
 
   constructor(
     private readonly policy: CachePolicy,
-    private readonly now: () => number
+    private readonly now: () => number,
+    private readonly timers?: Timers
   ) {
     this.stored = new LRUCache<string, Stored>({ max: policy.maxEntries });
   }
@@ -79,15 +81,58 @@ export class KeyedCache {
       flight.then(settle, settle);
       this.inFlight.set(key, flight);
     }
+    const old = this.usable(this.stored.get(key));
     try {
-      return { value: await flight, cached: false };
+      return old ? await this.staleIfSlow(flight, old) : { value: await flight, cached: false };
     } catch (error) {
-      const old = this.stored.get(key);
-      if (old && old.fetchedAt >= this.now() - this.policy.maxStaleMs) {
-        return { value: old.value as T, cached: true, stale: { fetchedAt: old.fetchedAt, error } };
+      const fallback = this.usable(this.stored.get(key));
+      if (fallback) {
+        return {
+          value: fallback.value as T,
+          cached: true,
+          stale: { fetchedAt: fallback.fetchedAt, error },
+        };
       }
       throw error;
     }
+  }
+
+  /** A previous value young enough to show when a reload fails or is slow. */
+  private usable(s: Stored | undefined): Stored | undefined {
+    return s && s.fetchedAt >= this.now() - this.policy.maxStaleMs ? s : undefined;
+  }
+
+  /** The reload's value, or the previous one if the reload takes too long (the reload goes on). */
+  private staleIfSlow<T>(flight: Promise<T>, old: Stored): Promise<Loaded<T>> {
+    const timers = this.timers;
+    if (!timers) return flight.then((value) => ({ value, cached: false }));
+    return new Promise<Loaded<T>>((resolve, reject) => {
+      const seconds = Math.round(this.policy.staleAfterMs / 1000);
+      const timer = timers.setTimeout(
+        () =>
+          resolve({
+            value: old.value as T,
+            cached: true,
+            stale: {
+              fetchedAt: old.fetchedAt,
+              error: new Error(
+                `the service has not answered within ${seconds} s; showing the previous values`
+              ),
+            },
+          }),
+        this.policy.staleAfterMs
+      );
+      flight.then(
+        (value) => {
+          timers.clearTimeout(timer);
+          resolve({ value, cached: false });
+        },
+        (error: unknown) => {
+          timers.clearTimeout(timer);
+          reject(error);
+        }
+      );
+    });
   }
 
   private isFresh(s: Stored): boolean {

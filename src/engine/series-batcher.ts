@@ -32,6 +32,8 @@ export interface BatcherOptions {
   deadlineMs: number;
   /** Ids per request the client sends (its chunk size): the planner's cost unit. */
   maxIdsPerRequest: number;
+  /** A call with earlier values gets them after this long without an answer (stale-if-slow). */
+  staleAfterMs: number;
 }
 
 export interface BatchEvent {
@@ -46,7 +48,10 @@ interface Waiter {
   resolve(answer: SeriesAnswer): void;
   reject(error: unknown): void;
   settled: boolean;
+  /** Answered with the previous values while its request goes on (stale-if-slow). */
+  refreshing?: boolean;
   timer?: unknown;
+  staleTimer?: unknown;
   flight?: Flight;
   detach?: () => void;
 }
@@ -113,6 +118,12 @@ export class SeriesBatcher {
         waiter.detach = () => signal.removeEventListener("abort", onAbort);
       }
       waiter.timer = this.timers.setTimeout(() => this.expire(waiter), this.options.deadlineMs);
+      if (this.store.stale(key, query.start, query.end)) {
+        waiter.staleTimer = this.timers.setTimeout(
+          () => this.answerStale(waiter),
+          this.options.staleAfterMs
+        );
+      }
       const flight = this.coveringFlight(key, query.start, query.end);
       if (flight) {
         waiter.flight = flight;
@@ -130,7 +141,8 @@ export class SeriesBatcher {
   flush(): void {
     if (this.flushTimer !== undefined) this.timers.clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    const waiters = this.pending.filter((w) => !w.settled);
+    // A call already answered with stale values still wants its request: the answer refreshes the cache.
+    const waiters = this.pending.filter((w) => !w.settled || w.refreshing);
     this.pending = [];
     if (waiters.length === 0) return;
     const requests = this.plan(waiters);
@@ -334,10 +346,28 @@ export class SeriesBatcher {
     }
   }
 
+  /** Stale-if-slow: the previous values now, the request still under way (it fills the cache). */
+  private answerStale(w: Waiter): void {
+    const stale = this.store.stale(w.key, w.query.start, w.query.end);
+    if (w.settled || !stale) return;
+    const seconds = Math.round(this.options.staleAfterMs / 1000);
+    const reason = `the service has not answered within ${seconds} s; showing the previous values while it is asked again`;
+    w.refreshing = true;
+    this.settle(w, () =>
+      w.resolve(
+        answerFrom(stale, this.store.read(stale, w.query.start, w.query.end), {
+          fetchedAt: stale.fetchedAt,
+          reason,
+        })
+      )
+    );
+  }
+
   private settle(w: Waiter, action: () => void): void {
     if (w.settled) return;
     w.settled = true;
     if (w.timer !== undefined) this.timers.clearTimeout(w.timer);
+    if (w.staleTimer !== undefined) this.timers.clearTimeout(w.staleTimer);
     w.detach?.();
     action();
   }

@@ -7,6 +7,7 @@ import {
   CryptometricsError,
   createClient,
   createRateLimiter,
+  createSleep,
   realTimers,
   type ApiKeySource,
   type ClientConfig,
@@ -55,6 +56,8 @@ export class Runtime {
     }
     this.now = config.now ?? Date.now;
     const timers = config.timers ?? realTimers;
+    // Backoffs and the limiter's waits run on the same timers as everything else (tests inject virtual ones).
+    const sleep = config.sleep ?? createSleep(timers);
     const limit = config.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
     const maxIdsPerRequest = config.client?.maxIdsPerRequest ?? config.engine?.maxIdsPerRequest;
     this.client = createClient({
@@ -63,8 +66,8 @@ export class Runtime {
       fetch: config.fetch,
       now: this.now,
       timers,
-      sleep: config.sleep,
-      limiter: createRateLimiter({ limit, windowMs: 60_000, now: this.now, sleep: config.sleep }),
+      sleep,
+      limiter: createRateLimiter({ limit, windowMs: 60_000, now: this.now, sleep }),
       ...config.client,
       ...(maxIdsPerRequest ? { maxIdsPerRequest } : {}),
     });

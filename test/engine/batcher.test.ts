@@ -9,6 +9,7 @@ import { FakeClient, fakeValue } from "./fake-client";
 
 const WINDOW = 50;
 const DEADLINE = 130_000;
+const STALE_AFTER = 10_000;
 
 function setup() {
   const time = new ManualTime();
@@ -18,6 +19,7 @@ function setup() {
     windowMs: WINDOW,
     deadlineMs: DEADLINE,
     maxIdsPerRequest: 50,
+    staleAfterMs: STALE_AFTER,
   });
   return { time, client, store, batcher };
 }
@@ -133,6 +135,40 @@ describe("series batcher", () => {
       fetchedAt: expect.any(Number),
       reason: "getMetric: network error",
     });
+  });
+
+  it("shows the previous values of a refreshed cell whose request is slow, and lets the request refresh the cache", async () => {
+    const { time, client, store, batcher } = setup();
+    const first = batcher.get(q("aave", "fees", "2025-01-01"));
+    await time.advance(WINDOW);
+    const before = await first;
+    store.refresh();
+    client.hang = true;
+    const slow = batcher.get(q("aave", "fees", "2025-01-01"));
+    const settled = jest.fn();
+    slow.then(settled, settled);
+    await time.advance(STALE_AFTER - 1);
+    expect(settled).not.toHaveBeenCalled();
+    await time.advance(1);
+    const answer = await slow;
+    expect(values(answer)).toEqual(values(before));
+    expect(answer.stale?.reason).toBe(
+      "the service has not answered within 10 s; showing the previous values while it is asked again"
+    );
+    expect(client.calls).toHaveLength(2); // the refresh request went out and is still under way
+    expect(batcher.waiting).toBe(1);
+  });
+
+  it("waits for a first answer however slow, as there is nothing earlier to show", async () => {
+    const { time, client, batcher } = setup();
+    client.hang = true;
+    const call = batcher.get(q("aave", "fees", "2025-01-01"));
+    const settled = jest.fn();
+    call.then(settled, settled);
+    await time.advance(STALE_AFTER * 3);
+    expect(settled).not.toHaveBeenCalled();
+    await time.advance(DEADLINE);
+    await expect(call).rejects.toMatchObject({ kind: "timeout" });
   });
 
   it("settles a cell whose request hangs at its deadline, with a timeout error", async () => {

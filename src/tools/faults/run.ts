@@ -54,7 +54,33 @@ export interface FaultRow {
   violations: string[];
 }
 
-function leftovers(lab: Lab, phase: string): string[] {
+/**
+ * Cells settle before their requests do when they are answered with earlier values (stale-if-slow): those
+ * requests go on to refresh the cache. They must end by the client's call deadline; then nothing may be left.
+ */
+export async function backgroundSettles(lab: Lab): Promise<void> {
+  const busy = (): boolean => {
+    const { waiting, loading } = lab.runtime.engine.stats();
+    return (
+      waiting > 0 ||
+      loading > 0 ||
+      lab.runtime.client.limiter.stats().queued > 0 ||
+      lab.io.blocking() > 0
+    );
+  };
+  const quiet = new Promise<void>((resolve) => {
+    const poll = (): void => {
+      if (busy()) lab.time.timers.setTimeout(poll, 1_000);
+      else resolve();
+    };
+    poll();
+  });
+  // The client's call deadline (2 minutes) bounds every request; a little more for the last poll.
+  await lab.drive(quiet, { virtualMs: 150_000 });
+}
+
+async function leftovers(lab: Lab, phase: string): Promise<string[]> {
+  await backgroundSettles(lab);
   const found: string[] = [];
   const { waiting, loading } = lab.runtime.engine.stats();
   const queued = lab.runtime.client.limiter.stats().queued;
@@ -95,7 +121,7 @@ export async function runScenario(
 
   const beforeFormulas = firstHalf(formulas);
   const before = await evaluate(lab, beforeFormulas);
-  violations.push(...leftovers(lab, "before"));
+  violations.push(...(await leftovers(lab, "before")));
   const had = new Map(before.filter((c) => c.ok).map((c) => [c.address, c]));
 
   lab.runtime.engine.refresh();
@@ -109,7 +135,7 @@ export async function runScenario(
       : lab.time.timers.setTimeout(() => lab.setKnobs(HEALTHY), scenario.healAfterMs);
   const during = await evaluate(lab, formulas);
   if (heal !== undefined) lab.time.timers.clearTimeout(heal);
-  violations.push(...leftovers(lab, "fault"));
+  violations.push(...(await leftovers(lab, "fault")));
   const requests = lab.starts.length - requestsBefore;
   const rejected429 = lab.sim.requestLog.filter((e) => e.status === 429).length;
   const retries = lab.events.filter((e) => e.type === "retry").length;
@@ -139,7 +165,7 @@ export async function runScenario(
 
   lab.setKnobs(HEALTHY);
   const after = await evaluate(lab, formulas);
-  violations.push(...leftovers(lab, "healed"));
+  violations.push(...(await leftovers(lab, "healed")));
   let recovered = 0;
   after.forEach((cell, i) => {
     const expected = baseline[i];
