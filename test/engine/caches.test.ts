@@ -97,6 +97,27 @@ describe("keyed cache", () => {
     expect(cache.pending).toBe(0);
   });
 
+  it("shows the previous value when a reload is slow, and takes the reload's value when it comes", async () => {
+    const time = new ManualTime();
+    const cache = new KeyedCache(DEFAULT_CACHE_POLICY, time.now, time.timers);
+    await cache.get("p", "catalogue", async () => "old");
+    cache.refresh();
+    let answer: (v: string) => void = () => undefined;
+    const slow = cache.get(
+      "p",
+      "catalogue",
+      () => new Promise<string>((resolve) => (answer = resolve))
+    );
+    await time.advance(DEFAULT_CACHE_POLICY.staleAfterMs);
+    const shown = await slow;
+    expect(shown.value).toBe("old");
+    expect(String(shown.stale?.error)).toContain("has not answered within 10 s");
+    answer("new");
+    await time.advance(0);
+    expect(cache.peek("p")).toBe("new");
+    expect(time.timersPending).toBe(0);
+  });
+
   it("reloads catalogues after a day", async () => {
     const time = new ManualTime();
     const cache = new KeyedCache(DEFAULT_CACHE_POLICY, time.now);
