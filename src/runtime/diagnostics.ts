@@ -123,6 +123,15 @@ export class Diagnostics {
     };
   }
 
+  /** How much the record holds, for bounds checks (soak, long sessions): it never grows with time. */
+  retained(): { cells: number; errors: number; requestTimes: number } {
+    return {
+      cells: this.cells.size,
+      errors: this.errors.length,
+      requestTimes: this.requestTimes.length,
+    };
+  }
+
   /** Everything, for "export diagnostics" (a support request): serialisable, no key. */
   export(): { cells: CellRecord[]; errors: readonly ErrorRecord[]; usage: Usage } {
     return { cells: [...this.cells.values()], errors: this.errors, usage: this.usage() };
