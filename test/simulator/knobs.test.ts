@@ -172,7 +172,8 @@ describe("hang", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = performance.now();
     await s.close();
-    expect(performance.now() - started).toBeLessThan(1000);
+    // Far below the 60 s it would take to wait the request out; loose enough for a loaded CI machine.
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(await pending).toMatchObject({ name: "TypeError", message: "fetch failed" });
   });
 
@@ -182,7 +183,8 @@ describe("hang", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = performance.now();
     await s.close();
-    expect(performance.now() - started).toBeLessThan(1000);
+    // Far below the 60 s it would take to wait the request out; loose enough for a loaded CI machine.
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(await pending).toMatchObject({ name: "TypeError", message: "fetch failed" });
   });
 });
