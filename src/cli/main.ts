@@ -59,8 +59,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * runtime refuses a base URL it will not talk to (plain http off loopback) with an error of kind
  * "invalid-input": for the CLI that is a usage error (see configure below).
  */
+let configured: RuntimeSettings | undefined;
+
 function configureSharedRuntime(settings: RuntimeSettings): void {
+  // Evaluations in one process with the same service and key share the runtime, hence its cache (as a
+  // workbook's recalculations do): the same formulas again cost no request.
+  if (configured?.baseUrl === settings.baseUrl && configured.apiKey === settings.apiKey) return;
   configureRuntime({ baseUrl: settings.baseUrl, apiKey: settings.apiKey });
+  configured = { ...settings };
 }
 
 export const defaultDeps: CliDeps = {

@@ -3,7 +3,9 @@
  * simulator on loopback HTTP; and once, the built entry (node dist/node/cli/main.js) as a user runs it.
  */
 import { execFile } from "child_process";
-import { resolve } from "path";
+import { mkdtempSync, writeFileSync } from "fs";
+import { tmpdir } from "os";
+import { join, resolve } from "path";
 import { promisify } from "util";
 import { defaultDeps, run } from "../../src/cli/main";
 import { createRegistry, Registry } from "../../src/cli/registry";
@@ -106,6 +108,43 @@ describe("cryptometrics eval against the simulator", () => {
       "lido-finance",
       "uniswap",
     ]);
+  });
+
+  it("batches a workbook given as a file: 200 VALUE cells (40 projects × 5 metrics) in at most 10 requests", async () => {
+    const projects = dataset.projects
+      .filter((p) => !p.isArchived)
+      .slice(0, 40)
+      .map((p) => p.id);
+    const metrics = ["fees", "revenue", "tvl", "user_dau", "price"];
+    const lines = projects.flatMap((p) =>
+      metrics.map((m) => `=CRYPTO.VALUE("${p}","${m}","2025-03-31")`)
+    );
+    const file = join(mkdtempSync(join(tmpdir(), "cm-cli-")), "model.txt");
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    const { stdout } = await cli(["eval", "--format", "json", "--file", file]);
+    expect(JSON.parse(stdout)).toHaveLength(200);
+    const series = sim.requestLog.filter(
+      (r) => r.method === "GET" && r.path.startsWith("/v2/metrics/")
+    );
+    expect(series.length).toBeLessThanOrEqual(10);
+    expect(series.every((r) => r.query.project_ids.split(",").length >= 20)).toBe(true);
+  });
+
+  it("fetches 120 overlapping METRIC ranges of one series once, and nothing when they are evaluated again", async () => {
+    const formulas = Array.from({ length: 120 }, (_, i) => {
+      const start = new Date(Date.UTC(2024, 0, 1 + i)).toISOString().slice(0, 10);
+      const end = new Date(Date.UTC(2024, 1, 1 + i)).toISOString().slice(0, 10);
+      return `METRIC("aave","revenue","${start}","${end}")`;
+    });
+    expect((await cli(["eval", "--format", "csv", ...formulas])).code).toBe(0);
+    const get = () =>
+      sim.requestLog.filter(
+        (r) => r.method === "GET" && !/^\/v2\/(projects|metrics)$/.test(r.path)
+      );
+    expect(get()).toHaveLength(1);
+    sim.clearLog();
+    expect((await cli(["eval", "--format", "csv", ...formulas])).code).toBe(0);
+    expect(sim.requestLog).toEqual([]);
   });
 
   it("exits 1 with the function's #N/A and message for an unknown project", async () => {
