@@ -26,7 +26,8 @@ export interface Options {
 
 export type OptionKey = keyof Options;
 
-const CHOICES: Partial<Record<OptionKey, readonly string[]>> = {
+/** The values of each choice-like option (the taskpane's formula builder offers the same). */
+export const OPTION_CHOICES: Readonly<Partial<Record<OptionKey, readonly string[]>>> = {
   order: ["asc", "desc"],
   headers: ["0", "1", "2"],
   breakdown: ["chain", "product_id"],
@@ -37,7 +38,10 @@ const CHOICES: Partial<Record<OptionKey, readonly string[]>> = {
   layout: ["wide", "long"],
   values: ["value", "pop"],
 };
-const LISTS: readonly OptionKey[] = ["chains", "products", "sectors"];
+/** Options whose value is a comma list of ids. */
+export const LIST_OPTIONS: readonly OptionKey[] = ["chains", "products", "sectors"];
+const CHOICES = OPTION_CHOICES;
+const LISTS = LIST_OPTIONS;
 const ALL_KEYS = [...Object.keys(CHOICES), ...LISTS] as OptionKey[];
 
 export const DEFAULT_OPTIONS: Readonly<Options> = Object.freeze({

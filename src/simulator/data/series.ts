@@ -10,7 +10,7 @@
 import { day, weekday } from "../util/days";
 import { gaussian, hashString, mulberry32, rangeHash } from "../util/prng";
 import { ANCHOR, logMarket } from "./market";
-import { PROFILES, type ProfileParams } from "./profiles";
+import { PROFILES, TOKEN_METRICS, type ProfileParams } from "./profiles";
 import type { ProjectDef } from "./projects-catalog";
 import { generateMetric } from "./formulas";
 
@@ -29,17 +29,7 @@ export function valueAt(series: Series, dayNumber: number): number {
   return i >= 0 && i < series.values.length ? series.values[i] : NaN;
 }
 
-const TOKEN_METRIC_IDS = new Set([
-  "price",
-  "market_cap_circulating",
-  "market_cap_fully_diluted",
-  "token_supply_circulating",
-  "token_trading_volume",
-  "tokenholders",
-  "token_incentives",
-  "pf_fully_diluted",
-  "ps_fully_diluted",
-]);
+const TOKEN_METRIC_IDS: ReadonlySet<string> = new Set(TOKEN_METRICS);
 
 type Generator = (d: number, random: () => number) => number;
 

@@ -4,7 +4,12 @@
  * optional flags), so the builder cannot drift from the functions it writes.
  */
 import { STATEMENT_INTERVALS, TIMESTAMP_GRANULARITIES } from "../../client/types";
-import type { OptionKey } from "../../functions/options";
+import {
+  DEFAULT_OPTIONS,
+  LIST_OPTIONS,
+  OPTION_CHOICES,
+  type OptionKey,
+} from "../../functions/options";
 
 export type ParamKind =
   | "project"
@@ -168,35 +173,18 @@ export function specFor(name: string): FunctionSpec | undefined {
   return FUNCTION_SPECS.find((s) => s.name === name.toUpperCase());
 }
 
-/** The values each choice-like option offers. */
-export const OPTION_CHOICES: Readonly<Partial<Record<OptionKey, readonly string[]>>> = {
-  order: ["asc", "desc"],
-  headers: ["0", "1", "2"],
-  period: ["day", "week", "month", "quarter", "year"],
-  agg: ["sum", "avg", "last", "first", "min", "max"],
-  fill: ["none", "previous", "zero"],
-  breakdown: ["chain", "product_id"],
-  layout: ["wide", "long"],
-  values: ["value", "pop"],
-  bridged: ["true", "false"],
-};
-
 /**
- * What a function does when an option is not given (the functions' DEFAULT_OPTIONS); the builder leaves such
- * values out of the formula. `agg` and `breakdown` have no fixed default: the metric decides.
+ * What a function does when an option is not given (the functions' DEFAULT_OPTIONS, as option text); the
+ * builder leaves such values out of the formula. `agg` and `breakdown` have no fixed default: the metric decides.
  */
-export const OPTION_DEFAULTS: Readonly<Partial<Record<OptionKey, string>>> = {
-  order: "asc",
-  headers: "1",
-  period: "day",
-  fill: "none",
-  layout: "wide",
-  values: "value",
-  bridged: "true",
-};
+export const OPTION_DEFAULTS: Readonly<Partial<Record<OptionKey, string>>> = Object.fromEntries(
+  (["order", "headers", "period", "fill", "layout", "values", "bridged"] as const).map((key) => [
+    key,
+    String(DEFAULT_OPTIONS[key]),
+  ])
+);
 
-/** Options whose value is a list of ids picked from the project's detail or the sector catalogue. */
-export const LIST_OPTIONS: readonly OptionKey[] = ["chains", "products", "sectors"];
+export { LIST_OPTIONS, OPTION_CHOICES };
 
 export const GRANULARITY_CHOICES: readonly string[] = TIMESTAMP_GRANULARITIES;
 export const INTERVAL_CHOICES: readonly string[] = STATEMENT_INTERVALS;
