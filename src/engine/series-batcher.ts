@@ -1,12 +1,12 @@
 /**
  * Turns many cell calls into few requests (habits of dataloader): calls arriving within one recalculation
- * window are queued, planned together (planner.ts) and answered from one set of requests; a call whose
+ * window are queued, grouped and planned together (series-grouping.ts, planner.ts) and answered from one set of requests; a call whose
  * series is already being fetched for a range that covers it joins that request; answers come from the cache
  * when fresh. Every call settles: each request ends in resolve or reject for every caller, a deadline bounds
  * each call, and a cancelled call leaves the batch (the request itself is aborted once nobody waits for it).
  */
 import { CryptometricsError, type Timers } from "../client";
-import { planRequests, type PairNeed } from "./planner";
+import { groupRequests } from "./series-grouping";
 import {
   describeGroup,
   fetchGroup,
@@ -19,7 +19,6 @@ import type { DayPoint } from "./series-ops";
 import {
   answerFrom,
   seriesKey,
-  variantKey,
   type CallContext,
   type SeriesAnswer,
   type SeriesQuery,
@@ -145,7 +144,7 @@ export class SeriesBatcher {
     const waiters = this.pending.filter((w) => !w.settled || w.refreshing);
     this.pending = [];
     if (waiters.length === 0) return;
-    const requests = this.plan(waiters);
+    const requests = groupRequests(waiters, this.options.maxIdsPerRequest);
     const event: BatchEvent = { calls: waiters.length, requests: [] };
     for (const request of requests) {
       const flight = this.launch(request, waiters);
@@ -158,74 +157,6 @@ export class SeriesBatcher {
         // A diagnostics listener never breaks a batch.
       }
     }
-  }
-
-  private plan(waiters: readonly Waiter[]): GroupRequest[] {
-    const groups = new Map<string, Waiter[]>();
-    for (const w of waiters) {
-      const q = w.query;
-      // Products and breakdowns have one request form; plain project series go through the planner.
-      const kind = q.productId
-        ? `product:${q.projectId}:${q.productId}`
-        : q.variant.breakdown
-          ? `bd:${q.projectId}`
-          : "series";
-      const gk = `${kind}#${variantKey(q.variant)}`;
-      let g = groups.get(gk);
-      if (!g) groups.set(gk, (g = []));
-      g.push(w);
-    }
-    const out: GroupRequest[] = [];
-    for (const group of groups.values()) {
-      const first = group[0].query;
-      const queries = this.uniqueQueries(group);
-      if (first.productId || first.variant.breakdown) {
-        out.push({
-          form: first.productId ? "product" : "project",
-          projectId: first.projectId,
-          productId: first.productId ?? "",
-          metricId: "",
-          members: [...new Set(queries.map((q) => q.metricId))],
-          start: Math.min(...queries.map((q) => q.start)),
-          end: Math.max(...queries.map((q) => q.end)),
-          variant: first.variant,
-          queries,
-        });
-        continue;
-      }
-      const needs: Array<PairNeed & { query: SeriesQuery }> = queries.map((q) => ({
-        ...q,
-        query: q,
-      }));
-      for (const planned of planRequests(needs, this.options.maxIdsPerRequest)) {
-        out.push({
-          form: planned.form,
-          projectId: planned.form === "project" ? planned.id : "",
-          productId: "",
-          metricId: planned.form === "metric" ? planned.id : "",
-          members: planned.members,
-          start: planned.start,
-          end: planned.end,
-          variant: first.variant,
-          queries: planned.pairs.map((p) => (p as PairNeed & { query: SeriesQuery }).query),
-        });
-      }
-    }
-    return out;
-  }
-
-  /** One query per series key, its range the span of every call's range. */
-  private uniqueQueries(group: readonly Waiter[]): SeriesQuery[] {
-    const byKey = new Map<string, SeriesQuery>();
-    for (const w of group) {
-      const q = byKey.get(w.key);
-      if (!q) byKey.set(w.key, { ...w.query });
-      else {
-        q.start = Math.min(q.start, w.query.start);
-        q.end = Math.max(q.end, w.query.end);
-      }
-    }
-    return [...byKey.values()];
   }
 
   private launch(request: GroupRequest, waiters: readonly Waiter[]): Flight {

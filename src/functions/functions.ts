@@ -8,6 +8,7 @@ import { run } from "./edge";
 import * as aggregates from "./impl/aggregations";
 import * as catalogue from "./impl/catalogue";
 import * as series from "./impl/series";
+import { value } from "./impl/value";
 import * as statements from "./impl/statement";
 
 /**
@@ -31,7 +32,7 @@ export async function value_(
   invocation: CustomFunctions.CancelableInvocation
 ): Promise<any> {
   return run("VALUE", invocation, { project, metric, date, options }, (ctx) =>
-    series.value(ctx, project, metric, date, options)
+    value(ctx, project, metric, date, options)
   );
 }
 

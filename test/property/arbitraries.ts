@@ -10,7 +10,7 @@ import {
   METRIC_OPTIONS,
   PRODUCT_METRIC_OPTIONS,
   VALUE_OPTIONS,
-} from "../../src/functions/impl/series";
+} from "../../src/functions/impl/series-common";
 import { PROJECTS_OPTIONS } from "../../src/functions/impl/catalogue";
 import { STATEMENT_OPTIONS } from "../../src/functions/impl/statement";
 import type { FunctionName } from "../../src/tools/faults/workbook";

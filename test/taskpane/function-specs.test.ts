@@ -10,7 +10,7 @@ import {
   METRIC_OPTIONS,
   PRODUCT_METRIC_OPTIONS,
   VALUE_OPTIONS,
-} from "../../src/functions/impl/series";
+} from "../../src/functions/impl/series-common";
 import {
   FUNCTION_SPECS,
   GRANULARITY_CHOICES,

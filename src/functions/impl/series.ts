@@ -1,188 +1,23 @@
 /**
- * VALUE, METRIC and PRODUCT_METRIC: time series through the engine, shaped like STOCKHISTORY (a Date
- * column, then one column per metric or per project), rolled up and filled as the options say.
+ * METRIC and PRODUCT_METRIC: time series through the engine, shaped like STOCKHISTORY (a Date column, then
+ * one column per metric or per project), rolled up and filled as the options say.
  */
 import type { Project } from "../../client";
-import { formatDay, periodEnd, periodStart } from "../../engine/days";
 import { defaultAggregation } from "../../engine/metric-kinds";
-import {
-  fillDays,
-  lastValueAtOrBefore,
-  rollUp,
-  slicePoints,
-  type DayPoint,
-} from "../../engine/series-ops";
-import type { SeriesAnswer, SeriesQuery, SeriesVariant } from "../../engine/series-types";
+import { fillDays, rollUp, slicePoints, type DayPoint } from "../../engine/series-ops";
 import { checkRange, optionalDate, requiredIds, requiredText } from "../coerce";
 import type { FnContext } from "../context";
-import { parseOptions, type OptionKey, type Options } from "../options";
+import { parseOptions, type Options } from "../options";
 import { invalid, notAvailable, type Cell, type ErrorCell, type Table } from "../result";
+import { resolveMetrics, resolveProduct, resolveProject, resolveProjects } from "./resolve";
 import {
-  resolveMetric,
-  resolveMetrics,
-  resolveProduct,
-  resolveProject,
-  resolveProjects,
-} from "./resolve";
-
-export const VALUE_OPTIONS: readonly OptionKey[] = [
-  "bridged",
-  "chains",
-  "products",
-  "sectors",
-  "fill",
-  "period",
-  "agg",
-];
-export const METRIC_OPTIONS: readonly OptionKey[] = [
-  "order",
-  "headers",
-  "chains",
-  "products",
-  "sectors",
-  "breakdown",
-  "bridged",
-  "period",
-  "agg",
-  "fill",
-];
-export const PRODUCT_METRIC_OPTIONS: readonly OptionKey[] = [
-  "order",
-  "headers",
-  "chains",
-  "breakdown",
-  "bridged",
-  "period",
-  "agg",
-  "fill",
-];
-
-/** fill=previous carries a value across gaps of up to this many days before the asked date or range. */
-export const FILL_LOOKBACK_DAYS = 90;
-/** "Latest" looks this far back first; a project with nothing that recent gets its whole history read. */
-export const LATEST_LOOKBACK_DAYS = 35;
-
-/** One variant object per options object, so cells with the same (usually default) options share its key. */
-const variants = new WeakMap<Readonly<Options>, SeriesVariant>();
-
-function variantOf(o: Readonly<Options>): SeriesVariant {
-  let v = variants.get(o);
-  if (!v) {
-    v = {
-      bridged: o.bridged,
-      chains: o.chains,
-      products: o.products,
-      sectors: o.sectors,
-      breakdown: o.breakdown,
-    };
-    variants.set(o, v);
-  }
-  return v;
-}
-
-async function fetchSeries(
-  ctx: FnContext,
-  query: SeriesQuery,
-  label: string
-): Promise<SeriesAnswer> {
-  // A getter, so the signal is made only if the engine has to wait (it reads it after its cache look-up).
-  const answer = await ctx.engine.series(query, {
-    get signal() {
-      return ctx.signal;
-    },
-  });
-  ctx.trace.noteSeries(label, answer);
-  return answer;
-}
-
-function plainPoints(answer: SeriesAnswer): DayPoint[] {
-  return answer.dims.get("") ?? [];
-}
-
-function describeRange(start: number | undefined, end: number | undefined): string {
-  if (start === undefined && end === undefined) return "";
-  if (start === end) return ` on ${formatDay(start!)}`;
-  return ` between ${start === undefined ? "launch" : formatDay(start)} and ${end === undefined ? "the latest data" : formatDay(end)}`;
-}
-
-// ---- VALUE ----
-
-export async function value(
-  ctx: FnContext,
-  projectArg: unknown,
-  metricArg: unknown,
-  dateArg: unknown,
-  optionsArg: unknown
-): Promise<Cell> {
-  const options = parseOptions(optionsArg, "VALUE", VALUE_OPTIONS);
-  const projectText = requiredText(projectArg, "project");
-  const metricText = requiredText(metricArg, "metric");
-  const date = optionalDate(dateArg, "date");
-  const [project, metric] = await Promise.all([
-    resolveProject(ctx, projectText),
-    resolveMetric(ctx, metricText),
-  ]);
-  const label = `${project.projectId} ${metric.metricId}`;
-  const agg = options.agg ?? defaultAggregation(metric.metricId);
-  const base = {
-    projectId: project.projectId,
-    metricId: metric.metricId,
-    variant: variantOf(options),
-  };
-  const ask = async (start: number, end: number): Promise<DayPoint[]> => {
-    const answer = await fetchSeries(ctx, { ...base, start, end }, label);
-    if (answer.issue) throw notAvailable(answer.issue.message);
-    return plainPoints(answer);
-  };
-
-  if (date === undefined) {
-    // Latest: a short recent window first (every latest-cell of a workbook shares it); the whole history only
-    // for series with nothing recent (archived projects).
-    let points = await ask(ctx.today - LATEST_LOOKBACK_DAYS, Infinity);
-    let last = lastValueAtOrBefore(points, Infinity);
-    if (!last) {
-      points = await ask(-Infinity, Infinity);
-      last = lastValueAtOrBefore(points, Infinity);
-    }
-    if (!last) throw notAvailable(`no ${metric.metricId} data for ${project.projectId}`);
-    if (options.period === "day") return last.value;
-    const from = periodStart(last.day, options.period);
-    const rolled = rollUp(
-      slicePoints(await ask(from, Infinity), from, Infinity),
-      options.period,
-      agg
-    );
-    return rolled[rolled.length - 1]?.value ?? null;
-  }
-
-  if (options.period !== "day") {
-    const from = periodStart(date, options.period);
-    const to = periodEnd(date, options.period);
-    const points = await ask(options.fill === "previous" ? from - FILL_LOOKBACK_DAYS : from, to);
-    const filled = fillDays(points, from, Math.min(to, ctx.today), options.fill);
-    const rolled = rollUp(filled, options.period, agg)[0]?.value ?? null;
-    if (rolled === null) {
-      if (options.fill === "zero") return 0;
-      throw notAvailable(`no ${label} value in the ${options.period} of ${formatDay(date)}`);
-    }
-    return rolled;
-  }
-
-  const points = await ask(options.fill === "previous" ? date - FILL_LOOKBACK_DAYS : date, date);
-  const found =
-    options.fill === "previous"
-      ? lastValueAtOrBefore(points, date)
-      : points.find((p) => p.day === date);
-  if (found === undefined || found.value === null) {
-    if (options.fill === "zero") return 0;
-    const hint =
-      options.fill === "none" ? ' (option "fill=previous" takes the last earlier value)' : "";
-    throw notAvailable(`no ${label} value on ${formatDay(date)}${hint}`);
-  }
-  return found.value;
-}
-
-// ---- METRIC and PRODUCT_METRIC ----
+  FILL_LOOKBACK_DAYS,
+  METRIC_OPTIONS,
+  PRODUCT_METRIC_OPTIONS,
+  describeRange,
+  fetchSeries,
+  variantOf,
+} from "./series-common";
 
 interface Column {
   label: string;

@@ -1,0 +1,86 @@
+/** What VALUE, METRIC and PRODUCT_METRIC share: their options, series variants and the engine call. */
+import { formatDay } from "../../engine/days";
+import type { DayPoint } from "../../engine/series-ops";
+import type { SeriesAnswer, SeriesQuery, SeriesVariant } from "../../engine/series-types";
+import type { FnContext } from "../context";
+import type { OptionKey, Options } from "../options";
+
+export const VALUE_OPTIONS: readonly OptionKey[] = [
+  "bridged",
+  "chains",
+  "products",
+  "sectors",
+  "fill",
+  "period",
+  "agg",
+];
+export const METRIC_OPTIONS: readonly OptionKey[] = [
+  "order",
+  "headers",
+  "chains",
+  "products",
+  "sectors",
+  "breakdown",
+  "bridged",
+  "period",
+  "agg",
+  "fill",
+];
+export const PRODUCT_METRIC_OPTIONS: readonly OptionKey[] = [
+  "order",
+  "headers",
+  "chains",
+  "breakdown",
+  "bridged",
+  "period",
+  "agg",
+  "fill",
+];
+
+/** fill=previous carries a value across gaps of up to this many days before the asked date or range. */
+export const FILL_LOOKBACK_DAYS = 90;
+/** "Latest" looks this far back first; a project with nothing that recent gets its whole history read. */
+export const LATEST_LOOKBACK_DAYS = 35;
+
+/** One variant object per options object, so cells with the same (usually default) options share its key. */
+const variants = new WeakMap<Readonly<Options>, SeriesVariant>();
+
+export function variantOf(o: Readonly<Options>): SeriesVariant {
+  let v = variants.get(o);
+  if (!v) {
+    v = {
+      bridged: o.bridged,
+      chains: o.chains,
+      products: o.products,
+      sectors: o.sectors,
+      breakdown: o.breakdown,
+    };
+    variants.set(o, v);
+  }
+  return v;
+}
+
+export async function fetchSeries(
+  ctx: FnContext,
+  query: SeriesQuery,
+  label: string
+): Promise<SeriesAnswer> {
+  // A getter, so the signal is made only if the engine has to wait (it reads it after its cache look-up).
+  const answer = await ctx.engine.series(query, {
+    get signal() {
+      return ctx.signal;
+    },
+  });
+  ctx.trace.noteSeries(label, answer);
+  return answer;
+}
+
+export function plainPoints(answer: SeriesAnswer): DayPoint[] {
+  return answer.dims.get("") ?? [];
+}
+
+export function describeRange(start: number | undefined, end: number | undefined): string {
+  if (start === undefined && end === undefined) return "";
+  if (start === end) return ` on ${formatDay(start!)}`;
+  return ` between ${start === undefined ? "launch" : formatDay(start)} and ${end === undefined ? "the latest data" : formatDay(end)}`;
+}
