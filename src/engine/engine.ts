@@ -22,7 +22,7 @@ import { DEFAULT_CACHE_POLICY, type CachePolicy } from "./cache-policy";
 import { withDeadline } from "./deadline";
 import { KeyedCache, type Lifetime, type Loaded } from "./keyed-cache";
 import { resolveMetricIn, resolveProjectIn } from "./resolver";
-import { SeriesBatcher, type BatchEvent } from "./series-batcher";
+import { SeriesBatcher } from "./series-batcher";
 import { SeriesStore } from "./series-store";
 import type { CallContext, SeriesAnswer, SeriesQuery } from "./series-types";
 
@@ -105,10 +105,6 @@ export class Engine {
   clear(): void {
     this.store.clear();
     this.cache.clear();
-  }
-
-  onBatch(listener: (e: BatchEvent) => void): () => void {
-    return this.batcher.onBatch(listener);
   }
 
   stats(): { series: number; points: number; entries: number; waiting: number; loading: number } {

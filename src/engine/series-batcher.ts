@@ -35,12 +35,6 @@ export interface BatcherOptions {
   staleAfterMs: number;
 }
 
-export interface BatchEvent {
-  /** Planned requests of one flushed window, with how many calls each serves. */
-  requests: Array<{ description: string; calls: number }>;
-  calls: number;
-}
-
 interface Waiter {
   query: SeriesQuery;
   key: string;
@@ -77,7 +71,6 @@ export class SeriesBatcher {
   private flushTimer: unknown = undefined;
   /** Series key -> flights fetching it, with their ranges, so later calls can join them. */
   private readonly flightsByKey = new Map<string, Set<Flight>>();
-  private readonly listeners = new Set<(e: BatchEvent) => void>();
 
   constructor(
     private readonly client: SeriesClient,
@@ -85,11 +78,6 @@ export class SeriesBatcher {
     private readonly timers: Timers,
     private readonly options: BatcherOptions
   ) {}
-
-  onBatch(listener: (e: BatchEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
 
   /** Calls waiting for a request (queued or in flight): zero when the workbook has settled. */
   get waiting(): number {
@@ -144,18 +132,8 @@ export class SeriesBatcher {
     const waiters = this.pending.filter((w) => !w.settled || w.refreshing);
     this.pending = [];
     if (waiters.length === 0) return;
-    const requests = groupRequests(waiters, this.options.maxIdsPerRequest);
-    const event: BatchEvent = { calls: waiters.length, requests: [] };
-    for (const request of requests) {
-      const flight = this.launch(request, waiters);
-      event.requests.push({ description: flight.description, calls: flight.waiters.size });
-    }
-    for (const l of this.listeners) {
-      try {
-        l(event);
-      } catch {
-        // A diagnostics listener never breaks a batch.
-      }
+    for (const request of groupRequests(waiters, this.options.maxIdsPerRequest)) {
+      this.launch(request, waiters);
     }
   }
 

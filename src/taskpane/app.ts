@@ -2,6 +2,7 @@
  * The taskpane, assembled: header with the demo-data banner, six sections behind a tab list, each section a
  * view over the shared runtime and the workbook port. Opens on Settings until a service URL and key exist.
  */
+import { buildConfig } from "../runtime/build-config";
 import type { AppContext, SectionId } from "./app-context";
 import type { BuilderState } from "./model/formula-builder";
 import { h, replaceChildren } from "./ui/dom";
@@ -82,6 +83,17 @@ export async function startApp(root: HTMLElement, services: AppServices): Promis
       "header",
       { class: "app-header" },
       h("h1", {}, "Cryptometrics"),
+      // The same help page every function's @helpurl opens (generated from functions.json).
+      h(
+        "a",
+        {
+          href: buildConfig.helpUrl,
+          target: "_blank",
+          rel: "noopener noreferrer",
+          class: "help-link",
+        },
+        "Function reference"
+      ),
       ctx.workbook.kind === "excel"
         ? null
         : h(

@@ -63,6 +63,12 @@ test("a production build opens on Settings: no service URL and no key are built 
   expect(await page.inputValue("#base-url input")).toBe("");
 });
 
+test("the header links to the function reference, the page every function's help opens", async () => {
+  const link = page.getByRole("link", { name: "Function reference" });
+  expect(await link.getAttribute("href")).toMatch(/^https:\/\/[^/]+\/help\.html$/);
+  expect(await link.getAttribute("rel")).toBe("noopener noreferrer");
+});
+
 test("the key field is masked, a wrong key is 'rejected', the right one is 'valid' and shown masked only", async () => {
   await page.fill("#base-url input", simulator.url);
   await page.click("#save-connection");
