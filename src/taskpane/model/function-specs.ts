@@ -121,15 +121,14 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("metric", "metrics", "Metrics"),
       p("start", "date", "Start", true),
       p("end", "date", "End", true),
-      p("options", "options", "Options", true, [
-        "period",
-        "agg",
-        "fill",
-        "order",
-        "headers",
-        "breakdown",
-        "bridged",
-      ]),
+      // The series options but chains: the builder does not list a product's chains.
+      p(
+        "options",
+        "options",
+        "Options",
+        true,
+        SERIES_OPTIONS.filter((key) => key !== "chains")
+      ),
     ],
   },
   {
