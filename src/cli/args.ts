@@ -3,7 +3,7 @@
  * [FORMULA ...]`, read with node's util.parseArgs in strict mode, so an unknown flag is a usage error.
  */
 import { parseArgs } from "util";
-import { CliError, firstLineOf } from "./errors";
+import { CliError, firstLineOf } from "../sheet/errors";
 import { OUTPUT_FORMATS, OutputFormat } from "./output";
 
 export interface EvalOptions {

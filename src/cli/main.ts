@@ -7,14 +7,14 @@
  * 2 for usage errors, 130 when interrupted. Usage errors are one line on stderr, never a stack trace.
  */
 import { parseCommandLine, HELP } from "./args";
-import { bindFormula, BoundFormula } from "./bind";
-import { Grid, isWholeError } from "./cells";
-import { CliError, firstLineOf } from "./errors";
-import { recalculate } from "./evaluate";
-import { FormulaCall, parseFormula, printFormula } from "./formula";
-import { installHost } from "./host";
+import { bindFormula, BoundFormula } from "../sheet/bind";
+import { Grid, isWholeError } from "../sheet/cells";
+import { CliError, firstLineOf } from "../sheet/errors";
+import { recalculate } from "../sheet/recalculate";
+import { FormulaCall, parseFormula, printFormula } from "../sheet/formula";
+import { installHost } from "../sheet/host";
 import { formatResults } from "./output";
-import { Registry, signature } from "./registry";
+import { Registry, signature } from "../sheet/registry";
 import { loadRegistry } from "./registry-files";
 import { collectFormulas, FormulaSource, ReadText } from "./sources";
 import { setLogSink, type LogRecord } from "../client";

@@ -3,7 +3,7 @@
  * line 3 of a --file, "formula 2" for the second FORMULA argument.
  */
 import { readFileSync } from "fs";
-import { CliError, firstLineOf } from "./errors";
+import { CliError, firstLineOf } from "../sheet/errors";
 
 export interface FormulaSource {
   text: string;

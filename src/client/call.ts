@@ -3,15 +3,16 @@
  * (several when an id list is split), normalise and merge, and report the outcome. Every call
  * settles: with a result, or with a CryptometricsError that has also been emitted as an event.
  */
-import { raceAbort } from "./abort";
+import { raceAbort } from "./http/abort";
 import type { ApiKeySource, ResolvedConfig } from "./config";
 import { CryptometricsError } from "./errors";
 import { callLabel } from "./label";
-import { ShapeError } from "./read";
-import { sendRequest, type CallContext, type RequestSpec } from "./transport";
-import type { ClientResult, PartialError } from "./types";
-import { checker, type Checker } from "./validate";
-import type { WireEnvelope } from "./wire";
+import { ShapeError } from "./data/read";
+import type { CallContext, RequestSpec } from "./http/request";
+import { sendRequest } from "./http/transport";
+import type { ClientResult, PartialError } from "./data/types";
+import { checker, type Checker } from "./data/validate";
+import type { WireEnvelope } from "./data/wire";
 
 export interface CallPlan<T> {
   /** Ids named in messages and errors, e.g. [projectId] or [metricId]. */

@@ -5,7 +5,7 @@
 import { runCall, type Runner } from "./call";
 import { resolveConfig, type ClientConfig, type ResolvedConfig } from "./config";
 import type { ClientEventOf, ClientEventType, ClientListener } from "./events";
-import type { RateLimiter } from "./rate-limiter";
+import type { RateLimiter } from "./http/rate-limiter";
 import { operations, type Operations } from "./operations";
 
 export interface MetricsClient extends Operations {

@@ -1,12 +1,12 @@
 /** Client configuration: what the caller provides, and the defaults that fill the rest. */
-import { createSleep, realTimers, type Sleep, type Timers } from "./abort";
+import { createSleep, realTimers, type Sleep, type Timers } from "./http/abort";
 import { CryptometricsError } from "./errors";
 import { ClientEvents, type ClientListener } from "./events";
-import { defaultFetch, type FetchLike } from "./http";
+import { defaultFetch, type FetchLike } from "./http/fetch";
 import { DEFAULT_LIMITS, resolveRetryPolicy, type ClientLimits, type RetryPolicy } from "./policy";
-import { RateLimiter } from "./rate-limiter";
-import type { TransportDeps } from "./transport";
-import { parseBaseUrl } from "./url";
+import { RateLimiter } from "./http/rate-limiter";
+import type { TransportDeps } from "./http/request";
+import { parseBaseUrl } from "./http/url";
 
 /**
  * The API key, or a function returning it: the taskpane lets the user paste a new key at any time,

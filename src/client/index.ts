@@ -6,8 +6,8 @@
 export { createClient, type MetricsClient } from "./client";
 export type { ApiKeySource, ClientConfig } from "./config";
 export type { Operations } from "./operations";
-export * from "./types";
-export type * from "./wire";
+export * from "./data/types";
+export type * from "./data/wire";
 export {
   CryptometricsError,
   ERROR_KINDS,
@@ -25,15 +25,15 @@ export {
   createRateLimiter,
   type RateLimiterOptions,
   type RateLimiterStats,
-} from "./rate-limiter";
+} from "./http/rate-limiter";
 export {
   DEFAULT_LIMITS,
   DEFAULT_RETRY_POLICY,
   type ClientLimits,
   type RetryPolicy,
 } from "./policy";
-export { backoffDelay, parseRetryAfter } from "./backoff";
-export { createSleep, realTimers, type Sleep, type Timers } from "./abort";
+export { backoffDelay, parseRetryAfter } from "./http/backoff";
+export { createSleep, realTimers, type Sleep, type Timers } from "./http/abort";
 export type {
   ClientEvent,
   ClientEventOf,
@@ -49,7 +49,7 @@ export {
   type FetchLike,
   type FetchInitLike,
   type FetchResponseLike,
-} from "./http";
+} from "./http/fetch";
 export { createLogger, setLogSink, type Logger, type LogRecord, type LogSink } from "./log";
-export { isIsoDate, toIsoDate, toMetricValue } from "./values";
-export { isLoopbackHost } from "./url";
+export { isIsoDate, toIsoDate, toMetricValue } from "./data/values";
+export { isLoopbackHost } from "./http/url";

@@ -4,7 +4,7 @@
  * runner does the rest (key, limiter, retries, deadline, events).
  */
 import type { Runner } from "./call";
-import { planTools } from "./plan";
+import { planTools } from "./plans/plan";
 import {
   getMarketSectorPlan,
   getProductPlan,
@@ -13,15 +13,15 @@ import {
   listMetricsPlan,
   listProjectsPlan,
   v1ListProjectsPlan,
-} from "./plans-catalogue";
-import { getMetricAggregationsPlan, getMetricPlan, getMetricsBreakdownPlan } from "./plans-metric";
+} from "./plans/catalogue";
+import { getMetricAggregationsPlan, getMetricPlan, getMetricsBreakdownPlan } from "./plans/metric";
 import {
   getFinancialStatementPlan,
   getProductMetricsPlan,
   getProjectMetricAggregationsPlan,
   getProjectMetricsPlan,
   v1GetProjectMetricsPlan,
-} from "./plans-project";
+} from "./plans/project";
 import type { ClientLimits } from "./policy";
 import type {
   CallOptions,
@@ -47,7 +47,7 @@ import type {
   ProjectMetricRow,
   ProjectMetricsParams,
   V1ProjectMetricsParams,
-} from "./types";
+} from "./data/types";
 
 type R<T> = Promise<ClientResult<T>>;
 

@@ -3,10 +3,10 @@
  * ExecuteFunction (manifest.xml). It refreshes the same engine the custom functions and the taskpane use.
  */
 import { readyRuntime } from "../runtime/runtime";
-import { recalculate } from "../taskpane/excel/refresh";
-import { officeExcelRun } from "../taskpane/excel/run";
-import { refreshAllCommand } from "./refresh-all";
-import { refreshLog } from "./refresh-log";
+import { recalculate } from "../excel/refresh";
+import { officeExcelRun } from "../excel/run";
+import { refreshAllCommand } from "../excel/refresh-all";
+import { refreshLog } from "../excel/refresh-log";
 
 export const refreshAll = refreshAllCommand({
   runtime: readyRuntime,

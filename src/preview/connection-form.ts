@@ -3,9 +3,9 @@
  * storage), in a compact form. Development builds start on the simulator with its demo key.
  */
 import type { Settings } from "../runtime/settings";
-import { testConnection, type ConnectionClient } from "../taskpane/model/connection-test";
-import { h } from "../taskpane/ui/dom";
-import { statusLine, withBusy } from "../taskpane/ui/status";
+import { testConnection, type ConnectionClient } from "../runtime/connection-test";
+import { h } from "../ui/dom";
+import { statusLine, withBusy } from "../ui/status";
 
 export function connectionForm(
   settings: Settings,

@@ -2,8 +2,8 @@
  * The preview sheet on screen: a table of cells with column letters and row numbers, a roving focus moved
  * with the arrow keys, and typing on a cell starting an edit in the formula bar. Values go in as text.
  */
-import { displayCell } from "../taskpane/model/cell-display";
-import { h, replaceChildren } from "../taskpane/ui/dom";
+import { displayCell } from "../sheet/cell-display";
+import { h, replaceChildren } from "../ui/dom";
 import { addressOf, columnName, positionKey, type Position, type ShownCell } from "./sheet-model";
 
 export interface GridCallbacks {

@@ -3,17 +3,17 @@
  * runtime, after office.js, and offers a small sheet: type a CRYPTO formula in a cell, press Enter, see the
  * result spill, and read any error's message. Also what the browser tests use to exercise the functions.
  */
-import { displayCell } from "../taskpane/model/cell-display";
-import { DataSourceWatch } from "../taskpane/model/data-source";
-import { h, replaceChildren } from "../taskpane/ui/dom";
-import { registerFluent } from "../taskpane/ui/fluent";
+import { displayCell } from "../sheet/cell-display";
+import { DataSourceWatch } from "../runtime/data-source";
+import { h, replaceChildren } from "../ui/dom";
+import { registerFluent } from "../ui/fluent";
 import { officeSettings } from "../runtime/office";
 import { onRuntimeChange, readyRuntime } from "../runtime/runtime";
-import { completeBrowserHost } from "./browser-host";
+import { completeBrowserHost } from "../sheet/browser-host";
 import { connectionForm } from "./connection-form";
-import { evaluateFormula } from "./evaluate";
+import { evaluateFormula } from "../sheet/evaluate";
 import { renderGrid } from "./grid-view";
-import { loadPageRegistry } from "./page-registry";
+import { loadPageRegistry } from "../functions/page-registry";
 import { addressOf, positionKey, SheetModel, type Entry, type Position } from "./sheet-model";
 
 export const EXAMPLES: readonly string[] = [

@@ -3,7 +3,7 @@
  * Excel, a result spills from its formula's cell down and right; a spill that would cover another formula
  * is blocked and the formula shows #SPILL! instead (the formula entered later loses).
  */
-import { errorCell, type Cell, type Grid } from "../cli/cells";
+import { errorCell, type Cell, type Grid } from "../sheet/cells";
 
 export interface Position {
   row: number;

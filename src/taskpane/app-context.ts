@@ -1,14 +1,14 @@
 /** What every view of the taskpane is given: the shared runtime's services, the workbook, navigation. */
-import type { Registry } from "../cli/registry";
-import type { RefreshLog } from "../commands/refresh-log";
+import type { Registry } from "../sheet/registry";
+import type { RefreshLog } from "../excel/refresh-log";
 import type { BuildConfig } from "../runtime/build-config";
 import type { Diagnostics } from "../runtime/diagnostics";
 import type { Runtime } from "../runtime/runtime";
 import type { Settings } from "../runtime/settings";
 import type { CatalogueStore } from "./model/catalogue-store";
-import type { DataSourceWatch } from "./model/data-source";
+import type { DataSourceWatch } from "../runtime/data-source";
 import type { BuilderState } from "./model/formula-builder";
-import type { WorkbookPort } from "./workbook/port";
+import type { WorkbookPort } from "../excel/port";
 
 export type SectionId = "browse" | "build" | "tables" | "refresh" | "diagnostics" | "settings";
 

@@ -5,8 +5,8 @@
 import { buildConfig } from "../runtime/build-config";
 import type { AppContext, SectionId } from "./app-context";
 import type { BuilderState } from "./model/formula-builder";
-import { h, replaceChildren } from "./ui/dom";
-import { tabList } from "./ui/tabs";
+import { h, replaceChildren } from "../ui/dom";
+import { tabList } from "../ui/tabs";
 import { builderView } from "./views/builder-view";
 import { catalogueView } from "./views/catalogue-view";
 import { diagnosticsView } from "./views/diagnostics-view";

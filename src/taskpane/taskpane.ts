@@ -3,19 +3,19 @@
  * Excel.run; opened in a plain browser (Office reports no host) the custom functions get the little host
  * they need, and the workbook is either absent or, with ?workbook=recording (the browser tests), a recording.
  */
-import { refreshLog } from "../commands/refresh-log";
-import { loadPageRegistry } from "../preview/page-registry";
-import { completeBrowserHost } from "../preview/browser-host";
+import { refreshLog } from "../excel/refresh-log";
+import { loadPageRegistry } from "../functions/page-registry";
+import { completeBrowserHost } from "../sheet/browser-host";
 import { buildConfig } from "../runtime/build-config";
 import { officeSettings } from "../runtime/office";
 import { onRuntimeChange, readyRuntime, sharedDiagnostics } from "../runtime/runtime";
 import { startApp } from "./app";
-import { officeWorkbook } from "./excel/office-workbook";
+import { officeWorkbook } from "../excel/office-workbook";
 import { CatalogueStore } from "./model/catalogue-store";
-import { DataSourceWatch } from "./model/data-source";
-import { registerFluent } from "./ui/fluent";
-import type { WorkbookPort } from "./workbook/port";
-import { noWorkbook, RecordingWorkbook } from "./workbook/recording-workbook";
+import { DataSourceWatch } from "../runtime/data-source";
+import { registerFluent } from "../ui/fluent";
+import type { WorkbookPort } from "../excel/port";
+import { noWorkbook, RecordingWorkbook } from "../excel/recording-workbook";
 
 declare global {
   interface Window {

@@ -8,7 +8,7 @@ import { tmpdir } from "os";
 import { join, resolve } from "path";
 import { promisify } from "util";
 import { defaultDeps, run } from "../../src/cli/main";
-import { createRegistry, Registry } from "../../src/cli/registry";
+import { createRegistry, Registry } from "../../src/sheet/registry";
 import * as functions from "../../src/functions/functions";
 import {
   createDataset,

@@ -4,9 +4,9 @@
  */
 import { readFileSync } from "fs";
 import { resolve } from "path";
-import { installHost } from "../../src/cli/host";
+import { installHost } from "../../src/sheet/host";
 import { CliDeps, CliEnv, run, RuntimeSettings } from "../../src/cli/main";
-import { createRegistry } from "../../src/cli/registry";
+import { createRegistry } from "../../src/sheet/registry";
 import * as fakeFunctions from "../fixtures/cli/functions";
 
 export const fixtureMeta: unknown = JSON.parse(

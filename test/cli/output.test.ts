@@ -1,10 +1,10 @@
 import { readFileSync } from "fs";
 import { resolve } from "path";
-import { Cell, errorCell, Grid, toGrid } from "../../src/cli/cells";
+import { Cell, errorCell, Grid, toGrid } from "../../src/sheet/cells";
 import { columnLetters, displayNumber, errorMessages } from "../../src/cli/output/cells-text";
 import { csvField } from "../../src/cli/output/csv";
 import { formatResults } from "../../src/cli/output";
-import { installHost } from "../../src/cli/host";
+import { installHost } from "../../src/sheet/host";
 import { mixed } from "../fixtures/cli/functions";
 
 const expected = (name: string): string =>

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { mkdtempSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
-import { CliError } from "../../src/cli/errors";
+import { CliError } from "../../src/sheet/errors";
 import { BASE, fakeDeps, resetFixtureLog, runCli } from "./harness";
 
 beforeEach(resetFixtureLog);

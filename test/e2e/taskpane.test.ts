@@ -7,7 +7,7 @@
 import type { Browser, Page } from "playwright-core";
 import { startSimulator, DEMO_API_KEY } from "../../src/simulator";
 import type { RunningSimulator } from "../../src/simulator";
-import type { RecordedCall } from "../../src/taskpane/workbook/recording-workbook";
+import type { RecordedCall } from "../../src/excel/recording-workbook";
 import { ensureBuild } from "./support/build";
 import { cspViolations, launch, openPage, screenshot, type Problems } from "./support/browser";
 import { serveStatic, type StaticServer } from "./support/static-server";

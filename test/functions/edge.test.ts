@@ -1,4 +1,4 @@
-import { installHost } from "../../src/cli/host";
+import { installHost } from "../../src/sheet/host";
 import { CryptometricsError } from "../../src/client";
 import { run, toExcelMatrix } from "../../src/functions/edge";
 import { resetHostProbe } from "../../src/functions/host";

@@ -2,7 +2,7 @@
  * Runs the custom functions as Excel would, against the simulator over real HTTP on loopback: the CLI's
  * host shim stands in for Excel's CustomFunctions (the only mock, at the Office host boundary).
  */
-import { installHost } from "../../src/cli/host";
+import { installHost } from "../../src/sheet/host";
 import { configureRuntime, type RuntimeConfig } from "../../src/runtime/runtime";
 import {
   createDataset,

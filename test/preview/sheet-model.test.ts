@@ -1,4 +1,4 @@
-import { errorCell, type Grid } from "../../src/cli/cells";
+import { errorCell, type Grid } from "../../src/sheet/cells";
 import { addressOf, columnName, positionKey, SheetModel } from "../../src/preview/sheet-model";
 
 const num = (value: number) => ({ kind: "number" as const, value });

@@ -8,16 +8,16 @@
  */
 import fc from "fast-check";
 import { resolve } from "path";
-import { FormulaSyntaxError } from "../../src/cli/errors";
+import { FormulaSyntaxError } from "../../src/sheet/errors";
 import {
   parseFormula,
   printFormula,
   type Argument,
   type FormulaCall,
   type Scalar,
-} from "../../src/cli/formula";
+} from "../../src/sheet/formula";
 import { defaultDeps, run } from "../../src/cli/main";
-import { createRegistry, type Registry } from "../../src/cli/registry";
+import { createRegistry, type Registry } from "../../src/sheet/registry";
 import * as functions from "../../src/functions/functions";
 import { DEMO_API_KEY } from "../../src/simulator";
 import { openLab, type Lab } from "../../src/tools/faults/lab";

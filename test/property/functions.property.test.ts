@@ -8,7 +8,7 @@
  */
 import fc from "fast-check";
 import { resolve } from "path";
-import { HostFunctionError } from "../../src/cli/host";
+import { HostFunctionError } from "../../src/sheet/host";
 import { StuckError } from "../../src/tools/faults/driver";
 import { openLab, type Lab } from "../../src/tools/faults/lab";
 import { callFormula, FUNCTIONS, type FunctionName } from "../../src/tools/faults/workbook";

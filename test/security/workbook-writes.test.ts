@@ -8,12 +8,12 @@
  */
 import { readdirSync, readFileSync, statSync } from "fs";
 import { join, relative } from "path";
-import { officeWorkbook } from "../../src/taskpane/excel/office-workbook";
+import { officeWorkbook } from "../../src/excel/office-workbook";
 import { comparisonGrid } from "../../src/taskpane/model/comparison-grid";
 import { metricLastYearFormula, valueFormula } from "../../src/taskpane/model/insert-actions";
 import { statementSheet } from "../../src/taskpane/model/statement-layout";
 import { openLab, type Lab } from "../../src/tools/faults/lab";
-import { mock, rangeMock, runOn, type Mock } from "../taskpane/excel/office-mocks";
+import { mock, rangeMock, runOn, type Mock } from "../excel/office-mocks";
 
 const SECRET = "sk_live_WorkbookSecret4410";
 const ROOT = join(__dirname, "../..");

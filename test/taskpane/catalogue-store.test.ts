@@ -1,5 +1,5 @@
 import type { Loaded } from "../../src/engine/keyed-cache";
-import type { MarketSector, Metric, Project } from "../../src/client/types";
+import type { MarketSector, Metric, Project } from "../../src/client/data/types";
 import { CatalogueStore, type CatalogueEngine } from "../../src/taskpane/model/catalogue-store";
 
 const loaded = <T>(value: T): Loaded<T> => ({ value, cached: false });

@@ -1,4 +1,4 @@
-import { parseFormula } from "../../src/cli/formula";
+import { parseFormula } from "../../src/sheet/formula";
 import {
   build,
   emptyState,

@@ -1,4 +1,4 @@
-import { parseFormula, printFormula } from "../../src/cli/formula";
+import { parseFormula, printFormula } from "../../src/sheet/formula";
 import {
   callForPreview,
   formulaText,

@@ -6,10 +6,10 @@ import {
   statementFormula,
   valueFormula,
 } from "../../src/taskpane/model/insert-actions";
-import { displayCell, formatNumber } from "../../src/taskpane/model/cell-display";
+import { displayCell, formatNumber } from "../../src/sheet/cell-display";
 import { freezeNote } from "../../src/taskpane/model/freeze-note";
-import { extend, RecordingWorkbook } from "../../src/taskpane/workbook/recording-workbook";
-import { cellText, isCryptoFormula } from "../../src/taskpane/workbook/port";
+import { extend, RecordingWorkbook } from "../../src/excel/recording-workbook";
+import { cellText, isCryptoFormula } from "../../src/excel/port";
 
 test("the catalogue's insert buttons write the reference's formulas", () => {
   expect(valueFormula("aave", "revenue")).toBe('=CRYPTO.VALUE("aave","revenue")');

@@ -1,5 +1,5 @@
 import rows from "../fixtures/taskpane/statement-rows.json";
-import type { FinancialStatementRow } from "../../src/client/types";
+import type { FinancialStatementRow } from "../../src/client/data/types";
 import {
   CHANGE_FORMAT,
   HEADER_ROWS,
@@ -7,7 +7,7 @@ import {
   VALUE_FORMAT,
   type StatementInput,
 } from "../../src/taskpane/model/statement-layout";
-import type { CellInput, FormatRule, SheetPlan } from "../../src/taskpane/workbook/port";
+import type { CellInput, FormatRule, SheetPlan } from "../../src/excel/port";
 
 const input: StatementInput = {
   projectId: "aave",

@@ -3,9 +3,9 @@
  * the STATEMENT formulas then spill. Checked against the real functions and the simulator over loopback.
  */
 import { resolve } from "path";
-import { installHost } from "../../src/cli/host";
-import { evaluateFormula } from "../../src/preview/evaluate";
-import { pageRegistry } from "../../src/preview/page-registry";
+import { installHost } from "../../src/sheet/host";
+import { evaluateFormula } from "../../src/sheet/evaluate";
+import { pageRegistry } from "../../src/functions/page-registry";
 import { configureRuntime } from "../../src/runtime/runtime";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
 import {

@@ -2,7 +2,7 @@
  * Pieces the text formats (table, csv) share: A1 addresses inside a result, the list of error messages
  * printed below it, and how numbers read for people.
  */
-import { Grid, isWholeError } from "../cells";
+import { Grid, isWholeError } from "../../sheet/cells";
 
 /** 0 -> A, 25 -> Z, 26 -> AA: spreadsheet column letters. */
 export function columnLetters(index: number): string {

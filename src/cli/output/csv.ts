@@ -3,7 +3,7 @@
  * programs expect). One table per formula, separated by a blank line; below each table the error messages
  * as lines starting with "# ". Numbers keep full precision; dates are YYYY-MM-DD; errors show their code.
  */
-import { Cell, Grid } from "../cells";
+import { Cell, Grid } from "../../sheet/cells";
 import { errorMessages } from "./cells-text";
 import { FormattedResult } from "./types";
 

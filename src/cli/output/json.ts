@@ -3,7 +3,7 @@
  * Cells are numbers, strings, booleans, null (empty), "YYYY-MM-DD" strings for dates, and
  * {"error": "#N/A", "message": "..."} for errors.
  */
-import { Cell } from "../cells";
+import { Cell } from "../../sheet/cells";
 import { FormattedResult } from "./types";
 
 export type JsonCell = number | string | boolean | null | { error: string; message: string };

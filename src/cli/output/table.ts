@@ -2,7 +2,7 @@
  * The `table` format, for people: each result under its formula, columns aligned (numbers to the right),
  * error codes in the cells and their messages listed below.
  */
-import { Cell, Grid, isWholeError } from "../cells";
+import { Cell, Grid, isWholeError } from "../../sheet/cells";
 import { displayNumber, errorMessages, singleLine } from "./cells-text";
 import { FormattedResult } from "./types";
 

@@ -1,4 +1,4 @@
-import { Grid } from "../cells";
+import { Grid } from "../../sheet/cells";
 
 /** One formula's outcome as the output formats receive it. */
 export interface FormattedResult {

@@ -4,7 +4,7 @@
  * user can change an id in a header and the row or column follows, wherever the grid was inserted.
  */
 import { metricKind } from "../../engine/metric-kinds";
-import type { CellInput, FormatRule, GridPlan } from "../workbook/port";
+import type { CellInput, FormatRule, GridPlan } from "../../excel/port";
 import { quote } from "./formula-text";
 
 export interface GridEntity {

@@ -4,7 +4,7 @@
  * Besides constants, an argument may be a rolling date (`TODAY()-365`), which Excel recalculates daily; for
  * the builder's live preview it stands for today's serial minus the days.
  */
-import type { Argument, FormulaCall, Scalar } from "../../cli/formula";
+import type { Argument, FormulaCall, Scalar } from "../../sheet/formula";
 
 export type FormulaArg =
   | Scalar

@@ -3,7 +3,7 @@
  * control that fills each one. A test holds this table to the generated function metadata (names, order,
  * optional flags), so the builder cannot drift from the functions it writes.
  */
-import { STATEMENT_INTERVALS, TIMESTAMP_GRANULARITIES } from "../../client/types";
+import { STATEMENT_INTERVALS, TIMESTAMP_GRANULARITIES } from "../../client/data/types";
 import {
   DEFAULT_OPTIONS,
   LIST_OPTIONS,

@@ -7,8 +7,8 @@
  * The shape of the spill is known from the statement fetched first through the same engine, so formats land
  * exactly on it (and the formulas then resolve from the cache at once).
  */
-import type { FinancialStatementRow } from "../../client/types";
-import type { CellInput, FormatRule, SheetPlan } from "../workbook/port";
+import type { FinancialStatementRow } from "../../client/data/types";
+import type { CellInput, FormatRule, SheetPlan } from "../../excel/port";
 import { formulaText, text } from "./formula-text";
 
 export type StatementMode = "live" | "static";

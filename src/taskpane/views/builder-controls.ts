@@ -16,8 +16,8 @@ import {
   PROJECT_FIELDS,
   type ParamSpec,
 } from "../model/function-specs";
-import { h, replaceChildren } from "../ui/dom";
-import { choiceSelect, picker } from "../ui/picker";
+import { h, replaceChildren } from "../../ui/dom";
+import { choiceSelect, picker } from "./picker";
 
 export interface ControlEnv {
   catalogue: Catalogue;

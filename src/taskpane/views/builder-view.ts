@@ -4,7 +4,7 @@
  * insert it at the active cell.
  */
 import { dayOfInstant } from "../../engine/days";
-import { evaluateCall } from "../../preview/evaluate";
+import { evaluateCall } from "../../sheet/evaluate";
 import type { AppContext } from "../app-context";
 import type { Catalogue } from "../model/catalogue-store";
 import { FUNCTION_SPECS, specFor } from "../model/function-specs";
@@ -16,10 +16,10 @@ import {
   type ParamValue,
 } from "../model/formula-builder";
 import { callForPreview } from "../model/formula-text";
-import { h, replaceChildren } from "../ui/dom";
-import { choiceSelect } from "../ui/picker";
-import { resultTable } from "../ui/result-table";
-import { statusLine, withBusy } from "../ui/status";
+import { h, replaceChildren } from "../../ui/dom";
+import { choiceSelect } from "./picker";
+import { resultTable } from "../../ui/result-table";
+import { statusLine, withBusy } from "../../ui/status";
 import { paramControl, type Control } from "./builder-controls";
 
 /** Typing pauses this long before the preview asks the engine. */

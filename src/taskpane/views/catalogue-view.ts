@@ -3,11 +3,11 @@
  * memory and every keystroke filters it in one pass (see catalogue-search.ts); archived projects carry their
  * reason, projects under maintenance say so. Choosing an entry opens its detail panel.
  */
-import type { MarketSector, Metric, Project } from "../../client/types";
+import type { MarketSector, Metric, Project } from "../../client/data/types";
 import type { AppContext } from "../app-context";
 import type { Catalogue } from "../model/catalogue-store";
-import { h, replaceChildren } from "../ui/dom";
-import { statusLine } from "../ui/status";
+import { h, replaceChildren } from "../../ui/dom";
+import { statusLine } from "../../ui/status";
 import { detailView } from "./detail-view";
 
 type Tab = "projects" | "metrics" | "sectors";

@@ -2,7 +2,7 @@
  * The detail panel of a project, metric or sector, and its insert actions. Everything from the service is
  * set as text; links open only when they are web addresses.
  */
-import type { MarketSector, Metric, Project, ProjectDetail } from "../../client/types";
+import type { MarketSector, Metric, Project, ProjectDetail } from "../../client/data/types";
 import type { AppContext } from "../app-context";
 import { comparisonGrid } from "../model/comparison-grid";
 import { emptyState, withValue } from "../model/formula-builder";
@@ -14,9 +14,9 @@ import {
   statementFormula,
   valueFormula,
 } from "../model/insert-actions";
-import { h, replaceChildren, safeHref } from "../ui/dom";
-import { choiceSelect, picker } from "../ui/picker";
-import { statusLine, withBusy, type StatusLine } from "../ui/status";
+import { h, replaceChildren, safeHref } from "../../ui/dom";
+import { choiceSelect, picker } from "./picker";
+import { statusLine, withBusy, type StatusLine } from "../../ui/status";
 
 export interface DetailView {
   element: HTMLElement;

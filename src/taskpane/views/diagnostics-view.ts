@@ -10,8 +10,8 @@ import {
   describeUsage,
   exportDiagnostics,
 } from "../model/diagnostics-model";
-import { h, replaceChildren } from "../ui/dom";
-import { statusLine, withBusy } from "../ui/status";
+import { h, replaceChildren } from "../../ui/dom";
+import { statusLine, withBusy } from "../../ui/status";
 
 const USAGE_TICK_MS = 5_000;
 

@@ -2,12 +2,12 @@
  * Refresh and sharing: Refresh all (the ribbon's Refresh does the same), Refresh selection, the time of the
  * last refresh (whoever ran it), and Freeze to values with an "as of" note.
  */
-import { clockTime, refresh } from "../../commands/refresh-all";
-import type { RefreshRecord } from "../../commands/refresh-log";
+import { clockTime, refresh } from "../../excel/refresh-all";
+import type { RefreshRecord } from "../../excel/refresh-log";
 import type { AppContext } from "../app-context";
 import { freezeNote } from "../model/freeze-note";
-import { h, replaceChildren } from "../ui/dom";
-import { statusLine, withBusy } from "../ui/status";
+import { h, replaceChildren } from "../../ui/dom";
+import { statusLine, withBusy } from "../../ui/status";
 
 export function refreshView(ctx: AppContext): HTMLElement {
   const last = h(

@@ -3,11 +3,11 @@
  * its last four characters), "Test connection" in plain words, "Forget key"; the service URL and the rate
  * limit. The key typed in the field is cleared as soon as it is saved: the page does not keep it around.
  */
-import { testConnection } from "../model/connection-test";
+import { testConnection } from "../../runtime/connection-test";
 import type { AppContext } from "../app-context";
-import { h, replaceChildren } from "../ui/dom";
-import { setValue, valueOf } from "../ui/fluent";
-import { statusLine, withBusy } from "../ui/status";
+import { h, replaceChildren } from "../../ui/dom";
+import { setValue, valueOf } from "../../ui/fluent";
+import { statusLine, withBusy } from "../../ui/status";
 
 const TEST_TIMEOUT_MS = 20_000;
 

@@ -8,11 +8,11 @@ import type { Catalogue } from "../model/catalogue-store";
 import { comparisonGrid } from "../model/comparison-grid";
 import { GRANULARITY_CHOICES, INTERVAL_CHOICES } from "../model/function-specs";
 import { statementSheet, type StatementMode } from "../model/statement-layout";
-import { h } from "../ui/dom";
-import { choiceSelect, picker, type Picker } from "../ui/picker";
-import { statusLine, withBusy } from "../ui/status";
+import { h } from "../../ui/dom";
+import { choiceSelect, picker, type Picker } from "./picker";
+import { statusLine, withBusy } from "../../ui/status";
 import type { StatementGranularity } from "../../engine/engine";
-import type { StatementInterval } from "../../client/types";
+import type { StatementInterval } from "../../client/data/types";
 
 function projectItems(c: Catalogue): { id: string; name: string; symbol?: string }[] {
   return c.projects.map((p) => ({ id: p.projectId, name: p.name, symbol: p.symbol }));

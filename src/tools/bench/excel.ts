@@ -4,7 +4,7 @@
  * arguments as null, range parameters as 2D arrays, an invocation last). The functions run over the shared
  * runtime, so this is the engine, cache and client a workbook gets.
  */
-import { installHost } from "../../cli/host";
+import { installHost } from "../../sheet/host";
 import { dayNumber } from "../../engine/days";
 import { dayToSerial } from "../../functions/excel-dates";
 import * as fns from "../../functions/functions";

@@ -3,7 +3,7 @@
  * limiter, engine, diagnostics) configured as the Excel page configures it, and a record of what the client
  * did. Used by `npm run faults`, `npm run soak` and the reliability tests.
  */
-import { installHost } from "../../cli/host";
+import { installHost } from "../../sheet/host";
 import type { ClientEvent, FetchLike } from "../../client";
 import type { EngineOptions } from "../../engine/engine";
 import { configureRuntime, type Runtime } from "../../runtime/runtime";

@@ -1,0 +1,41 @@
+/** How long to wait before the next attempt: exponential backoff with jitter, or the server's word. */
+import type { RetryPolicy } from "../policy";
+
+/**
+ * Delay before attempt `attempt + 1`, after `attempt` failed attempts (1-based). Exponential from the
+ * base (the 429 base when rate limited), capped, then jittered downwards within policy.jitter.
+ */
+export function backoffDelay(
+  policy: RetryPolicy,
+  attempt: number,
+  random: () => number,
+  rateLimited = false
+): number {
+  const base = rateLimited ? policy.rateLimitedBaseDelayMs : policy.baseDelayMs;
+  const exp = Math.min(
+    policy.maxDelayMs,
+    base * Math.pow(policy.multiplier, Math.max(0, attempt - 1))
+  );
+  const r = Math.min(1, Math.max(0, random()));
+  return Math.round(exp * (1 - policy.jitter * r));
+}
+
+/**
+ * A Retry-After header in milliseconds from `nowMs`: delta-seconds ("120", also "1.5") or an HTTP date.
+ * Undefined when absent or unreadable (the caller then backs off on its own schedule). Dates in the
+ * past give 0. Not capped here: the caller decides what to do with long waits.
+ */
+export function parseRetryAfter(
+  value: string | null | undefined,
+  nowMs: number
+): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  const text = value.trim();
+  if (text === "") return undefined;
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  // Only date-like text: Date.parse would also accept things like "5" or "-1" as years.
+  if (!/[a-z]/i.test(text)) return undefined;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - nowMs);
+}

@@ -1,0 +1,107 @@
+/**
+ * One HTTP exchange, headers and body, under the per-attempt time-out: a rate-limiter slot first,
+ * then fetch with redirect "manual" (and, in a browser that hides the redirect, once more with
+ * "follow"), events for the request and its response, and the body read as text.
+ */
+import { linkSignals, raceAbort } from "./abort";
+import { CryptometricsError } from "../errors";
+import { isRedirectStatus, SIMULATED_HEADER_NAME, type FetchResponseLike } from "./fetch";
+import { requestLabel } from "../label";
+import { redact } from "../redact";
+import type { CallContext, RequestSpec, TransportDeps } from "./request";
+import { displayPath } from "./url";
+
+/** One HTTP exchange (headers and body) under the per-attempt timeout. */
+export async function fetchOnce(
+  deps: TransportDeps,
+  call: CallContext,
+  spec: RequestSpec,
+  url: string,
+  attempt: number,
+  withKey: boolean
+): Promise<{ response: FetchResponseLike; body: string }> {
+  await deps.limiter.acquire(call.signal);
+  const link = linkSignals(call.signal);
+  let timedOut = false;
+  const budget = Math.max(0, Math.min(deps.limits.timeoutMs, call.deadlineAt - deps.now()));
+  const timer = deps.timers.setTimeout(() => {
+    timedOut = true;
+    link.abort(new Error("attempt timed out"));
+  }, budget);
+  // A server may write the key into a redirect's Location (a login page's ?token=): what this client
+  // reports about URLs (events, redirects) is redacted, as its messages are.
+  const shown = redact(url, [call.apiKey]);
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (withKey) headers.Authorization = `Bearer ${call.apiKey}`;
+  try {
+    const get = async (redirect: "manual" | "follow"): Promise<FetchResponseLike> => {
+      call.stats.requests++;
+      const startedAt = deps.now();
+      deps.events.emit({
+        type: "request",
+        operation: call.operation,
+        method: "GET",
+        url: shown,
+        attempt,
+        at: startedAt,
+      });
+      const response = await raceAbort(
+        deps.fetch(url, { method: "GET", headers, redirect, signal: link.signal }),
+        link.signal
+      );
+      if (response.headers.get(SIMULATED_HEADER_NAME) === "true") call.stats.simulated = true;
+      const location = response.headers.get("location");
+      deps.events.emit({
+        type: "response",
+        operation: call.operation,
+        url: shown,
+        status: response.status,
+        ms: deps.now() - startedAt,
+        attempt,
+        simulated: call.stats.simulated,
+        ...(location && isRedirectStatus(response.status)
+          ? { location: redact(location, [call.apiKey]) }
+          : {}),
+      });
+      return response;
+    };
+    let response = await get("manual");
+    if (response.type === "opaqueredirect") {
+      // Browser: the redirect cannot be read, so let the browser follow it (see the module comment).
+      response = await get("follow");
+      if (response.redirected && response.url) {
+        call.stats.redirects.push({
+          status: 0,
+          from: displayPath(shown),
+          to: displayPath(redact(response.url, [call.apiKey])),
+        });
+      }
+    }
+    if (isRedirectStatus(response.status)) {
+      // Release the connection; the body of a redirect is of no use.
+      response.body?.cancel().catch(() => undefined);
+      return { response, body: "" };
+    }
+    const body = await raceAbort(response.text(), link.signal);
+    return { response, body };
+  } catch (error) {
+    if (timedOut && !call.signal.aborted) {
+      throw new CryptometricsError(
+        "timeout",
+        `${requestLabel(call, spec)}: no answer within ${budget} ms (attempt ${attempt})`,
+        {
+          operation: call.operation,
+          ids: spec.ids,
+          attempts: attempt,
+          request: { method: "GET", url: displayPath(url) },
+          cause: error,
+          secrets: [call.apiKey],
+        }
+      );
+    }
+    throw error;
+  } finally {
+    deps.timers.clearTimeout(timer);
+    link.dispose();
+  }
+}

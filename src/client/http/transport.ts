@@ -1,0 +1,201 @@
+/**
+ * One logical request: rate-limiter slot, fetch with a per-attempt timeout, redirects, the response
+ * read, and retries with backoff until success, a final error, the attempt cap or the call deadline.
+ *
+ * Redirects work in Node and in the browser alike. The client asks fetch for redirect: "manual".
+ * In Node the 3xx arrives readable: the client follows it itself (at most limits.maxRedirects hops),
+ * sending the key only to the same origin, refusing http outside loopback, and reporting a loop or too
+ * many hops as "malformed-response" (the server is misconfigured; retrying cannot help). In a browser
+ * the 3xx arrives opaque (unreadable): the client repeats the request with redirect: "follow", and the
+ * browser follows it, dropping Authorization on a cross-origin hop as the Fetch standard requires.
+ *
+ * Time-outs: each attempt (and each redirect hop) gets the smaller of limits.timeoutMs and the time
+ * left before the call's deadline. A timed-out attempt is retried like a network error while the
+ * attempt cap and the deadline allow (policy.retryTimeouts); the deadline itself is final.
+ * Retries: 429, listed 5xx, network errors and time-outs; Retry-After wins over the own schedule.
+ */
+import { abortReason } from "./abort";
+import { backoffDelay } from "./backoff";
+import { CryptometricsError, type ErrorKind } from "../errors";
+import { fetchOnce } from "./exchange";
+import { isRedirectStatus } from "./fetch";
+import type { RetryPolicy } from "../policy";
+import { requestLabel } from "../label";
+import { interpretResponse } from "./response";
+import { redact } from "../redact";
+import { redirectTarget } from "./redirect";
+import type { CallContext, RequestSpec, TransportDeps } from "./request";
+import { displayPath } from "./url";
+import type { WireEnvelope } from "../data/wire";
+
+export async function sendRequest(
+  deps: TransportDeps,
+  call: CallContext,
+  spec: RequestSpec
+): Promise<WireEnvelope> {
+  const { policy } = deps;
+  // The failure that made us retry: when the deadline then cuts the retries short (a long queue at the
+  // limiter), the caller hears about it ("service error", "rate limited"), not only that time ran out.
+  let retried: CryptometricsError | undefined;
+  const cutShort = (e: unknown, attempt: number): CryptometricsError => {
+    const error = asClientError(e, call, spec, attempt);
+    return retried && error.kind === "timeout" && call.abortKind() === "timeout"
+      ? giveUp(retried, attempt - 1, call, "the call's deadline passed before the next attempt")
+      : error;
+  };
+  for (let attempt = 1; ; attempt++) {
+    let error: CryptometricsError;
+    try {
+      return await attemptOnce(deps, call, spec, attempt);
+    } catch (e) {
+      error = call.signal.aborted ? cutShort(e, attempt) : asClientError(e, call, spec, attempt);
+    }
+    // Cancelled or past the deadline: nothing more to try.
+    if (call.signal.aborted || !shouldRetry(error, policy)) throw error;
+    const serverWait = error.retryAfterMs;
+    if (attempt >= policy.maxAttempts) {
+      // A caller told "rate limited" also learns when trying again makes sense.
+      const next = serverWait ?? backoffDelay(policy, attempt, deps.random, true);
+      throw giveUp(
+        error.kind === "rate-limited" ? error.with({ retryAfterMs: next }) : error,
+        attempt,
+        call
+      );
+    }
+    if (serverWait !== undefined && serverWait > policy.maxRetryAfterMs) {
+      throw giveUp(
+        error,
+        attempt,
+        call,
+        `the service asks to wait ${Math.ceil(serverWait / 1000)} s`
+      );
+    }
+    const delay =
+      serverWait ?? backoffDelay(policy, attempt, deps.random, error.kind === "rate-limited");
+    if (deps.now() + delay > call.deadlineAt) {
+      throw giveUp(error, attempt, call, "no time left to retry before the call's deadline");
+    }
+    deps.events.emit({
+      type: "retry",
+      operation: call.operation,
+      url: redact(spec.url, [call.apiKey]),
+      attempt,
+      delayMs: delay,
+      reason: error.kind,
+      ...(error.status === undefined ? {} : { status: error.status }),
+      ...(serverWait === undefined ? {} : { retryAfterMs: serverWait }),
+    });
+    // Every caller sharing the limiter waits too: the others would only collect more 429s.
+    if (error.kind === "rate-limited") deps.limiter.pauseUntil(deps.now() + delay);
+    retried = error;
+    try {
+      await deps.sleep(delay, call.signal);
+    } catch (e) {
+      throw cutShort(e, attempt + 1);
+    }
+  }
+}
+
+function shouldRetry(error: CryptometricsError, policy: RetryPolicy): boolean {
+  if (error.status !== undefined) return policy.retryStatuses.includes(error.status);
+  if (error.kind === "network") return policy.retryNetworkErrors;
+  if (error.kind === "timeout") return policy.retryTimeouts;
+  return false;
+}
+
+function giveUp(
+  error: CryptometricsError,
+  attempts: number,
+  call: CallContext,
+  why?: string
+): CryptometricsError {
+  const parts = [attempts > 1 ? `gave up after ${attempts} attempts` : "", why ?? ""].filter(
+    Boolean
+  );
+  const suffix = parts.length > 0 ? ` (${parts.join("; ")})` : "";
+  return error.with({ message: `${error.message}${suffix}`, attempts, secrets: [call.apiKey] });
+}
+
+async function attemptOnce(
+  deps: TransportDeps,
+  call: CallContext,
+  spec: RequestSpec,
+  attempt: number
+): Promise<WireEnvelope> {
+  let url = spec.url;
+  let sameOrigin = true;
+  const visited = [url];
+  for (let hop = 0; ; hop++) {
+    const res = await fetchOnce(deps, call, spec, url, attempt, sameOrigin);
+    if (!isRedirectStatus(res.response.status)) {
+      return interpretResponse(res.response, res.body, {
+        operation: call.operation,
+        label: requestLabel(call, spec),
+        ids: spec.ids,
+        url: displayPath(url),
+        secrets: [call.apiKey],
+        now: deps.now(),
+        attempt,
+      });
+    }
+    const next = redirectTarget(
+      res.response,
+      url,
+      visited,
+      hop,
+      deps.limits.maxRedirects,
+      call,
+      spec
+    );
+    sameOrigin = sameOrigin && new URL(next).origin === new URL(spec.url).origin;
+    call.stats.redirects.push({
+      status: res.response.status,
+      from: displayPath(redact(url, [call.apiKey])),
+      to: displayPath(redact(next, [call.apiKey])),
+    });
+    visited.push(next);
+    url = next;
+  }
+}
+
+/** Any failure of an attempt as a client error: aborts by kind, unknown throws as network errors. */
+function asClientError(
+  error: unknown,
+  call: CallContext,
+  spec: RequestSpec,
+  attempt: number
+): CryptometricsError {
+  if (error instanceof CryptometricsError) return error;
+  const base = {
+    operation: call.operation,
+    ids: spec.ids,
+    attempts: attempt,
+    request: { method: "GET" as const, url: displayPath(spec.url) },
+    secrets: [call.apiKey],
+  };
+  const label = requestLabel(call, spec);
+  if (call.signal.aborted) {
+    const kind: ErrorKind = call.abortKind();
+    const message =
+      kind === "cancelled"
+        ? `${label}: cancelled`
+        : `${label}: the call's deadline passed before it completed`;
+    return new CryptometricsError(kind, message, { ...base, cause: abortReason(call.signal) });
+  }
+  const reason = describeNetworkError(error);
+  return new CryptometricsError(
+    "network",
+    `${label}: network error reaching ${new URL(spec.url).host}: ${reason}`,
+    { ...base, cause: error }
+  );
+}
+
+/** "fetch failed (ECONNRESET: socket hang up)": undici hides the useful part in `cause`. */
+function describeNetworkError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const inner: unknown = error.cause;
+  if (!(inner instanceof Error)) return error.message;
+  const code = (inner as Error & { code?: unknown }).code;
+  const detail = [typeof code === "string" ? code : "", inner.message].filter(Boolean).join(": ");
+  return detail && detail !== error.message ? `${error.message} (${detail})` : error.message;
+}

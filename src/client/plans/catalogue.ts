@@ -1,0 +1,65 @@
+/** Plans of the catalogue operations (§4.1, 4.2, 4.6, 4.8–4.10) and v1's project list (§9). */
+import type { Planner } from "../call";
+import {
+  normaliseMarketSectorDetail,
+  normaliseMarketSectors,
+  normaliseMetrics,
+  normaliseProductDetail,
+  normaliseProjectDetail,
+  normaliseProjects,
+} from "../data/normalise-catalogue";
+import { normaliseOpenRows } from "../data/normalise-series";
+import type { PlanTools } from "./plan";
+import type {
+  MarketSector,
+  MarketSectorDetail,
+  Metric,
+  OpenRow,
+  ProductDetail,
+  Project,
+  ProjectDetail,
+} from "../data/types";
+
+export const listProjectsPlan =
+  (t: PlanTools): Planner<Project[]> =>
+  () =>
+    t.one([], ["v2", "projects"], [], normaliseProjects);
+
+export const getProjectPlan =
+  (t: PlanTools, projectId: unknown): Planner<ProjectDetail> =>
+  (check) => {
+    const id = check.pathId("projectId", projectId);
+    return t.one([id], ["v2", "projects", id], [], normaliseProjectDetail);
+  };
+
+export const getProductPlan =
+  (t: PlanTools, projectId: unknown, productId: unknown): Planner<ProductDetail> =>
+  (check) => {
+    const id = check.pathId("projectId", projectId);
+    const product = check.pathId("productId", productId);
+    return t.one([id, product], ["v2", "projects", id, "products", product], [], (data) =>
+      normaliseProductDetail(data, id)
+    );
+  };
+
+export const listMarketSectorsPlan =
+  (t: PlanTools): Planner<MarketSector[]> =>
+  () =>
+    t.one([], ["v2", "market-sectors"], [], normaliseMarketSectors);
+
+export const getMarketSectorPlan =
+  (t: PlanTools, marketSectorId: unknown): Planner<MarketSectorDetail> =>
+  (check) => {
+    const id = check.pathId("marketSectorId", marketSectorId);
+    return t.one([id], ["v2", "market-sectors", id], [], normaliseMarketSectorDetail);
+  };
+
+export const listMetricsPlan =
+  (t: PlanTools): Planner<Metric[]> =>
+  () =>
+    t.one([], ["v2", "metrics"], [], normaliseMetrics);
+
+export const v1ListProjectsPlan =
+  (t: PlanTools): Planner<OpenRow[]> =>
+  () =>
+    t.one([], ["v1", "projects"], [], normaliseOpenRows);

@@ -1,0 +1,114 @@
+/**
+ * Plans of the metric-centred operations across projects: metric by id (§4.11), metric aggregations
+ * (§4.12) and metrics breakdown (§4.13). Their project lists are split over several requests when
+ * long, and the parts merged (data and errors).
+ */
+import type { Planner } from "../call";
+import { sortMultiProjectRows } from "../data/merge";
+import {
+  normaliseBreakdownRows,
+  normaliseMetricAggregationRows,
+  normaliseMultiProjectRows,
+} from "../data/normalise-series";
+import type { PlanTools, Query } from "./plan";
+import {
+  ORDER_DIRECTIONS,
+  type IdSelection,
+  type MetricAggregationRow,
+  type MetricAggregationsParams,
+  type MetricParams,
+  type MetricsBreakdownParams,
+  type MetricsBreakdownRow,
+  type MultiProjectMetricRow,
+} from "../data/types";
+
+/** The list to split, or undefined for "all"/omitted (sent as-is, never split). */
+const listOf = (selection: IdSelection | undefined): readonly string[] | undefined =>
+  selection === "all" ? undefined : selection;
+
+/** The project_ids value for one request: its chunk, "all" when asked, else left out. */
+const projectIdsValue = (
+  chunk: readonly string[] | undefined,
+  selection: IdSelection | undefined
+): readonly string[] | string | undefined => chunk ?? (selection === "all" ? "all" : undefined);
+
+export const getMetricPlan =
+  (t: PlanTools, metricId: unknown, params?: MetricParams): Planner<MultiProjectMetricRow[]> =>
+  (check) => {
+    const id = check.pathId("metricId", metricId);
+    const p = params ?? {};
+    const projects = check.selection("projectIds", p.projectIds);
+    const chainIds = check.ids("chainIds", p.chainIds);
+    const productIds = check.ids("productIds", p.productIds);
+    const marketSectorIds = check.ids("marketSectorIds", p.marketSectorIds);
+    const start = check.date("start", p.start);
+    const end = check.date("end", p.end);
+    check.range(start, end);
+    const assetsBridged = check.bool("assetsBridged", p.assetsBridged);
+    const direction = check.oneOf("orderDirection", p.orderDirection, ORDER_DIRECTIONS) ?? "desc";
+    const list = listOf(projects);
+    const query = (chunk: readonly string[] | undefined): Query => [
+      ["project_ids", projectIdsValue(chunk, projects)],
+      ["chain_ids", chainIds],
+      ["product_ids", productIds],
+      ["market_sector_ids", marketSectorIds],
+      ["start", start],
+      ["end", end],
+      ["assets_bridged", assetsBridged],
+    ];
+    return {
+      ids: [id],
+      requests: t.split(check, [id], ["v2", "metrics", id], "projectIds", list, query),
+      combine: (envelopes) => {
+        const merged = t.concat(envelopes, (data) => normaliseMultiProjectRows(data, id));
+        return { data: sortMultiProjectRows(merged.data, direction, list), errors: merged.errors };
+      },
+    };
+  };
+
+export const getMetricAggregationsPlan =
+  (t: PlanTools, params?: MetricAggregationsParams): Planner<MetricAggregationRow[]> =>
+  (check) => {
+    const p = params ?? {};
+    // Declared required, described optional (§4.12): "all" satisfies both readings.
+    const projects = check.selection("projectIds", p.projectIds) ?? "all";
+    const metrics = check.selection("metricIds", p.metricIds);
+    const list = listOf(projects);
+    const query = (chunk: readonly string[] | undefined): Query => [
+      ["project_ids", projectIdsValue(chunk, projects)],
+      ["metric_ids", metrics],
+    ];
+    return {
+      ids: [],
+      requests: t.split(check, [], ["v2", "metric-aggregations"], "projectIds", list, query),
+      combine: (envelopes) => t.concat(envelopes, normaliseMetricAggregationRows),
+    };
+  };
+
+export const getMetricsBreakdownPlan =
+  (
+    t: PlanTools,
+    metricId: unknown,
+    params?: MetricsBreakdownParams
+  ): Planner<MetricsBreakdownRow[]> =>
+  (check) => {
+    const id = check.pathId("metricId", metricId);
+    const p = params ?? {};
+    const projects = check.selection("projectIds", p.projectIds);
+    const start = check.date("start", p.start);
+    const end = check.date("end", p.end);
+    check.range(start, end);
+    const list = listOf(projects);
+    // start_date/end_date: the only names the interface shows for this operation (§4.13).
+    const query = (chunk: readonly string[] | undefined): Query => [
+      ["project_ids", projectIdsValue(chunk, projects)],
+      ["start_date", start],
+      ["end_date", end],
+    ];
+    const segments = ["v2", "metrics-breakdown", id];
+    return {
+      ids: [id],
+      requests: t.split(check, [id], segments, "projectIds", list, query),
+      combine: (envelopes) => t.concat(envelopes, normaliseBreakdownRows),
+    };
+  };

@@ -1,0 +1,76 @@
+/** Building blocks of operation plans: URLs, single requests, split requests, merged results. */
+import type { CallPlan } from "../call";
+import { mergePartialErrors } from "../data/merge";
+import { normalisePartialErrors } from "../data/normalise-series";
+import type { ClientLimits } from "../policy";
+import type { RequestSpec } from "../http/request";
+import type { PartialError } from "../data/types";
+import { buildUrl, chunkIds, type QueryValue } from "../http/url";
+import type { Checker } from "../data/validate";
+import type { JsonValue, WireEnvelope } from "../data/wire";
+
+export type Query = ReadonlyArray<readonly [string, QueryValue]>;
+
+export interface PlanTools {
+  url(segments: readonly string[], query?: Query): string;
+  /** A call of exactly one request whose `data` is read by `read`. */
+  one<T>(
+    ids: readonly string[],
+    segments: readonly string[],
+    query: Query,
+    read: (data: JsonValue) => T
+  ): CallPlan<T>;
+  /**
+   * One request per chunk of `list` (at most limits.maxIdsPerRequest ids, URL within
+   * limits.maxUrlLength), or a single request when there is no list to split.
+   */
+  split(
+    check: Checker,
+    ids: readonly string[],
+    segments: readonly string[],
+    listName: string,
+    list: readonly string[] | undefined,
+    query: (chunk: readonly string[] | undefined) => Query
+  ): RequestSpec[];
+  /** Rows of every response concatenated (request order), errors merged. */
+  concat<T>(
+    envelopes: readonly WireEnvelope[],
+    read: (data: JsonValue) => T[]
+  ): { data: T[]; errors: PartialError[] };
+}
+
+export function planTools(base: URL, limits: ClientLimits): PlanTools {
+  const url = (segments: readonly string[], query: Query = []): string =>
+    buildUrl(base, segments, query);
+  return {
+    url,
+    one: (ids, segments, query, read) => ({
+      ids,
+      requests: [{ url: url(segments, query), ids }],
+      combine: ([envelope]) => ({
+        data: read(envelope.data),
+        errors: normalisePartialErrors(envelope.errors),
+      }),
+    }),
+    split(check, ids, segments, listName, list, query) {
+      if (!list) return [{ url: url(segments, query(undefined)), ids }];
+      const chunks = chunkIds(list, limits.maxIdsPerRequest, limits.maxUrlLength, (c) =>
+        url(segments, query(c))
+      );
+      if (!chunks) {
+        return check.fail(
+          `an entry of ${listName} is too long for a request URL of at most ${limits.maxUrlLength} characters`
+        );
+      }
+      return chunks.map((chunk) => ({
+        url: url(segments, query(chunk)),
+        ids: [...ids, ...chunk],
+        list: chunk,
+      }));
+    },
+    concat: (envelopes, read) => ({
+      data: envelopes.flatMap((e) => read(e.data)),
+      errors: mergePartialErrors(envelopes.map((e) => normalisePartialErrors(e.errors))),
+    }),
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * Plans of the per-project series operations: project metrics (§4.3), aggregations (§4.4), financial
+ * statement (§4.5), product metrics (§4.7) and v1's project metrics (§9).
+ */
+import type { Planner } from "../call";
+import {
+  fillRequestedMetrics,
+  mergePartialErrors,
+  mergeWideRows,
+  sortProductMetricRows,
+  sortProjectMetricRows,
+  sortStatementRows,
+} from "../data/merge";
+import {
+  normaliseOpenRows,
+  normalisePartialErrors,
+  normaliseProductMetricRows,
+  normaliseProjectAggregations,
+  normaliseProjectMetricRows,
+  normaliseStatementRows,
+} from "../data/normalise-series";
+import type { PlanTools, Query } from "./plan";
+import {
+  AGGREGATE_BY,
+  ORDER_DIRECTIONS,
+  STATEMENT_INTERVALS,
+  TIMESTAMP_GRANULARITIES,
+  type FinancialStatementParams,
+  type FinancialStatementRow,
+  type OpenRow,
+  type ProductMetricRow,
+  type ProductMetricsParams,
+  type ProjectMetricAggregation,
+  type ProjectMetricRow,
+  type ProjectMetricsParams,
+  type V1ProjectMetricsParams,
+} from "../data/types";
+
+export const getProjectMetricsPlan =
+  (t: PlanTools, projectId: unknown, params?: ProjectMetricsParams): Planner<ProjectMetricRow[]> =>
+  (check) => {
+    const id = check.pathId("projectId", projectId);
+    const p = params ?? {};
+    const metricIds = check.ids("metricIds", p.metricIds);
+    const chainIds = check.ids("chainIds", p.chainIds);
+    const productIds = check.ids("productIds", p.productIds);
+    const marketSectorIds = check.ids("marketSectorIds", p.marketSectorIds);
+    const aggregateBy = check.oneOf("aggregateBy", p.aggregateBy, AGGREGATE_BY);
+    const start = check.date("start", p.start);
+    const end = check.date("end", p.end);
+    check.range(start, end);
+    const direction = check.oneOf("orderDirection", p.orderDirection, ORDER_DIRECTIONS);
+    const assetsBridged = check.bool("assetsBridged", p.assetsBridged);
+    const query = (chunk: readonly string[] | undefined): Query => [
+      ["metric_ids", chunk],
+      ["chain_ids", chainIds],
+      ["product_ids", productIds],
+      ["market_sector_ids", marketSectorIds],
+      ["aggregate_by", aggregateBy],
+      ["start", start],
+      ["end", end],
+      ["order_direction", direction],
+      ["assets_bridged", assetsBridged],
+    ];
+    const segments = ["v2", "projects", id, "metrics"];
+    return {
+      ids: [id],
+      requests: t.split(check, [id], segments, "metricIds", metricIds, query),
+      combine: (envelopes) => {
+        const errors = mergePartialErrors(envelopes.map((e) => normalisePartialErrors(e.errors)));
+        const rows = mergeWideRows(envelopes.map((e) => normaliseProjectMetricRows(e.data, id)));
+        const filled = fillRequestedMetrics(rows, metricIds, errors);
+        return { data: sortProjectMetricRows(filled, direction ?? "desc"), errors };
+      },
+    };
+  };
+
+export const getProjectMetricAggregationsPlan =
+  (t: PlanTools, projectId: unknown): Planner<ProjectMetricAggregation[]> =>
+  (check) => {
+    const id = check.pathId("projectId", projectId);
+    return t.one([id], ["v2", "projects", id, "metric-aggregations"], [], (data) =>
+      normaliseProjectAggregations(data, id)
+    );
+  };
+
+export const getFinancialStatementPlan =
+  (
+    t: PlanTools,
+    projectId: unknown,
+    params?: FinancialStatementParams
+  ): Planner<FinancialStatementRow[]> =>
+  (check) => {
+    const id = check.pathId("projectId", projectId);
+    const p = params ?? {};
+    const query: Query = [
+      [
+        "timestamp_granularity",
+        check.oneOf("timestampGranularity", p.timestampGranularity, TIMESTAMP_GRANULARITIES),
+      ],
+      ["interval", check.oneOf("interval", p.interval, STATEMENT_INTERVALS)],
+    ];
+    return t.one([id], ["v2", "projects", id, "financial-statement"], query, (data) =>
+      sortStatementRows(normaliseStatementRows(data))
+    );
+  };
+
+export const getProductMetricsPlan =
+  (
+    t: PlanTools,
+    projectId: unknown,
+    productId: unknown,
+    params?: ProductMetricsParams
+  ): Planner<ProductMetricRow[]> =>
+  (check) => {
+    const id = check.pathId("projectId", projectId);
+    const product = check.pathId("productId", productId);
+    const p = params ?? {};
+    const metricIds = check.ids("metricIds", p.metricIds);
+    const chainIds = check.ids("chainIds", p.chainIds);
+    const start = check.date("start", p.start);
+    const end = check.date("end", p.end);
+    check.range(start, end);
+    const aggregateBy = check.oneOf("aggregateBy", p.aggregateBy, AGGREGATE_BY);
+    const direction = check.oneOf("orderDirection", p.orderDirection, ORDER_DIRECTIONS);
+    const assetsBridged = check.bool("assetsBridged", p.assetsBridged);
+    const query = (chunk: readonly string[] | undefined): Query => [
+      ["metric_ids", chunk],
+      ["chain_ids", chainIds],
+      ["start", start],
+      ["end", end],
+      ["aggregate_by", aggregateBy],
+      ["order_direction", direction],
+      ["assets_bridged", assetsBridged],
+    ];
+    const segments = ["v2", "projects", id, "products", product, "metrics"];
+    return {
+      ids: [id, product],
+      requests: t.split(check, [id, product], segments, "metricIds", metricIds, query),
+      combine: (envelopes) => {
+        const merged = t.concat(envelopes, normaliseProductMetricRows);
+        const data = sortProductMetricRows(merged.data, direction ?? "desc", metricIds);
+        return { data, errors: merged.errors };
+      },
+    };
+  };
+
+export const v1GetProjectMetricsPlan =
+  (t: PlanTools, projectId: unknown, params?: V1ProjectMetricsParams): Planner<OpenRow[]> =>
+  (check) => {
+    const id = check.pathId("projectId", projectId);
+    const p = params ?? {};
+    const query: Query = [
+      ["interval", check.token("interval", p.interval)],
+      ["data_granularity", check.token("dataGranularity", p.dataGranularity)],
+    ];
+    return t.one([id], ["v1", "projects", id, "metrics"], query, normaliseOpenRows);
+  };

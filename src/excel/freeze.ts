@@ -1,0 +1,123 @@
+/**
+ * Freeze to values: the CRYPTO formulas of the selection (or of the active sheet's used range) are replaced
+ * by what they show, so the workbook can go to someone without a key. Other formulas stay. A CRYPTO formula
+ * is frozen with its whole spill (freezing half a spill would leave the rest to vanish), and a cell inside a
+ * spill stands for the formula that spilled there. Dates keep showing as dates: where a value carried its
+ * own number format (a formatted-number result), that format is written to the cell.
+ *
+ * The "as of" mark is a cell note on the first frozen cell, not text in a cell beside the range: a note
+ * cannot overwrite a neighbour's data or shift anyone's references, it moves with the cell, and it shows on
+ * hover to whoever opens the file. Excel without notes (ExcelApi 1.18) gets a comment (1.10) instead.
+ */
+import { isCryptoFormula, WorkbookError, type FreezeResult, type FreezeScope } from "./port";
+import type { ExcelRun, Supports } from "./run";
+
+export interface FreezeDeps {
+  run: ExcelRun;
+  supports: Supports;
+}
+
+function keepText(value: unknown): unknown {
+  // A text result starting with = + - @ would be read back as a formula: keep it text.
+  return typeof value === "string" && /^[=+\-@]/.test(value) ? `'${value}` : value;
+}
+
+function formatsOf(range: Excel.Range, withJson: boolean): string[][] {
+  if (!withJson) return range.numberFormat;
+  return range.numberFormat.map((row, r) =>
+    row.map((format, c) => {
+      const json = range.valuesAsJson[r]?.[c];
+      return json && json.type === "Double" && "numberFormat" in json && json.numberFormat
+        ? json.numberFormat
+        : format;
+    })
+  );
+}
+
+async function addNote(
+  context: Excel.RequestContext,
+  deps: FreezeDeps,
+  cell: Excel.Range,
+  address: string,
+  note: string
+): Promise<Pick<FreezeResult, "noteAddress" | "noteProblem">> {
+  try {
+    if (deps.supports("ExcelApi", "1.18")) context.workbook.notes.add(cell, note);
+    else if (deps.supports("ExcelApi", "1.10")) context.workbook.comments.add(cell, note);
+    else return { noteProblem: "this version of Excel cannot add notes" };
+    await context.sync();
+    return { noteAddress: address };
+  } catch (error) {
+    return {
+      noteProblem: `no note could be added at ${address} (${error instanceof Error ? error.message : String(error)}); it may already have one`,
+    };
+  }
+}
+
+export function freezeToValues(
+  deps: FreezeDeps,
+  scope: FreezeScope,
+  note: string
+): Promise<FreezeResult> {
+  // Spill parents and spill ranges came with dynamic arrays; without them a spill cannot be frozen whole.
+  if (!deps.supports("ExcelApi", "1.12")) {
+    return Promise.reject(
+      new WorkbookError(
+        "Freeze to values needs a version of Excel with dynamic arrays (ExcelApi 1.12). Copy the cells and paste them as values instead."
+      )
+    );
+  }
+  return deps.run(async (context) => {
+    const area =
+      scope === "selection"
+        ? context.workbook.getSelectedRange()
+        : context.workbook.worksheets.getActiveWorksheet().getUsedRangeOrNullObject();
+    area.load(["address", "formulas"]);
+    await context.sync();
+    if (area.isNullObject) return { ranges: [], formulas: 0 };
+
+    const candidates: { cell: Excel.Range; parent: Excel.Range }[] = [];
+    area.formulas.forEach((row, r) =>
+      row.forEach((formula, c) => {
+        if (!isCryptoFormula(formula)) return;
+        const cell = area.getCell(r, c);
+        const parent = cell.getSpillParentOrNullObject();
+        cell.load("address");
+        parent.load("address");
+        candidates.push({ cell, parent });
+      })
+    );
+    if (candidates.length === 0) return { ranges: [], formulas: 0 };
+    await context.sync();
+
+    const anchors = new Map<string, Excel.Range>();
+    for (const { cell, parent } of candidates) {
+      const anchor = parent.isNullObject ? cell : parent;
+      if (!anchors.has(anchor.address)) anchors.set(anchor.address, anchor);
+    }
+    const withJson = deps.supports("ExcelApi", "1.16");
+    const targets = [...anchors.values()].map((anchor) => {
+      const spill = anchor.getSpillingToRangeOrNullObject();
+      for (const range of [spill, anchor]) {
+        range.load(["address", "values", "numberFormat"]);
+        if (withJson) range.load("valuesAsJson");
+      }
+      return { anchor, spill };
+    });
+    await context.sync();
+
+    const ranges: string[] = [];
+    for (const { anchor, spill } of targets) {
+      const range = spill.isNullObject ? anchor : spill;
+      const formats = formatsOf(range, withJson);
+      range.values = range.values.map((row) => row.map(keepText));
+      range.numberFormat = formats;
+      ranges.push(range.address);
+    }
+    await context.sync();
+
+    const first = targets[0].anchor;
+    const noted = await addNote(context, deps, first, first.address, note);
+    return { ranges, formulas: targets.length, ...noted };
+  });
+}

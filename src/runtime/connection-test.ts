@@ -1,0 +1,100 @@
+/**
+ * "Test connection": one cheap request (the metric list) straight to the service, past the cache, with the
+ * stored key; the outcome said in plain words. The message never contains the key: client errors are
+ * redacted at the source and this module only adds the URL.
+ */
+import { isCryptometricsError, type MetricsClient } from "../client";
+
+export type Verdict =
+  "valid" | "key-rejected" | "subscription" | "unreachable" | "not-configured" | "service-problem";
+
+export interface ConnectionOutcome {
+  verdict: Verdict;
+  /** One or two sentences for the user. */
+  message: string;
+  /** The answer carried the simulator's mark: demo data. */
+  simulated?: boolean;
+}
+
+export type ConnectionClient = Pick<MetricsClient, "listMetrics" | "baseUrl">;
+
+/** Plain words for a failed test; `baseUrl` names where we tried. */
+export function describeFailure(error: unknown, baseUrl: string): ConnectionOutcome {
+  const where = baseUrl ? ` at ${baseUrl}` : "";
+  if (!isCryptometricsError(error)) {
+    return {
+      verdict: "service-problem",
+      message: `The test failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+  switch (error.kind) {
+    case "unauthorized":
+      // No status: refused before sending (no key saved, or one that cannot be sent).
+      if (error.status === undefined) {
+        return {
+          verdict: "not-configured",
+          message: `No usable API key: ${error.message.replace(/^[^:]*: /, "")}. Paste your key above and save it.`,
+        };
+      }
+      return {
+        verdict: "key-rejected",
+        message: `Key rejected: the service${where} refused it (401). Paste the whole key from your account page, then save it again.`,
+      };
+    case "subscription":
+      return {
+        verdict: "subscription",
+        message: `Subscription problem: the key is recognised, but your plan does not allow this (${error.status ?? "402/403"}). Check your subscription on your account page.`,
+      };
+    case "network":
+    case "timeout":
+    case "cancelled":
+      return {
+        verdict: "unreachable",
+        message: `Unreachable: no answer from the service${where} (${error.kind === "network" ? "network error" : "timed out"}). Check the service URL and your internet connection.`,
+      };
+    case "invalid-input":
+      return { verdict: "not-configured", message: `Not set up: ${error.message}.` };
+    case "rate-limited":
+      return {
+        verdict: "service-problem",
+        message:
+          "The key works, but the service is rate-limiting right now. Try again in a minute.",
+      };
+    case "malformed-response":
+      return {
+        verdict: "service-problem",
+        message: `Something answered${where}, but not like the metrics service. Check the service URL.`,
+      };
+    default:
+      return {
+        verdict: "service-problem",
+        message: `The service${where} had a problem (${error.message}). Try again later.`,
+      };
+  }
+}
+
+/** Runs the test. `getClient` throws when the runtime is not configured (no URL): that is reported too. */
+export async function testConnection(
+  getClient: () => Promise<ConnectionClient>,
+  signal?: AbortSignal
+): Promise<ConnectionOutcome> {
+  let client: ConnectionClient;
+  try {
+    client = await getClient();
+  } catch (error) {
+    return describeFailure(error, "");
+  }
+  try {
+    const result = await client.listMetrics({ signal });
+    const source = result.meta.simulated
+      ? " It is the local simulator: demo data, not real figures."
+      : "";
+    return {
+      verdict: "valid",
+      simulated: result.meta.simulated,
+      message: `Valid key: connected to ${client.baseUrl} (${result.data.length} metrics available).${source}`,
+    };
+  } catch (error) {
+    return describeFailure(error, client.baseUrl);
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Evaluating one formula the way Excel would take it from the formula bar: a formula Excel refuses to enter
+ * (bad syntax, wrong argument count) is refused with the reason; an unknown function is entered and shows
+ * #NAME?; anything else runs through the CLI's recalculation (argument coercion, lifting, invocation,
+ * result reading), so the page and the CLI agree on every cell.
+ */
+import { bindFormula } from "./bind";
+import { errorCell, type Grid } from "./cells";
+import { CliError } from "./errors";
+import { recalculate } from "./recalculate";
+import { parseFormula, type FormulaCall } from "./formula";
+import type { Registry } from "./registry";
+
+export type Evaluation = { kind: "refused"; message: string } | { kind: "result"; grid: Grid };
+
+/**
+ * Runs a parsed call as the formula of the cell at `address` (a grid cell such as "Sheet1!D4", or a label for
+ * previews that are not cells, such as the formula builder's): the diagnostics record it there.
+ */
+export async function evaluateCall(
+  call: FormulaCall,
+  registry: Registry,
+  address = "Sheet1!A1"
+): Promise<Evaluation> {
+  let bound;
+  try {
+    bound = { ...bindFormula(call, registry, 1), address };
+  } catch (error) {
+    if (error instanceof CliError && error.kind === "unknown-function") {
+      return { kind: "result", grid: [[errorCell("#NAME?", error.message)]] };
+    }
+    return { kind: "refused", message: error instanceof Error ? error.message : String(error) };
+  }
+  const [grid] = await recalculate([bound]).results;
+  return { kind: "result", grid };
+}
+
+export async function evaluateFormula(
+  text: string,
+  registry: Registry,
+  address = "Sheet1!A1"
+): Promise<Evaluation> {
+  let call: FormulaCall;
+  try {
+    call = parseFormula(text);
+  } catch (error) {
+    return { kind: "refused", message: error instanceof Error ? error.message : String(error) };
+  }
+  return evaluateCall(call, registry, address);
+}

@@ -1,0 +1,226 @@
+import { freezeToValues } from "../../src/excel/freeze";
+import type { ExcelRun, Supports } from "../../src/excel/run";
+import { mock, runOn, type Mock } from "./office-mocks";
+
+const METRIC = '=CRYPTO.METRIC("aave","fees","2024-01-01","2024-01-02")';
+const NOTE = "Cryptometrics values as of 2025-06-15 12:00:00 UTC";
+
+/**
+ * A selection A1:B2 holding: A1 a CRYPTO.METRIC spilling over A1:B3 (dates as formatted numbers), B1 a
+ * SUM (must stay), A2 a cell of A1's spill, B2 a lower-case crypto.value with a plain result.
+ */
+function workbook(options: { noteFails?: boolean } = {}) {
+  const notes: [string, string][] = [];
+  const comments: [string, string][] = [];
+  const context = mock({
+    workbook: {
+      selection: {
+        address: "Sheet1!A1:B2",
+        formulas: [
+          [METRIC, "=SUM(C1:C3)"],
+          [METRIC, '=crypto.value("aave","fees")'],
+        ],
+        cells: {
+          c00: {
+            address: "Sheet1!A1",
+            values: [["Date"]],
+            numberFormat: [["General"]],
+            valuesAsJson: [[{ type: "String", basicValue: "Date" }]],
+            parent: { address: "" },
+            spill: {
+              address: "Sheet1!A1:B3",
+              values: [
+                ["Date", "fees"],
+                [45292, 1200.5],
+                [45293, "=looks like a formula"],
+              ],
+              numberFormat: [
+                ["General", "General"],
+                ["General", "#,##0"],
+                ["General", "#,##0"],
+              ],
+              valuesAsJson: [
+                [
+                  { type: "String", basicValue: "Date" },
+                  { type: "String", basicValue: "fees" },
+                ],
+                [
+                  { type: "Double", basicValue: 45292, numberFormat: "yyyy-mm-dd" },
+                  { type: "Double", basicValue: 1200.5 },
+                ],
+                [
+                  { type: "Double", basicValue: 45293, numberFormat: "yyyy-mm-dd" },
+                  { type: "String", basicValue: "=looks like a formula" },
+                ],
+              ],
+            },
+            getSpillParentOrNullObject(this: { parent: unknown }) {
+              return this.parent;
+            },
+            getSpillingToRangeOrNullObject(this: { spill: unknown }) {
+              return this.spill;
+            },
+          },
+          c10: {
+            address: "Sheet1!A2",
+            parent: { address: "Sheet1!A1" },
+            getSpillParentOrNullObject(this: { parent: unknown }) {
+              return this.parent;
+            },
+          },
+          c11: {
+            address: "Sheet1!B2",
+            values: [[98765.4]],
+            numberFormat: [["#,##0.0"]],
+            valuesAsJson: [[{ type: "Double", basicValue: 98765.4 }]],
+            parent: { address: "" },
+            // A null object: loadable, empty.
+            spill: { address: "", values: [[]], numberFormat: [[]], valuesAsJson: [[]] },
+            getSpillParentOrNullObject(this: { parent: unknown }) {
+              return this.parent;
+            },
+            getSpillingToRangeOrNullObject(this: { spill: unknown }) {
+              return this.spill;
+            },
+          },
+        },
+        getCell(this: { cells: Record<string, unknown> }, row: number, column: number) {
+          const cell = this.cells[`c${row}${column}`];
+          if (!cell)
+            throw new Error(
+              `the module asked for a cell it had no reason to touch: ${row},${column}`
+            );
+          return cell;
+        },
+      },
+      getSelectedRange(this: { selection: unknown }) {
+        return this.selection;
+      },
+      notes: {
+        add(cell: { address: string }, text: string) {
+          if (options.noteFails) throw new Error("The cell already has a note.");
+          notes.push([cell.address, text]);
+        },
+      },
+      comments: {
+        add(cell: { address: string }, text: string) {
+          comments.push([cell.address, text]);
+        },
+      },
+    },
+  });
+  const selection = (context.workbook as Mock).selection as Mock;
+  const cells = selection.cells as Record<string, Mock>;
+  // Null objects as Excel reports them after a sync.
+  selection.isNullObject = false;
+  (cells.c00.parent as Mock).isNullObject = true;
+  (cells.c00.spill as Mock).isNullObject = false;
+  (cells.c10.parent as Mock).isNullObject = false;
+  (cells.c11.parent as Mock).isNullObject = true;
+  (cells.c11.spill as Mock).isNullObject = true;
+  return { context, cells, notes, comments };
+}
+
+const all: Supports = () => true;
+
+test("replaces CRYPTO formulas (whole spills, any case) by their values and keeps other formulas", async () => {
+  const wb = workbook();
+  const result = await freezeToValues({ run: runOn(wb.context), supports: all }, "selection", NOTE);
+  expect(result).toEqual({
+    ranges: ["Sheet1!A1:B3", "Sheet1!B2"],
+    formulas: 2,
+    noteAddress: "Sheet1!A1",
+  });
+  const spill = wb.cells.c00.spill as Mock;
+  expect(spill.values).toEqual([
+    ["Date", "fees"],
+    [45292, 1200.5],
+    [45293, "'=looks like a formula"],
+  ]);
+  // Dates stay dates: the number format the result carried is written to the cell.
+  expect(spill.numberFormat).toEqual([
+    ["General", "General"],
+    ["yyyy-mm-dd", "#,##0"],
+    ["yyyy-mm-dd", "#,##0"],
+  ]);
+  expect(wb.cells.c11.values).toEqual([[98765.4]]);
+  expect(wb.cells.c11.numberFormat).toEqual([["#,##0.0"]]);
+  // A1's own value was not written separately: its spill was written as one block.
+  expect(wb.cells.c00.values).toEqual([["Date"]]);
+  expect(wb.notes).toEqual([["Sheet1!A1", NOTE]]);
+});
+
+test("an Excel without notes gets the 'as of' text as a comment", async () => {
+  const wb = workbook();
+  const supports: Supports = (_set, version) => version !== "1.18";
+  const result = await freezeToValues({ run: runOn(wb.context), supports }, "selection", NOTE);
+  expect(result.noteAddress).toBe("Sheet1!A1");
+  expect(wb.comments).toEqual([["Sheet1!A1", NOTE]]);
+  expect(wb.notes).toEqual([]);
+});
+
+test("a note that cannot be added is reported; the values are frozen anyway", async () => {
+  const wb = workbook({ noteFails: true });
+  const result = await freezeToValues({ run: runOn(wb.context), supports: all }, "selection", NOTE);
+  expect(result.formulas).toBe(2);
+  expect(result.noteAddress).toBeUndefined();
+  expect(result.noteProblem).toMatch(
+    /no note could be added at Sheet1!A1 \(The cell already has a note\.\)/
+  );
+  expect((wb.cells.c00.spill as Mock).values).toEqual(expect.any(Array));
+});
+
+test("without formatted values (before ExcelApi 1.16) the cells keep their own number formats", async () => {
+  const wb = workbook();
+  const supports: Supports = (_set, version) => version !== "1.16";
+  await freezeToValues({ run: runOn(wb.context), supports }, "selection", NOTE);
+  expect((wb.cells.c00.spill as Mock).numberFormat).toEqual([
+    ["General", "General"],
+    ["General", "#,##0"],
+    ["General", "#,##0"],
+  ]);
+});
+
+test("an Excel without dynamic arrays is told so, and the workbook is not touched", async () => {
+  const wb = workbook();
+  let batches = 0;
+  const run: ExcelRun = (batch) => {
+    batches += 1;
+    return runOn(wb.context)(batch);
+  };
+  const supports: Supports = (_set, version) => version !== "1.12";
+  await expect(freezeToValues({ run, supports }, "selection", NOTE)).rejects.toThrow(
+    /needs a version of Excel with dynamic arrays \(ExcelApi 1\.12\)/
+  );
+  expect(batches).toBe(0);
+});
+
+test("a sheet with nothing in it, or no CRYPTO formula, is left alone", async () => {
+  const empty = mock({
+    workbook: {
+      worksheets: {
+        sheet: {
+          used: { address: "", formulas: [[""]] },
+          getUsedRangeOrNullObject(this: { used: unknown }) {
+            return this.used;
+          },
+        },
+        getActiveWorksheet(this: { sheet: unknown }) {
+          return this.sheet;
+        },
+      },
+    },
+  });
+  const used = (((empty.workbook as Mock).worksheets as Mock).sheet as Mock).used as Mock;
+  used.isNullObject = true;
+  expect(await freezeToValues({ run: runOn(empty), supports: all }, "sheet", NOTE)).toEqual({
+    ranges: [],
+    formulas: 0,
+  });
+  used.isNullObject = false;
+  (used as unknown as { formulas: unknown }).formulas = [["=SUM(A1:A2)", 12]];
+  expect(await freezeToValues({ run: runOn(empty), supports: all }, "sheet", NOTE)).toEqual({
+    ranges: [],
+    formulas: 0,
+  });
+});
