@@ -6,13 +6,22 @@
  * Exit codes: 0 when no formula's whole result is an error, 1 when at least one is (or the build is broken),
  * 2 for usage errors, 130 when interrupted. Usage errors are one line on stderr, never a stack trace.
  */
-import { parseCommandLine, HELP } from "./args";
+import { parseCommandLine, HELP } from "./flags";
 import { bindFormula, BoundFormula } from "../sheet/bind";
 import { Grid, isWholeError } from "../sheet/cells";
-import { CliError, firstLineOf } from "../sheet/errors";
+import { firstLineOf } from "../sheet/errors";
+import {
+  EXIT_FORMULA_ERROR,
+  EXIT_INTERRUPTED,
+  EXIT_OK,
+  exitCodeOf,
+  isStopError,
+  UsageError,
+  withLabel,
+} from "./errors";
 import { recalculate } from "../sheet/recalculate";
 import { FormulaCall, parseFormula, printFormula } from "../sheet/formula";
-import { installHost } from "../sheet/host";
+import { installCliHost } from "./host";
 import { formatResults } from "./output";
 import { Registry, signature } from "../sheet/registry";
 import { loadRegistry } from "./registry-files";
@@ -43,11 +52,6 @@ export interface CliDeps {
   readText?: ReadText;
 }
 
-export const EXIT_OK = 0;
-export const EXIT_FORMULA_ERROR = 1;
-export const EXIT_USAGE = 2;
-export const EXIT_INTERRUPTED = 130;
-
 const PROGRAM = "cryptometrics";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -70,15 +74,13 @@ function configureSharedRuntime(settings: RuntimeSettings): void {
 }
 
 export const defaultDeps: CliDeps = {
-  installHost: () => installHost(),
+  installHost: () => installCliHost(),
   loadRegistry: () => loadRegistry(),
   configureRuntime: configureSharedRuntime,
 };
 
-function withLabel(source: FormulaSource, error: unknown): unknown {
-  return error instanceof CliError
-    ? new CliError(error.kind, `${source.label}: ${error.message}`, { cause: error })
-    : error;
+function labelled(source: FormulaSource, error: unknown): unknown {
+  return isStopError(error) ? withLabel(source.label, error) : error;
 }
 
 interface ParsedSource {
@@ -91,7 +93,7 @@ function parseAll(sources: readonly FormulaSource[]): ParsedSource[] {
     try {
       return { source, call: parseFormula(source.text) };
     } catch (error) {
-      throw withLabel(source, error);
+      throw labelled(source, error);
     }
   });
 }
@@ -101,7 +103,7 @@ function bindAll(parsed: readonly ParsedSource[], registry: Registry): BoundForm
     try {
       return bindFormula(call, registry, i + 1);
     } catch (error) {
-      throw withLabel(source, error);
+      throw labelled(source, error);
     }
   });
 }
@@ -111,7 +113,7 @@ function configure(deps: CliDeps, baseUrl: string, apiKey: string | undefined): 
     deps.configureRuntime({ baseUrl, apiKey: apiKey ?? "" });
   } catch (error) {
     if (isRecord(error) && error.kind === "invalid-input") {
-      throw new CliError("config", firstLineOf(error), { cause: error });
+      throw new UsageError("config", firstLineOf(error), { cause: error });
     }
     throw error;
   }
@@ -162,7 +164,7 @@ async function evaluate(
   const baseUrl = command.baseUrl ?? (env.CRYPTOMETRICS_BASE_URL || undefined);
   const apiKey = command.apiKey ?? (env.CRYPTOMETRICS_API_KEY || undefined);
   if (!baseUrl)
-    throw new CliError("usage", "no base URL: pass --base-url or set CRYPTOMETRICS_BASE_URL");
+    throw new UsageError("usage", "no base URL: pass --base-url or set CRYPTOMETRICS_BASE_URL");
   configure(deps, baseUrl, apiKey);
 
   const recalculation = recalculate(formulas);
@@ -191,9 +193,9 @@ export async function run(
   try {
     return await evaluate(argv, env, io, deps);
   } catch (error) {
-    if (error instanceof CliError) {
+    if (isStopError(error)) {
       io.stderr(`${PROGRAM}: ${firstLineOf(error)}\n`);
-      return error.exitCode;
+      return exitCodeOf(error);
     }
     // A bug of ours or of a layer below: still one line, and the exit status says "not a clean run".
     io.stderr(`${PROGRAM}: internal error: ${firstLineOf(error)}\n`);

@@ -3,7 +3,8 @@
  * line 3 of a --file, "formula 2" for the second FORMULA argument.
  */
 import { readFileSync } from "fs";
-import { CliError, firstLineOf } from "../sheet/errors";
+import { firstLineOf } from "../sheet/errors";
+import { UsageError } from "./errors";
 
 export interface FormulaSource {
   text: string;
@@ -28,7 +29,7 @@ export function formulasInFile(path: string, read: ReadText = readUtf8): Formula
   try {
     text = read(path);
   } catch (error) {
-    throw new CliError("usage", `cannot read --file ${path}: ${describeReadError(error)}`, {
+    throw new UsageError("usage", `cannot read --file ${path}: ${describeReadError(error)}`, {
       cause: error,
     });
   }
@@ -52,6 +53,6 @@ export function collectFormulas(
     ...formulas.map((text, i) => ({ text, label: `formula ${i + 1}` })),
   ];
   if (sources.length === 0)
-    throw new CliError("usage", "no formula: pass FORMULA arguments or --file PATH");
+    throw new UsageError("usage", "no formula: pass FORMULA arguments or --file PATH");
   return sources;
 }

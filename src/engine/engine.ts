@@ -24,7 +24,7 @@ import { KeyedCache, type Lifetime, type Loaded } from "./keyed-cache";
 import { resolveMetricIn, resolveProjectIn } from "./resolver";
 import { SeriesBatcher } from "./series-batcher";
 import { SeriesStore } from "./series-store";
-import type { CallContext, SeriesAnswer, SeriesQuery } from "./series-types";
+import type { SeriesCallOptions, SeriesAnswer, SeriesQuery } from "./series-types";
 
 export type EngineClient = Pick<
   MetricsClient,
@@ -118,7 +118,7 @@ export class Engine {
     };
   }
 
-  series(query: SeriesQuery, ctx: CallContext = {}): Promise<SeriesAnswer> {
+  series(query: SeriesQuery, ctx: SeriesCallOptions = {}): Promise<SeriesAnswer> {
     return this.batcher.get(query, ctx);
   }
 

@@ -19,7 +19,7 @@ import type { DayPoint } from "./series-ops";
 import {
   answerFrom,
   seriesKey,
-  type CallContext,
+  type SeriesCallOptions,
   type SeriesAnswer,
   type SeriesQuery,
 } from "./series-types";
@@ -88,7 +88,7 @@ export class SeriesBatcher {
     return n;
   }
 
-  get(query: SeriesQuery, ctx: CallContext = {}): Promise<SeriesAnswer> {
+  get(query: SeriesQuery, ctx: SeriesCallOptions = {}): Promise<SeriesAnswer> {
     const key = seriesKey(query);
     const hit = this.store.fresh(key, query.start, query.end);
     if (hit) return Promise.resolve(answerFrom(hit, this.store.read(hit, query.start, query.end)));

@@ -41,7 +41,7 @@ export interface SeriesAnswer {
   stale?: { fetchedAt: number; reason: string };
 }
 
-export interface CallContext {
+export interface SeriesCallOptions {
   /** Excel's cancellation of the calling cell. */
   signal?: AbortSignal;
 }

@@ -1,7 +1,7 @@
 /**
  * What the Excel host can display. Formatted number values ({type: "Double", basicValue, numberFormat}) let
  * a date column show as dates without the user formatting cells; hosts without them get plain serials.
- * The CLI declares itself through globalThis.__CM_HOST__ (see src/cli/host.ts).
+ * The CLI declares itself through globalThis.__CM_HOST__ (see src/sheet/host.ts, and src/cli/host.ts for the CLI).
  */
 interface HostFlag {
   name: string;

@@ -3,7 +3,7 @@
  * a formula is entered: an unknown name or a wrong count never reaches the function.
  */
 import { closest, distance } from "fastest-levenshtein";
-import { CliError } from "./errors";
+import { SheetError } from "./errors";
 import { FormulaCall } from "./formula";
 import { NAMESPACE, RegisteredFunction, Registry, signature } from "./registry";
 
@@ -16,14 +16,14 @@ export interface BoundFormula {
   address?: string;
 }
 
-function unknownFunction(name: string, registry: Registry): CliError {
+function unknownFunction(name: string, registry: Registry): SheetError {
   const known = registry.list().map((f) => f.meta.name);
   const wanted = name.toUpperCase();
   const nearest = known.length > 0 ? closest(wanted, known) : undefined;
   // Only a near miss is worth suggesting; "did you mean VALUE?" for "PRICEZ" would mislead.
   const near = nearest !== undefined && distance(wanted, nearest) <= Math.max(2, wanted.length / 3);
   const hint = near ? ` (did you mean ${NAMESPACE}.${nearest}?)` : "";
-  return new CliError("unknown-function", `unknown function ${NAMESPACE}.${name}${hint}`);
+  return new SheetError("unknown-function", `unknown function ${NAMESPACE}.${name}${hint}`);
 }
 
 /** Required parameters are those up to the last one not marked optional (Excel puts them first). */
@@ -38,9 +38,9 @@ export function bindFormula(call: FormulaCall, registry: Registry, row: number):
   if (!fn) throw unknownFunction(call.name, registry);
   const parameters = fn.meta.parameters;
   if (parameters.some((p) => p.repeating)) {
-    throw new CliError(
+    throw new SheetError(
       "broken-build",
-      `${signature(fn.meta)}: repeating parameters are not supported by the CLI`
+      `${signature(fn.meta)}: repeating parameters are not supported outside Excel`
     );
   }
   const given = call.args.length;
@@ -50,13 +50,13 @@ export function bindFormula(call: FormulaCall, registry: Registry, row: number):
       parameters.length === 0
         ? "no arguments"
         : `at most ${parameters.length} argument${parameters.length === 1 ? "" : "s"}`;
-    throw new CliError(
+    throw new SheetError(
       "arity",
       `too many arguments (${given}) for ${signature(fn.meta)}: it takes ${most}`
     );
   }
   if (given < required) {
-    throw new CliError(
+    throw new SheetError(
       "arity",
       `missing required argument '${parameters[given].name}' of ${signature(fn.meta)}`
     );

@@ -1,7 +1,7 @@
 /**
  * The custom-functions host outside Excel. office.js loaded in a plain browser defines `CustomFunctions`
  * with `associate` only, without `Error` and `ErrorCode`, which the functions need to report errors; the
- * CLI's shim supplies them (installed only where missing, so inside Excel nothing changes). Declaring the
+ * host shim supplies them (installed only where missing, so inside Excel nothing changes). Declaring the
  * host as one that shows formatted numbers makes date columns arrive as dates, as in current Excel.
  */
 import {
@@ -23,5 +23,5 @@ export function completeBrowserHost(target: object = globalThis): void {
     host.CustomFunctions.Error = shim.Error;
     host.CustomFunctions.ErrorCode = shim.ErrorCode;
   }
-  declareHost(target, BROWSER_HOST);
+  declareHost(BROWSER_HOST, target);
 }

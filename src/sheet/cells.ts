@@ -1,7 +1,7 @@
 /**
  * What a custom function hands back, read the way Excel reads it, into one small cell model that the
  * output formats share. Values the host would not accept become #VALUE! cells with a message saying why,
- * so a bug in a function shows up in the output instead of crashing the CLI.
+ * so a bug in a function shows up in the output instead of crashing the host.
  */
 import { isDateFormat, serialToIsoDate } from "./excel-dates";
 import { ERROR_CODES, isErrorCode } from "./host";

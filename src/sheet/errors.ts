@@ -1,37 +1,31 @@
 /**
- * The CLI's own errors: everything that stops an invocation before (or instead of) printing results.
- * Formula results that are Excel errors are NOT these: they are cells (see cells.ts) and give exit code 1.
+ * The spreadsheet model's own errors: a formula that cannot be evaluated at all (it does not parse, names
+ * no function, has the wrong number of arguments) or a functions build that cannot be loaded. Formula
+ * results that are Excel errors are NOT these: they are cells (see cells.ts).
  * `kind` is the stable contract; messages are one line for people.
  */
 
-export const CLI_ERROR_KINDS = [
-  "usage", // bad flags, missing subcommand, no formulas, unreadable --file, no base URL
+export const SHEET_ERROR_KINDS = [
   "syntax", // a formula the parser rejects
   "unknown-function", // a formula naming no registered function (Excel would show #NAME?)
   "arity", // too many arguments, or a required one missing
-  "config", // the runtime refused the configuration (e.g. plain http off loopback)
   "broken-build", // functions metadata or module missing/inconsistent: a build problem, not the user's
 ] as const;
 
-export type CliErrorKind = (typeof CLI_ERROR_KINDS)[number];
+export type SheetErrorKind = (typeof SHEET_ERROR_KINDS)[number];
 
-export class CliError extends Error {
-  readonly kind: CliErrorKind;
+export class SheetError extends Error {
+  readonly kind: SheetErrorKind;
 
-  constructor(kind: CliErrorKind, message: string, options?: { cause?: unknown }) {
+  constructor(kind: SheetErrorKind, message: string, options?: { cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "CliError";
+    this.name = "SheetError";
     this.kind = kind;
-  }
-
-  /** 2 for anything the user can fix on the command line; 1 when the build itself is broken. */
-  get exitCode(): 1 | 2 {
-    return this.kind === "broken-build" ? 1 : 2;
   }
 }
 
 /** The parser's one error type: every malformed formula ends here, with a 1-based column. */
-export class FormulaSyntaxError extends CliError {
+export class FormulaSyntaxError extends SheetError {
   readonly column: number;
   /** The message without the position, for callers composing their own. */
   readonly reason: string;

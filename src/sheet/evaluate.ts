@@ -1,12 +1,12 @@
 /**
  * Evaluating one formula the way Excel would take it from the formula bar: a formula Excel refuses to enter
  * (bad syntax, wrong argument count) is refused with the reason; an unknown function is entered and shows
- * #NAME?; anything else runs through the CLI's recalculation (argument coercion, lifting, invocation,
- * result reading), so the page and the CLI agree on every cell.
+ * #NAME?; anything else runs through the sheet's recalculation (argument coercion, lifting, invocation,
+ * result reading), the one the CLI uses too, so the page and the CLI agree on every cell.
  */
 import { bindFormula } from "./bind";
 import { errorCell, type Grid } from "./cells";
-import { CliError } from "./errors";
+import { SheetError } from "./errors";
 import { recalculate } from "./recalculate";
 import { parseFormula, type FormulaCall } from "./formula";
 import type { Registry } from "./registry";
@@ -26,7 +26,7 @@ export async function evaluateCall(
   try {
     bound = { ...bindFormula(call, registry, 1), address };
   } catch (error) {
-    if (error instanceof CliError && error.kind === "unknown-function") {
+    if (error instanceof SheetError && error.kind === "unknown-function") {
       return { kind: "result", grid: [[errorCell("#NAME?", error.message)]] };
     }
     return { kind: "refused", message: error instanceof Error ? error.message : String(error) };

@@ -1,5 +1,5 @@
 /**
- * Excel's 1900 date system, as the CLI needs it: telling a date number format from a plain one, and turning
+ * Excel's 1900 date system, as the cell model needs it: telling a date number format from a plain one, and turning
  * a serial into the "YYYY-MM-DD" text every output format uses for dates.
  */
 

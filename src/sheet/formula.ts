@@ -1,5 +1,5 @@
 /**
- * Recursive-descent parser for the one formula shape the CLI evaluates: a single call of an add-in function.
+ * Recursive-descent parser for the one formula shape the sheet model evaluates: a single call of an add-in function.
  *
  *   formula  := ["="] NAME "(" [arg ("," arg)*] ")"        NAME may carry the optional "CRYPTO." prefix
  *   arg      := <nothing> | scalar | array                 nothing = an omitted argument, as in f(a,,b)
@@ -8,7 +8,7 @@
  *   scalar   := STRING | ["+"|"-"] NUMBER | TRUE | FALSE
  *
  * Anything else (cell references, nested calls, operators) is a FormulaSyntaxError with a column, never
- * another exception: the CLI turns it into a usage error.
+ * another exception: the CLI reports it as a usage error, the pages refuse the formula with its reason.
  */
 import { FormulaSyntaxError } from "./errors";
 import { describeToken, tokenize, Token } from "./tokens";

@@ -1,11 +1,11 @@
 /**
- * The Office host boundary for the CLI: the little of Excel's custom-functions runtime that the functions
+ * The Office host boundary outside Excel: the little of Excel's custom-functions runtime that the functions
  * layer touches (`CustomFunctions.Error`, `CustomFunctions.ErrorCode`, `associate`), plus the flag that
  * tells it which host it runs in. Installed on globalThis before the functions module is loaded, and only
  * where nothing is there already (inside Excel, or in a test that brings its own, we stay out of the way).
  *
- * The host flag, `globalThis.__CM_HOST__`, is the documented contract with src/functions:
- *   { name: "cli", formattedNumbers: true }
+ * The host flag, `globalThis.__CM_HOST__`, is the documented contract with src/functions, e.g.
+ *   { name: "cli", formattedNumbers: true }   (src/cli/host.ts; "browser" for the pages: browser-host.ts)
  * `formattedNumbers: true` means the host understands `{ type: "Double", basicValue, numberFormat }` cells
  * (dates come back as real dates instead of bare serials).
  */
@@ -48,7 +48,7 @@ export interface HostInfo {
 export interface CustomFunctionsShim {
   Error: typeof HostFunctionError;
   ErrorCode: typeof ERROR_CODES;
-  /** Excel maps metadata ids to functions this way; the CLI reads functions.meta.json instead. */
+  /** Excel maps metadata ids to functions this way; hosts outside Excel read functions.meta.json instead. */
   associate: (idOrMappings: string | Record<string, unknown>, fn?: unknown) => void;
 }
 
@@ -56,8 +56,6 @@ interface HostGlobals {
   CustomFunctions?: unknown;
   __CM_HOST__?: HostInfo;
 }
-
-export const CLI_HOST: Readonly<HostInfo> = Object.freeze({ name: "cli", formattedNumbers: true });
 
 export function createCustomFunctionsShim(): CustomFunctionsShim {
   return {
@@ -75,13 +73,13 @@ export function installCustomFunctions(target: object = globalThis): boolean {
   return true;
 }
 
-/** Tell the functions layer it runs under the CLI, a host that renders formatted numbers. */
-export function declareHost(target: object = globalThis, info: HostInfo = CLI_HOST): void {
+/** Tell the functions layer which host it runs under (a copy: no caller can change the host's constant). */
+export function declareHost(info: Readonly<HostInfo>, target: object = globalThis): void {
   (target as HostGlobals).__CM_HOST__ = { ...info };
 }
 
 /** Everything the functions layer expects from its host; call before loading the functions module. */
-export function installHost(target: object = globalThis): void {
+export function installHost(info: Readonly<HostInfo>, target: object = globalThis): void {
   installCustomFunctions(target);
-  declareHost(target);
+  declareHost(info, target);
 }

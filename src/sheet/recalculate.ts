@@ -11,7 +11,7 @@ import { ERROR_CODES } from "./host";
 import { NAMESPACE, RegisteredFunction } from "./registry";
 
 /** What the host passes as the last argument (CustomFunctions.Invocation and its cancelable/streaming kin). */
-export interface CliInvocation {
+export interface HostInvocation {
   functionName: string;
   /** Only when the function asked for it (requiresAddress), as in Excel. */
   address?: string;
@@ -36,8 +36,8 @@ interface CallSite {
   cancellers: Set<() => void>;
 }
 
-function invocationFor(site: CallSite): CliInvocation {
-  const invocation: CliInvocation = { functionName: site.fn.meta.name };
+function invocationFor(site: CallSite): HostInvocation {
+  const invocation: HostInvocation = { functionName: site.fn.meta.name };
   if (site.fn.meta.options?.requiresAddress) invocation.address = site.address;
   return invocation;
 }

@@ -2,10 +2,10 @@
  * The functions Excel would know: functions.json metadata (what a formula may call and how) joined with
  * the exported implementations (the `associate` map the webpack plugin turns into
  * CustomFunctions.associate calls). Built at run time from dist/node/functions/functions.meta.json and the
- * compiled functions module, so the CLI calls exactly what Excel calls. Pure: the preview page builds one
- * in the browser; registry-files.ts reads them from disk for the CLI.
+ * compiled functions module, so a host outside Excel calls exactly what Excel calls. Pure: the pages build one
+ * in the browser (functions/page-registry.ts); src/cli/registry-files.ts reads them from disk.
  */
-import { CliError } from "./errors";
+import { SheetError } from "./errors";
 
 export interface ParameterMeta {
   name: string;
@@ -49,8 +49,8 @@ export interface Registry {
 
 export const NAMESPACE = "CRYPTO";
 
-export function broken(message: string, cause?: unknown): CliError {
-  return new CliError("broken-build", `functions metadata: ${message}`, { cause });
+export function broken(message: string, cause?: unknown): SheetError {
+  return new SheetError("broken-build", `functions metadata: ${message}`, { cause });
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,5 +1,5 @@
 /**
- * Tokenizer for the formula subset the CLI accepts (see formula.ts for the grammar). Columns are 1-based
+ * Tokenizer for the formula subset the sheet model accepts (see formula.ts for the grammar). Columns are 1-based
  * positions in the formula text, so error messages point where a user would count.
  */
 import { FormulaSyntaxError } from "./errors";

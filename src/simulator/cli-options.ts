@@ -8,8 +8,8 @@ import { DEFAULT_RATE_LIMIT, DEMO_API_KEY } from "./constants";
 import { FAULTS, type Fault, type RunningSimulator, type SimulatorOptions } from "./types";
 import { parseDate, MS_PER_DAY } from "./util/days";
 
-export class CliError extends Error {
-  override name = "CliError";
+export class SimulatorOptionError extends Error {
+  override name = "SimulatorOptionError";
 }
 
 export const USAGE = `Usage: npm run simulator -- [options]
@@ -50,7 +50,9 @@ type Env = Record<string, string | undefined>;
 function number(name: string, text: string, min: number, max: number): number {
   const value = Number(text);
   if (text.trim() === "" || !Number.isFinite(value) || value < min || value > max) {
-    throw new CliError(`${name} must be a number between ${min} and ${max}, got "${text}"`);
+    throw new SimulatorOptionError(
+      `${name} must be a number between ${min} and ${max}, got "${text}"`
+    );
   }
   return value;
 }
@@ -60,7 +62,9 @@ function latency(text: string): number | [number, number] {
   if (range) {
     const [min, max] = [Number(range[1]), Number(range[2])];
     if (min > max)
-      throw new CliError(`--latency range must be MIN-MAX with MIN <= MAX, got "${text}"`);
+      throw new SimulatorOptionError(
+        `--latency range must be MIN-MAX with MIN <= MAX, got "${text}"`
+      );
     return [min, max];
   }
   return number("--latency", text, 0, 600_000);
@@ -71,7 +75,7 @@ function renamed(pairs: string[]): Record<string, string> {
   for (const pair of pairs) {
     const [from, to, extra] = pair.split("=");
     if (!from || !to || extra !== undefined)
-      throw new CliError(`--renamed takes OLD=NEW, got "${pair}"`);
+      throw new SimulatorOptionError(`--renamed takes OLD=NEW, got "${pair}"`);
     map[from] = to;
   }
   return map;
@@ -108,7 +112,7 @@ export function parseCliOptions(argv: readonly string[], env: Env): CliOptions {
       },
     });
   } catch (error: unknown) {
-    throw new CliError(error instanceof Error ? error.message : String(error));
+    throw new SimulatorOptionError(error instanceof Error ? error.message : String(error));
   }
   const v = parsed.values;
   const pick = (flag: string | undefined, envName: string): string | undefined =>
@@ -153,14 +157,16 @@ export function parseCliOptions(argv: readonly string[], env: Env): CliOptions {
     try {
       options.hang = new RegExp(hangPath);
     } catch {
-      throw new CliError(`--hang-path is not a valid regular expression: "${hangPath}"`);
+      throw new SimulatorOptionError(
+        `--hang-path is not a valid regular expression: "${hangPath}"`
+      );
     }
   }
 
   const fault = pick(v.fault, "SIMULATOR_FAULT");
   if (fault !== undefined) {
     if (!(FAULTS as readonly string[]).includes(fault))
-      throw new CliError(`--fault must be one of ${FAULTS.join(", ")}, got "${fault}"`);
+      throw new SimulatorOptionError(`--fault must be one of ${FAULTS.join(", ")}, got "${fault}"`);
     options.fault = fault as Fault;
   }
   const faultFraction = pick(v["fault-fraction"], "SIMULATOR_FAULT_FRACTION");
@@ -175,7 +181,8 @@ export function parseCliOptions(argv: readonly string[], env: Env): CliOptions {
   const today = pick(v.today, "SIMULATOR_TODAY");
   if (today !== undefined) {
     const day = parseDate(today);
-    if (day === undefined) throw new CliError(`--today must be a YYYY-MM-DD date, got "${today}"`);
+    if (day === undefined)
+      throw new SimulatorOptionError(`--today must be a YYYY-MM-DD date, got "${today}"`);
     const fixed = day * MS_PER_DAY + MS_PER_DAY / 2;
     options.now = () => fixed;
   }
@@ -183,12 +190,12 @@ export function parseCliOptions(argv: readonly string[], env: Env): CliOptions {
   const cert = pick(v["https-cert"], "SIMULATOR_HTTPS_CERT");
   const key = pick(v["https-key"], "SIMULATOR_HTTPS_KEY");
   if ((cert === undefined) !== (key === undefined))
-    throw new CliError("--https-cert and --https-key go together");
+    throw new SimulatorOptionError("--https-cert and --https-key go together");
   if (cert !== undefined && key !== undefined) {
     try {
       options.https = { cert: readFileSync(cert), key: readFileSync(key) };
     } catch (error: unknown) {
-      throw new CliError(
+      throw new SimulatorOptionError(
         `Cannot read the HTTPS certificate or key: ${error instanceof Error ? error.message : String(error)}`
       );
     }
@@ -220,7 +227,7 @@ export function banner(sim: RunningSimulator, options: SimulatorOptions): string
 
 /**
  * SimulatorOptions from the SIMULATOR_* environment variables alone (same rules as the CLI), for tools that
- * start the simulator in-process, such as `npm start`. Throws CliError on an invalid value.
+ * start the simulator in-process, such as `npm start`. Throws SimulatorOptionError on an invalid value.
  */
 export function simulatorOptionsFromEnv(env: Env): SimulatorOptions {
   return parseCliOptions([], env).simulator;

@@ -2,7 +2,7 @@
  * Entry of `npm run simulator`: starts the simulator alone with flags/environment (see cli-options.ts),
  * prints where it listens and the demo key, logs requests to stderr, and stops cleanly on Ctrl+C.
  */
-import { banner, CliError, parseCliOptions, USAGE } from "./cli-options";
+import { banner, SimulatorOptionError, parseCliOptions, USAGE } from "./cli-options";
 import { startSimulator } from "./server";
 
 async function main(): Promise<void> {
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const message =
-    error instanceof CliError
+    error instanceof SimulatorOptionError
       ? `${error.message}\n\n${USAGE}`
       : error instanceof Error
         ? error.message

@@ -5,7 +5,7 @@
  */
 export { DEMO_API_KEY, SIMULATED_HEADER } from "./constants";
 export { startSimulator } from "./server";
-export { CliError, simulatorOptionsFromEnv } from "./cli-options";
+export { SimulatorOptionError, simulatorOptionsFromEnv } from "./cli-options";
 export type {
   Fault,
   RateLimitKnob,

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "fs";
 import { resolve } from "path";
-import { installHost } from "../../src/sheet/host";
+import { installCliHost } from "../../src/cli/host";
 import { CliDeps, CliEnv, run, RuntimeSettings } from "../../src/cli/main";
 import { createRegistry } from "../../src/sheet/registry";
 import * as fakeFunctions from "../fixtures/cli/functions";
@@ -29,7 +29,7 @@ export class InvalidInput extends Error {
 
 export function fakeDeps(configured: RuntimeSettings[], overrides: Partial<CliDeps> = {}): CliDeps {
   return {
-    installHost: () => installHost(),
+    installHost: () => installCliHost(),
     loadRegistry: () => createRegistry(fixtureMeta, fakeFunctions),
     configureRuntime: (settings) => {
       const url = new URL(settings.baseUrl);

@@ -4,7 +4,7 @@ import { Cell, errorCell, Grid, toGrid } from "../../src/sheet/cells";
 import { columnLetters, displayNumber, errorMessages } from "../../src/cli/output/cells-text";
 import { csvField } from "../../src/cli/output/csv";
 import { formatResults } from "../../src/cli/output";
-import { installHost } from "../../src/sheet/host";
+import { installCliHost } from "../../src/cli/host";
 import { mixed } from "../fixtures/cli/functions";
 
 const expected = (name: string): string =>
@@ -13,7 +13,7 @@ const expected = (name: string): string =>
 const n = (value: number): Cell => ({ kind: "number", value });
 const s = (value: string): Cell => ({ kind: "string", value });
 
-beforeAll(() => installHost());
+beforeAll(() => installCliHost());
 
 describe("shared text helpers", () => {
   it.each([

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { mkdtempSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
-import { CliError } from "../../src/sheet/errors";
+import { SheetError } from "../../src/sheet/errors";
 import { BASE, fakeDeps, resetFixtureLog, runCli } from "./harness";
 
 beforeEach(resetFixtureLog);
@@ -126,7 +126,7 @@ describe("the eval command", () => {
   it("still prints help when the build is broken", async () => {
     const deps = {
       loadRegistry: () => {
-        throw new CliError("broken-build", "functions metadata: cannot read it");
+        throw new SheetError("broken-build", "functions metadata: cannot read it");
       },
     };
     const outcome = await runCli(["eval", "-h"], { deps });
@@ -245,7 +245,7 @@ describe("other failures: one line, exit 1", () => {
     const outcome = await runCli(["eval", ...BASE, "DOUBLE(1)"], {
       deps: {
         loadRegistry: () => {
-          throw new CliError(
+          throw new SheetError(
             "broken-build",
             "functions metadata: cannot read x (run npm run build:node)"
           );

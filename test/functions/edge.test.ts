@@ -1,11 +1,11 @@
-import { installHost } from "../../src/sheet/host";
+import { installCliHost } from "../../src/cli/host";
 import { CryptometricsError } from "../../src/client";
 import { run, toExcelMatrix } from "../../src/functions/edge";
 import { resetHostProbe } from "../../src/functions/host";
 import { invalid, notAvailable } from "../../src/functions/result";
 import { configureRuntime, sharedDiagnostics } from "../../src/runtime/runtime";
 
-installHost();
+installCliHost();
 const host = globalThis as { __CM_HOST__?: { name: string; formattedNumbers: boolean } };
 
 beforeAll(() => {

@@ -2,7 +2,7 @@
  * Runs the custom functions as Excel would, against the simulator over real HTTP on loopback: the CLI's
  * host shim stands in for Excel's CustomFunctions (the only mock, at the Office host boundary).
  */
-import { installHost } from "../../src/sheet/host";
+import { installCliHost } from "../../src/cli/host";
 import { configureRuntime, type RuntimeConfig } from "../../src/runtime/runtime";
 import {
   createDataset,
@@ -13,7 +13,7 @@ import {
 import { formatDay } from "../../src/engine/days";
 import { serialToDay } from "../../src/functions/excel-dates";
 
-installHost();
+installCliHost();
 
 /** The fixed "now" of every functions test: the dataset's today is 2026-11-20. */
 export const NOW = Date.UTC(2026, 10, 20, 12);

@@ -3,7 +3,7 @@
  * evaluation the preview page and the formula builder run, against the simulator over loopback HTTP.
  */
 import { resolve } from "path";
-import { installHost } from "../../src/sheet/host";
+import { installCliHost } from "../../src/cli/host";
 import type { Registry } from "../../src/sheet/registry";
 import { evaluateCall, evaluateFormula } from "../../src/sheet/evaluate";
 import { FUNCTION_EXPORTS, pageRegistry } from "../../src/functions/page-registry";
@@ -11,7 +11,7 @@ import { configureRuntime, sharedDiagnostics } from "../../src/runtime/runtime";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
 import { generateFunctionsMeta } from "../../src/tools/gen-functions-meta";
 
-installHost();
+installCliHost();
 
 const NOW = Date.UTC(2026, 10, 20, 12);
 let sim: RunningSimulator;

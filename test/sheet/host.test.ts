@@ -1,4 +1,9 @@
-import { CLI_HOST, declareHost, installCustomFunctions, installHost } from "../../src/sheet/host";
+import {
+  declareHost,
+  installCustomFunctions,
+  installHost,
+  type HostInfo,
+} from "../../src/sheet/host";
 
 interface Shimmed {
   CustomFunctions?: {
@@ -8,7 +13,7 @@ interface Shimmed {
   __CM_HOST__?: { name: string; formattedNumbers: boolean };
 }
 
-describe("CLI host shim", () => {
+describe("host shim outside Excel", () => {
   it("installs CustomFunctions.Error and ErrorCode with Excel's codes where none exists", () => {
     const target: Shimmed = {};
     expect(installCustomFunctions(target)).toBe(true);
@@ -34,17 +39,18 @@ describe("CLI host shim", () => {
     expect(target.CustomFunctions).toBe(existing);
   });
 
-  it("declares the CLI host and its support of formatted numbers through __CM_HOST__", () => {
+  it("declares the host and its support of formatted numbers through __CM_HOST__", () => {
     const target: Shimmed = {};
-    installHost(target);
-    expect(target.__CM_HOST__).toEqual({ name: "cli", formattedNumbers: true });
+    installHost({ name: "test", formattedNumbers: true }, target);
+    expect(target.__CM_HOST__).toEqual({ name: "test", formattedNumbers: true });
     expect(target.CustomFunctions).toBeDefined();
   });
 
   it("hands out a copy of the host flag, so no caller can change the constant", () => {
     const target: Shimmed = {};
-    declareHost(target);
+    const info: Readonly<HostInfo> = Object.freeze({ name: "test", formattedNumbers: true });
+    declareHost(info, target);
     target.__CM_HOST__!.formattedNumbers = false;
-    expect(CLI_HOST.formattedNumbers).toBe(true);
+    expect(info.formattedNumbers).toBe(true);
   });
 });

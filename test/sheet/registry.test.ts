@@ -1,8 +1,9 @@
 import { readFileSync } from "fs";
 import { resolve } from "path";
-import { CliError } from "../../src/sheet/errors";
+import { SheetError } from "../../src/sheet/errors";
 import { createRegistry, signature } from "../../src/sheet/registry";
 import { defaultRegistryPaths, loadRegistry } from "../../src/cli/registry-files";
+import { exitCodeOf } from "../../src/cli/errors";
 import { generateFunctionsMeta } from "../../src/tools/gen-functions-meta";
 import * as fakeFunctions from "../fixtures/cli/functions";
 
@@ -10,11 +11,11 @@ const fixtures = resolve(__dirname, "../fixtures/cli");
 const metaPath = resolve(fixtures, "functions.meta.json");
 const meta: unknown = JSON.parse(readFileSync(metaPath, "utf8"));
 
-function brokenBuild(make: () => unknown): CliError {
+function brokenBuild(make: () => unknown): SheetError {
   try {
     make();
   } catch (error) {
-    if (error instanceof CliError && error.kind === "broken-build") return error;
+    if (error instanceof SheetError && error.kind === "broken-build") return error;
     throw error;
   }
   throw new Error("expected a broken-build error");
@@ -43,7 +44,7 @@ describe("function registry", () => {
     expect(error.message).toBe(
       "functions metadata: DOUBLE is associated with 'double', which the functions module does not export"
     );
-    expect(error.exitCode).toBe(1);
+    expect(exitCodeOf(error)).toBe(1);
   });
 
   it("refuses metadata of the wrong shape", () => {

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { banner, CliError, parseCliOptions } from "../../src/simulator/cli-options";
+import { banner, SimulatorOptionError, parseCliOptions } from "../../src/simulator/cli-options";
 import { DEMO_API_KEY, simulatorOptionsFromEnv, type RunningSimulator } from "../../src/simulator";
 
 const FIXTURES = path.join(__dirname, "..", "fixtures", "simulator");
@@ -103,7 +103,9 @@ describe("npm run simulator options", () => {
       fraction429: 0.2,
       port: 3001,
     });
-    expect(() => simulatorOptionsFromEnv({ SIMULATOR_FAULT: "fire" })).toThrow(CliError);
+    expect(() => simulatorOptionsFromEnv({ SIMULATOR_FAULT: "fire" })).toThrow(
+      SimulatorOptionError
+    );
   });
 
   it.each([
@@ -117,7 +119,7 @@ describe("npm run simulator options", () => {
     [["--https-cert", "x.crt"], /go together/],
     [["--bogus"], /Unknown option/],
   ])("refuses %j", (argv, message) => {
-    expect(() => parseCliOptions(argv, {})).toThrow(CliError);
+    expect(() => parseCliOptions(argv, {})).toThrow(SimulatorOptionError);
     expect(() => parseCliOptions(argv, {})).toThrow(message);
   });
 

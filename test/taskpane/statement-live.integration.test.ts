@@ -3,7 +3,7 @@
  * the STATEMENT formulas then spill. Checked against the real functions and the simulator over loopback.
  */
 import { resolve } from "path";
-import { installHost } from "../../src/sheet/host";
+import { installCliHost } from "../../src/cli/host";
 import { evaluateFormula } from "../../src/sheet/evaluate";
 import { pageRegistry } from "../../src/functions/page-registry";
 import { configureRuntime } from "../../src/runtime/runtime";
@@ -15,7 +15,7 @@ import {
 } from "../../src/taskpane/model/statement-layout";
 import { generateFunctionsMeta } from "../../src/tools/gen-functions-meta";
 
-installHost();
+installCliHost();
 const NOW = Date.UTC(2026, 10, 20, 12);
 let sim: RunningSimulator;
 

@@ -4,7 +4,7 @@
  * arguments as null, range parameters as 2D arrays, an invocation last). The functions run over the shared
  * runtime, so this is the engine, cache and client a workbook gets.
  */
-import { installHost } from "../../sheet/host";
+import { installCliHost } from "../../cli/host";
 import { dayNumber } from "../../engine/days";
 import { dayToSerial } from "../../functions/excel-dates";
 import * as fns from "../../functions/functions";
@@ -13,7 +13,7 @@ import type { BenchCell } from "./workloads";
 
 /** Excel's CustomFunctions error type and the host flag: the only stand-in, at the Office boundary. */
 export function installExcelHost(): void {
-  installHost();
+  installCliHost();
 }
 
 function serial(day: string): number {

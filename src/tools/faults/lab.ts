@@ -3,7 +3,7 @@
  * limiter, engine, diagnostics) configured as the Excel page configures it, and a record of what the client
  * did. Used by `npm run faults`, `npm run soak` and the reliability tests.
  */
-import { installHost } from "../../sheet/host";
+import { installCliHost } from "../../cli/host";
 import type { ClientEvent, FetchLike } from "../../client";
 import type { EngineOptions } from "../../engine/engine";
 import { configureRuntime, type Runtime } from "../../runtime/runtime";
@@ -95,7 +95,7 @@ function hangs(knob: SimulatorKnobs["hang"]): (url: string) => boolean {
 }
 
 export async function openLab(options: LabOptions = {}): Promise<Lab> {
-  installHost();
+  installCliHost();
   const time = new VirtualTime(options.start ?? LAB_START);
   const sim = await startSimulator({
     port: 0,

@@ -3,7 +3,8 @@
  * [FORMULA ...]`, read with node's util.parseArgs in strict mode, so an unknown flag is a usage error.
  */
 import { parseArgs } from "util";
-import { CliError, firstLineOf } from "../sheet/errors";
+import { firstLineOf } from "../sheet/errors";
+import { UsageError } from "./errors";
 import { OUTPUT_FORMATS, OutputFormat } from "./output";
 
 export interface EvalOptions {
@@ -55,7 +56,7 @@ function readArgs(argv: readonly string[]) {
   try {
     return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new CliError("usage", `${firstSentence(firstLineOf(error))} (see --help)`, {
+    throw new UsageError("usage", `${firstSentence(firstLineOf(error))} (see --help)`, {
       cause: error,
     });
   }
@@ -66,12 +67,12 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   const { values, positionals } = parsed;
   if (values.help) return { command: "help" };
   const [command, ...formulas] = positionals;
-  if (command === undefined) throw new CliError("usage", `missing command: ${USAGE}`);
+  if (command === undefined) throw new UsageError("usage", `missing command: ${USAGE}`);
   if (command !== "eval")
-    throw new CliError("usage", `unknown command '${command}' (the command is eval)`);
+    throw new UsageError("usage", `unknown command '${command}' (the command is eval)`);
   const format = values.format ?? "table";
   if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
-    throw new CliError("usage", `unknown format '${format}' (use table, csv or json)`);
+    throw new UsageError("usage", `unknown format '${format}' (use table, csv or json)`);
   }
   const options: EvalOptions = {
     command: "eval",
