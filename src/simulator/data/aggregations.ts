@@ -2,7 +2,7 @@
  * Metric aggregations (§4.4, §4.12) and the summarised breakdown (§4.13), all computed from the served daily
  * series so that they agree with what the time-series operations return.
  */
-import type { DemoDataset } from "./dataset";
+import type { SeriesSource } from "./source";
 import { findMetric, type MetricDef } from "./metrics-catalog";
 import { extremes, lastValueDay, ratioChange, rollup } from "./rollup";
 import type { Series } from "./series";
@@ -77,7 +77,7 @@ export function aggregateSeries(
 
 /** Aggregation rows of a project, metrics in catalogue order, names in AGGREGATION_NAMES order. */
 export function projectAggregations(
-  dataset: DemoDataset,
+  dataset: SeriesSource,
   projectId: string,
   metricIds?: readonly string[]
 ): AggregationRow[] {
@@ -110,7 +110,7 @@ export interface BreakdownRow {
 
 /** One row per project with data in [from, to], largest value first. */
 export function metricBreakdown(
-  dataset: DemoDataset,
+  dataset: SeriesSource,
   metricId: string,
   projectIds: readonly string[],
   from: number,

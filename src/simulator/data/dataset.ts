@@ -13,6 +13,7 @@ import { findMetric, METRICS, type MetricDef } from "./metrics-catalog";
 import { PROFILES, TOKEN_METRICS } from "./profiles";
 import { PROJECTS, type ProjectDef } from "./projects-catalog";
 import { CHAINS, SECTORS, type ChainDef, type SectorDef } from "./sectors-chains";
+import { generateMetric } from "./formulas";
 import { ProjectModel, type Series } from "./series";
 import { projectAggregations, type AggregationRow } from "./aggregations";
 import type { Granularity, Interval } from "./periods";
@@ -141,7 +142,7 @@ export class DemoDataset {
   private model(def: ProjectDef): ProjectModel {
     let model = this.models.get(def.id);
     if (!model) {
-      model = new ProjectModel(def, this.todayDay);
+      model = new ProjectModel(def, this.todayDay, generateMetric);
       this.models.set(def.id, model);
     }
     return model;

@@ -12,16 +12,11 @@ import { gaussian, hashString, mulberry32, rangeHash } from "../util/prng";
 import { ANCHOR, logMarket } from "./market";
 import { PROFILES, TOKEN_METRICS, type ProfileParams } from "./profiles";
 import type { ProjectDef } from "./projects-catalog";
-import { generateMetric } from "./formulas";
 
 /** A daily series: values[i] is the value of day `start + i`; NaN means "no value" (null). */
 export interface Series {
   start: number;
   values: Float64Array;
-}
-
-export function seriesEnd(series: Series): number {
-  return series.start + series.values.length - 1;
 }
 
 export function valueAt(series: Series, dayNumber: number): number {
@@ -32,6 +27,12 @@ export function valueAt(series: Series, dayNumber: number): number {
 const TOKEN_METRIC_IDS: ReadonlySet<string> = new Set(TOKEN_METRICS);
 
 type Generator = (d: number, random: () => number) => number;
+
+/**
+ * How a metric follows from the model's processes (formulas.ts). Passed in by the dataset, so that the
+ * formulas can read the model's processes without the model importing them back.
+ */
+export type MetricFormulas = (model: ProjectModel, metricId: string) => Series;
 
 export class ProjectModel {
   readonly launch: number;
@@ -52,7 +53,8 @@ export class ProjectModel {
 
   constructor(
     readonly def: ProjectDef,
-    today: number
+    today: number,
+    private readonly formulas: MetricFormulas
   ) {
     this.launch = day(def.launch);
     this.tokenLaunch = def.token ? day(def.token.launch) : undefined;
@@ -83,7 +85,7 @@ export class ProjectModel {
   raw(metricId: string): Series {
     let series = this.memo.get(metricId);
     if (!series) {
-      series = generateMetric(this, metricId);
+      series = this.formulas(this, metricId);
       this.memo.set(metricId, series);
     }
     return series;

@@ -3,7 +3,7 @@
  * sum of its daily values, a level is the period's last value, a user count the period's mean.
  */
 import { dayToIso } from "../util/days";
-import type { DemoDataset } from "./dataset";
+import type { SeriesSource } from "./source";
 import { findMetric, STATEMENT_SECTIONS } from "./metrics-catalog";
 import {
   intervalStart,
@@ -36,7 +36,7 @@ const nullable = (v: number): number | null => (Number.isNaN(v) ? null : v);
  * data; the current period is therefore partial (to date).
  */
 export function financialStatement(
-  dataset: DemoDataset,
+  dataset: SeriesSource,
   projectId: string,
   granularity: Granularity,
   interval: Interval
