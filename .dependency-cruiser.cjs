@@ -1,0 +1,93 @@
+/**
+ * The architecture, enforced (`npm run deps`, part of `npm test`). Read it bottom up:
+ *
+ *   client  →  engine  →  runtime  →  functions  →  pages (taskpane, commands, preview) and the CLI
+ *   sheet: the spreadsheet model (formulas, cells, Excel dates), shared by the CLI and the pages
+ *   excel: every Excel.run; ui: the pages' DOM helpers; simulator and tools: development only
+ *
+ * The core (client, engine, sheet) runs in plain Node, so it never reaches up into Office, DOM or UI code;
+ * the pages never pull in the command line; nothing ships the simulator or the development tools.
+ * Office *globals* are ESLint's job (eslint.config.mjs): an import graph cannot see them.
+ */
+
+/** The production bundles' entry points (webpack.config.js). */
+const BUNDLE_ENTRIES =
+  "^src/(functions/entry|commands/commands|taskpane/taskpane|preview/preview)[.]ts$";
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-file-cycles",
+      comment:
+        "A cycle, even a type-only one, is a knot for the reader: move the shared part down.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "no-folder-cycles",
+      comment: "Folders are layers: two folders importing each other are one layer in two places.",
+      severity: "error",
+      scope: "folder",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "core-stays-plain",
+      comment:
+        "client, engine and sheet run in plain Node and in any page: no Office, DOM or UI code, " +
+        "nothing from the layers that compose them (runtime, functions), no CLI, no simulator.",
+      severity: "error",
+      from: { path: "^src/(client|engine|sheet)/" },
+      to: {
+        path: [
+          "^src/(excel|ui|taskpane|commands|preview|functions|runtime|cli|simulator)/",
+          "(^|/)node_modules/(@microsoft/office-js|@fluentui|office-)",
+        ],
+      },
+    },
+    {
+      name: "client-is-the-base",
+      comment: "The service client depends on nothing else of ours: everything above may use it.",
+      severity: "error",
+      from: { path: "^src/client/" },
+      to: { path: "^src/", pathNot: "^src/client/" },
+    },
+    {
+      name: "pages-not-cli",
+      comment:
+        "The command line's flags, sources and output are Node-only; the pages share src/sheet instead.",
+      severity: "error",
+      from: { path: "^src/(taskpane|preview|commands|ui|excel)/" },
+      to: { path: "^src/cli/" },
+    },
+    {
+      name: "tools-only-by-tools",
+      comment:
+        "The development harness (bench, faults, soak, start, validate) is nobody's dependency.",
+      severity: "error",
+      from: { pathNot: "^src/tools/" },
+      to: { path: "^src/tools/" },
+    },
+    {
+      name: "bundles-without-dev-code",
+      comment: "What Excel loads never contains the simulator, the development tools or the CLI.",
+      severity: "error",
+      from: { path: BUNDLE_ENTRIES },
+      to: { path: "^src/(simulator|tools|cli)/", reachable: true },
+    },
+    {
+      name: "no-unresolvable",
+      comment: "An import that resolves to nothing is a typo or a missing dependency.",
+      severity: "error",
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    exclude: { path: "[.](css|html|json)$" },
+  },
+};
