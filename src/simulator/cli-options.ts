@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { DEFAULT_RATE_LIMIT, DEMO_API_KEY } from "./constants";
+import { MAX_PROJECTS } from "./data/synthetic";
 import { FAULTS, type Fault, type RunningSimulator, type SimulatorOptions } from "./types";
 import { parseDate, MS_PER_DAY } from "./util/days";
 
@@ -19,6 +20,8 @@ Serves a simulated Cryptometrics service (v2 and v1) on loopback. Every flag has
   --port N              port (default 3001)                          SIMULATOR_PORT
   --host HOST           interface (default 127.0.0.1)                SIMULATOR_HOST
   --key KEY             accepted API key, repeatable (default demo)  SIMULATOR_KEYS=a,b
+  --projects N          universe of N projects: the 46 demo ones,    SIMULATOR_PROJECTS
+                        then deterministic synthetic ones (max ${MAX_PROJECTS})
   --latency MS|MIN-MAX  added latency                                SIMULATOR_LATENCY
   --rate-limit N        requests per window per key, 0 = off (60)    SIMULATOR_RATE_LIMIT
   --rate-window-ms MS   rate-limit window (60000)                    SIMULATOR_RATE_WINDOW_MS
@@ -92,6 +95,7 @@ export function parseCliOptions(argv: readonly string[], env: Env): CliOptions {
         port: { type: "string" },
         host: { type: "string" },
         key: { type: "string", multiple: true },
+        projects: { type: "string" },
         latency: { type: "string" },
         "rate-limit": { type: "string" },
         "rate-window-ms": { type: "string" },
@@ -127,6 +131,12 @@ export function parseCliOptions(argv: readonly string[], env: Env): CliOptions {
       .map((k) => k.trim())
       .filter(Boolean);
   options.apiKeys = keys && keys.length > 0 ? keys : [DEMO_API_KEY];
+  const projects = pick(v.projects, "SIMULATOR_PROJECTS");
+  if (projects !== undefined) {
+    options.projects = number("--projects", projects, 0, MAX_PROJECTS);
+    if (!Number.isInteger(options.projects))
+      throw new SimulatorOptionError(`--projects must be a whole number, got "${projects}"`);
+  }
 
   const latencyText = pick(v.latency, "SIMULATOR_LATENCY");
   if (latencyText !== undefined) options.latencyMs = latency(latencyText);

@@ -20,6 +20,7 @@ export {
   OUTAGE,
   type Dataset,
   type DailyOptions,
+  type DatasetOptions,
   type DailyPoint,
   type ProductInfo,
   type ProjectInfo,

@@ -28,6 +28,8 @@ export interface PipelineState {
   answered: (entry: RequestLogEntry) => void;
   /** Resolves true after ms, or false at once if the simulator closes first (the request is then dropped). */
   delay: (ms: number) => Promise<boolean>;
+  /** Size of the project universe (see SimulatorOptions.projects). */
+  projects?: number;
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -43,7 +45,7 @@ export function createPipeline(
     if (!dataset) {
       // Tests move the clock across days; keep only the latest couple of datasets.
       if (datasets.size >= 2) datasets.delete(datasets.keys().next().value as string);
-      dataset = new DemoDataset(today);
+      dataset = new DemoDataset(today, { projects: state.projects });
       datasets.set(today, dataset);
     }
     return dataset;

@@ -4,6 +4,7 @@ import https from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { DEMO_API_KEY } from "./constants";
 import { initialKnobs, mergeKnobs } from "./knobs";
+import { MAX_PROJECTS } from "./data/synthetic";
 import { createPipeline } from "./pipeline";
 import type { RequestLogEntry, RunningSimulator, SimulatorKnobs, SimulatorOptions } from "./types";
 import { mulberry32 } from "./util/prng";
@@ -13,6 +14,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const apiKeys = options.apiKeys ?? [DEMO_API_KEY];
   if (apiKeys.length === 0 || apiKeys.some((k) => k.length === 0))
     throw new Error("startSimulator: apiKeys must be non-empty strings");
+  const projects = options.projects;
+  if (
+    projects !== undefined &&
+    !(Number.isInteger(projects) && projects >= 0 && projects <= MAX_PROJECTS)
+  )
+    throw new Error(`startSimulator: projects must be an integer from 0 to ${MAX_PROJECTS}`);
   let knobs = initialKnobs(options);
   const requestLog: RequestLogEntry[] = [];
   const sockets = new Set<Socket>();
@@ -31,6 +38,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         requestLog.splice(0, requestLog.length - max);
     },
     answered: (entry) => options.onRequest?.(entry),
+    projects: options.projects,
     delay: (ms) =>
       new Promise<boolean>((resolve) => {
         if (closed) return resolve(false);

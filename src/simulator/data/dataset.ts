@@ -7,6 +7,7 @@
  * window, asset metrics without bridged assets on request, no data after an archive date, a lag for the
  * project under maintenance.
  */
+import { LRUCache } from "lru-cache";
 import { day, dayFromMs, dayToDate, parseDate } from "../util/days";
 import { hashString, unitAt, unitHash, rangeHash } from "../util/prng";
 import { findMetric, METRICS, type MetricDef } from "./metrics-catalog";
@@ -19,6 +20,23 @@ import { projectAggregations, type AggregationRow } from "./aggregations";
 import type { Granularity, Interval } from "./periods";
 import { chainShares, productShares, shareAt, sharesSum, type ShareTable } from "./shares";
 import { financialStatement, type StatementRow } from "./statement";
+import { syntheticProjects } from "./synthetic";
+
+export interface DatasetOptions {
+  /**
+   * Size of the universe: the 46 demo projects, then synthetic ones up to this many (see synthetic.ts).
+   * Default (and anything up to 46): the demo projects alone.
+   */
+  projects?: number;
+}
+
+/**
+ * Bounds on what the dataset keeps generated. Series are regenerated identically when asked again, so the
+ * bounds cost time, never correctness. The demo's 46 projects fit whole (about 40 MB of served series); a
+ * synthetic universe of thousands of projects does not, and would otherwise grow without limit.
+ */
+const MAX_MODELS = 200;
+const MAX_SERVED_BYTES = 128 * 1024 * 1024;
 
 export interface ProductInfo {
   id: string;
@@ -95,16 +113,23 @@ export class DemoDataset {
   readonly sectors: readonly SectorDef[] = SECTORS;
   readonly chains: readonly ChainDef[] = CHAINS;
   private readonly byId: Map<string, ProjectInfo>;
-  private readonly models = new Map<string, ProjectModel>();
-  private readonly served = new Map<string, Series>();
+  private readonly models = new LRUCache<string, ProjectModel>({ max: MAX_MODELS });
+  private readonly served = new LRUCache<string, Series>({
+    maxSize: MAX_SERVED_BYTES,
+    sizeCalculation: (s) => Math.max(1, s.values.byteLength),
+  });
   private readonly shareTables = new Map<string, ShareTable>();
 
-  constructor(readonly today: string) {
+  constructor(
+    readonly today: string,
+    options: DatasetOptions = {}
+  ) {
     const todayDay = parseDate(today);
     if (todayDay === undefined)
       throw new Error(`createDataset: "${today}" is not a YYYY-MM-DD date`);
     this.todayDay = todayDay;
-    this.projects = PROJECTS.map((def) => this.describe(def));
+    const defs = [...PROJECTS, ...syntheticProjects(PROJECTS, options.projects ?? 0)];
+    this.projects = defs.map((def) => this.describe(def));
     this.byId = new Map(this.projects.map((p) => [p.id, p]));
   }
 
@@ -308,6 +333,6 @@ export type Dataset = DemoDataset;
  * The demo dataset as of `today` (YYYY-MM-DD). Same output on every run: series depend only on ids and
  * dates, and `today` only decides where they stop.
  */
-export function createDataset(today: string): Dataset {
-  return new DemoDataset(today);
+export function createDataset(today: string, options: DatasetOptions = {}): Dataset {
+  return new DemoDataset(today, options);
 }
