@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import { DEFAULT_RATE_LIMIT, DEMO_API_KEY } from "./constants";
 import { MAX_PROJECTS } from "./data/synthetic";
 import { FAULTS, type Fault, type RunningSimulator, type SimulatorOptions } from "./types";
-import { parseDate, MS_PER_DAY } from "./util/days";
+import { parseDate } from "./util/days";
 
 export class SimulatorOptionError extends Error {
   override name = "SimulatorOptionError";
@@ -35,7 +35,10 @@ Serves a simulated Cryptometrics service (v2 and v1) on loopback. Every flag has
   --fault-fraction X    share of requests hit by --fault (1)         SIMULATOR_FAULT_FRACTION
   --renamed OLD=NEW     answer 308 for a renamed project, repeatable SIMULATOR_RENAMED=a=b,c=d
   --seed N              seed of latency and injected failures (1)    SIMULATOR_SEED
-  --today YYYY-MM-DD    fix the dataset's today                      SIMULATOR_TODAY
+  --today YYYY-MM-DD    fix the dataset's today (the clock goes on)  SIMULATOR_TODAY
+  --report-unavailable  METRIC_NOT_AVAILABLE beyond §4.11 too        SIMULATOR_REPORT_UNAVAILABLE=true
+  --duplicate-rows X    share of (project, day) rows sent twice      SIMULATOR_DUPLICATE_ROWS
+                        (0..1, default 0.01; 0 = none)
   --https-cert FILE     serve HTTPS with this certificate...         SIMULATOR_HTTPS_CERT
   --https-key FILE      ...and this private key                      SIMULATOR_HTTPS_KEY
   --quiet               no access log on stderr                      SIMULATOR_QUIET=true
@@ -109,6 +112,8 @@ export function parseCliOptions(argv: readonly string[], env: Env): CliOptions {
         renamed: { type: "string", multiple: true },
         seed: { type: "string" },
         today: { type: "string" },
+        "report-unavailable": { type: "boolean" },
+        "duplicate-rows": { type: "string" },
         "https-cert": { type: "string" },
         "https-key": { type: "string" },
         quiet: { type: "boolean" },
@@ -193,9 +198,15 @@ export function parseCliOptions(argv: readonly string[], env: Env): CliOptions {
     const day = parseDate(today);
     if (day === undefined)
       throw new SimulatorOptionError(`--today must be a YYYY-MM-DD date, got "${today}"`);
-    const fixed = day * MS_PER_DAY + MS_PER_DAY / 2;
-    options.now = () => fixed;
+    // The dataset's today only: the clock goes on, so the rate limit's window keeps sliding.
+    options.today = today;
   }
+
+  if (v["report-unavailable"] || env.SIMULATOR_REPORT_UNAVAILABLE === "true")
+    options.reportUnavailable = true;
+  const duplicates = pick(v["duplicate-rows"], "SIMULATOR_DUPLICATE_ROWS");
+  if (duplicates !== undefined)
+    options.duplicateRows = number("--duplicate-rows", duplicates, 0, 1);
 
   const cert = pick(v["https-cert"], "SIMULATOR_HTTPS_CERT");
   const key = pick(v["https-key"], "SIMULATOR_HTTPS_KEY");

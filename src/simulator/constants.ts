@@ -10,3 +10,10 @@ export const DEMO_API_KEY: string = devDefaults.demoApiKey;
 export const SIMULATED_HEADER = "x-cryptometrics-simulated";
 
 export const DEFAULT_RATE_LIMIT = { limit: 60, windowMs: 60_000, retryAfter: true } as const;
+
+/**
+ * Share of (project, day) pairs whose rows the simulator repeats by default. Real answers from aggregating
+ * services repeat rows now and then; the interface does not rule it out, so the simulator does it too (1 %:
+ * rare enough to pass unnoticed by eye, frequent enough that every test over a few weeks meets some).
+ */
+export const DEFAULT_DUPLICATE_ROWS = 0.01;

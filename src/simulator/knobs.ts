@@ -3,7 +3,7 @@
  * failures. Draws happen for every request in arrival order, whatever the knobs say, so a given seed and
  * request sequence always fail the same requests.
  */
-import { DEFAULT_RATE_LIMIT } from "./constants";
+import { DEFAULT_DUPLICATE_ROWS, DEFAULT_RATE_LIMIT } from "./constants";
 import type { Fault, RateLimitKnob, SimulatorKnobs } from "./types";
 
 export interface ActiveKnobs {
@@ -16,6 +16,8 @@ export interface ActiveKnobs {
   renamed: Record<string, string>;
   fault: Fault | null;
   faultFraction: number;
+  reportUnavailable: boolean;
+  duplicateRows: number;
 }
 
 const DEFAULTS: ActiveKnobs = {
@@ -28,6 +30,8 @@ const DEFAULTS: ActiveKnobs = {
   renamed: {},
   fault: null,
   faultFraction: 1,
+  reportUnavailable: false,
+  duplicateRows: DEFAULT_DUPLICATE_ROWS,
 };
 
 function fraction(name: string, value: number): number {
@@ -51,6 +55,9 @@ export function mergeKnobs(base: ActiveKnobs, update: Partial<SimulatorKnobs>): 
   if (has("fault")) next.fault = update.fault ?? null;
   if (has("faultFraction"))
     next.faultFraction = fraction("faultFraction", update.faultFraction ?? 1);
+  if (has("reportUnavailable")) next.reportUnavailable = update.reportUnavailable ?? false;
+  if (has("duplicateRows"))
+    next.duplicateRows = fraction("duplicateRows", update.duplicateRows ?? DEFAULT_DUPLICATE_ROWS);
   return next;
 }
 

@@ -21,6 +21,8 @@ import type { RequestLogEntry } from "./types";
 
 export interface PipelineState {
   now: () => number;
+  /** The dataset's fixed "today", when set; otherwise the UTC day of now(). */
+  today?: string;
   apiKeys: readonly string[];
   knobs: () => ActiveKnobs;
   random: () => number;
@@ -152,7 +154,7 @@ export function createPipeline(
         headers: { Location: `/${moved}${url.search}` },
       };
     } else {
-      reply = route(segments, url, datasetFor(todayOf(state.now())));
+      reply = route(segments, url, datasetFor(state.today ?? todayOf(state.now())), knobs);
     }
 
     if (draws.fault === "reset") {
@@ -169,12 +171,18 @@ export function createPipeline(
   };
 }
 
-function route(segments: string[] | undefined, url: URL, dataset: DemoDataset): Reply {
+function route(
+  segments: string[] | undefined,
+  url: URL,
+  dataset: DemoDataset,
+  knobs: ActiveKnobs
+): Reply {
   const match = segments ? matchRoute(segments) : undefined;
   if (!match) return { status: 404, body: { message: `Not found: ${url.pathname}` } };
   try {
     const result = match.handler({
       dataset,
+      knobs: { reportUnavailable: knobs.reportUnavailable, duplicateRows: knobs.duplicateRows },
       query: new Query(url.searchParams),
       params: match.params,
     });

@@ -7,6 +7,7 @@ import { initialKnobs, mergeKnobs } from "./knobs";
 import { MAX_PROJECTS } from "./data/synthetic";
 import { createPipeline } from "./pipeline";
 import type { RequestLogEntry, RunningSimulator, SimulatorKnobs, SimulatorOptions } from "./types";
+import { parseDate } from "./util/days";
 import { mulberry32 } from "./util/prng";
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
@@ -26,8 +27,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const timers = new Set<{ timer: NodeJS.Timeout; resolve: (ran: boolean) => void }>();
   let closed = false;
 
+  if (options.today !== undefined && parseDate(options.today) === undefined)
+    throw new Error(`startSimulator: today must be YYYY-MM-DD, got "${options.today}"`);
   const pipeline = createPipeline({
     now,
+    today: options.today,
     apiKeys,
     knobs: () => knobs,
     random: mulberry32(options.seed ?? 1),

@@ -40,6 +40,17 @@ export interface SimulatorKnobs {
   fault?: null | Fault;
   /** Share of requests hit by `fault` (default 1). */
   faultFraction?: number;
+  /**
+   * Also report METRIC_NOT_AVAILABLE on project metrics (§4.3), product metrics (§4.7), metric aggregations
+   * (§4.12) and the breakdown (§4.13), as a richer service might. Default false: the interface promises that
+   * entry on the metric-by-id operation (§4.11) only; elsewhere an unavailable metric is simply absent.
+   */
+  reportUnavailable?: boolean;
+  /**
+   * Share (0..1) of (project, day) pairs whose time-series rows (§4.3, §4.7, §4.11) are sent more than once,
+   * as aggregating services do. Default DEFAULT_DUPLICATE_ROWS; 0 = every row once.
+   */
+  duplicateRows?: number;
 }
 
 export interface SimulatorOptions extends SimulatorKnobs {
@@ -49,8 +60,10 @@ export interface SimulatorOptions extends SimulatorKnobs {
   host?: string;
   /** Accepted bearer keys. Default [DEMO_API_KEY]. */
   apiKeys?: string[];
-  /** Clock, ms since epoch. The dataset's "today" is the UTC day of now(); also drives the rate limit. */
+  /** Clock, ms since epoch: drives the rate limit, and the dataset's "today" (its UTC day) unless `today`. */
   now?: () => number;
+  /** Fixes the dataset's "today" (YYYY-MM-DD) while the clock goes on (the rate limit's window still slides). */
+  today?: string;
   /** Serve HTTPS with this key pair (npm start uses the dev certificates). */
   https?: { key: string | Buffer; cert: string | Buffer };
   /** Seed of the generator behind latency ranges and injected failures (the dataset itself is fixed). */

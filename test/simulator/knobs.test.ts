@@ -214,3 +214,31 @@ describe("renamed projects", () => {
     ]);
   });
 });
+
+describe("today", () => {
+  it("fixes the dataset's day while the clock goes on, so the rate limit's window still slides", async () => {
+    let now = Date.UTC(2030, 0, 1, 12);
+    const s = await sim({
+      now: () => now,
+      today: "2025-06-15",
+      rateLimit: { limit: 2, windowMs: 60_000, retryAfter: true },
+    });
+    const path = "/v2/projects/aave/metrics?metric_ids=tvl&order_direction=desc";
+    const first = await get(s, path);
+    expect((first.body as { data: Array<{ timestamp: string }> }).data[0].timestamp).toBe(
+      "2025-06-15T00:00:00.000Z"
+    );
+    expect((await get(s, path)).status).toBe(200);
+    expect((await get(s, path)).status).toBe(429);
+    now += 60_001;
+    const later = await get(s, path);
+    expect(later.status).toBe(200);
+    expect((later.body as { data: Array<{ timestamp: string }> }).data[0].timestamp).toBe(
+      "2025-06-15T00:00:00.000Z"
+    );
+  });
+
+  it("refuses a today that is not a calendar day", async () => {
+    await expect(start({ today: "2025-02-30" })).rejects.toThrow(/today/);
+  });
+});

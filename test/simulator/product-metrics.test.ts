@@ -94,16 +94,29 @@ describe("GET /v2/projects/{id}/products/{product_id}/metrics", () => {
     }
   });
 
-  it("reports unknown metrics and metrics the product lacks", async () => {
+  it("reports unknown metrics only; a metric the product lacks is simply absent, as the interface says", async () => {
     const { data, errors } = await getList(
       sim,
       `/v2/projects/aave/products/aave-v3/metrics?metric_ids=fees,price,bogus&${range}`
     );
-    expect(errors).toEqual([
-      { code: "NOT_FOUND", field: "metric_ids", value: "bogus" },
-      { code: "METRIC_NOT_AVAILABLE", project_id: "aave", metric_id: "price" },
-    ]);
+    expect(errors).toEqual([{ code: "NOT_FOUND", field: "metric_ids", value: "bogus" }]);
     expect(new Set(data.map((r) => r.metric_id))).toEqual(new Set(["fees"]));
+  });
+
+  it("reports a metric the product lacks as METRIC_NOT_AVAILABLE with knob reportUnavailable", async () => {
+    const rich = await start({ reportUnavailable: true });
+    try {
+      const { errors } = await getList(
+        rich,
+        `/v2/projects/aave/products/aave-v3/metrics?metric_ids=fees,price,bogus&${range}`
+      );
+      expect(errors).toEqual([
+        { code: "NOT_FOUND", field: "metric_ids", value: "bogus" },
+        { code: "METRIC_NOT_AVAILABLE", project_id: "aave", metric_id: "price" },
+      ]);
+    } finally {
+      await rich.close();
+    }
   });
 
   it("yields an empty result for a breakdown by product (inapplicable to a product)", async () => {

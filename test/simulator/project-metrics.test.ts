@@ -14,7 +14,8 @@ import {
 
 let sim: RunningSimulator;
 beforeAll(async () => {
-  sim = await start();
+  // Sums over raw rows need every row once; repeated rows have their own tests (repeats.test.ts).
+  sim = await start({ duplicateRows: 0 });
 });
 afterAll(() => sim.close());
 
@@ -102,16 +103,31 @@ describe("partial success", () => {
     ]);
   });
 
-  it("reports a known metric the project lacks as METRIC_NOT_AVAILABLE and keeps the others", async () => {
-    const { data, errors } = await getList(
-      sim,
-      "/v2/projects/bitcoin/metrics?metric_ids=fees,tvl&start=2025-06-01"
-    );
-    expect(errors).toEqual([
-      { code: "METRIC_NOT_AVAILABLE", project_id: "bitcoin", metric_id: "tvl" },
-    ]);
+  it("leaves a known metric the project lacks out of the rows with no entry, as the interface says", async () => {
+    const path = "/v2/projects/bitcoin/metrics?metric_ids=fees,tvl&start=2025-06-01";
+    const { data, errors } = await getList(sim, path);
+    expect(errors).toBeUndefined();
     expect(data[0]).toHaveProperty("fees");
     expect(data[0]).not.toHaveProperty("tvl");
+    // Only the metric the project lacks: no rows at all, and still nothing says why.
+    const alone = await getList(sim, "/v2/projects/bitcoin/metrics?metric_ids=tvl");
+    expect(alone).toEqual({ data: [] });
+  });
+
+  it("reports it as METRIC_NOT_AVAILABLE with knob reportUnavailable", async () => {
+    const rich = await start({ reportUnavailable: true });
+    try {
+      const { data, errors } = await getList(
+        rich,
+        "/v2/projects/bitcoin/metrics?metric_ids=fees,tvl&start=2025-06-01"
+      );
+      expect(errors).toEqual([
+        { code: "METRIC_NOT_AVAILABLE", project_id: "bitcoin", metric_id: "tvl" },
+      ]);
+      expect(data[0]).not.toHaveProperty("tvl");
+    } finally {
+      await rich.close();
+    }
   });
 
   it("answers 404 for an unknown project", async () => {

@@ -2,8 +2,17 @@ import type { DemoDataset, ProjectInfo } from "../data/dataset";
 import { notFound, type Query } from "./params";
 import type { Envelope } from "./wire";
 
+/** Knobs that change what an answer holds (the others change how, or whether, it is sent). */
+export interface AnswerKnobs {
+  /** METRIC_NOT_AVAILABLE beyond §4.11 (off by default: the interface promises it there only). */
+  reportUnavailable: boolean;
+  /** Share of (project, day) pairs sent more than once in time-series answers. */
+  duplicateRows: number;
+}
+
 export interface HandlerContext {
   dataset: DemoDataset;
+  knobs: AnswerKnobs;
   query: Query;
   /** Decoded path parameters, in the order of the route pattern. */
   params: readonly string[];

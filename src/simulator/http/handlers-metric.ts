@@ -2,7 +2,8 @@
  * GET /v2/metrics/{metric_id} (§4.11): long rows {timestamp, project_id, project_name, metric_id, value}
  * across projects, sorted by timestamp (newest first unless order_direction=asc), then project id.
  *
- * Unknown ids give NOT_FOUND entries; a listed project lacking the metric gives METRIC_NOT_AVAILABLE.
+ * Unknown ids give NOT_FOUND entries; a listed project lacking the metric gives METRIC_NOT_AVAILABLE (the one
+ * operation where the interface promises that entry). Some days' rows are sent more than once (repeats.ts).
  * chain_ids / product_ids keep only the projects on those chains / owning those products and, for metrics
  * that split that way, sum over them; market_sector_ids keeps the projects of those sectors.
  */
@@ -19,6 +20,7 @@ import {
   resolveList,
   resolveSectors,
 } from "./selection";
+import { Repeats } from "./repeats";
 import { envelope, wireValue, type Envelope, type WireValue } from "./wire";
 
 export function getMetric(ctx: HandlerContext): Envelope {
@@ -47,6 +49,7 @@ export function getMetric(ctx: HandlerContext): Envelope {
     to: number;
     factor: (d: number) => number;
     asString: boolean;
+    repeatKey: number;
   }
   const parts: Part[] = [];
   for (const project of projects) {
@@ -70,10 +73,12 @@ export function getMetric(ctx: HandlerContext): Envelope {
       to,
       factor,
       asString: dataset.valuesAsStrings(project.id, metric.id),
+      repeatKey: Repeats.keyOf(project.id),
     });
   }
   parts.sort((a, b) => (a.project.id < b.project.id ? -1 : a.project.id > b.project.id ? 1 : 0));
 
+  const repeats = new Repeats(ctx.knobs.duplicateRows);
   const rows: Record<string, WireValue>[] = [];
   if (parts.length > 0) {
     const lo = Math.min(...parts.map((p) => p.from));
@@ -85,13 +90,15 @@ export function getMetric(ctx: HandlerContext): Envelope {
         const f = part.factor(d);
         let v = f > 0 ? part.values[d - part.start] * f : NaN;
         if (metric.integer && f !== 1) v = Math.round(v);
-        rows.push({
+        const row = {
           timestamp: dayToIso(d),
           project_id: part.project.id,
           project_name: part.project.name,
           metric_id: metric.id,
           value: wireValue(v, part.asString),
-        });
+        };
+        const copies = repeats.copies(part.repeatKey, d);
+        for (let c = 0; c < copies; c++) rows.push(c === 0 ? row : { ...row });
       }
     }
   }
@@ -99,13 +106,14 @@ export function getMetric(ctx: HandlerContext): Envelope {
 }
 
 /**
- * Projects named by project_ids (omitted or `all`: every project with the metric). Unknown ids and listed
- * projects without the metric are reported in `errors`.
+ * Projects named by project_ids (omitted or `all`: every project with the metric). Unknown ids are reported
+ * in `errors`; so are listed projects without the metric when `reportUnavailable` (§4.11 always does).
  */
 export function selectProjects(
   ctx: HandlerContext,
   errors: Errors,
-  metricId: string
+  metricId: string,
+  reportUnavailable = true
 ): ProjectInfo[] {
   const ids = ctx.query.listOrAll("project_ids");
   if (ids === "all") return ctx.dataset.projects.filter((p) => p.metrics.includes(metricId));
@@ -113,8 +121,9 @@ export function selectProjects(
   for (const id of ids) {
     const project = ctx.dataset.project(id);
     if (!project) errors.notFound("project_ids", id);
-    else if (!project.metrics.includes(metricId)) errors.unavailable(id, metricId);
-    else selected.push(project);
+    else if (!project.metrics.includes(metricId)) {
+      if (reportUnavailable) errors.unavailable(id, metricId);
+    } else selected.push(project);
   }
   return selected;
 }

@@ -1,7 +1,9 @@
 /**
  * GET /v2/projects/{id}/products/{product_id}/metrics (§4.7): long rows {metric_id, date, value[, chain_id]}.
  * A product's series is its share of the project's series, so products add up to their project on the days
- * products exist. Values are always JSON numbers here (the interface types them as numbers).
+ * products exist. Values are always JSON numbers here (the interface types them as numbers). A metric the
+ * product lacks is simply absent (knob `reportUnavailable` adds METRIC_NOT_AVAILABLE); some days' rows are
+ * sent more than once (repeats.ts).
  */
 import { valueAt } from "../data/series";
 import { dayToDate } from "../util/days";
@@ -17,6 +19,7 @@ import {
   resolveMetrics,
 } from "./selection";
 import { shareAt } from "../data/shares";
+import { Repeats } from "./repeats";
 import { envelope, wireValue, type Envelope, type WireValue } from "./wire";
 
 export function getProductMetrics(ctx: HandlerContext): Envelope {
@@ -34,8 +37,9 @@ export function getProductMetrics(ctx: HandlerContext): Envelope {
   let metrics = dataset.metrics.filter((m) => product.metrics.includes(m.id));
   if (requested !== undefined) {
     metrics = requested.filter((m) => product.metrics.includes(m.id));
-    for (const m of requested)
-      if (!product.metrics.includes(m.id)) errors.unavailable(project.id, m.id);
+    if (ctx.knobs.reportUnavailable)
+      for (const m of requested)
+        if (!product.metrics.includes(m.id)) errors.unavailable(project.id, m.id);
   }
   const empty = () => envelope([], errors.entries);
   // A product is not split by product: that breakdown is inapplicable here.
@@ -60,11 +64,17 @@ export function getProductMetrics(ctx: HandlerContext): Envelope {
   );
   if (from > to) return empty();
   const sortedChains = [...chainSet].sort();
+  const repeats = new Repeats(ctx.knobs.duplicateRows);
+  const repeatKey = Repeats.keyOf(`${project.id}/${product.id}`);
   const rows: Record<string, WireValue>[] = [];
+  const push = (row: Record<string, WireValue>, copies: number): void => {
+    for (let c = 0; c < copies; c++) rows.push(c === 0 ? row : { ...row });
+  };
   for (const d of days(from, to, direction)) {
     // Before the product's launch it has no rows at all.
     const productShare = shareAt(productTable, product.id, d);
     if (productShare === 0) continue;
+    const copies = repeats.copies(repeatKey, d);
     for (const { metric, series, first, round } of sources) {
       if (d < first) continue;
       const total = valueAt(series, d) * productShare;
@@ -72,12 +82,15 @@ export function getProductMetrics(ctx: HandlerContext): Envelope {
         for (const chain of sortedChains) {
           const share = dataset.productChainShare(project.id, product.id, chain, d);
           if (share === 0) continue;
-          rows.push({
-            metric_id: metric.id,
-            date: dayToDate(d),
-            value: wireValue(round(total * share), false),
-            chain_id: chain,
-          });
+          push(
+            {
+              metric_id: metric.id,
+              date: dayToDate(d),
+              value: wireValue(round(total * share), false),
+              chain_id: chain,
+            },
+            copies
+          );
         }
       } else {
         let chainShare = 1;
@@ -87,7 +100,7 @@ export function getProductMetrics(ctx: HandlerContext): Envelope {
             chainShare += dataset.productChainShare(project.id, product.id, chain, d);
         }
         const value = chainShare > 0 ? round(total * chainShare) : NaN;
-        rows.push({ metric_id: metric.id, date: dayToDate(d), value: wireValue(value, false) });
+        push({ metric_id: metric.id, date: dayToDate(d), value: wireValue(value, false) }, copies);
       }
     }
   }

@@ -3,7 +3,9 @@
  * product and sector, or broken down by chain or product.
  *
  * Choices where the interface is silent:
- * - a known metric the project lacks gives a METRIC_NOT_AVAILABLE entry (the §2.11 shape), not a column;
+ * - a known metric the project lacks is simply absent from the rows (the interface promises only NOT_FOUND
+ *   entries here); knob `reportUnavailable` adds a METRIC_NOT_AVAILABLE entry for it;
+ * - some days' rows are sent more than once (knob `duplicateRows`, see repeats.ts);
  * - chain_ids / product_ids restrict the metrics that split that way to the sum over the chosen chains or
  *   products; other metrics (price...) keep their project-wide values; if none of the chosen chains or
  *   products belongs to the project, the result is empty;
@@ -26,6 +28,7 @@ import {
   resolveMetrics,
   resolveSectors,
 } from "./selection";
+import { Repeats } from "./repeats";
 import { envelope, wireValue, type Envelope, type WireValue } from "./wire";
 
 export function getProjectMetrics(ctx: HandlerContext): Envelope {
@@ -48,8 +51,9 @@ export function getProjectMetrics(ctx: HandlerContext): Envelope {
     metrics = dataset.metrics.filter((m) => project.metrics.includes(m.id));
   } else {
     metrics = requested.filter((m) => project.metrics.includes(m.id));
-    for (const m of requested)
-      if (!project.metrics.includes(m.id)) errors.unavailable(project.id, m.id);
+    if (ctx.knobs.reportUnavailable)
+      for (const m of requested)
+        if (!project.metrics.includes(m.id)) errors.unavailable(project.id, m.id);
   }
   const empty = () => envelope([], errors.entries);
 
@@ -93,8 +97,11 @@ export function getProjectMetrics(ctx: HandlerContext): Envelope {
         : [undefined];
   const sortedKeys = [...keys].sort();
 
+  const repeats = new Repeats(ctx.knobs.duplicateRows);
+  const repeatKey = Repeats.keyOf(project.id);
   const rows: Record<string, WireValue>[] = [];
   for (const d of days(from, to, direction)) {
+    const copies = repeats.copies(repeatKey, d);
     for (const key of sortedKeys) {
       const chain = aggregateBy === "chain" ? key : undefined;
       const product = aggregateBy === "product_id" ? key : undefined;
@@ -114,7 +121,7 @@ export function getProjectMetrics(ctx: HandlerContext): Envelope {
         if (s.metric.integer && f !== 1) v = Math.round(v);
         row[s.metric.id] = wireValue(v, s.asString);
       }
-      rows.push(row);
+      for (let c = 0; c < copies; c++) rows.push(c === 0 ? row : { ...row });
     }
   }
   return envelope(rows, errors.entries);

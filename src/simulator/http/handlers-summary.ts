@@ -32,7 +32,8 @@ export function getProjectMetricAggregations(ctx: HandlerContext): Envelope {
 
 /**
  * GET /v2/metric-aggregations: project_ids and metric_ids both optional (omitted or `all` = every one).
- * Unknown ids are NOT_FOUND entries; a project and a metric both listed explicitly but not matching give a
+ * Unknown ids are NOT_FOUND entries (the only entries the interface names here); with knob
+ * `reportUnavailable`, a project and a metric both listed explicitly but not matching give a
  * METRIC_NOT_AVAILABLE entry.
  */
 export function getMetricAggregations(ctx: HandlerContext): Envelope {
@@ -58,7 +59,7 @@ export function getMetricAggregations(ctx: HandlerContext): Envelope {
   }
   const rows: Record<string, WireValue>[] = [];
   for (const project of projects) {
-    if (projectIds !== "all" && metrics) {
+    if (ctx.knobs.reportUnavailable && projectIds !== "all" && metrics) {
       for (const m of metrics) if (!project.metrics.includes(m)) errors.unavailable(project.id, m);
     }
     rows.push(...aggregationRows(ctx, project, metrics));
@@ -92,7 +93,8 @@ export function getFinancialStatement(ctx: HandlerContext): Envelope {
 
 /**
  * GET /v2/metrics-breakdown/{metric_id}: one row per project over a date range (default: the last 30 days),
- * {project_id, project_name, metric_id, value, share, start_date, end_date}, largest value first.
+ * {project_id, project_name, metric_id, value, share, start_date, end_date}, largest value first. A listed
+ * project without the metric is absent (METRIC_NOT_AVAILABLE with knob `reportUnavailable`).
  */
 export function getMetricsBreakdown(ctx: HandlerContext): Envelope {
   const { dataset } = ctx;
@@ -100,7 +102,7 @@ export function getMetricsBreakdown(ctx: HandlerContext): Envelope {
   if (!metric) throw notFound(`Metric not found: ${ctx.params[0]}`);
   const errors = new Errors();
   const sectors = resolveSectors(ctx, errors);
-  const projects = selectProjects(ctx, errors, metric.id).filter(
+  const projects = selectProjects(ctx, errors, metric.id, ctx.knobs.reportUnavailable).filter(
     (p) => !sectors || sectors.some((s) => p.sectors.includes(s))
   );
   const range = ctx.query.dateRange();
