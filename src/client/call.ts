@@ -10,7 +10,7 @@ import { callLabel } from "./label";
 import { ShapeError } from "./data/read";
 import type { CallContext, RequestSpec } from "./http/request";
 import { sendRequest } from "./http/transport";
-import type { ClientResult, PartialError } from "./data/types";
+import type { ClientResult, PartialError, RepeatNote } from "./data/types";
 import { checker, type Checker } from "./data/validate";
 import type { WireEnvelope } from "./data/wire";
 
@@ -19,8 +19,15 @@ export interface CallPlan<T> {
   ids: readonly string[];
   /** The requests; each URL within limits (checked before sending). */
   requests: readonly RequestSpec[];
-  /** Normalise and merge the responses, in request order. ShapeError → "malformed-response". */
-  combine(responses: readonly WireEnvelope[]): { data: T; errors: PartialError[] };
+  /**
+   * Normalise and merge the responses, in request order. ShapeError → "malformed-response". `repeats` says
+   * what repeated rows were collapsed (undefined when none).
+   */
+  combine(responses: readonly WireEnvelope[]): {
+    data: T;
+    errors: PartialError[];
+    repeats?: RepeatNote;
+  };
 }
 
 export type Planner<T> = (check: Checker) => CallPlan<T>;
@@ -113,12 +120,15 @@ async function execute<T>(
       plan.requests.map((request) => () => sendRequest(deps, call, request)),
       controller
     );
+    const { data, errors, repeats } = combine(plan, responses, call);
     return {
-      ...combine(plan, responses, call),
+      data,
+      errors,
       meta: {
         requests: call.stats.requests,
         simulated: call.stats.simulated,
         redirects: call.stats.redirects,
+        ...(repeats ? { repeats } : {}),
       },
     };
   } finally {
@@ -131,7 +141,7 @@ function combine<T>(
   plan: CallPlan<T>,
   responses: readonly WireEnvelope[],
   call: CallContext
-): { data: T; errors: PartialError[] } {
+): { data: T; errors: PartialError[]; repeats?: RepeatNote } {
   try {
     return plan.combine(responses);
   } catch (error) {

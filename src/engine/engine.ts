@@ -87,12 +87,18 @@ export class Engine {
     this.timers = deps.timers;
     this.store = new SeriesStore(this.options.cache, now);
     this.cache = new KeyedCache(this.options.cache, now, this.timers);
-    this.batcher = new SeriesBatcher(this.client, this.store, this.timers, {
-      windowMs: this.options.windowMs,
-      deadlineMs: this.options.deadlineMs,
-      maxIdsPerRequest: this.options.maxIdsPerRequest,
-      staleAfterMs: this.options.cache.staleAfterMs,
-    });
+    this.batcher = new SeriesBatcher(
+      this.client,
+      this.store,
+      this.timers,
+      {
+        windowMs: this.options.windowMs,
+        deadlineMs: this.options.deadlineMs,
+        maxIdsPerRequest: this.options.maxIdsPerRequest,
+        staleAfterMs: this.options.cache.staleAfterMs,
+      },
+      (projectId, productId, metricId) => this.published(projectId, productId, metricId)
+    );
   }
 
   /** Fetch everything afresh on next use; what was fetched stays as a fallback if the service fails. */
@@ -242,6 +248,20 @@ export class Engine {
       "getMetricsBreakdown",
       async () => (await this.client.getMetricsBreakdown(metricId, { projectIds, start, end })).data
     );
+  }
+
+  /** A metric's availability as the project's (or product's) detail publishes it; undefined when silent. */
+  async published(
+    projectId: string,
+    productId: string | undefined,
+    metricId: string
+  ): Promise<boolean | undefined> {
+    const detail = productId
+      ? (await this.product(projectId, productId)).value
+      : (await this.project(projectId)).value;
+    return Object.prototype.hasOwnProperty.call(detail.metricAvailability, metricId)
+      ? detail.metricAvailability[metricId]
+      : undefined;
   }
 
   async resolveProject(text: string): Promise<Project> {

@@ -7,10 +7,12 @@
  */
 import { CryptometricsError, type Timers } from "../client";
 import { groupRequests } from "./series-grouping";
+import { hasAnyValue, notAvailableIssue, type AvailabilityLookup } from "./availability";
 import {
   describeGroup,
   fetchGroup,
   type GroupRequest,
+  type GroupResult,
   type PairResult,
   type SeriesClient,
 } from "./series-fetch";
@@ -76,7 +78,8 @@ export class SeriesBatcher {
     private readonly client: SeriesClient,
     private readonly store: SeriesStore,
     private readonly timers: Timers,
-    private readonly options: BatcherOptions
+    private readonly options: BatcherOptions,
+    private readonly availability?: AvailabilityLookup
   ) {}
 
   /** Calls waiting for a request (queued or in flight): zero when the workbook has settled. */
@@ -151,40 +154,76 @@ export class SeriesBatcher {
       if (!set) this.flightsByKey.set(key, (set = new Set()));
       set.add(flight);
     }
-    fetchGroup(this.client, request, flight.controller.signal).then(
-      (result) => {
-        this.unregister(flight, keys);
-        for (const [key, r] of result.results) {
-          if (r.issue) this.store.writeIssue(key, r.issue, result.description);
-          else
-            this.store.write(
-              key,
-              request.start,
-              request.end,
-              r.dims,
-              result.description,
-              r.warnings
+    fetchGroup(this.client, request, flight.controller.signal)
+      .then(async (result) => ({ result, failed: await this.checkEmpty(request, result) }))
+      .then(
+        ({ result, failed }) => {
+          this.unregister(flight, keys);
+          for (const [key, r] of result.results) {
+            if (failed.has(key)) continue;
+            if (r.issue) this.store.writeIssue(key, r.issue, result.description);
+            else
+              this.store.write(
+                key,
+                request.start,
+                request.end,
+                r.dims,
+                result.description,
+                r.warnings
+              );
+          }
+          for (const w of flight.waiters) {
+            if (failed.has(w.key)) {
+              this.fail(w, failed.get(w.key));
+              continue;
+            }
+            const r = result.results.get(w.key);
+            if (!r) continue;
+            this.settle(w, () =>
+              w.resolve({
+                dims: sliceResult(r, w.query.start, w.query.end),
+                issue: r.issue,
+                warnings: r.warnings,
+                servedBy: [result.description],
+              })
             );
+          }
+        },
+        (error: unknown) => {
+          this.unregister(flight, keys);
+          for (const w of flight.waiters) this.fail(w, error);
         }
-        for (const w of flight.waiters) {
-          const r = result.results.get(w.key);
-          if (!r) continue;
-          this.settle(w, () =>
-            w.resolve({
-              dims: sliceResult(r, w.query.start, w.query.end),
-              issue: r.issue,
-              warnings: r.warnings,
-              servedBy: [result.description],
-            })
-          );
-        }
-      },
-      (error: unknown) => {
-        this.unregister(flight, keys);
-        for (const w of flight.waiters) this.fail(w, error);
-      }
-    );
+      );
     return flight;
+  }
+
+  /**
+   * Series that came back with no value and no issue: the published availability tells "not available"
+   * (the issue §4.11 would have given) from "no data in this range" (availability.ts). Returns the series
+   * whose availability could not be read, with the error (they fail rather than guess).
+   */
+  private async checkEmpty(
+    request: GroupRequest,
+    result: GroupResult
+  ): Promise<Map<string, unknown>> {
+    const failed = new Map<string, unknown>();
+    const lookup = this.availability;
+    // §4.11 reports METRIC_NOT_AVAILABLE itself: an empty series there is "no data".
+    if (!lookup || request.form === "metric") return failed;
+    await Promise.all(
+      request.queries.map(async (q) => {
+        const key = seriesKey(q);
+        const r = result.results.get(key);
+        if (!r || r.issue || hasAnyValue(r.dims)) return;
+        try {
+          if ((await lookup(q.projectId, q.productId, q.metricId)) === false)
+            r.issue = notAvailableIssue(q.projectId, q.metricId, q.productId);
+        } catch (error) {
+          failed.set(key, error);
+        }
+      })
+    );
+    return failed;
   }
 
   private unregister(flight: Flight, keys: Iterable<string>): void {

@@ -2,8 +2,9 @@
  * Runs one planned series request through the client and splits its answer per series: points, "does not
  * exist" issues from partial-success errors, and warnings that do not stop a series.
  */
-import type { MetricsClient, PartialError } from "../client";
+import type { MetricsClient, PartialError, RepeatNote } from "../client";
 import { isCryptometricsError } from "../client";
+import { notAvailableIssue } from "./availability";
 import { dayNumber, formatDay } from "./days";
 import type { SeriesIssue } from "./series-store";
 import type { DayPoint } from "./series-ops";
@@ -61,17 +62,38 @@ export function describeGroup(r: GroupRequest): string {
   }
 }
 
-function push(
-  map: Map<string, Map<string, DayPoint[]>>,
-  id: string,
-  dim: string,
-  point: DayPoint
-): void {
-  let dims = map.get(id);
-  if (!dims) map.set(id, (dims = new Map()));
-  let points = dims.get(dim);
-  if (!points) dims.set(dim, (points = []));
-  points.push(point);
+/** id -> dim -> day -> value: one value per day, however the answer was ordered. */
+type Found = Map<string, Map<string, Map<number, number | null>>>;
+
+function push(found: Found, id: string, dim: string, day: number, value: number | null): void {
+  let dims = found.get(id);
+  if (!dims) found.set(id, (dims = new Map()));
+  let days = dims.get(dim);
+  if (!days) dims.set(dim, (days = new Map()));
+  // The client collapses repeated rows; a day met twice here keeps its first value (a null yields).
+  if (days.get(day) === undefined || days.get(day) === null) days.set(day, value);
+}
+
+/** Points per dimension, sorted by day: the same form the cache reads back (series-store.ts). */
+function pointsOf(days: Map<string, Map<number, number | null>>): Map<string, DayPoint[]> {
+  const out = new Map<string, DayPoint[]>();
+  for (const [dim, values] of days) {
+    const points = [...values].map(([day, value]) => ({ day, value }));
+    points.sort((a, b) => a.day - b.day);
+    out.set(dim, points);
+  }
+  return out;
+}
+
+function describeRepeats(repeats: RepeatNote): string[] {
+  const notes = [
+    `the service repeated ${repeats.copies} row${repeats.copies === 1 ? "" : "s"} in its answer; each day is counted once`,
+  ];
+  if (repeats.conflicts > 0)
+    notes.push(
+      `${repeats.conflicts} repeated row${repeats.conflicts === 1 ? "" : "s"} disagreed (${repeats.examples.join("; ")}); left empty`
+    );
+  return notes;
 }
 
 function describeError(e: PartialError): string {
@@ -96,7 +118,7 @@ function applyErrors(
     for (const e of errors) {
       if (e.code === "METRIC_NOT_AVAILABLE") {
         if (e.projectId === q.projectId && e.metricId === q.metricId)
-          result.issue = { code: "metric-not-available", message: describeError(e) };
+          result.issue = notAvailableIssue(q.projectId, q.metricId, q.productId);
       } else if (e.code === "NOT_FOUND" && e.field === "project_ids") {
         if (e.value === q.projectId)
           result.issue = { code: "unknown-project", message: describeError(e) };
@@ -118,9 +140,10 @@ export async function fetchGroup(
   const start = bound(r.start);
   const end = bound(r.end);
   const v = r.variant;
-  // id -> dim -> points, where id is the member that varies across the request's series.
-  const found = new Map<string, Map<string, DayPoint[]>>();
+  // id -> dim -> day -> value, where id is the member that varies across the request's series.
+  const found: Found = new Map();
   let errors: readonly PartialError[] = [];
+  let notes: string[] = [];
   const description = describeGroup(r);
   const results = new Map<string, PairResult>();
   for (const q of r.queries) results.set(seriesKey(q), { dims: new Map(), warnings: [] });
@@ -141,9 +164,9 @@ export async function fetchGroup(
         },
         { signal }
       );
-      for (const row of res.data)
-        push(found, row.projectId, "", { day: dayNumber(row.date), value: row.value });
+      for (const row of res.data) push(found, row.projectId, "", dayNumber(row.date), row.value);
       errors = res.errors;
+      if (res.meta.repeats) notes = describeRepeats(res.meta.repeats);
     } else if (r.form === "project") {
       const res = await client.getProjectMetrics(
         r.projectId,
@@ -165,11 +188,11 @@ export async function fetchGroup(
           v.breakdown === "chain" ? (row.chain ?? "") : v.breakdown ? (row.productId ?? "") : "";
         const day = dayNumber(row.date);
         for (const metricId of r.members) {
-          if (metricId in row.values)
-            push(found, metricId, dim, { day, value: row.values[metricId] });
+          if (metricId in row.values) push(found, metricId, dim, day, row.values[metricId]);
         }
       }
       errors = res.errors;
+      if (res.meta.repeats) notes = describeRepeats(res.meta.repeats);
     } else {
       const res = await client.getProductMetrics(
         r.projectId,
@@ -187,9 +210,10 @@ export async function fetchGroup(
       );
       for (const row of res.data) {
         const dim = v.breakdown === "chain" ? (row.chainId ?? "") : "";
-        push(found, row.metricId, dim, { day: dayNumber(row.date), value: row.value });
+        push(found, row.metricId, dim, dayNumber(row.date), row.value);
       }
       errors = res.errors;
+      if (res.meta.repeats) notes = describeRepeats(res.meta.repeats);
     }
   } catch (error) {
     // A 404 on a project's or product's own path is an answer about those series, not a passing failure.
@@ -209,7 +233,9 @@ export async function fetchGroup(
   for (const q of r.queries) {
     const member = r.form === "metric" ? q.projectId : q.metricId;
     const dims = found.get(member);
-    if (dims) results.get(seriesKey(q))!.dims = dims;
+    const result = results.get(seriesKey(q))!;
+    if (dims) result.dims = pointsOf(dims);
+    result.warnings.push(...notes);
   }
   applyErrors(r, errors, results);
   return { results, description };

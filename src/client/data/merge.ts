@@ -10,6 +10,7 @@ import type {
   ProductMetricRow,
   ProjectMetricRow,
 } from "./types";
+import { wideRowKey } from "./distinct";
 import { compareDates, compareText } from "./values";
 
 /** All entries of all lists, each distinct entry once (split requests repeat e.g. unknown chains). */
@@ -25,26 +26,15 @@ export function mergePartialErrors(lists: readonly (readonly PartialError[])[]):
   return out;
 }
 
-function wideKey(row: ProjectMetricRow): string {
-  return JSON.stringify([
-    row.date,
-    row.projectId,
-    row.chain ?? null,
-    row.productId ?? null,
-    row.businessLine ?? null,
-    row.version ?? null,
-  ]);
-}
-
 /**
  * Wide rows from requests split by metric ids: rows for the same date and breakdown are one row
- * whose values are the union of the parts.
+ * whose values are the union of the parts (each part already free of repeats: distinct.ts).
  */
 export function mergeWideRows(parts: readonly (readonly ProjectMetricRow[])[]): ProjectMetricRow[] {
   if (parts.length === 1) return [...parts[0]];
   const byKey = new Map<string, ProjectMetricRow>();
   for (const row of parts.flat()) {
-    const key = wideKey(row);
+    const key = wideRowKey(row);
     const existing = byKey.get(key);
     byKey.set(key, existing ? { ...existing, values: { ...existing.values, ...row.values } } : row);
   }

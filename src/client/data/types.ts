@@ -52,6 +52,16 @@ export interface Redirect {
   readonly to: string;
 }
 
+/** Rows an answer held more than once (same key), collapsed to one (see data/distinct.ts). */
+export interface RepeatNote {
+  /** Copies dropped. */
+  readonly copies: number;
+  /** Keys sent with different numbers: their value is null, since nothing says which one is right. */
+  readonly conflicts: number;
+  /** A few conflicts described ("aave revenue on 2024-11-01: 1 and 2"). */
+  readonly examples: readonly string[];
+}
+
 export interface ResultMeta {
   /** HTTP requests this call made: chunks, retries and redirect hops included. */
   readonly requests: number;
@@ -59,6 +69,8 @@ export interface ResultMeta {
   readonly simulated: boolean;
   /** Redirects followed, e.g. a renamed project id answered 308. */
   readonly redirects: readonly Redirect[];
+  /** Present when the answer repeated rows (collapsed: every caller sees each day once). */
+  readonly repeats?: RepeatNote;
 }
 
 /** Every operation resolves to this: data and partial errors both reach the caller. */

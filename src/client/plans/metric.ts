@@ -10,6 +10,7 @@ import {
   normaliseMetricAggregationRows,
   normaliseMultiProjectRows,
 } from "../data/normalise-series";
+import { RepeatCounter, distinctMultiProjectRows } from "../data/distinct";
 import type { PlanTools, Query } from "./plan";
 import {
   ORDER_DIRECTIONS,
@@ -60,8 +61,16 @@ export const getMetricPlan =
       ids: [id],
       requests: t.split(check, [id], ["v2", "metrics", id], "projectIds", list, query),
       combine: (envelopes) => {
-        const merged = t.concat(envelopes, (data) => normaliseMultiProjectRows(data, id));
-        return { data: sortMultiProjectRows(merged.data, direction, list), errors: merged.errors };
+        const repeats = new RepeatCounter();
+        // Chunks hold different projects: repeats are within one response.
+        const merged = t.concat(envelopes, (data) =>
+          distinctMultiProjectRows(normaliseMultiProjectRows(data, id), repeats)
+        );
+        return {
+          data: sortMultiProjectRows(merged.data, direction, list),
+          errors: merged.errors,
+          repeats: repeats.note(),
+        };
       },
     };
   };

@@ -19,6 +19,13 @@ import {
   normaliseProjectMetricRows,
   normaliseStatementRows,
 } from "../data/normalise-series";
+import {
+  RepeatCounter,
+  distinctAggregationRows,
+  distinctProductRows,
+  distinctStatementRows,
+  distinctWideRows,
+} from "../data/distinct";
 import type { PlanTools, Query } from "./plan";
 import {
   AGGREGATE_BY,
@@ -68,9 +75,16 @@ export const getProjectMetricsPlan =
       requests: t.split(check, [id], segments, "metricIds", metricIds, query),
       combine: (envelopes) => {
         const errors = mergePartialErrors(envelopes.map((e) => normalisePartialErrors(e.errors)));
-        const rows = mergeWideRows(envelopes.map((e) => normaliseProjectMetricRows(e.data, id)));
+        const repeats = new RepeatCounter();
+        const rows = mergeWideRows(
+          envelopes.map((e) => distinctWideRows(normaliseProjectMetricRows(e.data, id), repeats))
+        );
         const filled = fillRequestedMetrics(rows, metricIds, errors);
-        return { data: sortProjectMetricRows(filled, direction ?? "desc"), errors };
+        return {
+          data: sortProjectMetricRows(filled, direction ?? "desc"),
+          errors,
+          repeats: repeats.note(),
+        };
       },
     };
   };
@@ -79,9 +93,11 @@ export const getProjectMetricAggregationsPlan =
   (t: PlanTools, projectId: unknown): Planner<ProjectMetricAggregation[]> =>
   (check) => {
     const id = check.pathId("projectId", projectId);
-    return t.one([id], ["v2", "projects", id, "metric-aggregations"], [], (data) =>
-      normaliseProjectAggregations(data, id)
+    const repeats = new RepeatCounter();
+    const plan = t.one([id], ["v2", "projects", id, "metric-aggregations"], [], (data) =>
+      distinctAggregationRows(normaliseProjectAggregations(data, id), repeats)
     );
+    return { ...plan, combine: (e) => ({ ...plan.combine(e), repeats: repeats.note() }) };
   };
 
 export const getFinancialStatementPlan =
@@ -100,9 +116,11 @@ export const getFinancialStatementPlan =
       ],
       ["interval", check.oneOf("interval", p.interval, STATEMENT_INTERVALS)],
     ];
-    return t.one([id], ["v2", "projects", id, "financial-statement"], query, (data) =>
-      sortStatementRows(normaliseStatementRows(data))
+    const repeats = new RepeatCounter();
+    const plan = t.one([id], ["v2", "projects", id, "financial-statement"], query, (data) =>
+      sortStatementRows(distinctStatementRows(normaliseStatementRows(data), repeats))
     );
+    return { ...plan, combine: (e) => ({ ...plan.combine(e), repeats: repeats.note() }) };
   };
 
 export const getProductMetricsPlan =
@@ -138,9 +156,12 @@ export const getProductMetricsPlan =
       ids: [id, product],
       requests: t.split(check, [id, product], segments, "metricIds", metricIds, query),
       combine: (envelopes) => {
-        const merged = t.concat(envelopes, normaliseProductMetricRows);
+        const repeats = new RepeatCounter();
+        const merged = t.concat(envelopes, (data) =>
+          distinctProductRows(normaliseProductMetricRows(data), repeats)
+        );
         const data = sortProductMetricRows(merged.data, direction ?? "desc", metricIds);
-        return { data, errors: merged.errors };
+        return { data, errors: merged.errors, repeats: repeats.note() };
       },
     };
   };

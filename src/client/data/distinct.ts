@@ -1,0 +1,213 @@
+/**
+ * Rows the service sends more than once, collapsed to one, so that every caller (and the engine's cache)
+ * sees each day once: a repeat summed into a period would invent an amount. Aggregating services repeat rows
+ * now and then (same day, project, metric and chain or product); the interface does not rule it out.
+ *
+ * - Identical copies collapse silently (and are counted).
+ * - A copy with a value where the kept row has null fills it (null means "no value", not a value).
+ * - Two different numbers for the same key are a conflict: nothing says which one is right, so the value is
+ *   null (an empty cell, a #N/A for a single value) rather than a figure that may be wrong. Conflicts are
+ *   counted and a few are named for the diagnostics.
+ */
+import type {
+  FinancialStatementRow,
+  MetricValue,
+  MultiProjectMetricRow,
+  ProductMetricRow,
+  ProjectMetricAggregation,
+  ProjectMetricRow,
+  RepeatNote,
+} from "./types";
+
+/** Conflicts named in a note: enough to find them, bounded however many the answer holds. */
+const MAX_EXAMPLES = 5;
+
+/** Counts repeats over one call (every response of a split request). */
+export class RepeatCounter {
+  private copies = 0;
+  private conflicts = 0;
+  private readonly examples: string[] = [];
+
+  copy(): void {
+    this.copies++;
+  }
+
+  conflict(description: string): void {
+    this.conflicts++;
+    if (this.examples.length < MAX_EXAMPLES) this.examples.push(description);
+  }
+
+  /** Undefined when every row came once. */
+  note(): RepeatNote | undefined {
+    if (this.copies === 0) return undefined;
+    return { copies: this.copies, conflicts: this.conflicts, examples: [...this.examples] };
+  }
+}
+
+/** The value kept for a key sent twice; `conflict` when both are numbers and differ. */
+function resolve(kept: MetricValue, next: MetricValue): { value: MetricValue; conflict: boolean } {
+  if (next === null || kept === next) return { value: kept, conflict: false };
+  if (kept === null) return { value: next, conflict: false };
+  return { value: null, conflict: true };
+}
+
+/**
+ * What a later copy of a row may change in the kept one: `field` names the value, `stuck` holds the fields
+ * already in conflict (they stay null whatever later copies say).
+ */
+interface Fold {
+  stuck: Set<string>;
+  conflict(field: string, description: string): void;
+}
+
+/** One row per key, in first-seen order; `merge` folds a later copy into the kept row. */
+function distinct<R>(
+  rows: readonly R[],
+  keyOf: (row: R) => string,
+  merge: (kept: R, next: R, fold: Fold) => R,
+  counter: RepeatCounter
+): R[] {
+  const index = new Map<string, number>();
+  const stuck = new Map<number, Set<string>>();
+  const out: R[] = [];
+  for (const row of rows) {
+    const key = keyOf(row);
+    const at = index.get(key);
+    if (at === undefined) {
+      index.set(key, out.length);
+      out.push(row);
+      continue;
+    }
+    counter.copy();
+    let fields = stuck.get(at);
+    if (!fields) stuck.set(at, (fields = new Set()));
+    const set = fields;
+    out[at] = merge(out[at], row, {
+      stuck: set,
+      conflict: (field, description) => {
+        set.add(field);
+        counter.conflict(description);
+      },
+    });
+  }
+  return out;
+}
+
+/** A one-value row's copy folded in (field "value"). */
+function mergeValue<R extends { value: MetricValue }>(
+  kept: R,
+  next: R,
+  fold: Fold,
+  what: string
+): R {
+  if (fold.stuck.has("value")) return kept;
+  const { value, conflict } = resolve(kept.value, next.value);
+  if (conflict) fold.conflict("value", `${what}: ${String(kept.value)} and ${String(next.value)}`);
+  return value === kept.value ? kept : { ...kept, value };
+}
+
+export function wideRowKey(row: ProjectMetricRow): string {
+  return JSON.stringify([
+    row.date,
+    row.projectId,
+    row.chain ?? null,
+    row.productId ?? null,
+    row.businessLine ?? null,
+    row.version ?? null,
+  ]);
+}
+
+/** §4.3 wide rows: one per day and breakdown; each metric's value resolved on its own. */
+export function distinctWideRows(
+  rows: readonly ProjectMetricRow[],
+  counter: RepeatCounter
+): ProjectMetricRow[] {
+  return distinct(
+    rows,
+    wideRowKey,
+    (kept, next, fold) => {
+      let values: Record<string, MetricValue> | undefined;
+      for (const [metricId, v] of Object.entries(next.values)) {
+        if (fold.stuck.has(metricId)) continue;
+        const current = (values ?? kept.values)[metricId];
+        if (current === undefined) {
+          (values ??= { ...kept.values })[metricId] = v;
+          continue;
+        }
+        const { value, conflict } = resolve(current, v);
+        if (conflict)
+          fold.conflict(
+            metricId,
+            `${kept.projectId} ${metricId} on ${kept.date}: ${String(current)} and ${String(v)}`
+          );
+        if (value !== current) (values ??= { ...kept.values })[metricId] = value;
+      }
+      return values ? { ...kept, values } : kept;
+    },
+    counter
+  );
+}
+
+/** §4.11 long rows: one per day, project and metric. */
+export function distinctMultiProjectRows(
+  rows: readonly MultiProjectMetricRow[],
+  counter: RepeatCounter
+): MultiProjectMetricRow[] {
+  return distinct(
+    rows,
+    (r) => JSON.stringify([r.date, r.projectId, r.metricId]),
+    (kept, next, fold) =>
+      mergeValue(kept, next, fold, `${kept.projectId} ${kept.metricId} on ${kept.date}`),
+    counter
+  );
+}
+
+/** §4.7 rows: one per day, metric and chain. */
+export function distinctProductRows(
+  rows: readonly ProductMetricRow[],
+  counter: RepeatCounter
+): ProductMetricRow[] {
+  return distinct(
+    rows,
+    (r) => JSON.stringify([r.date, r.metricId, r.chainId ?? null]),
+    (kept, next, fold) =>
+      mergeValue(
+        kept,
+        next,
+        fold,
+        `${kept.metricId}${kept.chainId ? ` (${kept.chainId})` : ""} on ${kept.date}`
+      ),
+    counter
+  );
+}
+
+/** §4.5 rows: one per period, section and metric (value and change resolved alike). */
+export function distinctStatementRows(
+  rows: readonly FinancialStatementRow[],
+  counter: RepeatCounter
+): FinancialStatementRow[] {
+  return distinct(
+    rows,
+    (r) => JSON.stringify([r.date, r.section, r.metricId]),
+    (kept, next, fold) => {
+      const merged = mergeValue(kept, next, fold, `${kept.metricId} for ${kept.date}`);
+      if (fold.stuck.has("value")) return { ...merged, popChange: null };
+      const change = resolve(merged.popChange, next.popChange);
+      return change.value === merged.popChange ? merged : { ...merged, popChange: change.value };
+    },
+    counter
+  );
+}
+
+/** §4.4 rows: one per metric and aggregation name. */
+export function distinctAggregationRows(
+  rows: readonly ProjectMetricAggregation[],
+  counter: RepeatCounter
+): ProjectMetricAggregation[] {
+  return distinct(
+    rows,
+    (r) => JSON.stringify([r.projectId, r.metricId, r.aggregation]),
+    (kept, next, fold) => mergeValue(kept, next, fold, `${kept.aggregation} of ${kept.metricId}`),
+    counter
+  );
+}
