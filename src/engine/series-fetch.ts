@@ -5,7 +5,7 @@
 import type { MetricsClient, PartialError, RepeatNote } from "../client";
 import { isCryptometricsError } from "../client";
 import { notAvailableIssue } from "./availability";
-import { dayNumber, formatDay } from "./days";
+import { dayNumber, formatDay } from "../client/data/days";
 import type { SeriesIssue } from "./series-store";
 import type { DayPoint } from "./series-ops";
 import { seriesKey, type SeriesQuery, type SeriesVariant } from "./series-types";

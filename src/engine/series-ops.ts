@@ -2,7 +2,7 @@
  * Pure operations on daily series: slicing, filling missing days, rolling up into periods. Points are sorted
  * by day (ascending) and carry integer day numbers (see days.ts).
  */
-import { periodStart, type Period } from "./days";
+import { periodStart, type Period } from "../client/data/days";
 import type { Aggregation } from "./metric-kinds";
 
 export interface DayPoint {

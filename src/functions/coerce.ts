@@ -3,7 +3,7 @@
  * undefined), empty cells as null or "", dates as serial numbers or text, ranges as 2D arrays. Every refusal
  * is a #VALUE! naming the argument and saying what is expected.
  */
-import { formatDay, parseDay } from "../engine/days";
+import { formatDay, parseDay } from "../client/data/days";
 import { MAX_SERIAL, MIN_SERIAL, serialToDay } from "./excel-dates";
 import { invalid } from "./result";
 

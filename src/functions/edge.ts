@@ -6,7 +6,7 @@
  */
 import { isCryptometricsError, type CryptometricsError } from "../client";
 import { createLogger } from "../client";
-import { dayOfInstant, formatDay } from "../engine/days";
+import { dayOfInstant, formatDay } from "../client/data/days";
 import { readyRuntime, runtimeIfReady, sharedDiagnostics } from "../runtime/runtime";
 import { CallTrace, type FnContext } from "./context";
 import { dayToSerial } from "./excel-dates";

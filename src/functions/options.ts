@@ -4,7 +4,7 @@
  * and options that do not apply to the function are refused by name with what is allowed.
  */
 import type { Aggregation } from "../engine/metric-kinds";
-import type { Period } from "../engine/days";
+import type { Period } from "../client/data/days";
 import type { Fill } from "../engine/series-ops";
 import { isMissing, requiredText } from "./coerce";
 import { invalid } from "./result";

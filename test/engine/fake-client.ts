@@ -14,7 +14,7 @@ import type {
   ProjectMetricsParams,
   CallOptions,
 } from "../../src/client";
-import { dayNumber, formatDay } from "../../src/engine/days";
+import { dayNumber, formatDay } from "../../src/client/data/days";
 import type { SeriesClient } from "../../src/engine/series-fetch";
 
 export interface FakeCall {

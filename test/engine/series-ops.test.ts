@@ -5,7 +5,7 @@ import {
   parseDay,
   periodEnd,
   periodStart,
-} from "../../src/engine/days";
+} from "../../src/client/data/days";
 import { Coverage } from "../../src/engine/coverage";
 import { fillDays, lastValueAtOrBefore, rollUp, type DayPoint } from "../../src/engine/series-ops";
 import { defaultAggregation, metricKind } from "../../src/engine/metric-kinds";

@@ -1,7 +1,7 @@
 import { checkRange, idList, optionalDate, requiredText } from "../../src/functions/coerce";
 import { dayToSerial, serialToDay } from "../../src/functions/excel-dates";
 import { parseOptions, DEFAULT_OPTIONS } from "../../src/functions/options";
-import { dayNumber } from "../../src/engine/days";
+import { dayNumber } from "../../src/client/data/days";
 import { FunctionError } from "../../src/functions/result";
 
 const fails = (fn: () => unknown, message: string | RegExp) => {

@@ -10,7 +10,7 @@ import {
   startSimulator,
   type RunningSimulator,
 } from "../../src/simulator";
-import { formatDay } from "../../src/engine/days";
+import { formatDay } from "../../src/client/data/days";
 import { serialToDay } from "../../src/functions/excel-dates";
 
 installCliHost();

@@ -8,7 +8,7 @@ import {
   serialOfDay,
   text,
 } from "../../src/taskpane/model/formula-text";
-import { dayNumber } from "../../src/engine/days";
+import { dayNumber } from "../../src/client/data/days";
 
 test("text is quoted with inner double quotes doubled, as Excel reads it back", () => {
   expect(quote(`Tick & Tock "Perps" <beta> 'v2'`)).toBe(`"Tick & Tock ""Perps"" <beta> 'v2'"`);

@@ -1,5 +1,5 @@
 /** AGGREGATION, AGGREGATIONS and BREAKDOWN: the service's own aggregates (§4.4, §4.12, §4.13). */
-import { formatDay } from "../../engine/days";
+import { formatDay } from "../../client/data/days";
 import type { JsonValue, OpenRow } from "../../client";
 import { checkRange, idList, optionalDate, requiredText } from "../coerce";
 import { traced, type FnContext } from "../context";

@@ -1,5 +1,5 @@
 /** What VALUE, METRIC and PRODUCT_METRIC share: their options, series variants and the engine call. */
-import { formatDay } from "../../engine/days";
+import { formatDay } from "../../client/data/days";
 import type { DayPoint } from "../../engine/series-ops";
 import type { SeriesAnswer, SeriesQuery, SeriesVariant } from "../../engine/series-types";
 import type { FnContext } from "../context";

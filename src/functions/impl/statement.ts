@@ -9,7 +9,7 @@ import {
   type FinancialStatementRow,
   type StatementInterval,
 } from "../../client";
-import { dayNumber } from "../../engine/days";
+import { dayNumber } from "../../client/data/days";
 import type { StatementGranularity } from "../../engine/engine";
 import { optionalText, requiredText } from "../coerce";
 import { traced, type FnContext } from "../context";

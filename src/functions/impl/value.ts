@@ -1,5 +1,5 @@
 /** VALUE: one number, a metric on a date (or its latest value), optionally rolled up over the period. */
-import { formatDay, periodEnd, periodStart } from "../../engine/days";
+import { formatDay, periodEnd, periodStart } from "../../client/data/days";
 import { defaultAggregation } from "../../engine/metric-kinds";
 import {
   fillDays,

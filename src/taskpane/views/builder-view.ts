@@ -3,7 +3,7 @@
  * written and a live preview of its result computed by the same engine (and cache) as the cells, then
  * insert it at the active cell.
  */
-import { dayOfInstant } from "../../engine/days";
+import { dayOfInstant } from "../../client/data/days";
 import { evaluateCall } from "../../sheet/evaluate";
 import type { AppContext } from "../app-context";
 import type { Catalogue } from "../model/catalogue-store";

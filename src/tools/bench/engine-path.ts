@@ -4,7 +4,7 @@
  * The hot path times this for its target ("engine time per cell").
  */
 import type { Metric, Project } from "../../client";
-import { dayNumber } from "../../engine/days";
+import { dayNumber } from "../../client/data/days";
 import type { Engine } from "../../engine/engine";
 import { resolveMetricIn, resolveProjectIn } from "../../engine/resolver";
 import { DEFAULT_VARIANT, type SeriesAnswer } from "../../engine/series-types";

@@ -5,7 +5,7 @@
  * runtime, so this is the engine, cache and client a workbook gets.
  */
 import { installCliHost } from "../../cli/host";
-import { dayNumber } from "../../engine/days";
+import { dayNumber } from "../../client/data/days";
 import { dayToSerial } from "../../functions/excel-dates";
 import * as fns from "../../functions/functions";
 import type { CellOutcome } from "./outcomes";

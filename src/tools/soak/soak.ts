@@ -7,7 +7,7 @@
  * is left pending (timers, waiting calls, loads in flight, limiter queue, open exchanges).
  */
 import { DEFAULT_CACHE_POLICY, type CachePolicy } from "../../engine/cache-policy";
-import { formatDay } from "../../engine/days";
+import { formatDay } from "../../client/data/days";
 import { createDataset } from "../../simulator";
 import { LAB_START, openLab, type Lab } from "../faults/lab";
 import { buildWorkbook, evaluate, type Formula } from "../faults/workbook";
