@@ -51,5 +51,6 @@ export {
   type FetchResponseLike,
 } from "./http/fetch";
 export { createLogger, setLogSink, type Logger, type LogRecord, type LogSink } from "./log";
-export { isIsoDate, toIsoDate, toMetricValue } from "./data/values";
+export { isIsoDate } from "./data/days";
+export { toIsoDate, toMetricValue } from "./data/values";
 export { isLoopbackHost } from "./http/url";

@@ -4,7 +4,7 @@
  * is a #VALUE! naming the argument and saying what is expected.
  */
 import { formatDay, parseDay } from "../client/data/days";
-import { MAX_SERIAL, MIN_SERIAL, serialToDay } from "./excel-dates";
+import { MAX_SERIAL, MIN_SERIAL, serialToDay } from "../sheet/excel-dates";
 import { invalid } from "./result";
 
 /** Longest text accepted in one argument: ids and option strings are short; megabytes are a mistake. */

@@ -9,7 +9,7 @@ import { createLogger } from "../client";
 import { dayOfInstant, formatDay } from "../client/data/days";
 import { readyRuntime, runtimeIfReady, sharedDiagnostics } from "../runtime/runtime";
 import { CallTrace, type FnContext } from "./context";
-import { dayToSerial } from "./excel-dates";
+import { dayToSerial } from "../sheet/excel-dates";
 import { settingsHint, supportsFormattedNumbers } from "./host";
 import {
   FunctionError,

@@ -7,6 +7,7 @@
  * - a scalar parameter given an array constant is "lifted": see evaluate.ts.
  */
 import { errorCell, ErrorCell } from "./cells";
+import { isoDateToSerial } from "./excel-dates";
 import { Argument, Scalar } from "./formula";
 import { ERROR_CODES } from "./host";
 import { ParameterMeta } from "./registry";
@@ -43,30 +44,12 @@ export function prepareArguments(
   return parameters.map((parameter, i) => prepareArgument(args[i], parameter));
 }
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const MS_PER_DAY = 86_400_000;
-const SERIAL_EPOCH = Date.UTC(1899, 11, 30);
-
-/** Excel reads date text in a numeric context as its serial; the ISO form is the one unambiguous spelling. */
-function isoDateSerial(text: string): number | undefined {
-  const match = ISO_DATE.exec(text);
-  if (!match) return undefined;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const time = Date.UTC(year, month - 1, day);
-  const date = new Date(time);
-  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day || year < 1900)
-    return undefined;
-  // 1900-03-01 and later only; earlier dates sit on the other side of Excel's fictitious 1900-02-29.
-  const serial = Math.round((time - SERIAL_EPOCH) / MS_PER_DAY);
-  return serial > 60 ? serial : undefined;
-}
-
 function toNumber(value: number | string | boolean): number | undefined {
   if (typeof value === "number") return value;
   if (typeof value === "boolean") return value ? 1 : 0;
   const text = value.trim();
   if (text !== "" && Number.isFinite(Number(text))) return Number(text);
-  return isoDateSerial(text);
+  return isoDateToSerial(text);
 }
 
 function toBoolean(value: number | string | boolean): boolean | undefined {

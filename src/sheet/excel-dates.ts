@@ -1,15 +1,48 @@
 /**
- * Excel's 1900 date system, as the cell model needs it: telling a date number format from a plain one, and turning
- * a serial into the "YYYY-MM-DD" text every output format uses for dates.
+ * Excel's 1900 date system, the one place that knows it. Serial 1 is 1900-01-01, and serial 60 is the
+ * fictitious 1900-02-29 that Excel keeps for Lotus 1-2-3 compatibility, so from 1900-03-01 (serial 61) on,
+ * serial = days since 1970-01-01 + 25569. Also: telling a date number format from a plain one.
+ *
+ * Dates going into a function (serialToDay, isoDateToSerial) start at serial 61: no crypto data predates
+ * 1900, and the fictitious day has no real date. Dates shown (serialToIsoDate) cover all of Excel's range.
  */
+import { formatDay, parseDay } from "../client/data/days";
 
-const MS_PER_DAY = 86_400_000;
-// Serials from 61 on count from 1899-12-30 because Excel keeps Lotus 1-2-3's fictitious 1900-02-29 (60).
-const EPOCH_AFTER_LEAP_BUG = Date.UTC(1899, 11, 30);
-const EPOCH_BEFORE_LEAP_BUG = Date.UTC(1899, 11, 31);
+const EPOCH_OFFSET = 25_569;
 const FICTITIOUS_LEAP_DAY = 60;
-/** 9999-12-31, the last date Excel can show. */
-const MAX_SERIAL = 2_958_465;
+export const MIN_SERIAL = FICTITIOUS_LEAP_DAY + 1;
+/** 9999-12-31, Excel's last date. */
+export const MAX_SERIAL = 2_958_465;
+
+/** The UTC day number (days since 1970-01-01) of a serial from 1900-03-01 on; the time of day is ignored. */
+export function serialToDay(serial: number): number | undefined {
+  if (!Number.isFinite(serial)) return undefined;
+  const whole = Math.floor(serial);
+  if (whole < MIN_SERIAL || whole > MAX_SERIAL) return undefined;
+  return whole - EPOCH_OFFSET;
+}
+
+export function dayToSerial(day: number): number {
+  return day + EPOCH_OFFSET;
+}
+
+/** Excel reads date text in a numeric context as its serial; "YYYY-MM-DD" is the one unambiguous spelling. */
+export function isoDateToSerial(text: string): number | undefined {
+  const day = parseDay(text);
+  if (day === undefined) return undefined;
+  const serial = dayToSerial(day);
+  return serial >= MIN_SERIAL && serial <= MAX_SERIAL ? serial : undefined;
+}
+
+/** "YYYY-MM-DD" for a serial (time of day dropped), or undefined outside 1900-01-01..9999-12-31. */
+export function serialToIsoDate(serial: number): string | undefined {
+  if (!Number.isFinite(serial)) return undefined;
+  const whole = Math.floor(serial);
+  if (whole < 1 || whole > MAX_SERIAL) return undefined;
+  if (whole === FICTITIOUS_LEAP_DAY) return "1900-02-29";
+  // Before the fictitious day, serials run one day behind the later ones.
+  return formatDay(whole - EPOCH_OFFSET + (whole < FICTITIOUS_LEAP_DAY ? 1 : 0));
+}
 
 /**
  * Whether a number format shows a date: it has a year or day token, or a month name (mmm). A lone "m" is
@@ -22,14 +55,4 @@ export function isDateFormat(format: string): boolean {
     .replace(/\\./g, "")
     .replace(/\[[^\]]*\]/g, "");
   return /[yd]/i.test(tokens) || /mmm/i.test(tokens);
-}
-
-/** "YYYY-MM-DD" for a 1900-system serial (time of day dropped), or undefined outside 1900-01-01..9999-12-31. */
-export function serialToIsoDate(serial: number): string | undefined {
-  if (!Number.isFinite(serial)) return undefined;
-  const day = Math.floor(serial);
-  if (day < 1 || day > MAX_SERIAL) return undefined;
-  if (day === FICTITIOUS_LEAP_DAY) return "1900-02-29";
-  const epoch = day < FICTITIOUS_LEAP_DAY ? EPOCH_BEFORE_LEAP_BUG : EPOCH_AFTER_LEAP_BUG;
-  return new Date(epoch + day * MS_PER_DAY).toISOString().slice(0, 10);
 }

@@ -1,11 +1,4 @@
-import {
-  addDays,
-  dayNumber,
-  formatDay,
-  parseDay,
-  periodEnd,
-  periodStart,
-} from "../../src/client/data/days";
+import { dayNumber, formatDay } from "../../src/client/data/days";
 import { Coverage } from "../../src/engine/coverage";
 import { fillDays, lastValueAtOrBefore, rollUp, type DayPoint } from "../../src/engine/series-ops";
 import { defaultAggregation, metricKind } from "../../src/engine/metric-kinds";
@@ -13,30 +6,6 @@ import { defaultAggregation, metricKind } from "../../src/engine/metric-kinds";
 const d = dayNumber;
 const pts = (...entries: Array<[string, number | null]>): DayPoint[] =>
   entries.map(([day, value]) => ({ day: d(day), value }));
-
-describe("days", () => {
-  it("parses real calendar days only", () => {
-    expect(parseDay("2024-02-29")).toBe(19782);
-    expect(parseDay("2023-02-29")).toBeUndefined();
-    expect(parseDay("2024-13-01")).toBeUndefined();
-    expect(parseDay("24-01-01")).toBeUndefined();
-    expect(formatDay(19782)).toBe("2024-02-29");
-    expect(addDays("2024-12-31", 1)).toBe("2025-01-01");
-  });
-
-  it.each([
-    ["week", "2024-01-03", "2024-01-01", "2024-01-07"],
-    ["month", "2024-02-15", "2024-02-01", "2024-02-29"],
-    ["quarter", "2024-05-20", "2024-04-01", "2024-06-30"],
-    ["year", "2024-07-04", "2024-01-01", "2024-12-31"],
-  ] as const)(
-    "finds the %s holding a day (ISO weeks start on Monday)",
-    (period, day, first, last) => {
-      expect(formatDay(periodStart(d(day), period))).toBe(first);
-      expect(formatDay(periodEnd(d(day), period))).toBe(last);
-    }
-  );
-});
 
 describe("coverage", () => {
   it("merges overlapping and adjacent ranges and answers containment", () => {

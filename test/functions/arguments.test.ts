@@ -1,5 +1,4 @@
 import { checkRange, idList, optionalDate, requiredText } from "../../src/functions/coerce";
-import { dayToSerial, serialToDay } from "../../src/functions/excel-dates";
 import { parseOptions, DEFAULT_OPTIONS } from "../../src/functions/options";
 import { dayNumber } from "../../src/client/data/days";
 import { FunctionError } from "../../src/functions/result";
@@ -15,19 +14,6 @@ const fails = (fn: () => unknown, message: string | RegExp) => {
   expect((error as FunctionError).code).toBe("value");
   expect((error as FunctionError).message).toMatch(message);
 };
-
-describe("Excel dates (1900 system)", () => {
-  it("maps serials to days and back: 45292 is 2024-01-01, 61 is 1900-03-01", () => {
-    expect(serialToDay(45292)).toBe(dayNumber("2024-01-01"));
-    expect(serialToDay(61)).toBe(dayNumber("1900-03-01"));
-    expect(serialToDay(45292.75)).toBe(dayNumber("2024-01-01")); // a date-time: the day
-    expect(dayToSerial(dayNumber("2024-01-01"))).toBe(45292);
-  });
-
-  it("refuses serials before 1900-03-01 (and Excel's fictitious 1900-02-29) or past 9999-12-31", () => {
-    for (const bad of [60, 0, -1, 2958466, NaN, Infinity]) expect(serialToDay(bad)).toBeUndefined();
-  });
-});
 
 describe("argument coercion", () => {
   it("reads dates from serials and ISO text, and says what is expected otherwise", () => {

@@ -11,7 +11,7 @@ import {
   type RunningSimulator,
 } from "../../src/simulator";
 import { formatDay } from "../../src/client/data/days";
-import { serialToDay } from "../../src/functions/excel-dates";
+import { serialToDay } from "../../src/sheet/excel-dates";
 
 installCliHost();
 

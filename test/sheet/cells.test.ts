@@ -1,35 +1,5 @@
 import { isWholeError, thrownToCell, toCell, toGrid, toLiftedCell } from "../../src/sheet/cells";
-import { isDateFormat, serialToIsoDate } from "../../src/sheet/excel-dates";
 import { HostFunctionError } from "../../src/sheet/host";
-
-describe("Excel 1900 dates", () => {
-  it.each([
-    [1, "1900-01-01"],
-    [59, "1900-02-28"],
-    [60, "1900-02-29"],
-    [61, "1900-03-01"],
-    [45292, "2024-01-01"],
-    [45292.75, "2024-01-01"],
-    [45351, "2024-02-29"],
-    [2958465, "9999-12-31"],
-  ])("serial %d is %s", (serial, iso) => {
-    expect(serialToIsoDate(serial)).toBe(iso);
-  });
-
-  it.each([0, -1, 2958466, NaN, Infinity])("serial %d has no date", (serial) => {
-    expect(serialToIsoDate(serial)).toBeUndefined();
-  });
-
-  it.each(["yyyy-mm-dd", "d/m/yyyy", "mmm yy", "dddd", "[$-409]mmmm d, yyyy", "yyyy-mm-dd hh:mm"])(
-    "%s is a date format",
-    (format) => expect(isDateFormat(format)).toBe(true)
-  );
-
-  it.each(["0.00", "#,##0", "0.00%", "mm:ss", "[h]:mm", "General", '0 "days"', "0\\d", "[Red]0.0"])(
-    "%s is not a date format",
-    (format) => expect(isDateFormat(format)).toBe(false)
-  );
-});
 
 describe("reading function results", () => {
   it("reads plain values as Excel does, with empty text as an empty cell", () => {

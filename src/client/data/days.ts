@@ -16,7 +16,13 @@ export function parseDay(text: string): number | undefined {
   const mo = Number(m[2]);
   const d = Number(m[3]);
   if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return undefined;
-  return Date.UTC(y, mo - 1, d) / MS_PER_DAY;
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0..99 as 1900..1999.
+  return new Date(0).setUTCFullYear(y, mo - 1, d) / MS_PER_DAY;
+}
+
+/** True for a real calendar date written YYYY-MM-DD (2024-02-30 is not). */
+export function isIsoDate(text: string): boolean {
+  return parseDay(text) !== undefined;
 }
 
 function daysInMonth(year: number, month: number): number {

@@ -5,7 +5,7 @@
  */
 import { CryptometricsError } from "../errors";
 import type { IdSelection, IsoDate } from "./types";
-import { isIsoDate } from "./values";
+import { isIsoDate } from "./days";
 
 export interface Checker {
   /** Throw an "invalid-input" error for this operation. */

@@ -1,4 +1,5 @@
 /** Normalisation of single values: metric numbers and dates, as the service actually sends them. */
+import { isIsoDate } from "./days";
 import type { IsoDate, MetricValue, OrderDirection } from "./types";
 
 // Plain decimal notation only: Number() alone would also read "0x1f", "Infinity" and "" as numbers.
@@ -22,19 +23,6 @@ export function toMetricValue(value: unknown): MetricValue {
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
-
-/** True for a real calendar date written YYYY-MM-DD (2024-02-30 is not). */
-export function isIsoDate(text: string): boolean {
-  const m = DATE_ONLY.exec(text);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (mo < 1 || mo > 12 || d < 1) return false;
-  return d <= daysInMonth(y, mo);
-}
-
-function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
 
 /**
  * A timestamp as sent (YYYY-MM-DD, or an ISO date-time such as 2024-01-01T00:00:00.000Z) → the UTC

@@ -3,6 +3,7 @@
  * reference writes it) and the call its live preview evaluates. Pure: the view keeps a BuilderState and
  * asks for a build on every change.
  */
+import { isIsoDate } from "../../client/data/days";
 import type { OptionKey } from "../../functions/options";
 import {
   LIST_OPTIONS,
@@ -36,8 +37,6 @@ export interface BuilderState {
 export type BuildResult =
   | { ok: true; formula: string; name: string; args: FormulaArg[] }
   | { ok: false; problems: string[] };
-
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export function emptyState(fn: string): BuilderState {
   return { fn, values: {} };
@@ -92,7 +91,7 @@ function argFor(param: ParamSpec, value: ParamValue | undefined, problems: strin
     case "date": {
       const date = value?.kind === "date" ? value.value : { mode: "none" as const };
       if (date.mode === "fixed") {
-        if (!ISO_DATE.test(date.date)) {
+        if (!isIsoDate(date.date)) {
           problems.push(`${param.label}: pick a date.`);
           return OMITTED;
         }

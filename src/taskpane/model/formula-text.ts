@@ -4,6 +4,7 @@
  * Besides constants, an argument may be a rolling date (`TODAY()-365`), which Excel recalculates daily; for
  * the builder's live preview it stands for today's serial minus the days.
  */
+import { dayToSerial } from "../../sheet/excel-dates";
 import type { Argument, FormulaCall, Scalar } from "../../sheet/formula";
 
 export type FormulaArg =
@@ -55,13 +56,8 @@ export function formulaText(name: string, args: readonly FormulaArg[]): string {
   return `=${NAMESPACE}.${name}(${trimArgs(args).map(argText).join(",")})`;
 }
 
-/** Excel's serial for a UTC day number (days since 1970-01-01): serial 25569 is 1970-01-01. */
-export function serialOfDay(day: number): number {
-  return day + 25_569;
-}
-
 /**
- * The call as the CLI's evaluator takes it, rolling dates resolved against `today` (a UTC day number), so
+ * The call as the sheet model evaluates it, rolling dates resolved against `today` (a UTC day number), so
  * the preview computes what the cell will show today.
  */
 export function callForPreview(
@@ -73,7 +69,7 @@ export function callForPreview(
     name,
     args: trimArgs(args).map((arg): Argument => {
       if (arg.kind === "today-minus")
-        return { kind: "number", value: serialOfDay(today - arg.days) };
+        return { kind: "number", value: dayToSerial(today - arg.days) };
       return arg;
     }),
   };

@@ -6,7 +6,7 @@
  */
 import { installCliHost } from "../../cli/host";
 import { dayNumber } from "../../client/data/days";
-import { dayToSerial } from "../../functions/excel-dates";
+import { dayToSerial } from "../../sheet/excel-dates";
 import * as fns from "../../functions/functions";
 import type { CellOutcome } from "./outcomes";
 import type { BenchCell } from "./workloads";
