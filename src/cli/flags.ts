@@ -3,9 +3,9 @@
  * [FORMULA ...]`, read with node's util.parseArgs in strict mode, so an unknown flag is a usage error.
  */
 import { parseArgs } from "util";
-import { firstLineOf } from "../sheet/errors";
 import { UsageError } from "./errors";
 import { OUTPUT_FORMATS, OutputFormat } from "./output";
+import { firstLineOf } from "../client/errors";
 
 export interface EvalOptions {
   command: "eval";

@@ -9,7 +9,6 @@
 import { parseCommandLine, HELP } from "./flags";
 import { bindFormula, BoundFormula } from "../sheet/bind";
 import { Grid, isWholeError } from "../sheet/cells";
-import { firstLineOf } from "../sheet/errors";
 import {
   EXIT_FORMULA_ERROR,
   EXIT_INTERRUPTED,
@@ -28,6 +27,7 @@ import { loadRegistry } from "./registry-files";
 import { collectFormulas, FormulaSource, ReadText } from "./sources";
 import { setLogSink, type LogRecord } from "../client";
 import { configureRuntime } from "../runtime/runtime";
+import { firstLineOf } from "../client/errors";
 
 export interface CliIo {
   stdout(text: string): void;

@@ -1,8 +1,8 @@
 /** Loading the registry from the build's files on disk (Node only: the CLI). */
 import { readFileSync } from "fs";
 import { resolve } from "path";
-import { firstLineOf } from "../sheet/errors";
 import { broken, createRegistry, isRecord, type Registry } from "../sheet/registry";
+import { firstLineOf } from "../client/errors";
 
 export interface RegistryPaths {
   /** functions.meta.json written by `npm run build:node`. */

@@ -3,8 +3,8 @@
  * line 3 of a --file, "formula 2" for the second FORMULA argument.
  */
 import { readFileSync } from "fs";
-import { firstLineOf } from "../sheet/errors";
 import { UsageError } from "./errors";
+import { firstLineOf } from "../client/errors";
 
 export interface FormulaSource {
   text: string;

@@ -5,7 +5,7 @@
  */
 import { raceAbort } from "./http/abort";
 import type { ApiKeySource, ResolvedConfig } from "./config";
-import { CryptometricsError } from "./errors";
+import { CryptometricsError, messageOf } from "./errors";
 import { callLabel } from "./label";
 import { ShapeError } from "./data/read";
 import type { CallContext, RequestSpec } from "./http/request";
@@ -245,7 +245,7 @@ function asFinal(
       : error;
   }
   // A bug in normalisation code, most likely: report it as unusable rather than crash the caller.
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = messageOf(error);
   return new CryptometricsError("malformed-response", `${label}: unexpected failure: ${reason}`, {
     operation,
     ids,

@@ -1,6 +1,6 @@
 /** Client configuration: what the caller provides, and the defaults that fill the rest. */
 import { createSleep, realTimers, type Sleep, type Timers } from "./http/abort";
-import { CryptometricsError } from "./errors";
+import { CryptometricsError, messageOf } from "./errors";
 import { ClientEvents, type ClientListener } from "./events";
 import { defaultFetch, type FetchLike } from "./http/fetch";
 import { DEFAULT_LIMITS, resolveRetryPolicy, type ClientLimits, type RetryPolicy } from "./policy";
@@ -62,13 +62,13 @@ export function resolveConfig(config: ClientConfig): ResolvedConfig {
   try {
     base = parseBaseUrl(config.baseUrl);
   } catch (error) {
-    return fail(error instanceof Error ? error.message : String(error));
+    return fail(messageOf(error));
   }
   let policy: RetryPolicy;
   try {
     policy = resolveRetryPolicy(config.retry);
   } catch (error) {
-    return fail(error instanceof Error ? error.message : String(error));
+    return fail(messageOf(error));
   }
   const limits: ClientLimits = {
     timeoutMs: config.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
@@ -90,7 +90,7 @@ export function resolveConfig(config: ClientConfig): ResolvedConfig {
     try {
       limiter = new RateLimiter({ ...limits.rateLimit, now, sleep });
     } catch (error) {
-      return fail(error instanceof Error ? error.message : String(error));
+      return fail(messageOf(error));
     }
   }
   return {

@@ -164,3 +164,20 @@ export function describeKind(kind: ErrorKind): string {
       return "unusable response";
   }
 }
+
+/**
+ * The message of anything thrown: an error's message, or the thing itself as text. Duck-typed, because
+ * errors from Node internals or another realm (jest's sandbox, a vm context) are not `instanceof Error` here.
+ */
+export function messageOf(error: unknown): string {
+  return typeof error === "object" &&
+    error !== null &&
+    typeof (error as { message?: unknown }).message === "string"
+    ? (error as { message: string }).message
+    : String(error);
+}
+
+/** The first line of messageOf: what a one-line report (the CLI's stderr, a status bar) shows. */
+export function firstLineOf(error: unknown): string {
+  return messageOf(error).split("\n")[0];
+}

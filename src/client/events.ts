@@ -3,7 +3,7 @@
  * taskpane's diagnostics and the benchmarks listen. URLs carry no key (it travels only in a header),
  * and a listener that throws never breaks a call.
  */
-import type { ErrorKind } from "./errors";
+import { messageOf, type ErrorKind } from "./errors";
 import { createLogger } from "./log";
 
 export interface RequestEvent {
@@ -94,6 +94,6 @@ export class ClientEvents {
 function warn(event: ClientEvent, error: unknown): void {
   log.warn("a client event listener threw; the call goes on", {
     event: event.type,
-    error: error instanceof Error ? error.message : String(error),
+    error: messageOf(error),
   });
 }

@@ -25,6 +25,7 @@ import {
   type SeriesAnswer,
   type SeriesQuery,
 } from "./series-types";
+import { messageOf } from "../client/errors";
 
 export interface BatcherOptions {
   /** How long the first call of a window waits for others before the batch is planned. */
@@ -247,7 +248,7 @@ export class SeriesBatcher {
     const stale = this.store.stale(w.key, w.query.start, w.query.end);
     this.settle(w, () => {
       if (stale) {
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = messageOf(error);
         w.resolve(
           answerFrom(stale, this.store.read(stale, w.query.start, w.query.end), {
             fetchedAt: stale.fetchedAt,

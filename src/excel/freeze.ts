@@ -11,6 +11,7 @@
  */
 import { isCryptoFormula, WorkbookError, type FreezeResult, type FreezeScope } from "./port";
 import type { ExcelRun, Supports } from "./run";
+import { messageOf } from "../client/errors";
 
 export interface FreezeDeps {
   run: ExcelRun;
@@ -49,7 +50,7 @@ async function addNote(
     return { noteAddress: address };
   } catch (error) {
     return {
-      noteProblem: `no note could be added at ${address} (${error instanceof Error ? error.message : String(error)}); it may already have one`,
+      noteProblem: `no note could be added at ${address} (${messageOf(error)}); it may already have one`,
     };
   }
 }

@@ -5,6 +5,7 @@
  */
 import { createLogger } from "../client/log";
 import type { RefreshLog, RefreshRecord, RefreshScope } from "./refresh-log";
+import { messageOf } from "../client/errors";
 
 const log = createLogger("commands.refresh");
 
@@ -35,7 +36,7 @@ export async function refresh(
     const at = deps.now();
     record = { at, scope, source, ok: true, message: `Refreshed ${what} at ${clockTime(at)}.` };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     log.warn("refresh failed", { scope, source, error: reason });
     record = {
       at: deps.now(),

@@ -3,6 +3,7 @@ import type { Engine } from "../engine/engine";
 import type { Loaded } from "../engine/keyed-cache";
 import type { SeriesAnswer } from "../engine/series-types";
 import type { Runtime } from "../runtime/runtime";
+import { messageOf } from "../client/errors";
 
 export class CallTrace {
   readonly requests = new Set<string>();
@@ -22,7 +23,7 @@ export class CallTrace {
       const e = loaded.stale.error;
       this.stale = {
         fetchedAt: loaded.stale.fetchedAt,
-        reason: e instanceof Error ? e.message : String(e),
+        reason: messageOf(e),
       };
     }
   }

@@ -20,6 +20,7 @@ import {
   type ErrorCode,
   type Table,
 } from "./result";
+import { messageOf } from "../client/errors";
 
 const log = createLogger("functions");
 
@@ -88,11 +89,11 @@ export function classify(error: unknown): { code: ErrorCode; message: string } {
   if (error instanceof FunctionError) return { code: error.code, message: error.message };
   if (isCryptometricsError(error)) return forKind(error);
   log.error("unexpected failure in a custom function", {
-    error: error instanceof Error ? error.message : String(error),
+    error: messageOf(error),
   });
   return {
     code: "value",
-    message: `Cryptometrics hit an internal error (${error instanceof Error ? error.message : String(error)}); see Diagnostics.`,
+    message: `Cryptometrics hit an internal error (${messageOf(error)}); see Diagnostics.`,
   };
 }
 

@@ -15,6 +15,7 @@ import { evaluateFormula } from "../sheet/evaluate";
 import { renderGrid } from "./grid-view";
 import { loadPageRegistry } from "../functions/page-registry";
 import { addressOf, positionKey, SheetModel, type Entry, type Position } from "./sheet-model";
+import { messageOf } from "../client/errors";
 
 export const EXAMPLES: readonly string[] = [
   '=CRYPTO.VALUE("aave","revenue")',
@@ -126,7 +127,7 @@ function start(): void {
     } catch (error) {
       model.resolve(entry, {
         kind: "refused",
-        message: error instanceof Error ? error.message : String(error),
+        message: messageOf(error),
       });
     }
     draw();

@@ -4,6 +4,7 @@
  * redacted at the source and this module only adds the URL.
  */
 import { isCryptometricsError, type MetricsClient } from "../client";
+import { messageOf } from "../client/errors";
 
 export type Verdict =
   "valid" | "key-rejected" | "subscription" | "unreachable" | "not-configured" | "service-problem";
@@ -24,7 +25,7 @@ export function describeFailure(error: unknown, baseUrl: string): ConnectionOutc
   if (!isCryptometricsError(error)) {
     return {
       verdict: "service-problem",
-      message: `The test failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
+      message: `The test failed unexpectedly: ${messageOf(error)}`,
     };
   }
   switch (error.kind) {

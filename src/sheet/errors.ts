@@ -37,17 +37,3 @@ export class FormulaSyntaxError extends SheetError {
     this.reason = reason;
   }
 }
-
-/**
- * The first line of an error's message. Duck-typed, because errors thrown by Node internals or another
- * realm (jest's sandbox, a vm context) are not `instanceof Error` here.
- */
-export function firstLineOf(error: unknown): string {
-  const message =
-    typeof error === "object" &&
-    error !== null &&
-    typeof (error as { message?: unknown }).message === "string"
-      ? (error as { message: string }).message
-      : String(error);
-  return message.split("\n")[0];
-}

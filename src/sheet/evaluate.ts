@@ -10,6 +10,7 @@ import { SheetError } from "./errors";
 import { recalculate } from "./recalculate";
 import { parseFormula, type FormulaCall } from "./formula";
 import type { Registry } from "./registry";
+import { messageOf } from "../client/errors";
 
 export type Evaluation = { kind: "refused"; message: string } | { kind: "result"; grid: Grid };
 
@@ -29,7 +30,7 @@ export async function evaluateCall(
     if (error instanceof SheetError && error.kind === "unknown-function") {
       return { kind: "result", grid: [[errorCell("#NAME?", error.message)]] };
     }
-    return { kind: "refused", message: error instanceof Error ? error.message : String(error) };
+    return { kind: "refused", message: messageOf(error) };
   }
   const [grid] = await recalculate([bound]).results;
   return { kind: "result", grid };
@@ -44,7 +45,7 @@ export async function evaluateFormula(
   try {
     call = parseFormula(text);
   } catch (error) {
-    return { kind: "refused", message: error instanceof Error ? error.message : String(error) };
+    return { kind: "refused", message: messageOf(error) };
   }
   return evaluateCall(call, registry, address);
 }

@@ -8,6 +8,7 @@ import { DEFAULT_RATE_LIMIT, DEMO_API_KEY } from "./constants";
 import { MAX_PROJECTS } from "./data/synthetic";
 import { FAULTS, type Fault, type RunningSimulator, type SimulatorOptions } from "./types";
 import { parseDate } from "./util/days";
+import { messageOf } from "../client/errors";
 
 export class SimulatorOptionError extends Error {
   override name = "SimulatorOptionError";
@@ -121,7 +122,7 @@ export function parseCliOptions(argv: readonly string[], env: Env): CliOptions {
       },
     });
   } catch (error: unknown) {
-    throw new SimulatorOptionError(error instanceof Error ? error.message : String(error));
+    throw new SimulatorOptionError(messageOf(error));
   }
   const v = parsed.values;
   const pick = (flag: string | undefined, envName: string): string | undefined =>
@@ -217,7 +218,7 @@ export function parseCliOptions(argv: readonly string[], env: Env): CliOptions {
       options.https = { cert: readFileSync(cert), key: readFileSync(key) };
     } catch (error: unknown) {
       throw new SimulatorOptionError(
-        `Cannot read the HTTPS certificate or key: ${error instanceof Error ? error.message : String(error)}`
+        `Cannot read the HTTPS certificate or key: ${messageOf(error)}`
       );
     }
   }

@@ -18,6 +18,7 @@ import { matchRoute, pathSegments } from "./http/router";
 import { drawFor, RateLimiter, type ActiveKnobs } from "./knobs";
 import { commonHeaders, preflight, sendFault, sendJson, type Reply } from "./responses";
 import type { RequestLogEntry } from "./types";
+import { messageOf } from "../client/errors";
 
 export interface PipelineState {
   now: () => number;
@@ -192,7 +193,7 @@ function route(
   } catch (error: unknown) {
     if (error instanceof HttpError)
       return { status: error.status, body: { message: error.message }, headers: error.headers };
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     return { status: 500, body: { message: `Simulator error: ${message}` } };
   }
 }

@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from "fs";
 import { dirname, resolve } from "path";
 import { generateCustomFunctionsMetadata } from "custom-functions-metadata";
+import { messageOf } from "../client/errors";
 
 export async function generateFunctionsMeta(source: string): Promise<string> {
   const result = await generateCustomFunctionsMetadata(source, true);
@@ -25,9 +26,7 @@ if (require.main === module) {
       writeFileSync(out, json);
     },
     (error: unknown) => {
-      process.stderr.write(
-        `functions metadata: ${error instanceof Error ? error.message : String(error)}\n`
-      );
+      process.stderr.write(`functions metadata: ${messageOf(error)}\n`);
       process.exit(1);
     }
   );

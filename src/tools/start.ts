@@ -10,6 +10,7 @@ import WebpackDevServer from "webpack-dev-server";
 import devDefaults from "../config/dev-defaults.json";
 import { startSimulator, type RunningSimulator } from "../simulator";
 import { certificatePaths, loadDevCertificates } from "./dev-certs";
+import { messageOf } from "../client/errors";
 
 const root = resolve(__dirname, "../../..");
 
@@ -98,8 +99,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(
-    `npm start failed: ${error instanceof Error ? error.message : String(error)}\n`
-  );
+  process.stderr.write(`npm start failed: ${messageOf(error)}\n`);
   process.exit(1);
 });

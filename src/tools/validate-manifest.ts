@@ -7,6 +7,7 @@ import { readFileSync } from "fs";
 import { resolve } from "path";
 import { validateManifest } from "office-addin-manifest";
 import { checkManifestStructure, validateWithMicrosoftSchema } from "./manifest-check";
+import { messageOf } from "../client/errors";
 
 function print(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -56,9 +57,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(
-      `validate failed: ${error instanceof Error ? error.message : String(error)}\n`
-    );
+    process.stderr.write(`validate failed: ${messageOf(error)}\n`);
     process.exit(1);
   }
 );

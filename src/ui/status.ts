@@ -1,5 +1,6 @@
 /** A line of feedback under a group of controls: polite live region, kind shown by colour and a word. */
 import { h, replaceChildren } from "./dom";
+import { messageOf } from "../client/errors";
 
 export type StatusKind = "info" | "success" | "error" | "busy";
 
@@ -42,7 +43,7 @@ export async function withBusy<T>(
   try {
     return await action();
   } catch (error) {
-    status.show("error", error instanceof Error ? error.message : String(error));
+    status.show("error", messageOf(error));
     return undefined;
   } finally {
     button.removeAttribute("disabled");

@@ -21,6 +21,7 @@ import { choiceSelect } from "./picker";
 import { resultTable } from "../../ui/result-table";
 import { statusLine, withBusy } from "../../ui/status";
 import { paramControl, type Control } from "./builder-controls";
+import { messageOf } from "../../client/errors";
 
 /** Typing pauses this long before the preview asks the engine. */
 const PREVIEW_DELAY_MS = 350;
@@ -81,11 +82,7 @@ export function builderView(ctx: AppContext): BuilderView {
           replaceChildren(preview, resultTable(evaluation.grid, { id: "builder-result" }));
         }
       } catch (error) {
-        if (run === previewRun)
-          previewStatus.show(
-            "error",
-            `No preview: ${error instanceof Error ? error.message : String(error)}`
-          );
+        if (run === previewRun) previewStatus.show("error", `No preview: ${messageOf(error)}`);
       }
     })();
   };
@@ -159,10 +156,7 @@ export function builderView(ctx: AppContext): BuilderView {
       catalogue = await ctx.catalogue.load();
       renderParams();
     } catch (error) {
-      previewStatus.show(
-        "error",
-        `The catalogue is not loaded: ${error instanceof Error ? error.message : String(error)}`
-      );
+      previewStatus.show("error", `The catalogue is not loaded: ${messageOf(error)}`);
     }
   };
   ctx.onConnectionChanged(() => void load());

@@ -9,6 +9,7 @@ import type { Catalogue } from "../model/catalogue-store";
 import { h, replaceChildren } from "../../ui/dom";
 import { statusLine } from "../../ui/status";
 import { detailView } from "./detail-view";
+import { messageOf } from "../../client/errors";
 
 type Tab = "projects" | "metrics" | "sectors";
 const TABS: readonly Tab[] = ["projects", "metrics", "sectors"];
@@ -170,10 +171,7 @@ export function catalogueView(ctx: AppContext): HTMLElement {
       render();
     } catch (error) {
       catalogue = undefined;
-      status.show(
-        "error",
-        `The catalogue could not be loaded: ${error instanceof Error ? error.message : String(error)}`
-      );
+      status.show("error", `The catalogue could not be loaded: ${messageOf(error)}`);
     } finally {
       settled = true;
       stopRetries();

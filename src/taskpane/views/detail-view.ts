@@ -17,6 +17,7 @@ import {
 import { h, replaceChildren, safeHref } from "../../ui/dom";
 import { choiceSelect, picker } from "./picker";
 import { statusLine, withBusy, type StatusLine } from "../../ui/status";
+import { messageOf } from "../../client/errors";
 
 export interface DetailView {
   element: HTMLElement;
@@ -197,10 +198,7 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
         );
         status.clear();
       } catch (error) {
-        status.show(
-          "error",
-          `Could not load ${p.projectId}: ${error instanceof Error ? error.message : String(error)}`
-        );
+        status.show("error", `Could not load ${p.projectId}: ${messageOf(error)}`);
       }
     })();
   };
@@ -277,10 +275,7 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
         );
         status.clear();
       } catch (error) {
-        status.show(
-          "error",
-          `Could not load ${s.id}: ${error instanceof Error ? error.message : String(error)}`
-        );
+        status.show("error", `Could not load ${s.id}: ${messageOf(error)}`);
       }
     })();
   };

@@ -11,6 +11,7 @@ import { projectRoot } from "./bundles";
 import { installExcelHost } from "./excel";
 import { formatMarkdown, formatReport } from "./report";
 import { BENCH_DEFAULTS, runBench } from "./run";
+import { messageOf } from "../../client/errors";
 
 const HELP = `Usage: npm run bench [-- options]
   --scale N        rate limit ${BENCH_DEFAULTS.scale}× faster than the real 60/min (60 per ${60_000 / BENCH_DEFAULTS.scale} ms); default ${BENCH_DEFAULTS.scale}
@@ -103,7 +104,7 @@ main().then(
     const usage =
       error instanceof UsageError ||
       (error as { code?: string })?.code?.startsWith("ERR_PARSE_ARGS");
-    process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`bench: ${messageOf(error)}\n`);
     if (usage) process.stderr.write(`${HELP}\n`);
     process.exitCode = usage ? 2 : 1;
   }

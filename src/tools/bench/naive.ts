@@ -6,6 +6,7 @@
 import { isCryptometricsError, type MetricsClient } from "../../client";
 import type { CellOutcome } from "./outcomes";
 import type { BenchCell } from "./workloads";
+import { messageOf } from "../../client/errors";
 
 export type NaiveClient = Pick<MetricsClient, "getProjectMetrics" | "getFinancialStatement">;
 
@@ -44,7 +45,7 @@ function failed(error: unknown): CellOutcome {
   return {
     kind: "error",
     code: isCryptometricsError(error) ? error.kind : "thrown",
-    message: error instanceof Error ? error.message : String(error),
+    message: messageOf(error),
   };
 }
 

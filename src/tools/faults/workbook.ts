@@ -7,6 +7,7 @@ import * as fns from "../../functions/functions";
 import type { Dataset } from "../../simulator";
 import { StuckError } from "./driver";
 import type { Lab } from "./lab";
+import { messageOf } from "../../client/errors";
 
 type Fn = (...args: never[]) => Promise<unknown>;
 
@@ -91,7 +92,7 @@ export async function evaluate(lab: Lab, formulas: readonly Formula[]): Promise<
       settled.set(i, { ...base, ok: true, value: plain(value), ms: lab.time.now() - startedAt });
     } catch (error) {
       const code = isHostError(error) ? error.code : "(raw exception)";
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       settled.set(i, { ...base, ok: false, code, message, ms: lab.time.now() - startedAt });
     }
   });
