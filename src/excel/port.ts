@@ -1,12 +1,12 @@
 /**
  * What the taskpane asks of a workbook, as one small interface. In Excel the Office implementation
- * (../excel/office-workbook.ts) does it with Excel.run; in a plain browser (the browser tests, a demo) a
+ * (office-workbook.ts) does it with Excel.run; in a plain browser (the browser tests, a demo) a
  * recording implementation keeps the requests so they can be inspected. UI code never calls Excel itself.
  */
 
 /**
  * A cell's content: a formula the add-in wrote, or a constant. Strings are always text, never formulas:
- * a name from the service that starts with "=" stays text (see textForCell).
+ * a name from the service that starts with "=" stays text (see formulasEntry).
  */
 export type CellInput = string | number | boolean | null | { formula: string };
 
@@ -108,16 +108,11 @@ export class WorkbookError extends Error {
  * How a constant is written through Range.formulas: text that Excel would read as a formula or a number
  * ("=...", "+...", "-...", "@...") gets the apostrophe prefix that keeps it text.
  */
-export function cellText(cell: CellInput): string | number | boolean {
+export function formulasEntry(cell: CellInput): string | number | boolean {
   if (cell === null) return "";
   if (typeof cell === "object") return cell.formula;
   if (typeof cell === "string" && /^[=+\-@]/.test(cell)) return `'${cell}`;
   return cell;
-}
-
-/** The first ("Sheet1!B2") cell of an address ("Sheet1!B2:E7"). */
-export function firstCell(address: string): string {
-  return address.split(":")[0];
 }
 
 /** "CRYPTO." formulas, whatever the case and spacing: what freeze-to-values replaces. */

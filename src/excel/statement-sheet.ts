@@ -3,7 +3,7 @@
  * written, formats applied, columns sized, the header frozen, and the sheet shown.
  */
 import { uniqueSheetName } from "./sheet-name";
-import { cellText, type SheetPlan } from "./port";
+import { formulasEntry, type SheetPlan } from "./port";
 import { applyFormat } from "./apply-format";
 import type { ExcelRun } from "./run";
 
@@ -21,7 +21,7 @@ export function createSheet(run: ExcelRun, plan: SheetPlan): Promise<{ sheetName
       const columns = Math.max(1, ...block.cells.map((r) => r.length));
       const range = sheet.getRangeByIndexes(block.at[0], block.at[1], block.cells.length, columns);
       range.formulas = block.cells.map((row) =>
-        Array.from({ length: columns }, (_, c) => cellText(row[c] ?? null))
+        Array.from({ length: columns }, (_, c) => formulasEntry(row[c] ?? null))
       );
     }
     for (const rule of plan.formats) {

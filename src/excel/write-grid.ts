@@ -2,7 +2,7 @@
  * Writing a block (the comparison grid) at the active cell. The block must land on empty cells: writing over
  * a user's figures, or into another formula's spill, is refused with the address so they can move.
  */
-import { cellText, WorkbookError, type GridPlan, type InsertResult } from "./port";
+import { formulasEntry, WorkbookError, type GridPlan, type InsertResult } from "./port";
 import { applyFormat, areaRange } from "./apply-format";
 import type { ExcelRun } from "./run";
 
@@ -26,7 +26,7 @@ export function insertGrid(run: ExcelRun, plan: GridPlan): Promise<InsertResult>
       );
     }
     target.formulasR1C1 = plan.cells.map((row) =>
-      Array.from({ length: columns }, (_, c) => cellText(row[c] ?? null))
+      Array.from({ length: columns }, (_, c) => formulasEntry(row[c] ?? null))
     );
     for (const rule of plan.formats)
       applyFormat(areaRange(target, rule.area), rule.area, rule.format);

@@ -1,7 +1,8 @@
 /**
  * How a result cell reads on a page (the builder's preview, the preview grid): numbers with thousands
  * separators and sensible decimals, dates as YYYY-MM-DD, errors by their code with the message kept for
- * display beside them. Always text: the caller puts it in a text node.
+ * display beside them. Always text: the caller puts it in a text node. The CLI's table and CSV use cellText
+ * with their own number formats.
  */
 import type { Cell } from "./cells";
 
@@ -23,18 +24,30 @@ export function formatNumber(value: number): string {
   return SMALL.format(value);
 }
 
-export function displayCell(cell: Cell): CellDisplay {
+/**
+ * A cell as text, the one place that spells each kind: numbers as `number` writes them (the pages' format
+ * unless told otherwise), text and dates (YYYY-MM-DD) as they are, TRUE/FALSE, nothing for an empty cell,
+ * an error by its code (its message goes beside the cell, not in it).
+ */
+export function cellText(cell: Cell, number: (value: number) => string = formatNumber): string {
   switch (cell.kind) {
     case "number":
-      return { text: formatNumber(cell.value), kind: cell.kind };
+      return number(cell.value);
     case "string":
     case "date":
-      return { text: cell.value, kind: cell.kind };
+      return cell.value;
     case "boolean":
-      return { text: cell.value ? "TRUE" : "FALSE", kind: cell.kind };
+      return cell.value ? "TRUE" : "FALSE";
     case "empty":
-      return { text: "", kind: cell.kind };
+      return "";
     case "error":
-      return { text: cell.code, kind: cell.kind, message: cell.message };
+      return cell.code;
   }
+}
+
+export function displayCell(cell: Cell): CellDisplay {
+  const text = cellText(cell);
+  return cell.kind === "error"
+    ? { text, kind: cell.kind, message: cell.message }
+    : { text, kind: cell.kind };
 }

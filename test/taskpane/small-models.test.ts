@@ -9,7 +9,7 @@ import {
 import { displayCell, formatNumber } from "../../src/sheet/cell-display";
 import { freezeNote } from "../../src/taskpane/model/freeze-note";
 import { extend, RecordingWorkbook } from "../../src/excel/recording-workbook";
-import { cellText, isCryptoFormula } from "../../src/excel/port";
+import { formulasEntry, isCryptoFormula } from "../../src/excel/port";
 
 test("the catalogue's insert buttons write the reference's formulas", () => {
   expect(valueFormula("aave", "revenue")).toBe('=CRYPTO.VALUE("aave","revenue")');
@@ -47,11 +47,11 @@ test("CRYPTO formulas are told from others whatever their case; text never becom
   expect(isCryptoFormula("=MYCRYPTO.VALUE(1)")).toBe(false);
   expect(isCryptoFormula('CRYPTO.VALUE("a")')).toBe(false);
   expect(isCryptoFormula(42)).toBe(false);
-  expect(cellText('=HYPERLINK("x")')).toBe('\'=HYPERLINK("x")');
-  expect(cellText("-5%")).toBe("'-5%");
-  expect(cellText({ formula: "=CRYPTO.SECTORS()" })).toBe("=CRYPTO.SECTORS()");
-  expect(cellText(null)).toBe("");
-  expect(cellText(-5)).toBe(-5);
+  expect(formulasEntry('=HYPERLINK("x")')).toBe('\'=HYPERLINK("x")');
+  expect(formulasEntry("-5%")).toBe("'-5%");
+  expect(formulasEntry({ formula: "=CRYPTO.SECTORS()" })).toBe("=CRYPTO.SECTORS()");
+  expect(formulasEntry(null)).toBe("");
+  expect(formulasEntry(-5)).toBe(-5);
 });
 
 test("the freeze note says when, and that the figures were demo data when they were", () => {

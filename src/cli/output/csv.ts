@@ -3,7 +3,8 @@
  * programs expect). One table per formula, separated by a blank line; below each table the error messages
  * as lines starting with "# ". Numbers keep full precision; dates are YYYY-MM-DD; errors show their code.
  */
-import { Cell, Grid } from "../../sheet/cells";
+import { cellText } from "../../sheet/cell-display";
+import { Grid } from "../../sheet/cells";
 import { errorMessages } from "./cells-text";
 import { FormattedResult } from "./types";
 
@@ -14,25 +15,9 @@ export function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-function fieldText(cell: Cell): string {
-  switch (cell.kind) {
-    case "number":
-      return String(cell.value);
-    case "string":
-      return cell.value;
-    case "boolean":
-      return cell.value ? "TRUE" : "FALSE";
-    case "empty":
-      return "";
-    case "date":
-      return cell.value;
-    case "error":
-      return cell.code;
-  }
-}
-
+/** Full precision: String() is the shortest text that reads back as the same number. */
 function renderGrid(grid: Grid): string[] {
-  return grid.map((row) => row.map((cell) => csvField(fieldText(cell))).join(","));
+  return grid.map((row) => row.map((cell) => csvField(cellText(cell, String))).join(","));
 }
 
 export function formatCsv(results: readonly FormattedResult[]): string {

@@ -2,27 +2,15 @@
  * The `table` format, for people: each result under its formula, columns aligned (numbers to the right),
  * error codes in the cells and their messages listed below.
  */
+import { cellText } from "../../sheet/cell-display";
 import { Cell, Grid, isWholeError } from "../../sheet/cells";
 import { displayNumber, errorMessages, singleLine } from "./cells-text";
 import { FormattedResult } from "./types";
 
 const GAP = "  ";
 
-function cellText(cell: Cell): string {
-  switch (cell.kind) {
-    case "number":
-      return displayNumber(cell.value);
-    case "string":
-      return singleLine(cell.value);
-    case "boolean":
-      return cell.value ? "TRUE" : "FALSE";
-    case "empty":
-      return "";
-    case "date":
-      return cell.value;
-    case "error":
-      return cell.code;
-  }
+function tableText(cell: Cell): string {
+  return singleLine(cellText(cell, displayNumber));
 }
 
 // Width in code points, so accented project names do not push columns out of line.
@@ -36,7 +24,7 @@ function pad(text: string, size: number, right: boolean): string {
 }
 
 function renderGrid(grid: Grid): string[] {
-  const texts = grid.map((row) => row.map(cellText));
+  const texts = grid.map((row) => row.map(tableText));
   const widths = grid[0].map((_, c) => Math.max(...texts.map((row) => width(row[c]))));
   return grid.map((row, r) =>
     row
