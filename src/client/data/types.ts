@@ -15,6 +15,20 @@ export const ORDER_DIRECTIONS = ["asc", "desc"] as const;
 export const AGGREGATE_BY = ["chain", "product_id"] as const;
 export const TIMESTAMP_GRANULARITIES = ["year", "quarter", "month", "week"] as const;
 export const STATEMENT_INTERVALS = ["1m", "1y", "2y", "3y", "5y", "max"] as const;
+/**
+ * Aggregation names the service is known to send (`metric_aggregation_name`, §2.6). Unlike the sets above
+ * the interface does not close this one: rows with other names are kept, and a project's own list wins
+ * where it is loaded; this list is what the formula builder offers before that.
+ */
+export const AGGREGATION_NAMES = [
+  "latest",
+  "sum_30d",
+  "avg_7d",
+  "change_30d",
+  "trend_90d",
+  "ath",
+  "atl",
+] as const;
 /** Request parameters a NOT_FOUND entry can name (§2.11). */
 export const ID_FIELDS = [
   "project_ids",

@@ -214,14 +214,3 @@ export const PRODUCT_FIELDS: readonly string[] = [
   "chains",
   "metrics_available",
 ];
-
-/** Names the service uses for its aggregates (the project's own list is preferred when loaded). */
-export const AGGREGATION_NAMES: readonly string[] = [
-  "latest",
-  "sum_30d",
-  "avg_7d",
-  "change_30d",
-  "trend_90d",
-  "ath",
-  "atl",
-];

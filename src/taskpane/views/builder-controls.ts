@@ -6,8 +6,8 @@
 import type { OptionKey } from "../../functions/options";
 import type { Catalogue } from "../model/catalogue-store";
 import type { DateValue, OptionValues, ParamValue } from "../model/formula-builder";
+import { AGGREGATION_NAMES } from "../../client/data/types";
 import {
-  AGGREGATION_NAMES,
   GRANULARITY_CHOICES,
   INTERVAL_CHOICES,
   OPTION_CHOICES,
