@@ -1,6 +1,8 @@
 /**
  * Named loggers with one replaceable sink. Library code never writes to the console directly: the
- * CLI points the sink at stderr, the taskpane at its diagnostics panel, tests at an array.
+ * CLI and the bench point the sink at stderr, the fault table and the soak silence it, tests collect it.
+ * In the add-in the default sink below stays; the taskpane's diagnostics are built from the client's
+ * events (events.ts), not from log lines.
  */
 
 export type LogLevel = "debug" | "info" | "warn" | "error";

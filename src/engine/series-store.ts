@@ -37,11 +37,6 @@ interface Entry {
   previous?: Snapshot;
 }
 
-export interface Found {
-  snapshot: Snapshot;
-  fresh: boolean;
-}
-
 export class SeriesStore {
   private generation = 0;
   private readonly entries: LRUCache<string, Entry>;

@@ -115,17 +115,3 @@ export class Settings {
     });
   }
 }
-
-/** In-memory storage: the CLI and tests. */
-export class MemoryStorage implements KeyValueStorage {
-  private readonly items = new Map<string, string>();
-  async getItem(key: string): Promise<string | null> {
-    return this.items.get(key) ?? null;
-  }
-  async setItem(key: string, value: string): Promise<void> {
-    this.items.set(key, value);
-  }
-  async removeItem(key: string): Promise<void> {
-    this.items.delete(key);
-  }
-}

@@ -44,12 +44,6 @@ export function replaceChildren(parent: Node, ...children: Child[]): void {
   append(parent, children);
 }
 
-export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
-  const element = document.getElementById(id);
-  if (!element) throw new Error(`The page lacks #${id}`);
-  return element as T;
-}
-
 /** Only web links open from the taskpane; a `javascript:` or `data:` URL from a response never does. */
 export function safeHref(url: string, base?: string): string | undefined {
   try {

@@ -38,10 +38,6 @@ export interface ValueElement extends HTMLElement {
   value: string;
 }
 
-export interface CheckedElement extends HTMLElement {
-  checked: boolean;
-}
-
 export function valueOf(element: HTMLElement): string {
   return (element as ValueElement).value ?? "";
 }

@@ -193,11 +193,6 @@ export function findMetric(id: string): MetricDef | undefined {
   return BY_ID.get(id);
 }
 
-/** Metric id -> kind, for the simulator's own roll-ups (statements, aggregations, breakdowns, v1). */
-export const METRIC_KINDS: Readonly<Record<string, MetricKind>> = Object.fromEntries(
-  METRICS.map((m) => [m.id, m.kind])
-);
-
 /** Income statement then key metrics, in the order they appear in a financial statement. */
 export const STATEMENT_SECTIONS: readonly { section: string; metrics: readonly string[] }[] = [
   {
