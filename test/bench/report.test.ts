@@ -124,6 +124,27 @@ describe("the printed report", () => {
     expect(md).toContain("| model sheet | 1,000 | 20 / 1,000 | 20.0 s / 16 min 40 s | 50× |");
     expect(md).toContain("| hot path: engine time per cell | 34.5 µs | < 20 µs | **missed** |");
   });
+
+  it("prints the catalogue search and simulator timings when the run measured them", () => {
+    const withTimings = copy();
+    withTimings.smallTimings = {
+      catalogueSearch: {
+        projects: 50_000,
+        indexMs: 412.3,
+        keystrokes: [
+          { query: "s", ms: 21.04, hits: 15_787 },
+          { query: "sw", ms: 9.5, hits: 12_565 },
+        ],
+      },
+      simulatorSeries: { rows: 1826, callsMs: [180.2, 12.4, 11.9] },
+    };
+    const report = formatReport(withTimings, []);
+    expect(report).toMatch(/Catalogue search over 50,000 projects: index built in 412 ms;/);
+    expect(report).toContain('"s" 21.0 ms, "sw" 9.5 ms');
+    expect(report).toContain("(1,826 rows) in 180.2 ms generated, then 12.4 ms, 11.9 ms memoised");
+    expect(formatMarkdown(withTimings)).toContain("Catalogue search over 50,000 projects");
+    expect(text).not.toContain("Catalogue search");
+  });
 });
 
 describe("figures", () => {

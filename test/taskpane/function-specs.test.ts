@@ -76,9 +76,16 @@ test("every option the builder offers is one the function accepts, with every of
   }
 });
 
-test("the defaults the builder leaves out are the functions' own defaults", () => {
-  for (const [key, value] of Object.entries(OPTION_DEFAULTS)) {
-    expect([key, String(DEFAULT_OPTIONS[key as OptionKey])]).toEqual([key, value]);
+test("an option the builder leaves out as a default gives the same options as writing it", () => {
+  const everyKey = Object.keys(DEFAULT_OPTIONS) as OptionKey[];
+  const left = Object.entries(OPTION_DEFAULTS);
+  expect(left.length).toBeGreaterThan(0);
+  for (const [key, text] of left) {
+    // What the functions read from "key=default" must be what they assume when the option is absent.
+    expect([key, parseOptions(`${key}=${text}`, "F", everyKey)]).toEqual([
+      key,
+      parseOptions(null, "F", everyKey),
+    ]);
   }
 });
 

@@ -2,6 +2,7 @@
 import type { BundleReport } from "./bundles";
 import type { Agreement, OutcomeSummary } from "./outcomes";
 import type { Projection } from "./projection";
+import type { SmallTimings } from "./small-timings";
 
 export type WorkloadId = "model" | "history" | "overlap" | "statements" | "warm" | "cold" | "hot";
 
@@ -90,5 +91,7 @@ export interface BenchResults {
   hotPath: HotPathResult;
   heap: HeapResult;
   bundles: BundleReport;
+  /** Catalogue search and simulator timings (absent from runs recorded before they were measured). */
+  smallTimings?: SmallTimings;
   targets: TargetCheck[];
 }

@@ -19,6 +19,7 @@ import { naiveRecalculate } from "./naive";
 import { compareOutcomes, summarise, type CellOutcome } from "./outcomes";
 import { projectToRealLimit } from "./projection";
 import type { BenchResults, SideResult, WorkloadId, WorkloadResult } from "./results";
+import { measureSmallTimings } from "./small-timings";
 import { evaluateTargets } from "./targets";
 import {
   BENCH_NOW,
@@ -213,6 +214,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     const byTime = [...cellRuns].sort((a, b) => a.measurement.wallMs - b.measurement.wallMs);
     const typical = byTime[Math.floor(byTime.length / 2)];
     runner.record("hot", "hot path", hot, typical, await runner.naive(hot));
+    progress("catalogue search and simulator timings");
+    const smallTimings = await measureSmallTimings();
 
     const cpu = cpus();
     const measured: Omit<BenchResults, "targets"> = {
@@ -247,6 +250,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       },
       heap: { beforeBytes, afterBytes, forcedGc: gc !== undefined },
       bundles,
+      smallTimings,
     };
     return { ...measured, targets: evaluateTargets(measured) };
   } finally {
