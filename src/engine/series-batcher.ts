@@ -1,9 +1,11 @@
 /**
  * Turns many cell calls into few requests (habits of dataloader): calls arriving within one recalculation
- * window are queued, grouped and planned together (series-grouping.ts, planner.ts) and answered from one set of requests; a call whose
- * series is already being fetched for a range that covers it joins that request; answers come from the cache
- * when fresh. Every call settles: each request ends in resolve or reject for every caller, a deadline bounds
- * each call, and a cancelled call leaves the batch (the request itself is aborted once nobody waits for it).
+ * window are queued, grouped and planned together (series-grouping.ts, planner.ts) and answered from one set
+ * of requests; a call whose series is already being fetched for a range that covers it joins that request;
+ * answers come from the cache when fresh. Every call settles: each request ends in resolve or reject for
+ * every caller (a caller whose series the answer lacks is rejected at once, as dataloader does, rather than
+ * left to its deadline), a deadline bounds each call, and a cancelled call leaves the batch (the request
+ * itself is aborted once nobody waits for it).
  */
 import { CryptometricsError, type Timers } from "../client";
 import { groupRequests } from "./series-grouping";
@@ -59,6 +61,13 @@ interface Flight {
   description: string;
 }
 
+/** Sends one planned request (fetchGroup; a test may pass its own). */
+export type FetchGroup = (
+  client: SeriesClient,
+  request: GroupRequest,
+  signal: AbortSignal
+) => Promise<GroupResult>;
+
 function sliceResult(result: PairResult, start: number, end: number): Map<string, DayPoint[]> {
   const out = new Map<string, DayPoint[]>();
   for (const [dim, points] of result.dims)
@@ -80,7 +89,8 @@ export class SeriesBatcher {
     private readonly store: SeriesStore,
     private readonly timers: Timers,
     private readonly options: BatcherOptions,
-    private readonly availability?: AvailabilityLookup
+    private readonly availability?: AvailabilityLookup,
+    private readonly fetch: FetchGroup = fetchGroup
   ) {}
 
   /** Calls waiting for a request (queued or in flight): zero when the workbook has settled. */
@@ -155,7 +165,7 @@ export class SeriesBatcher {
       if (!set) this.flightsByKey.set(key, (set = new Set()));
       set.add(flight);
     }
-    fetchGroup(this.client, request, flight.controller.signal)
+    this.fetch(this.client, request, flight.controller.signal)
       .then(async (result) => ({ result, failed: await this.checkEmpty(request, result) }))
       .then(
         ({ result, failed }) => {
@@ -179,7 +189,10 @@ export class SeriesBatcher {
               continue;
             }
             const r = result.results.get(w.key);
-            if (!r) continue;
+            if (!r) {
+              this.fail(w, this.unanswered(w.query, result.description));
+              continue;
+            }
             this.settle(w, () =>
               w.resolve({
                 dims: sliceResult(r, w.query.start, w.query.end),
@@ -319,6 +332,15 @@ export class SeriesBatcher {
     if (w.staleTimer !== undefined) this.timers.clearTimeout(w.staleTimer);
     w.detach?.();
     action();
+  }
+
+  /** A request came back without the series a caller waits for: not worth waiting for the deadline. */
+  private unanswered(q: SeriesQuery, description: string): CryptometricsError {
+    return new CryptometricsError(
+      "malformed-response",
+      `${this.describe(q)}: the answer to ${description} holds nothing for it`,
+      { operation: "series", ids: [q.projectId, q.metricId] }
+    );
   }
 
   private cancelled(q: SeriesQuery): CryptometricsError {

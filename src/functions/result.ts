@@ -10,7 +10,7 @@ export interface ErrorCell {
 }
 
 export interface DateCell {
-  /** Days since 1970-01-01 (see engine/days.ts). */
+  /** Days since 1970-01-01 (see client/data/days.ts). */
   readonly date: number;
 }
 

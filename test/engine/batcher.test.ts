@@ -1,9 +1,10 @@
 import { CryptometricsError } from "../../src/client";
 import { DEFAULT_CACHE_POLICY } from "../../src/engine/cache-policy";
 import { dayNumber } from "../../src/client/data/days";
-import { SeriesBatcher } from "../../src/engine/series-batcher";
+import { SeriesBatcher, type FetchGroup } from "../../src/engine/series-batcher";
+import { fetchGroup } from "../../src/engine/series-fetch";
 import { SeriesStore } from "../../src/engine/series-store";
-import { DEFAULT_VARIANT, type SeriesQuery } from "../../src/engine/series-types";
+import { DEFAULT_VARIANT, seriesKey, type SeriesQuery } from "../../src/engine/series-types";
 import { ManualTime } from "../support/manual-time";
 import { FakeClient, fakeValue } from "./fake-client";
 
@@ -11,16 +12,23 @@ const WINDOW = 50;
 const DEADLINE = 130_000;
 const STALE_AFTER = 10_000;
 
-function setup() {
+function setup(fetch?: FetchGroup) {
   const time = new ManualTime();
   const client = new FakeClient();
   const store = new SeriesStore(DEFAULT_CACHE_POLICY, time.now);
-  const batcher = new SeriesBatcher(client, store, time.timers, {
-    windowMs: WINDOW,
-    deadlineMs: DEADLINE,
-    maxIdsPerRequest: 50,
-    staleAfterMs: STALE_AFTER,
-  });
+  const batcher = new SeriesBatcher(
+    client,
+    store,
+    time.timers,
+    {
+      windowMs: WINDOW,
+      deadlineMs: DEADLINE,
+      maxIdsPerRequest: 50,
+      staleAfterMs: STALE_AFTER,
+    },
+    undefined,
+    fetch
+  );
   return { time, client, store, batcher };
 }
 
@@ -169,6 +177,30 @@ describe("series batcher", () => {
     expect(settled).not.toHaveBeenCalled();
     await time.advance(DEADLINE);
     await expect(call).rejects.toMatchObject({ kind: "timeout" });
+  });
+
+  it("rejects at once a cell whose series the answer lacks, instead of leaving it to its deadline", async () => {
+    const lacking = q("uniswap", "fees", "2025-01-01");
+    // An answer that holds every series of its request but one (the batcher cannot rule it out).
+    const { time, client, batcher } = setup(async (c, request, signal) => {
+      const result = await fetchGroup(c, request, signal);
+      result.results.delete(seriesKey(lacking));
+      return result;
+    });
+    const answered = batcher.get(q("aave", "fees", "2025-01-01"));
+    const unanswered = batcher.get(lacking);
+    const settled = jest.fn();
+    unanswered.then(settled, settled);
+    await time.advance(WINDOW);
+    expect(client.calls).toHaveLength(1);
+    expect(settled).toHaveBeenCalled();
+    await expect(unanswered).rejects.toMatchObject({
+      kind: "malformed-response",
+      message: expect.stringContaining("fees of uniswap: the answer to"),
+    });
+    expect(values(await answered)).toEqual([fakeValue("aave", "fees", dayNumber("2025-01-01"))]);
+    expect(batcher.waiting).toBe(0);
+    expect(time.timersPending).toBe(0);
   });
 
   it("settles a cell whose request hangs at its deadline, with a timeout error", async () => {
