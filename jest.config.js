@@ -11,7 +11,7 @@ module.exports = {
   },
   transformIgnorePatterns: ["^(?!.*/node_modules/strip-bom/).*/node_modules/"],
   // office-addin-mock pulls office-addin-manifest, whose ESM-only dependencies break jest's CJS loader;
-  // the mock only needs its OfficeApp enum (see ../shared/notes/office-addin-facts.md).
+  // the mock only needs its OfficeApp enum, which the shim exports.
   moduleNameMapper: {
     "^office-addin-manifest$": "<rootDir>/test/support/office-addin-manifest-shim.ts",
   },

@@ -1,6 +1,6 @@
 /**
  * The metrics service client: one typed method per operation of the interface (v2 §4.1–4.13, v1 §9).
- * No Office globals: it runs in Node (tests, CLI) and in Excel's shared runtime alike.
+ * `§` references in this project are sections of src/client/INTERFACE.md. No Office globals: it runs in Node (tests, CLI) and in Excel's shared runtime alike.
  */
 import { runCall, type Runner } from "./call";
 import { resolveConfig, type ClientConfig, type ResolvedConfig } from "./config";

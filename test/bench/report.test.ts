@@ -28,7 +28,7 @@ function check(targets: readonly TargetCheck[], label: string): TargetCheck {
   return found;
 }
 
-describe("the targets of issue 6", () => {
+describe("the performance targets", () => {
   it("are all met by the recorded run", () => {
     const targets = evaluateTargets(copy());
     for (const label of [

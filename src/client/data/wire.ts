@@ -1,6 +1,6 @@
 /**
- * The service's JSON as it travels (interface §2), widened to what real responses hold
- * (../shared/notes/service-facts.md): values declared as strings arrive as numbers or null, timestamps
+ * The service's JSON as it travels (interface §2), widened to what real responses hold (§10 of
+ * src/client/INTERFACE.md): values declared as strings arrive as numbers or null, timestamps
  * as dates or ISO date-times, and the open shapes (§2.12) are anything JSON. Parsing code reads these
  * defensively; callers see only the normalised types of ./types.
  */

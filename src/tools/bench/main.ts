@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: builds, then refreshes the workloads of issue 6 through the add-in and through a naive
+ * `npm run bench`: builds, then refreshes the README's performance workloads through the add-in and through a naive
  * per-cell baseline, prints the side-by-side table with every target, and writes the full results as JSON
  * (and the README's markdown table) under bench-results/, which git ignores.
  */

@@ -52,7 +52,7 @@ export interface BenchOptions {
 /** How the add-in's engine starts a workload: catalogue loaded (the usual), everything cleared, or as left. */
 type Start = "catalogue" | "cold" | "warm";
 
-/** Rows of the model, history and hot-path sheets (issue 6: 50 projects). */
+/** Rows of the model, history and hot-path sheets (50 rows each, as in the README's performance table). */
 const SHEET_ROWS = 50;
 
 const gc = (globalThis as { gc?: () => void }).gc;

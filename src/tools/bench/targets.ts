@@ -1,5 +1,5 @@
 /**
- * The targets of issue 6, checked against one run. Request counts are exact; times and sizes depend on the
+ * The performance targets (the README's goal column), checked against one run. Request counts are exact; times and sizes depend on the
  * machine and the build, so they are reported here, never asserted in tests.
  */
 import { formatBytes, formatCount, formatRatio } from "./format";

@@ -1,7 +1,7 @@
 /**
  * The workbooks the bench refreshes, as plain cell lists: what each cell's formula asks, independent of how
  * it is evaluated (through the custom functions, or by the naive per-cell baseline). Sizes are parameters so
- * the tests can run small versions of the same sheets; the defaults are the sizes of issue 6.
+ * the tests can run small versions of the same sheets; the defaults are the sizes the README's performance table reports.
  */
 import { addDays } from "../../client/data/days";
 import { createDataset } from "../../simulator";
