@@ -10,7 +10,27 @@ const devDefaults = require("./src/config/dev-defaults.json");
 const pkg = require("./package.json");
 const renderHelp = require("./src/help/render-help.js");
 
+/** The development origin the committed manifest.xml names (npm start's default port). */
 const urlDev = `https://localhost:${devDefaults.devServerPort}/`;
+
+/**
+ * Ports of a development build: npm start's defaults, or the ones it was started with (`npm start -- --port N
+ * --simulator-port M` passes them here as webpack env), so the pages, the manifest and the default service URL
+ * all name the servers actually running.
+ */
+function devPorts(env) {
+  const port = (value, fallback) => {
+    if (value === undefined) return fallback;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1 || n > 65535)
+      throw new Error(`not a port number: "${value}"`);
+    return n;
+  };
+  return {
+    devServer: port(env.devServerPort, devDefaults.devServerPort),
+    simulator: port(env.simulatorPort, devDefaults.simulatorPort),
+  };
+}
 
 /**
  * The pages' Content-Security-Policy. Scripts only from the add-in's origin (and Microsoft's office.js CDN in
@@ -28,8 +48,8 @@ function contentSecurityPolicy(dev) {
   return [
     "default-src 'self'",
     `script-src ${scripts}`,
-    "connect-src 'self' https: http://localhost:* http://127.0.0.1:*" +
-      (dev ? " wss://localhost:*" : ""),
+    // No websocket: the dev server runs without its live-reload client (see src/tools/start.ts).
+    "connect-src 'self' https: http://localhost:* http://127.0.0.1:*",
     // The pages' own style sheets, and one empty <style> element: Fluent's focus-visible feature test adds it
     // (then fills it through CSSOM, which CSP does not govern). The hash is the empty string's.
     `style-src 'self' '${EMPTY_STYLE_HASH}'`,
@@ -53,8 +73,8 @@ function productionOrigin() {
   return origin.endsWith("/") ? origin : `${origin}/`;
 }
 
-/** The manifest for a production origin: every URL moves there; AppDomain takes the bare origin. */
-function productionManifest(xml, origin) {
+/** The manifest for another origin: every URL moves there; AppDomain takes the bare origin. */
+function manifestFor(xml, origin) {
   const devOrigin = new URL(urlDev).origin;
   return xml
     .split(`<AppDomain>${devOrigin}</AppDomain>`)
@@ -63,9 +83,10 @@ function productionManifest(xml, origin) {
     .join(origin);
 }
 
-module.exports = (_env, argv) => {
+module.exports = (env = {}, argv = {}) => {
   const dev = argv.mode !== "production";
-  const origin = dev ? urlDev : productionOrigin();
+  const ports = devPorts(env);
+  const origin = dev ? `https://localhost:${ports.devServer}/` : productionOrigin();
   // What the runtime starts with before the user changes anything in the taskpane. Development builds talk to
   // the local simulator with its demo key; production builds take the service URL from the build environment
   // and never carry a key (the user pastes theirs; it lives in OfficeRuntime.storage).
@@ -73,7 +94,7 @@ module.exports = (_env, argv) => {
     mode: dev ? "development" : "production",
     version: pkg.version,
     defaultBaseUrl: dev
-      ? `https://localhost:${devDefaults.simulatorPort}`
+      ? `https://localhost:${ports.simulator}`
       : process.env.CRYPTOMETRICS_BASE_URL || "",
     defaultApiKey: dev ? devDefaults.demoApiKey : "",
     helpUrl: `${origin}help.html`,
@@ -164,7 +185,7 @@ module.exports = (_env, argv) => {
             from: "manifest.xml",
             to: "manifest.xml",
             transform: (content) =>
-              dev ? content : productionManifest(content.toString(), origin),
+              origin === urlDev ? content : manifestFor(content.toString(), origin),
           },
         ],
       }),

@@ -1,7 +1,14 @@
 /**
  * `npm start`: the add-in's dev server (https://localhost:3000) and the simulator of the metrics service
  * (https://localhost:3001), wired so the add-in talks to the simulator with its demo key. Ctrl+C stops both.
- * Flags: --port N (dev server), --simulator-port N, --no-watch (serve one build, used by tests).
+ * Flags: --port N (dev server), --simulator-port N (`npm start -- --port 4000 --simulator-port 4001` when
+ * 3000/3001 are taken; the pages, the served manifest and the default service URL follow).
+ *
+ * Live reload is off on purpose. The dev server's client would have to be injected into every entry, and the
+ * entries that share the functions bundle (`dependOn`) cannot resolve it; more to the point, the shared
+ * runtime is one long-lived page holding the functions, the cache and the rate limiter for the whole workbook,
+ * so reloading it on every save would drop the cache and re-run every cell against the rate limit, and the
+ * help page has no script at all. webpack still watches and rebuilds in memory: reload the page to see a change.
  */
 import { resolve } from "path";
 import { parseArgs } from "util";
@@ -18,6 +25,24 @@ interface WebpackConfigModule {
   (env: Record<string, unknown>, argv: { mode: string }): webpack.Configuration;
 }
 
+function portNumber(flag: string, value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 65535)
+    throw new Error(`${flag} takes a port number (1-65535), got "${value}"`);
+  return n;
+}
+
+/** Resolves after webpack's first compilation, so the URLs are printed once the pages can be served. */
+function firstCompilation(compiler: webpack.Compiler): Promise<void> {
+  return new Promise((done) => {
+    let first = true;
+    compiler.hooks.done.tap("CryptometricsStart", () => {
+      if (first) done();
+      first = false;
+    });
+  });
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -25,8 +50,8 @@ async function main(): Promise<void> {
       "simulator-port": { type: "string", default: String(devDefaults.simulatorPort) },
     },
   });
-  const port = Number(values.port);
-  const simulatorPort = Number(values["simulator-port"]);
+  const port = portNumber("--port", values.port);
+  const simulatorPort = portNumber("--simulator-port", values["simulator-port"]);
   const { credentials, caInstalled } = await loadDevCertificates();
 
   const simulator: RunningSimulator = await startSimulator({
@@ -37,11 +62,12 @@ async function main(): Promise<void> {
 
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const makeConfig = require(resolve(root, "webpack.config.js")) as WebpackConfigModule;
-  const config = makeConfig({}, { mode: "development" });
+  const config = makeConfig({ devServerPort: port, simulatorPort }, { mode: "development" });
   config.mode = "development";
   config.infrastructureLogging = { level: "warn" };
   config.stats = "errors-warnings";
   const compiler = webpack(config);
+  const compiled = firstCompilation(compiler);
   const server = new WebpackDevServer(
     {
       port,
@@ -56,14 +82,25 @@ async function main(): Promise<void> {
           watch: false,
         },
       ],
-      client: { overlay: false },
+      // No client injected, no websocket: live reload is off on purpose (see the top of this file).
+      client: false,
+      webSocketServer: false,
+      liveReload: false,
       hot: false,
     },
     compiler
   );
   await server.start();
+  await compiled;
+  // After the dev server's own "compiled" line, so the URLs and "Press Ctrl+C" are the last thing shown.
+  await new Promise((next) => setImmediate(next));
 
   const page = `https://localhost:${port}`;
+  // The committed manifest names the default port; on another port, the served copy names the one in use.
+  const manifest =
+    port === devDefaults.devServerPort
+      ? `${resolve(root, "manifest.xml")}  (also served at ${page}/manifest.xml)`
+      : `${page}/manifest.xml  (manifest.xml in the repository names port ${devDefaults.devServerPort})`;
   process.stdout.write(
     [
       "",
@@ -71,7 +108,7 @@ async function main(): Promise<void> {
       `  Add-in page:     ${page}/taskpane.html`,
       `  Preview page:    ${page}/preview.html  (CRYPTO formulas in any browser, no Excel needed)`,
       `  Functions:       ${page}/functions.js  (metadata ${page}/functions.json)`,
-      `  Manifest:        ${resolve(root, "manifest.xml")}  (also served at ${page}/manifest.xml)`,
+      `  Manifest:        ${manifest}`,
       `  Simulator:       ${simulator.url}  (demo data, not real figures)`,
       `  Demo API key:    ${devDefaults.demoApiKey}  (opens only the simulator)`,
       "",

@@ -119,7 +119,7 @@ test("the sheet works from the keyboard: arrows move, typing starts a formula, E
   expect(await page.innerText("#cell-I2")).toBe("name");
   await page.click("#cell-D1");
   expect(await page.innerText("#cell-error")).toContain("#N/A");
-  await screenshot(page, "preview");
+  await screenshot(page, "preview-production");
 });
 
 test("no script errors and no Content-Security-Policy violations", async () => {

@@ -145,7 +145,7 @@ test("a project's detail lists its metrics, and Insert writes a ready formula in
   await page.waitForFunction(() => window.__cryptometricsWorkbook?.calls.length === 2);
   expect(await lastCall()).toMatchObject({ formula: '=CRYPTO.METRIC("aave","fees",TODAY()-365)' });
   await page.evaluate(() => window.scrollTo(0, 0));
-  await screenshot(page, "taskpane");
+  await screenshot(page, "taskpane-production");
 });
 
 test("the formula builder writes the reference's formula, previews it with the engine, and inserts it", async () => {

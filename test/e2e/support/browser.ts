@@ -3,6 +3,7 @@
  * that load office.js from the local npm copy in place of Microsoft's CDN, and a record of everything the
  * page complained about (script errors, Content-Security-Policy violations) for the tests to assert on.
  */
+import { createHash, X509Certificate } from "crypto";
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from "fs";
 import { dirname, join } from "path";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -15,7 +16,25 @@ const TELEMETRY = "https://telemetryservice.firstpartyapps.oaspapps.com";
 export const SCREENSHOTS = join(ROOT, "test-results", "screenshots");
 const COMMITTED_SCREENSHOTS = join(ROOT, "assets", "screenshots");
 
-export async function launch(): Promise<Browser> {
+/**
+ * Chromium's way to trust one certificate without a system CA store: the base64 SHA-256 of its public key
+ * (SubjectPublicKeyInfo), given to --ignore-certificate-errors-spki-list. Only that certificate is accepted;
+ * a server presenting any other one still fails the page load.
+ */
+function spkiHash(certificatePem: Buffer): string {
+  const spki = new X509Certificate(certificatePem).publicKey.export({
+    type: "spki",
+    format: "der",
+  });
+  return createHash("sha256").update(spki).digest("base64");
+}
+
+export interface LaunchOptions {
+  /** A server certificate (PEM) the browser accepts, as a user who trusted it would. */
+  trustCertificate?: Buffer;
+}
+
+export async function launch(options: LaunchOptions = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH`
@@ -33,6 +52,9 @@ export async function launch(): Promise<Browser> {
       "--disable-sync",
       "--no-first-run",
       "--disable-quic",
+      ...(options.trustCertificate
+        ? [`--ignore-certificate-errors-spki-list=${spkiHash(options.trustCertificate)}`]
+        : []),
     ],
   });
 }
@@ -42,10 +64,19 @@ export interface Problems {
   csp: string[];
 }
 
+export interface PageOptions {
+  /**
+   * Count failed resource loads as errors too. Tests that provoke failures on purpose (a wrong key) leave it
+   * off; a page that must load cleanly (what `npm start` serves) turns it on.
+   */
+  strict?: boolean;
+}
+
 /** A page at the taskpane's width, office.js served locally, problems collected. */
 export async function openPage(
   browser: Browser,
-  viewport = { width: 320, height: 900 }
+  viewport = { width: 320, height: 900 },
+  options: PageOptions = {}
 ): Promise<{ page: Page; problems: Problems }> {
   const context = await browser.newContext({ viewport, reducedMotion: "reduce" });
   const page = await context.newPage();
@@ -80,7 +111,8 @@ export async function openPage(
     const text = message.text();
     if (/Content Security Policy/i.test(text)) problems.csp.push(text);
     // Failed HTTP statuses are logged by the browser; the tests provoke some (a wrong key) on purpose.
-    else if (!/^Failed to load resource/.test(text)) problems.errors.push(text);
+    else if (options.strict || !/^Failed to load resource/.test(text))
+      problems.errors.push(`${text} (${message.location().url})`);
   });
   return { page, problems };
 }
@@ -93,15 +125,26 @@ export function cspViolations(page: Page): Promise<string[]> {
 }
 
 /**
- * Saves a screenshot under test-results/screenshots/ (git-ignored), and a copy under assets/screenshots/
- * for the README when none is there yet or CM_UPDATE_SCREENSHOTS=1: figures move with the simulator's
- * calendar, so refreshing the committed copies on every run would dirty every checkout.
+ * Saves a screenshot under test-results/screenshots/ (git-ignored). The README's pictures (`readme: true`,
+ * taken from the pages `npm start` serves, as users first see them) are also copied to assets/screenshots/
+ * when none is there yet or CM_UPDATE_SCREENSHOTS=1: figures move with the simulator's calendar, so
+ * refreshing the committed copies on every run would dirty every checkout.
  */
-export async function screenshot(page: Page, name: string, fullPage = false): Promise<string> {
+export async function screenshot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean; readme?: boolean } = {}
+): Promise<string> {
   const file = join(SCREENSHOTS, `${name}.png`);
   mkdirSync(dirname(file), { recursive: true });
-  await page.screenshot({ path: file, fullPage, animations: "disabled", caret: "hide" });
+  await page.screenshot({
+    path: file,
+    fullPage: options.fullPage ?? false,
+    animations: "disabled",
+    caret: "hide",
+  });
   const committed = join(COMMITTED_SCREENSHOTS, `${name}.png`);
+  if (!options.readme) return file;
   if (!existsSync(committed) || process.env.CM_UPDATE_SCREENSHOTS === "1") {
     mkdirSync(COMMITTED_SCREENSHOTS, { recursive: true });
     copyFileSync(file, committed);

@@ -1,0 +1,244 @@
+/**
+ * What the README tells a user to run, run as a user runs it: `npm start` spawned as a child process (its
+ * build step, the webpack dev server and the simulator, on free ports given through its own flags), the
+ * printed URLs opened in Chromium, which trusts the office-addin-dev-certs certificate and nothing else.
+ * Any script error or console error on a page fails its test. Ctrl+C then stops everything and frees the
+ * ports. The README's screenshots are taken here, from these pages.
+ */
+import { readFileSync } from "fs";
+import { request } from "https";
+import { resolve } from "path";
+import type { Browser, Page } from "playwright-core";
+import { certificatePaths } from "../../src/tools/dev-certs";
+import devDefaults from "../../src/config/dev-defaults.json";
+import { cspViolations, launch, openPage, screenshot, type Problems } from "./support/browser";
+import { ROOT } from "./support/build";
+import { portIsFree, startNpmStart, type NpmStart } from "./support/npm-start";
+import {
+  associatedIds,
+  callAsExcel,
+  cliResults,
+  declaredFunctions,
+  installExcelRegistration,
+  ONE_FORMULA_PER_FUNCTION,
+} from "./support/registration";
+
+let app: NpmStart;
+let browser: Browser;
+
+/** GET over https, trusting only the development CA (as a browser that imported it would). */
+function get(
+  url: string,
+  headers: Record<string, string> = {}
+): Promise<{ status: number; body: string }> {
+  return new Promise((done, fail) => {
+    const req = request(url, { ca: readFileSync(certificatePaths.ca), headers }, (res) => {
+      let body = "";
+      res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      res.on("end", () => done({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", fail);
+    req.end();
+  });
+}
+
+/** A fresh page that fails on anything the page complains about, failed loads included. */
+async function strictPage(viewport: {
+  width: number;
+  height: number;
+}): Promise<{ page: Page; problems: Problems }> {
+  return openPage(browser, viewport, { strict: true });
+}
+
+async function expectNoProblems(page: Page, problems: Problems): Promise<void> {
+  expect(problems.errors).toEqual([]);
+  expect(problems.csp).toEqual([]);
+  expect(await cspViolations(page)).toEqual([]);
+}
+
+beforeAll(async () => {
+  app = await startNpmStart();
+  browser = await launch({ trustCertificate: readFileSync(certificatePaths.cert) });
+}, 660_000);
+
+afterAll(async () => {
+  await browser?.close();
+  app?.kill();
+});
+
+describe("npm start", () => {
+  it("prints the pages, the manifest, how to sideload and the demo key", () => {
+    const origin = `https://localhost:${app.port}`;
+    expect(app.urls).toEqual({
+      taskpane: `${origin}/taskpane.html`,
+      preview: `${origin}/preview.html`,
+      simulator: `https://localhost:${app.simulatorPort}`,
+      // Not the default port: the served manifest names the port in use.
+      manifest: `${origin}/manifest.xml`,
+    });
+    const output = app.output();
+    expect(output).toContain("npx office-addin-debugging start manifest.xml");
+    expect(output).toContain("Upload My Add-in");
+    expect(output).toContain(devDefaults.demoApiKey);
+  });
+
+  it("serves the pages, the functions, their metadata and the manifest over https with the development certificates", async () => {
+    const page = await get(app.urls.taskpane);
+    expect(page.status).toBe(200);
+    for (const bundle of ["functions.js", "commands.js", "taskpane.js"])
+      expect(page.body).toContain(`src="${bundle}"`);
+    const metadata = JSON.parse((await get(`https://localhost:${app.port}/functions.json`)).body);
+    expect(metadata.functions.map((f: { id: string }) => f.id)).toContain("METRIC");
+    // Help links point at this server, not at the default port.
+    expect(metadata.functions[0].helpUrl).toMatch(
+      new RegExp(`^https://localhost:${app.port}/help\\.html#`)
+    );
+    const manifest = await get(app.urls.manifest);
+    expect(manifest.body).toContain(`https://localhost:${app.port}/taskpane.html`);
+    expect(manifest.body).not.toContain("https://localhost:3000/");
+    expect((await get(`https://localhost:${app.port}/office-js/office.js`)).status).toBe(200);
+  });
+
+  it("runs the simulator over https with the demo key, and refuses requests without it", async () => {
+    const ok = await get(`${app.urls.simulator}/v2/metrics`, {
+      authorization: `Bearer ${devDefaults.demoApiKey}`,
+    });
+    expect(ok.status).toBe(200);
+    expect((await get(`${app.urls.simulator}/v2/metrics`)).status).toBe(401);
+  });
+});
+
+describe("the pages npm start serves, in Chromium", () => {
+  it("the shared-runtime page loads functions, commands and taskpane, renders its tabs and the demo banner", async () => {
+    const { page, problems } = await strictPage({ width: 320, height: 900 });
+    await page.goto(app.urls.taskpane);
+    await page.waitForSelector("body[data-ready='true']", { timeout: 30_000 });
+    const scripts = await page.evaluate(() =>
+      [...document.scripts].map((s) => new URL(s.src, location.href).pathname)
+    );
+    expect(scripts).toEqual(
+      expect.arrayContaining(["/functions.js", "/commands.js", "/taskpane.js"])
+    );
+    const sections = page.getByRole("tablist", { name: "Cryptometrics sections" });
+    const tabs = await sections.getByRole("tab").allInnerTexts();
+    expect(tabs).toEqual(["Browse", "Build", "Tables", "Refresh", "Diagnostics", "Settings"]);
+    // Development builds start on the simulator with its demo key: straight to Browse, data flowing.
+    expect(await sections.getByRole("tab", { name: "Browse" }).getAttribute("aria-selected")).toBe(
+      "true"
+    );
+    await page.waitForSelector("#demo-banner:not([hidden])", { timeout: 30_000 });
+    expect(await page.innerText("#demo-banner")).toBe("Demo data — not real figures");
+    await page.waitForSelector("#catalogue-count:has-text('projects')", { timeout: 30_000 });
+    await screenshot(page, "taskpane", { readme: true });
+    await expectNoProblems(page, problems);
+    await page.context().close();
+  });
+
+  it("the preview page is already connected to the simulator and spills METRIC as 11 rows × 3 columns", async () => {
+    const { page, problems } = await strictPage({ width: 1000, height: 800 });
+    await page.goto(app.urls.preview);
+    await page.waitForSelector("body[data-ready='true']", { timeout: 30_000 });
+    // No form to fill: the connection is the simulator with the demo key, folded away.
+    await page.waitForSelector("#connection-summary:has-text('key')");
+    expect(await page.innerText("#connection-summary")).toBe(
+      `Connection: ${app.urls.simulator} · key ••••••••${devDefaults.demoApiKey.slice(-4)}`
+    );
+    expect(await page.getAttribute("#connection", "open")).toBeNull();
+
+    await page.click("#cell-A1");
+    await page.fill(
+      "#formula-input",
+      '=CRYPTO.METRIC("aave","fees,revenue","2024-01-01","2024-01-10")'
+    );
+    await page.press("#formula-input", "Enter");
+    await page.waitForFunction(() => {
+      const text = document.getElementById("cell-A1")?.textContent ?? "";
+      return text !== "" && text !== "#BUSY!";
+    });
+    const text = (address: string): Promise<string> => page.innerText(`#cell-${address}`);
+    expect([await text("A1"), await text("B1"), await text("C1")]).toEqual([
+      "Date",
+      "fees",
+      "revenue",
+    ]);
+    expect(await text("A2")).toBe("2024-01-01");
+    expect(await text("A11")).toBe("2024-01-10");
+    expect(await text("C11")).toMatch(/^[\d,]+(\.\d+)?$/);
+    // Exactly 11 × 3: nothing below or to the right of the spill.
+    expect(await text("A12")).toBe("");
+    expect(await text("D1")).toBe("");
+    await page.waitForSelector("#demo-banner:not([hidden])");
+
+    await page.click("#cell-E1");
+    await page.fill(
+      "#formula-input",
+      '=CRYPTO.VALUE("aave","revenue","2024-03-31","period=quarter")'
+    );
+    await page.press("#formula-input", "Enter");
+    await page.waitForFunction(() =>
+      /\d/.test(document.getElementById("cell-E1")?.textContent ?? "")
+    );
+    await page.click("#cell-E3");
+    await page.fill("#formula-input", '=CRYPTO.VALUE("aavee","fees")');
+    await page.press("#formula-input", "Enter");
+    await page.waitForFunction(() => document.getElementById("cell-E3")?.textContent === "#N/A");
+    await page.click("#cell-E3");
+    await screenshot(page, "preview", { readme: true });
+    await expectNoProblems(page, problems);
+    await page.context().close();
+  });
+
+  it("the function reference loads", async () => {
+    const { page, problems } = await strictPage({ width: 1000, height: 800 });
+    await page.goto(`https://localhost:${app.port}/help.html`);
+    expect(await page.locator("h1").innerText()).toMatch(/function reference/);
+    expect(await page.locator("#metric").count()).toBe(1);
+    await expectNoProblems(page, problems);
+    await page.context().close();
+  });
+
+  it("registers every function as Excel's shared runtime does, each giving the command line's result", async () => {
+    const { page, problems } = await strictPage({ width: 320, height: 900 });
+    await installExcelRegistration(page);
+    await page.goto(app.urls.taskpane);
+    await page.waitForSelector("body[data-ready='true']", { timeout: 30_000 });
+
+    const declared = await declaredFunctions(page, app.urls.taskpane);
+    const ids = await associatedIds(page);
+    expect([...ids].sort()).toEqual(declared.map((f) => f.id).sort());
+    expect(Object.keys(ONE_FORMULA_PER_FUNCTION).sort()).toEqual(declared.map((f) => f.id).sort());
+
+    const formulas = Object.values(ONE_FORMULA_PER_FUNCTION);
+    const fromCli = await cliResults(formulas, {
+      baseUrl: app.urls.simulator,
+      apiKey: devDefaults.demoApiKey,
+      extraCaFile: certificatePaths.ca,
+    });
+    for (const [i, formula] of formulas.entries()) {
+      const inPage = await callAsExcel(page, declared, formula);
+      expect({ formula, result: inPage }).toEqual({ formula, result: fromCli[i] });
+      // Data, not an error that happens to match: each formula is chosen to succeed on the simulator.
+      expect({ formula, first: inPage[0][0] }).not.toEqual({
+        formula,
+        first: expect.objectContaining({ error: expect.any(String) }),
+      });
+    }
+    await expectNoProblems(page, problems);
+    await page.context().close();
+  });
+});
+
+describe("Ctrl+C", () => {
+  it("stops npm start and everything it started, and frees both ports", async () => {
+    const ended = await app.interrupt();
+    // npm itself ends by the signal, as in a terminal; the start script stops its servers and exits 0.
+    expect(ended.code === 0 || ended.signal === "SIGINT").toBe(true);
+    expect(app.output()).toContain("Stopping…");
+    expect(await portIsFree(app.port)).toBe(true);
+    expect(await portIsFree(app.simulatorPort)).toBe(true);
+    // The repository's files are untouched by a run (no generated manifest or build in the tree).
+    expect(readFileSync(resolve(ROOT, "manifest.xml"), "utf8")).toContain(
+      "https://localhost:3000/"
+    );
+  });
+});
