@@ -2,7 +2,7 @@
  * The production build (the pages users deploy, served statically) registers its functions as Excel's
  * shared runtime registers them: every id of functions.json associated exactly once, and each associated
  * function, called as Excel calls it, gives the command-line evaluator's result. The same check runs on the
- * pages `npm start` serves (npm-start.test.ts).
+ * pages `npm start` serves (npm-start.e2e.test.ts).
  */
 import type { Browser, Page } from "playwright-core";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
