@@ -20,11 +20,18 @@ import {
 } from "../client";
 import { DEFAULT_CACHE_POLICY, type CachePolicy } from "./cache-policy";
 import { withDeadline } from "./deadline";
-import { KeyedCache, type Lifetime, type Loaded } from "./keyed-cache";
+import { KeyedCache, type Lifetime, type Loaded, type SavedEntries } from "./keyed-cache";
+import type { PersistentCache } from "./persistence";
 import { resolveMetricIn, resolveProjectIn } from "./resolver";
+import { entryCodec, SECTION, seriesCodec } from "./saved-entries";
 import { SeriesBatcher } from "./series-batcher";
 import { SeriesStore } from "./series-store";
-import type { SeriesCallOptions, SeriesAnswer, SeriesQuery } from "./series-types";
+import {
+  seriesKey,
+  type SeriesCallOptions,
+  type SeriesAnswer,
+  type SeriesQuery,
+} from "./series-types";
 
 export type EngineClient = Pick<
   MetricsClient,
@@ -68,6 +75,8 @@ export interface EngineDeps {
   now?: () => number;
   timers: Timers;
   options?: Partial<EngineOptions>;
+  /** The cache saved on this computer (IndexedDB, a cache directory): what earlier sessions fetched. */
+  saved?: PersistentCache;
 }
 
 export type StatementGranularity = "year" | "quarter" | "month" | "week";
@@ -79,14 +88,26 @@ export class Engine {
   private readonly store: SeriesStore;
   private readonly cache: KeyedCache;
   private readonly batcher: SeriesBatcher;
+  private readonly saved?: PersistentCache;
 
   constructor(deps: EngineDeps) {
     this.options = { ...DEFAULT_ENGINE_OPTIONS, ...deps.options };
     const now = deps.now ?? Date.now;
     this.client = deps.client;
     this.timers = deps.timers;
-    this.store = new SeriesStore(this.options.cache, now);
-    this.cache = new KeyedCache(this.options.cache, now, this.timers);
+    const saved = deps.saved;
+    this.saved = saved;
+    this.store = new SeriesStore(
+      this.options.cache,
+      now,
+      saved &&
+        ((key) =>
+          saved.schedule(SECTION.series, key, () => {
+            const entry = this.store.exportEntry(key);
+            return entry && seriesCodec.encode(entry);
+          }))
+    );
+    this.cache = new KeyedCache(this.options.cache, now, this.timers, saved && savedEntries(saved));
     this.batcher = new SeriesBatcher(
       this.client,
       this.store,
@@ -125,7 +146,18 @@ export class Engine {
   }
 
   series(query: SeriesQuery, ctx: SeriesCallOptions = {}): Promise<SeriesAnswer> {
+    if (this.saved) {
+      // A series this session has never held may be in the saved cache: one look there first.
+      const key = seriesKey(query);
+      if (!this.store.has(key))
+        return this.restoreSeries(key).then(() => this.batcher.get(query, ctx));
+    }
     return this.batcher.get(query, ctx);
+  }
+
+  private async restoreSeries(key: string): Promise<void> {
+    const saved = await this.saved?.read(SECTION.series, key, seriesCodec);
+    if (saved) this.store.restore(key, saved.value);
   }
 
   /** Sends what the current window holds now, instead of when its timer fires. */
@@ -295,4 +327,16 @@ export class Engine {
         )
     );
   }
+}
+
+/** The saved cache as the keyed cache uses it: entries under their engine key, checked by kind. */
+function savedEntries(saved: PersistentCache): SavedEntries {
+  return {
+    read: (key) => saved.read(SECTION.entry, key, entryCodec(key)),
+    save: (key, entry) =>
+      saved.schedule(SECTION.entry, key, () => {
+        const e = entry();
+        return e && entryCodec(key).encode(e);
+      }),
+  };
 }

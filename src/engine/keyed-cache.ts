@@ -2,10 +2,16 @@
  * Cache for whole answers (catalogues, details, statements, aggregations): identical loads in flight are
  * shared, failures are never cached, and a failed reload falls back to the previous answer (stale-if-error)
  * within the policy's limit.
+ *
+ * With a saved cache (persistence.ts), a key this session does not hold is first looked up there: an answer
+ * saved in an earlier session is fresh until the expiry it was saved with (unless this session refreshed
+ * since), and otherwise the fallback it would have been. Every fetched answer is saved.
  */
 import { LRUCache } from "lru-cache";
 import type { Timers } from "../client";
 import { nextDailyUpdate, type CachePolicy } from "./cache-policy";
+import type { Persisted } from "./persistence";
+import type { EntryData } from "./saved-entries";
 
 export type Lifetime = "catalogue" | "daily";
 
@@ -14,6 +20,8 @@ interface Stored {
   fetchedAt: number;
   expiresAt: number;
   generation: number;
+  /** Read back from the saved cache (an earlier session), not fetched by this one. */
+  restored?: boolean;
 }
 
 export interface Loaded<T> {
@@ -22,28 +30,42 @@ export interface Loaded<T> {
   stale?: { fetchedAt: number; error: unknown };
   /** True when no request was needed. */
   cached: boolean;
+  /** Set when the value was read back from the cache saved on this computer. */
+  restored?: { fetchedAt: number };
+}
+
+/** The saved cache as the keyed cache uses it. */
+export interface SavedEntries {
+  read(key: string): Promise<Persisted<EntryData> | undefined>;
+  /** Save the key soon; `entry` gives what to save then (undefined: nothing any more). */
+  save(key: string, entry: () => EntryData | undefined): void;
 }
 
 export class KeyedCache {
   private generation = 0;
+  /** When this session last asked for everything afresh: saved answers from before are not fresh. */
+  private refreshedAt = -Infinity;
   private readonly stored: LRUCache<string, Stored>;
   private readonly inFlight = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly policy: CachePolicy,
     private readonly now: () => number,
-    private readonly timers?: Timers
+    private readonly timers?: Timers,
+    private readonly saved?: SavedEntries
   ) {
     this.stored = new LRUCache<string, Stored>({ max: policy.maxEntries });
   }
 
   refresh(): void {
     this.generation++;
+    this.refreshedAt = this.now();
   }
 
   clear(): void {
     this.stored.clear();
     this.generation++;
+    this.refreshedAt = this.now();
   }
 
   get size(): number {
@@ -61,8 +83,13 @@ export class KeyedCache {
   }
 
   async get<T>(key: string, lifetime: Lifetime, load: () => Promise<T>): Promise<Loaded<T>> {
-    const s = this.stored.get(key);
-    if (s && this.isFresh(s)) return { value: s.value as T, cached: true };
+    let s = this.stored.get(key);
+    if (!s && this.saved) s = await this.restore(key);
+    if (s && this.isFresh(s)) {
+      return s.restored
+        ? { value: s.value as T, cached: true, restored: { fetchedAt: s.fetchedAt } }
+        : { value: s.value as T, cached: true };
+    }
     let flight = this.inFlight.get(key) as Promise<T> | undefined;
     if (!flight) {
       flight = load().then((value) => {
@@ -72,7 +99,13 @@ export class KeyedCache {
             ? now + this.policy.catalogueTtlMs
             : nextDailyUpdate(now, this.policy.dailyUpdateUtcHour);
         // Fetched just now, so fresh even if a refresh happened while it was in flight.
-        this.stored.set(key, { value, fetchedAt: now, expiresAt, generation: this.generation });
+        const entry: Stored = { value, fetchedAt: now, expiresAt, generation: this.generation };
+        this.stored.set(key, entry);
+        this.saved?.save(key, () =>
+          this.stored.peek(key) === entry
+            ? { value: entry.value, fetchedAt: entry.fetchedAt, expiresAt: entry.expiresAt }
+            : undefined
+        );
         return value;
       });
       const settle = (): void => {
@@ -95,6 +128,23 @@ export class KeyedCache {
       }
       throw error;
     }
+  }
+
+  /** The saved answer of an earlier session, taken in unless this session fetched one meanwhile. */
+  private async restore(key: string): Promise<Stored | undefined> {
+    const saved = await this.saved?.read(key);
+    const held = this.stored.get(key);
+    if (held || !saved) return held;
+    const { value, fetchedAt, expiresAt } = saved.value;
+    const entry: Stored = {
+      value,
+      fetchedAt,
+      expiresAt,
+      generation: fetchedAt >= this.refreshedAt ? this.generation : this.generation - 1,
+      restored: true,
+    };
+    this.stored.set(key, entry);
+    return entry;
   }
 
   /** A previous value young enough to show when a reload fails or is slow. */

@@ -3,9 +3,13 @@
  * their values, split by breakdown dimension ("" when there is none). Fresh until the next daily update or a
  * refresh; the previous snapshot is kept so a failed refresh can still serve what the user already had
  * (stale-if-error). Bounded by the number of points (least recently used series go first).
+ *
+ * Saved entries (persistence.ts) come back through restore(): fresh when saved before the next daily update and
+ * after the last refresh of this session, otherwise as the fallback they would have been had the session never
+ * ended. Every committed change is announced (onCommit) so the engine can save it.
  */
 import { LRUCache } from "lru-cache";
-import { Coverage } from "./coverage";
+import { Coverage, type Interval } from "./coverage";
 import { nextDailyUpdate, type CachePolicy } from "./cache-policy";
 import type { DayPoint } from "./series-ops";
 
@@ -26,6 +30,11 @@ export interface Snapshot {
   readonly fetchedAt: number;
   readonly expiresAt: number;
   readonly generation: number;
+  /**
+   * Set when the snapshot was read back from the saved cache (an earlier session); cleared once this session
+   * writes into it.
+   */
+  restored?: boolean;
   points: number;
   sortedCache?: Map<string, DayPoint[]>;
   /** Warnings and request descriptions as arrays, shared by every answer until the snapshot changes. */
@@ -37,13 +46,32 @@ interface Entry {
   previous?: Snapshot;
 }
 
+/** A snapshot as plain data: what is saved between sessions. */
+export interface SnapshotData {
+  coverage: Interval[];
+  dims: Map<string, Map<number, number | null>>;
+  issue?: SeriesIssue;
+  warnings: string[];
+  servedBy: string[];
+  fetchedAt: number;
+  expiresAt: number;
+}
+
+export interface SeriesEntryData {
+  current: SnapshotData;
+  previous?: SnapshotData;
+}
+
 export class SeriesStore {
   private generation = 0;
+  /** When this session last asked for everything afresh: restored entries saved before then are not fresh. */
+  private refreshedAt = -Infinity;
   private readonly entries: LRUCache<string, Entry>;
 
   constructor(
     private readonly policy: CachePolicy,
-    private readonly now: () => number
+    private readonly now: () => number,
+    private readonly onCommit?: (key: string) => void
   ) {
     this.entries = new LRUCache<string, Entry>({
       maxSize: policy.maxPoints,
@@ -54,12 +82,40 @@ export class SeriesStore {
   /** Everything cached becomes stale: the next reads fetch again, and keep the old values only as fallback. */
   refresh(): void {
     this.generation++;
+    this.refreshedAt = this.now();
   }
 
   /** Drops everything, fallbacks included. */
   clear(): void {
     this.entries.clear();
     this.generation++;
+    this.refreshedAt = this.now();
+  }
+
+  /** Whether anything (fresh or not) is held for the key: if not, the saved cache may have it. */
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  /** The entry as plain data, for saving; undefined when it is gone (evicted, cleared). */
+  exportEntry(key: string): SeriesEntryData | undefined {
+    const entry = this.entries.peek(key);
+    if (!entry) return undefined;
+    const limit = this.now() - this.policy.maxStaleMs;
+    const previous =
+      entry.previous && entry.previous.fetchedAt >= limit ? entry.previous : undefined;
+    return { current: toData(entry.current), ...(previous ? { previous: toData(previous) } : {}) };
+  }
+
+  /**
+   * Takes back an entry saved in an earlier session, unless one was fetched meanwhile. Its snapshots are fresh
+   * as they would have been (same expiry), except when this session refreshed after they were fetched.
+   */
+  restore(key: string, data: SeriesEntryData): void {
+    if (this.entries.has(key)) return;
+    const current = this.fromData(data.current);
+    const previous = data.previous ? this.fromData(data.previous) : undefined;
+    this.entries.set(key, { current, previous });
   }
 
   get size(): { series: number; points: number } {
@@ -146,6 +202,25 @@ export class SeriesStore {
     return out;
   }
 
+  private fromData(d: SnapshotData): Snapshot {
+    const coverage = new Coverage();
+    for (const [a, b] of d.coverage) coverage.add(a, b);
+    let points = 0;
+    for (const m of d.dims.values()) points += m.size;
+    return {
+      coverage,
+      dims: d.dims,
+      issue: d.issue,
+      warnings: new Set(d.warnings),
+      servedBy: new Set(d.servedBy),
+      fetchedAt: d.fetchedAt,
+      expiresAt: d.expiresAt,
+      generation: d.fetchedAt >= this.refreshedAt ? this.generation : this.generation - 1,
+      points,
+      restored: true,
+    };
+  }
+
   private writable(key: string): Snapshot {
     const entry = this.entries.get(key);
     if (entry && this.isFresh(entry.current)) return entry.current;
@@ -169,13 +244,27 @@ export class SeriesStore {
   }
 
   private commit(key: string, s: Snapshot): void {
+    s.restored = undefined;
     s.sortedCache = undefined;
     s.lists = undefined;
     s.points = [...s.dims.values()].reduce((n, m) => n + m.size, 0);
     const entry = this.entries.get(key);
     // A new object: lru-cache re-measures an entry's size only when the value changes.
     if (entry) this.entries.set(key, { ...entry });
+    this.onCommit?.(key);
   }
+}
+
+function toData(s: Snapshot): SnapshotData {
+  return {
+    coverage: s.coverage.list(),
+    dims: s.dims,
+    issue: s.issue,
+    warnings: [...s.warnings],
+    servedBy: [...s.servedBy],
+    fetchedAt: s.fetchedAt,
+    expiresAt: s.expiresAt,
+  };
 }
 
 /** Index of the first point whose day is >= day (points sorted by day). */

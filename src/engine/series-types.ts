@@ -39,6 +39,8 @@ export interface SeriesAnswer {
   servedBy: readonly string[];
   /** Set when the answer is an earlier one, served because fetching afresh failed. */
   stale?: { fetchedAt: number; reason: string };
+  /** Set when the values were read back from the cache saved on this computer (an earlier session). */
+  restored?: { fetchedAt: number };
 }
 
 export interface SeriesCallOptions {
@@ -89,5 +91,7 @@ export function answerFrom(
 ): SeriesAnswer {
   // The lists are made once per snapshot version (commit() clears them): thousands of cells read them.
   snapshot.lists ??= { warnings: [...snapshot.warnings], servedBy: [...snapshot.servedBy] };
-  return { dims, issue: snapshot.issue, ...snapshot.lists, stale };
+  const answer: SeriesAnswer = { dims, issue: snapshot.issue, ...snapshot.lists, stale };
+  if (snapshot.restored) answer.restored = { fetchedAt: snapshot.fetchedAt };
+  return answer;
 }

@@ -1,0 +1,196 @@
+/**
+ * How the engine's cache entries are written to the saved cache (persistence.ts) and checked when read back.
+ * Everything read back is treated as untrusted: a body that does not have exactly the expected shape is refused
+ * (the entry is then dropped and fetched afresh), so a damaged file can never put a wrong number in a cell.
+ */
+import type { Codec } from "./persistence";
+import type { SeriesEntryData, SeriesIssue, SnapshotData } from "./series-store";
+import type { Interval } from "./coverage";
+
+/** Sections of the saved cache. */
+export const SECTION = { series: "series", entry: "entry" } as const;
+
+// ---- checks ----
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isInstant(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value);
+}
+
+function isStrings(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === "string");
+}
+
+const ISSUE_CODES: ReadonlySet<string> = new Set<SeriesIssue["code"]>([
+  "unknown-project",
+  "unknown-metric",
+  "metric-not-available",
+  "unknown-product",
+]);
+
+// ---- series ----
+
+/** Day bounds: ±Infinity (the service's defaults) have no JSON form, so they travel as null. */
+function bound(n: number): number | null {
+  return Number.isFinite(n) ? n : null;
+}
+
+function unbound(v: unknown, infinity: number): number | undefined {
+  if (v === null) return infinity;
+  return Number.isInteger(v) ? (v as number) : undefined;
+}
+
+function encodeSnapshot(s: SnapshotData): unknown {
+  return {
+    coverage: s.coverage.map(([a, b]) => [bound(a), bound(b)]),
+    // Pairs, not an object: a dimension is a service-given name ("__proto__" included).
+    dims: [...s.dims].map(([dim, points]) => [dim, [...points.keys()], [...points.values()]]),
+    ...(s.issue ? { issue: { code: s.issue.code, message: s.issue.message } } : {}),
+    warnings: s.warnings,
+    servedBy: s.servedBy,
+    fetchedAt: s.fetchedAt,
+    expiresAt: s.expiresAt,
+  };
+}
+
+function decodeCoverage(json: unknown): Interval[] | undefined {
+  if (!Array.isArray(json)) return undefined;
+  const out: Interval[] = [];
+  for (const item of json) {
+    if (!Array.isArray(item) || item.length !== 2) return undefined;
+    const a = unbound(item[0], -Infinity);
+    const b = unbound(item[1], Infinity);
+    if (a === undefined || b === undefined || b < a) return undefined;
+    out.push([a, b]);
+  }
+  return out;
+}
+
+function decodeDims(json: unknown): Map<string, Map<number, number | null>> | undefined {
+  if (!Array.isArray(json)) return undefined;
+  const dims = new Map<string, Map<number, number | null>>();
+  for (const item of json) {
+    if (!Array.isArray(item) || item.length !== 3) return undefined;
+    const [dim, days, values] = item as unknown[];
+    if (typeof dim !== "string" || dims.has(dim)) return undefined;
+    if (!Array.isArray(days) || !Array.isArray(values) || days.length !== values.length)
+      return undefined;
+    const points = new Map<number, number | null>();
+    for (let i = 0; i < days.length; i++) {
+      const day: unknown = days[i];
+      const value: unknown = values[i];
+      if (!Number.isInteger(day)) return undefined;
+      if (value !== null && !(typeof value === "number" && Number.isFinite(value)))
+        return undefined;
+      points.set(day as number, value as number | null);
+    }
+    dims.set(dim, points);
+  }
+  return dims;
+}
+
+function decodeIssue(json: unknown): SeriesIssue | undefined | false {
+  if (json === undefined) return undefined;
+  if (!isRecord(json) || typeof json.code !== "string" || !ISSUE_CODES.has(json.code)) return false;
+  if (typeof json.message !== "string") return false;
+  return { code: json.code as SeriesIssue["code"], message: json.message };
+}
+
+function decodeSnapshot(json: unknown): SnapshotData | undefined {
+  if (!isRecord(json)) return undefined;
+  const coverage = decodeCoverage(json.coverage);
+  const dims = decodeDims(json.dims);
+  const issue = decodeIssue(json.issue);
+  if (!coverage || !dims || issue === false) return undefined;
+  if (!isStrings(json.warnings) || !isStrings(json.servedBy)) return undefined;
+  if (!isInstant(json.fetchedAt) || !isInstant(json.expiresAt)) return undefined;
+  return {
+    coverage,
+    dims,
+    ...(issue ? { issue } : {}),
+    warnings: json.warnings,
+    servedBy: json.servedBy,
+    fetchedAt: json.fetchedAt,
+    expiresAt: json.expiresAt,
+  };
+}
+
+export const seriesCodec: Codec<SeriesEntryData> = {
+  encode: (entry) => ({
+    current: encodeSnapshot(entry.current),
+    ...(entry.previous ? { previous: encodeSnapshot(entry.previous) } : {}),
+  }),
+  decode: (json) => {
+    if (!isRecord(json)) return undefined;
+    const current = decodeSnapshot(json.current);
+    if (!current) return undefined;
+    if (json.previous === undefined) return { current };
+    const previous = decodeSnapshot(json.previous);
+    return previous ? { current, previous } : undefined;
+  },
+};
+
+// ---- whole answers (catalogues, details, statements, aggregations) ----
+
+/** A keyed-cache entry as saved: the answer, when it was fetched and until when it is fresh. */
+export interface EntryData {
+  value: unknown;
+  fetchedAt: number;
+  expiresAt: number;
+}
+
+type Check = (value: unknown) => boolean;
+
+/** A list of records, each with the given string members (the ids the functions read first). */
+const listOf =
+  (...members: string[]): Check =>
+  (value) =>
+    Array.isArray(value) &&
+    value.every((item) => isRecord(item) && members.every((m) => typeof item[m] === "string"));
+
+const recordWith =
+  (...members: string[]): Check =>
+  (value) =>
+    isRecord(value) && members.every((m) => typeof value[m] === "string");
+
+const aggregationRows: Check = (value) =>
+  isRecord(value) && listOf()(value.rows) && isStrings(value.errors);
+
+/**
+ * The shape of each kind of answer, by the engine's cache key (engine.ts names them). An answer the functions
+ * read is checked on its identifying members; the rest of it was normalised by the client before it was saved.
+ */
+const SHAPES: ReadonlyArray<[RegExp, Check]> = [
+  [/^projects$/, listOf("projectId", "name")],
+  [/^metrics$/, listOf("metricId")],
+  [/^sectors$/, listOf("id", "name")],
+  [/^sector:/, recordWith("marketSectorId", "name")],
+  [/^project:/, recordWith("projectId", "name")],
+  [/^product:/, recordWith("productId", "projectId")],
+  [/^statement:/, listOf("metricId", "section")],
+  [/^aggregations:/, listOf("metricId", "aggregation")],
+  [/^metric-aggregations:/, aggregationRows],
+  [/^breakdown:/, listOf()],
+];
+
+function checkFor(key: string): Check {
+  // An answer of a kind this version does not know cannot be trusted to be what its key says.
+  return SHAPES.find(([pattern]) => pattern.test(key))?.[1] ?? (() => false);
+}
+
+/** The codec of one keyed-cache entry: its envelope, and its value checked by the kind its key names. */
+export function entryCodec(key: string): Codec<EntryData> {
+  const check = checkFor(key);
+  return {
+    encode: (entry) => entry,
+    decode: (json) => {
+      if (!isRecord(json) || !isInstant(json.fetchedAt) || !isInstant(json.expiresAt))
+        return undefined;
+      if (!check(json.value)) return undefined;
+      return { value: json.value, fetchedAt: json.fetchedAt, expiresAt: json.expiresAt };
+    },
+  };
+}
