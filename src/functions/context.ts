@@ -9,16 +9,26 @@ export class CallTrace {
   readonly requests = new Set<string>();
   readonly warnings = new Set<string>();
   stale?: { fetchedAt: number; reason: string };
+  /** The oldest answer read back from the cache saved on this computer, if any served the cell. */
+  restored?: { fetchedAt: number };
   readonly definitions: Record<string, string> = {};
 
   noteSeries(label: string, answer: SeriesAnswer): void {
     answer.servedBy.forEach((r) => this.requests.add(r));
     answer.warnings.forEach((w) => this.warnings.add(`${label}: ${w}`));
     if (answer.stale) this.stale = answer.stale;
+    if (answer.restored) this.noteRestored(answer.restored.fetchedAt);
   }
 
   noteLoaded(description: string, loaded: Loaded<unknown>): void {
-    this.requests.add(loaded.cached ? `${description} (cached)` : description);
+    this.requests.add(
+      loaded.restored
+        ? `${description} (saved on this computer)`
+        : loaded.cached
+          ? `${description} (cached)`
+          : description
+    );
+    if (loaded.restored) this.noteRestored(loaded.restored.fetchedAt);
     if (loaded.stale) {
       const e = loaded.stale.error;
       this.stale = {
@@ -26,6 +36,10 @@ export class CallTrace {
         reason: messageOf(e),
       };
     }
+  }
+
+  private noteRestored(fetchedAt: number): void {
+    if (!this.restored || fetchedAt < this.restored.fetchedAt) this.restored = { fetchedAt };
   }
 }
 

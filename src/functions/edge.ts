@@ -172,6 +172,7 @@ export async function run(
       requests: [...trace.requests],
       warnings: [...trace.warnings, ...cellErrors],
       stale: trace.stale,
+      restored: trace.restored,
       definitions: Object.keys(trace.definitions).length > 0 ? trace.definitions : undefined,
       error: error
         ? { code: error.code === "na" ? "#N/A" : "#VALUE!", message: error.message }

@@ -15,6 +15,8 @@ export interface CellRecord {
   /** Partial-success errors and other notes that did not stop the result. */
   warnings: string[];
   stale?: { fetchedAt: number; reason: string };
+  /** Set when the values came from the cache saved on this computer (an earlier session). */
+  restored?: { fetchedAt: number };
   /** The cell's own error, when its whole result is one. */
   error?: { code: string; message: string };
   /** Metric definitions relevant to the cell, when known. */
@@ -27,6 +29,12 @@ export interface ErrorRecord {
   functionName: string;
   code: string;
   message: string;
+}
+
+/** Something about the saved cache a user may want to know (entries dropped, a store that failed). */
+export interface NoteRecord {
+  at: number;
+  text: string;
 }
 
 export interface Usage {
@@ -42,11 +50,13 @@ export interface Usage {
 /** Cells remembered: a big model has a few thousand formulas; older records go first. */
 const MAX_CELLS = 5_000;
 const MAX_ERRORS = 100;
+const MAX_NOTES = 50;
 const MINUTE = 60_000;
 
 export class Diagnostics {
   private readonly cells = new Map<string, CellRecord>();
   private readonly errors: ErrorRecord[] = [];
+  private readonly notesList: NoteRecord[] = [];
   private readonly requestTimes: number[] = [];
   private totals = { requests: 0, retries: 0, errors: 0 };
   private simulated = false;
@@ -102,6 +112,17 @@ export class Diagnostics {
     this.changed();
   }
 
+  recordNote(text: string): void {
+    this.notesList.unshift({ at: this.now(), text });
+    this.notesList.length = Math.min(this.notesList.length, MAX_NOTES);
+    this.changed();
+  }
+
+  /** Newest first. */
+  notes(): readonly NoteRecord[] {
+    return this.notesList;
+  }
+
   cell(address: string): CellRecord | undefined {
     return this.cells.get(address) ?? this.cells.get(address.replace(/\$/g, ""));
   }
@@ -124,17 +145,28 @@ export class Diagnostics {
   }
 
   /** How much the record holds, for bounds checks (soak, long sessions): it never grows with time. */
-  retained(): { cells: number; errors: number; requestTimes: number } {
+  retained(): { cells: number; errors: number; requestTimes: number; notes: number } {
     return {
       cells: this.cells.size,
       errors: this.errors.length,
       requestTimes: this.requestTimes.length,
+      notes: this.notesList.length,
     };
   }
 
   /** Everything, for "export diagnostics" (a support request): serialisable, no key. */
-  export(): { cells: CellRecord[]; errors: readonly ErrorRecord[]; usage: Usage } {
-    return { cells: [...this.cells.values()], errors: this.errors, usage: this.usage() };
+  export(): {
+    cells: CellRecord[];
+    errors: readonly ErrorRecord[];
+    notes: readonly NoteRecord[];
+    usage: Usage;
+  } {
+    return {
+      cells: [...this.cells.values()],
+      errors: this.errors,
+      notes: this.notesList,
+      usage: this.usage(),
+    };
   }
 
   subscribe(listener: () => void): () => void {

@@ -4,6 +4,9 @@
  * the page's localStorage (same origin, also outside any workbook) stands in. Never imported by Node code.
  */
 import { buildConfig } from "./build-config";
+import { cacheControls, type CacheControls } from "./cache-controls";
+import { IdbBlobStore } from "./idb-store";
+import { runtimeIfReady } from "./runtime";
 import { Settings, type KeyValueStorage } from "./settings";
 
 function browserStorage(): KeyValueStorage {
@@ -21,10 +24,26 @@ function pageStorage(): KeyValueStorage {
 }
 
 let settings: Settings | undefined;
+let savedCache: IdbBlobStore | undefined;
+
+/** The page's saved cache (IndexedDB), one for every runtime the page configures; none without IndexedDB. */
+function pageCacheStore(): IdbBlobStore | undefined {
+  if (typeof indexedDB === "undefined") return undefined;
+  savedCache ??= new IdbBlobStore();
+  return savedCache;
+}
 
 export function officeSettings(): Settings {
-  settings ??= new Settings(pageStorage(), buildConfig);
+  if (!settings) {
+    const store = pageCacheStore();
+    settings = new Settings(pageStorage(), buildConfig, store ? { savedCache: { store } } : {});
+  }
   return settings;
+}
+
+/** The saved cache's size and "Clear cache", for the taskpane. */
+export function officeCacheControls(): CacheControls {
+  return cacheControls(pageCacheStore(), runtimeIfReady);
 }
 
 /** Configure the shared runtime from stored settings; cells arriving meanwhile wait for it. */

@@ -6,6 +6,7 @@
 import {
   CryptometricsError,
   createClient,
+  createLogger,
   createRateLimiter,
   createSleep,
   realTimers,
@@ -17,7 +18,20 @@ import {
   type Timers,
 } from "../client";
 import { Engine, type EngineOptions } from "../engine/engine";
+import { PersistentCache, type BlobStore, type BlobStoreUsage } from "../engine/persistence";
+import { namespaceSource, type Digest } from "./cache-namespace";
 import { Diagnostics } from "./diagnostics";
+
+/** The cache saved on this computer: the host's store (IndexedDB on the page, a directory for the CLI). */
+export interface SavedCacheConfig {
+  store: BlobStore;
+  /** How the API key is hashed into the namespace; default SHA-256 from Web Crypto. */
+  digest?: Digest;
+  /** Default 500 ms (see PersistenceOptions). */
+  writeDelayMs?: number;
+}
+
+const log = createLogger("saved-cache");
 
 export interface RuntimeConfig {
   /** The service (or simulator) base URL. Empty: not configured yet. */
@@ -33,6 +47,8 @@ export interface RuntimeConfig {
     Pick<ClientConfig, "retry" | "timeoutMs" | "deadlineMs" | "maxIdsPerRequest" | "random">
   >;
   engine?: Partial<EngineOptions>;
+  /** Without it, nothing outlives the session. */
+  savedCache?: SavedCacheConfig;
 }
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60;
@@ -41,6 +57,8 @@ export class Runtime {
   readonly client: MetricsClient;
   readonly engine: Engine;
   readonly now: () => number;
+  /** The cache saved on this computer, when the host has one. */
+  readonly saved?: PersistentCache;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -71,18 +89,51 @@ export class Runtime {
       ...config.client,
       ...(maxIdsPerRequest ? { maxIdsPerRequest } : {}),
     });
+    if (config.savedCache) {
+      const { store, digest, writeDelayMs } = config.savedCache;
+      this.saved = new PersistentCache({
+        store,
+        namespace: namespaceSource(this.client.baseUrl, config.apiKey, digest),
+        timers,
+        now: this.now,
+        writeDelayMs,
+        onNote: (note) => {
+          log.warn(note);
+          diagnostics.recordNote(note);
+        },
+      });
+    }
     this.engine = new Engine({
       client: this.client,
       now: this.now,
       timers,
       options: { ...config.engine, ...(maxIdsPerRequest ? { maxIdsPerRequest } : {}) },
+      saved: this.saved,
     });
     diagnostics.setLimit(limit);
     this.unsubscribe = this.client.subscribe(diagnostics.onClientEvent);
   }
 
+  /** Writes the answers not saved yet (the CLI waits for this before it exits). */
+  async flushSaved(): Promise<void> {
+    await this.saved?.flush();
+  }
+
+  /** Size of the saved cache; undefined when this runtime has none. */
+  async savedUsage(): Promise<BlobStoreUsage | undefined> {
+    return this.saved?.usage();
+  }
+
+  /** Forgets everything: the saved cache (every service and key) and this session's memory. */
+  async clearCaches(): Promise<void> {
+    this.engine.clear();
+    await this.saved?.clear();
+  }
+
   dispose(): void {
     this.unsubscribe();
+    // Answers fetched so far still reach the saved cache; the memory goes.
+    void this.saved?.flush();
     this.engine.clear();
   }
 }

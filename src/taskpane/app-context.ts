@@ -2,6 +2,7 @@
 import type { Registry } from "../sheet/registry";
 import type { RefreshLog } from "../excel/refresh-log";
 import type { BuildConfig } from "../runtime/build-config";
+import type { CacheControls } from "../runtime/cache-controls";
 import type { Diagnostics } from "../runtime/diagnostics";
 import type { Runtime } from "../runtime/runtime";
 import type { Settings } from "../runtime/settings";
@@ -18,6 +19,8 @@ export interface AppContext {
   /** The shared runtime once configured; throws why it is not. */
   runtime(): Promise<Runtime>;
   diagnostics: Diagnostics;
+  /** The cache saved on this computer: its size, and Clear cache. */
+  cache: CacheControls;
   workbook: WorkbookPort;
   source: DataSourceWatch;
   catalogue: CatalogueStore;

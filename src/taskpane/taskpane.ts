@@ -7,7 +7,7 @@ import { refreshLog } from "../excel/refresh-log";
 import { loadPageRegistry } from "../functions/page-registry";
 import { completeBrowserHost } from "../sheet/browser-host";
 import { buildConfig } from "../runtime/build-config";
-import { officeSettings } from "../runtime/office";
+import { officeCacheControls, officeSettings } from "../runtime/office";
 import { onRuntimeChange, readyRuntime, sharedDiagnostics } from "../runtime/runtime";
 import { startApp } from "./app";
 import { officeWorkbook } from "../excel/office-workbook";
@@ -50,6 +50,7 @@ void Office.onReady(async (info) => {
     settings: officeSettings(),
     runtime: readyRuntime,
     diagnostics: sharedDiagnostics(),
+    cache: officeCacheControls(),
     workbook: inExcel ? officeWorkbook() : browserWorkbook(),
     source,
     catalogue: new CatalogueStore(async () => (await readyRuntime()).engine),

@@ -2,8 +2,10 @@ import { Diagnostics } from "../../src/runtime/diagnostics";
 import {
   describeCell,
   describeErrors,
+  describeNotes,
   describeUsage,
   exportDiagnostics,
+  formatAge,
   formatArgument,
 } from "../../src/taskpane/model/diagnostics-model";
 
@@ -148,4 +150,56 @@ test("the export is JSON with the key masked in settings and redacted everywhere
   expect(parsed.recentErrors[0].message).toBe('unknown project "nope" (key [REDACTED])');
   expect(parsed.usage.retriesTotal).toBe(1);
   expect(parsed.exportedAt).toBe("2025-06-15 12:00:05 UTC");
+});
+
+describe("the saved cache in diagnostics", () => {
+  it("says a cell's values came from the cache on this computer, and how old they are", () => {
+    const d = new Diagnostics(() => T, 60);
+    d.recordCell({
+      address: "Sheet1!D4",
+      functionName: "VALUE",
+      args: { project: "aave", metric: "fees" },
+      at: T,
+      requests: ["GET /v2/metrics/fees for 1 project, 2025-06-01 → 2025-06-01"],
+      warnings: [],
+      restored: { fetchedAt: T - 3 * 3_600_000 },
+    });
+    expect(describeCell(d.cell("Sheet1!D4")!).saved).toBe(
+      "From the cache saved on this computer: fetched 2025-06-15 09:00:05 UTC, 3 h before this calculation."
+    );
+    expect(describeCell(diagnostics().cell("Sheet1!B2")!).saved).toBeUndefined();
+  });
+
+  it("ages read in minutes, hours, then days", () => {
+    expect(formatAge(T - 20_000, T)).toBe("less than a minute");
+    expect(formatAge(T - 45 * 60_000, T)).toBe("45 min");
+    expect(formatAge(T - 30 * 3_600_000, T)).toBe("30 h");
+    expect(formatAge(T - 3 * 86_400_000, T)).toBe("3 days");
+  });
+
+  it("lists notes about dropped entries, newest first, and exports them", () => {
+    const d = diagnostics();
+    d.recordNote("Dropped 1 corrupt entry from the saved cache; it is fetched afresh.");
+    expect(describeNotes(d.notes())).toEqual([
+      {
+        text: "Dropped 1 corrupt entry from the saved cache; it is fetched afresh.",
+        at: "2025-06-15 12:00:06 UTC",
+      },
+    ]);
+    const json = exportDiagnostics({
+      diagnostics: d,
+      settings: {
+        baseUrl: "https://metrics.example",
+        rateLimitPerMinute: 60,
+        hasKey: true,
+        maskedKey: "••••cdef",
+        usingDefaultKey: false,
+      },
+      version: "1.0.0",
+      mode: "production",
+      now: T,
+      secrets: [KEY],
+    });
+    expect(JSON.parse(json).savedCacheNotes).toHaveLength(1);
+  });
 });

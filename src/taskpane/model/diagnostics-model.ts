@@ -6,7 +6,7 @@
  * redaction with the stored key as a secret, on top of the records never holding it.
  */
 import { redact } from "../../client/redact";
-import type { CellRecord, ErrorRecord, Usage } from "../../runtime/diagnostics";
+import type { CellRecord, ErrorRecord, NoteRecord, Usage } from "../../runtime/diagnostics";
 import type { SettingsSnapshot } from "../../runtime/settings";
 
 export interface CellView {
@@ -16,6 +16,8 @@ export interface CellView {
   requests: string[];
   warnings: string[];
   stale?: string;
+  /** Where the values came from when it was the cache saved on this computer, and how old they are. */
+  saved?: string;
   error?: string;
   definitions: { metric: string; definition: string }[];
   computedAt: string;
@@ -34,6 +36,17 @@ export interface UsageView {
 /** "2025-06-15 12:00:05 UTC": UTC, so two people reading an export see the same time. */
 export function formatInstant(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 19).replace("T", " ")} UTC`;
+}
+
+/** "45 min", "3 h", "2 days": how long before `at` the instant `then` was. */
+export function formatAge(then: number, at: number): string {
+  const minutes = Math.max(0, Math.round((at - then) / 60_000));
+  if (minutes < 1) return "less than a minute";
+  if (minutes < 90) return `${minutes} min`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 36) return `${hours} h`;
+  const days = Math.round(hours / 24);
+  return `${days} days`;
 }
 
 function scalarText(value: unknown): string {
@@ -71,6 +84,10 @@ export function describeCell(record: CellRecord): CellView {
     stale: record.stale
       ? `Served from data fetched ${formatInstant(record.stale.fetchedAt)}, because the refresh failed: ${record.stale.reason}`
       : undefined,
+    saved: record.restored
+      ? `From the cache saved on this computer: fetched ${formatInstant(record.restored.fetchedAt)}, ` +
+        `${formatAge(record.restored.fetchedAt, record.at)} before this calculation.`
+      : undefined,
     error: record.error ? `${record.error.code} ${record.error.message}` : undefined,
     definitions: Object.entries(record.definitions ?? {}).map(([metric, definition]) => ({
       metric,
@@ -95,6 +112,14 @@ export function describeErrors(errors: readonly ErrorRecord[], limit = 20): Erro
   }));
 }
 
+/** Notes about the saved cache (entries dropped, a store that failed), newest first. */
+export function describeNotes(
+  notes: readonly NoteRecord[],
+  limit = 10
+): { text: string; at: string }[] {
+  return notes.slice(0, limit).map((n) => ({ text: n.text, at: formatInstant(n.at) }));
+}
+
 export function describeUsage(usage: Usage): UsageView {
   const share = usage.limitPerMinute > 0 ? usage.requestsLastMinute / usage.limitPerMinute : 0;
   return {
@@ -109,7 +134,12 @@ export function describeUsage(usage: Usage): UsageView {
 
 export interface ExportInput {
   diagnostics: {
-    export(): { cells: CellRecord[]; errors: readonly ErrorRecord[]; usage: Usage };
+    export(): {
+      cells: CellRecord[];
+      errors: readonly ErrorRecord[];
+      notes?: readonly NoteRecord[];
+      usage: Usage;
+    };
   };
   settings: SettingsSnapshot;
   version: string;
@@ -121,7 +151,7 @@ export interface ExportInput {
 
 /** The "Export diagnostics" file: JSON, the key masked in settings and redacted everywhere else. */
 export function exportDiagnostics(input: ExportInput): string {
-  const { cells, errors, usage } = input.diagnostics.export();
+  const { cells, errors, notes, usage } = input.diagnostics.export();
   const document = {
     exportedAt: formatInstant(input.now),
     addIn: { version: input.version, build: input.mode },
@@ -133,6 +163,7 @@ export function exportDiagnostics(input: ExportInput): string {
     },
     usage,
     recentErrors: errors,
+    savedCacheNotes: notes ?? [],
     cells,
   };
   return redact(JSON.stringify(document, null, 2), input.secrets);

@@ -7,6 +7,7 @@ import type { AppContext } from "../app-context";
 import {
   describeCell,
   describeErrors,
+  describeNotes,
   describeUsage,
   exportDiagnostics,
 } from "../model/diagnostics-model";
@@ -23,6 +24,7 @@ async function storedKey(ctx: AppContext): Promise<string | undefined> {
 export function diagnosticsView(ctx: AppContext): HTMLElement {
   const cell = h("div", { id: "diag-cell", class: "stack", "aria-live": "polite" });
   const errors = h("ul", { id: "diag-errors", class: "plain errors-list" });
+  const notes = h("div", { id: "diag-notes" });
   const meter = h("meter", {
     id: "usage-meter",
     min: 0,
@@ -65,6 +67,7 @@ export function diagnosticsView(ctx: AppContext): HTMLElement {
       h("p", {}, h("strong", {}, v.address), ` — ${v.functionName}, computed ${v.computedAt}`),
       v.error ? h("p", { class: "badge archived" }, v.error) : null,
       v.stale ? h("p", { class: "badge maintenance" }, v.stale) : null,
+      v.saved ? h("p", { class: "hint", id: "diag-saved" }, v.saved) : null,
       h("h4", {}, "Arguments"),
       h(
         "dl",
@@ -113,6 +116,20 @@ export function diagnosticsView(ctx: AppContext): HTMLElement {
             )
           )
         : [h("li", { class: "hint" }, "No errors.")])
+    );
+    const noteList = describeNotes(ctx.diagnostics.notes());
+    replaceChildren(
+      notes,
+      ...(noteList.length
+        ? [
+            h("h2", {}, "Saved cache"),
+            h(
+              "ul",
+              { class: "plain" },
+              ...noteList.map((n) => h("li", {}, `${n.text} `, h("span", { class: "hint" }, n.at)))
+            ),
+          ]
+        : [])
     );
     const usage = describeUsage(ctx.diagnostics.usage());
     meter.max = usage.limitPerMinute;
@@ -199,6 +216,7 @@ export function diagnosticsView(ctx: AppContext): HTMLElement {
     usageDetail,
     h("h2", {}, "Recent errors"),
     errors,
+    notes,
     h("fluent-divider", {}),
     h("div", { class: "buttons" }, exportButton),
     exportStatus.element,

@@ -1,8 +1,10 @@
 /**
  * Settings: the API key (masked input, saved in OfficeRuntime.storage, never in the workbook; shown only as
  * its last four characters), "Test connection" in plain words, "Forget key"; the service URL and the rate
- * limit. The key typed in the field is cleared as soon as it is saved: the page does not keep it around.
+ * limit; the size of the cache saved on this computer, with "Clear cache". The key typed in the field is
+ * cleared as soon as it is saved: the page does not keep it around.
  */
+import { describeCache } from "../../runtime/cache-controls";
 import { testConnection } from "../../runtime/connection-test";
 import type { AppContext } from "../app-context";
 import { h, replaceChildren } from "../../ui/dom";
@@ -10,6 +12,46 @@ import { setValue, valueOf } from "../../ui/fluent";
 import { statusLine, withBusy } from "../../ui/status";
 
 const TEST_TIMEOUT_MS = 20_000;
+/** The cache grows as cells are calculated: its size is read again this often while Settings is shown. */
+const CACHE_TICK_MS = 10_000;
+
+function cacheSection(ctx: AppContext): HTMLElement {
+  const state = h("p", { id: "cache-state", class: "hint" }, "Reading the cache size…");
+  const status = statusLine("cache-status");
+  const show = async (): Promise<void> => {
+    try {
+      state.textContent = describeCache(await ctx.cache.info());
+    } catch (error) {
+      state.textContent = `The cache size cannot be read: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  };
+  const clear = h("fluent-button", { id: "clear-cache", appearance: "outline" }, "Clear cache");
+  clear.addEventListener("click", () =>
+    withBusy(clear, status, "Clearing…", async () => {
+      await ctx.cache.clear();
+      await show();
+      status.show("success", "Cleared. The next calculation asks the service again.");
+    })
+  );
+  const section = h(
+    "div",
+    { class: "stack", id: "cache-section" },
+    h("h2", {}, "Cache"),
+    h(
+      "p",
+      { class: "hint" },
+      "Answers are kept on this computer, so a workbook reopened the same day needs no request. Catalogues stay fresh for 24 hours, figures until the service's daily update (00:00 UTC); older ones are shown, marked stale, only when the service cannot be reached."
+    ),
+    state,
+    h("div", { class: "buttons" }, clear),
+    status.element
+  );
+  void show();
+  setInterval(() => {
+    if (section.isConnected && section.offsetParent !== null) void show();
+  }, CACHE_TICK_MS);
+  return section;
+}
 
 export function settingsView(ctx: AppContext): HTMLElement {
   const keyState = h("p", { id: "key-state", class: "hint" });
@@ -129,6 +171,8 @@ export function settingsView(ctx: AppContext): HTMLElement {
       rateField
     ),
     h("div", { class: "buttons" }, saveService),
-    serviceStatus.element
+    serviceStatus.element,
+    h("fluent-divider", {}),
+    cacheSection(ctx)
   );
 }
