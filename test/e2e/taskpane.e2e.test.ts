@@ -249,6 +249,44 @@ test("diagnostics show usage against the limit and export JSON without the key",
   expect(exported.usage.requestsTotal).toBeGreaterThan(0);
 });
 
+test("Settings show the cache saved in IndexedDB, which never holds the key, and Clear cache empties it", async () => {
+  await openSection("settings");
+  // The catalogue the Browse section loaded was written behind; Settings read the size again every 10 s.
+  await page.waitForFunction(
+    () =>
+      /^[^0].* answers?, on this computer/.test(
+        document.querySelector("#cache-state")?.textContent ?? ""
+      ),
+    undefined,
+    { timeout: 25_000, polling: 250 }
+  );
+  const dump = await page.evaluate(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        const open = indexedDB.open("cryptometrics-cache");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction(["entries", "usage"]);
+          const keys = tx.objectStore("entries").getAllKeys();
+          const values = tx.objectStore("entries").getAll();
+          tx.oncomplete = () => {
+            db.close();
+            resolve(JSON.stringify([keys.result, values.result]));
+          };
+        };
+      })
+  );
+  expect(dump).toContain("projectId");
+  expect(dump).not.toContain(DEMO_API_KEY);
+
+  await page.click("#clear-cache");
+  expect(await statusOf("#cache-status")).toMatchObject({ kind: "success" });
+  expect(await page.innerText("#cache-state")).toMatch(
+    /^0 bytes in 0 answers, on this computer \(limit 50 MB/
+  );
+});
+
 test("keyboard: the section tabs take arrow keys; every control has a name; nothing scrolls sideways at 320 px", async () => {
   await page.focus("#tab-diagnostics");
   await page.keyboard.press("ArrowRight");
