@@ -8,7 +8,7 @@ import {
   type Project,
   type ResultMeta,
 } from "../../src/client";
-import { dayNumber } from "../../src/engine/days";
+import { dayNumber } from "../../src/client/data/days";
 import { Engine, type EngineClient } from "../../src/engine/engine";
 import { CACHE_FORMAT, CACHE_FORMAT_VERSION, PersistentCache } from "../../src/engine/persistence";
 import {

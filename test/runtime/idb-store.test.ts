@@ -10,7 +10,7 @@ import "fake-indexeddb/auto";
 import { createHash } from "crypto";
 import { openDB } from "idb";
 import { Engine, type EngineClient } from "../../src/engine/engine";
-import { dayNumber } from "../../src/engine/days";
+import { dayNumber } from "../../src/client/data/days";
 import { PersistentCache } from "../../src/engine/persistence";
 import { DEFAULT_VARIANT } from "../../src/engine/series-types";
 import { namespaceSource } from "../../src/runtime/cache-namespace";
