@@ -40,6 +40,8 @@ export interface ClientConfig {
   maxUrlLength?: number;
   maxIdsPerRequest?: number;
   maxRedirects?: number;
+  /** Largest response body read, in bytes. Default DEFAULT_LIMITS.maxResponseBytes (64 MB). */
+  maxResponseBytes?: number;
   /** Receive every event from the start (see also client.on / client.subscribe). */
   listeners?: readonly ClientListener[];
 }
@@ -77,8 +79,15 @@ export function resolveConfig(config: ClientConfig): ResolvedConfig {
     maxIdsPerRequest: config.maxIdsPerRequest ?? DEFAULT_LIMITS.maxIdsPerRequest,
     maxRedirects: config.maxRedirects ?? DEFAULT_LIMITS.maxRedirects,
     rateLimit: config.rateLimit ?? DEFAULT_LIMITS.rateLimit,
+    maxResponseBytes: config.maxResponseBytes ?? DEFAULT_LIMITS.maxResponseBytes,
   };
-  for (const key of ["timeoutMs", "deadlineMs", "maxUrlLength", "maxIdsPerRequest"] as const) {
+  for (const key of [
+    "timeoutMs",
+    "deadlineMs",
+    "maxUrlLength",
+    "maxIdsPerRequest",
+    "maxResponseBytes",
+  ] as const) {
     if (!(limits[key] > 0)) fail(`${key} must be a positive number, got ${limits[key]}`);
   }
   if (!(limits.maxRedirects >= 0)) fail(`maxRedirects must be >= 0, got ${limits.maxRedirects}`);

@@ -4,7 +4,7 @@
  */
 import { redact, sanitizeCause } from "./redact";
 
-export { redact, snippet, sanitizeCause, REDACTED } from "./redact";
+export { containsSecret, redact, snippet, sanitizeCause, REDACTED } from "./redact";
 
 export const ERROR_KINDS = [
   "invalid-input", // caught before sending, or a 400 from the service
@@ -17,6 +17,7 @@ export const ERROR_KINDS = [
   "timeout", // an attempt or the whole call ran out of time
   "cancelled", // the caller's AbortSignal fired
   "malformed-response", // an answer we cannot use: HTML, wrong type, truncated JSON, no `data`, loops
+  "too-large", // an answer over the client's size limit: not read, never retried (it would be as big again)
 ] as const;
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];
@@ -162,6 +163,8 @@ export function describeKind(kind: ErrorKind): string {
       return "cancelled";
     case "malformed-response":
       return "unusable response";
+    case "too-large":
+      return "answer too large";
   }
 }
 

@@ -49,6 +49,8 @@ export {
   type FetchLike,
   type FetchInitLike,
   type FetchResponseLike,
+  type BodyLike,
+  type BodyReaderLike,
 } from "./http/fetch";
 export { createLogger, setLogSink, type Logger, type LogRecord, type LogSink } from "./log";
 export { isIsoDate } from "./data/days";

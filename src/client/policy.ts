@@ -21,6 +21,8 @@ export interface RetryPolicy {
   jitter: number;
   /** Ceiling applied to a server's Retry-After. */
   maxRetryAfterMs: number;
+  /** Floor of a server's Retry-After: a shorter one gives way to the client's rate-limited backoff. */
+  minRetryAfterMs: number;
   /** Statuses retried; other 4xx are the caller's mistake and would fail the same way again. */
   retryStatuses: readonly number[];
   /** Whether network errors (no HTTP answer) are retried. */
@@ -47,6 +49,10 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
   // Honour Retry-After up to a minute (one rate-limit window); a server asking for more gets a
   // rate-limited error with retryAfterMs rather than a cell busy for minutes.
   maxRetryAfterMs: 60_000,
+  // One second: "Retry-After: 0", a negative value or a date already past would have the client retry
+  // back to back (six attempts in a few ms, then a failed cell); a service that says "wait" is overloaded,
+  // so such answers get the rate-limited schedule (2, 4, 8 s..., jittered to no less than 1 s).
+  minRetryAfterMs: 1_000,
   // 408/429 and the 5xx family; 501 "not implemented" will not change by waiting.
   retryStatuses: Object.freeze([408, 429, 500, 502, 503, 504]),
   retryNetworkErrors: true,
@@ -66,6 +72,8 @@ export interface ClientLimits {
   maxRedirects: number;
   /** Client-side rate limit: request starts allowed per window. */
   rateLimit: { limit: number; windowMs: number };
+  /** Largest response body read; a bigger one is refused as "too-large" and not read further. */
+  maxResponseBytes: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<ClientLimits> = Object.freeze({
@@ -85,6 +93,10 @@ export const DEFAULT_LIMITS: Readonly<ClientLimits> = Object.freeze({
   // The service's documented limit (60 requests per minute): staying under it means a workbook
   // refresh never provokes a 429 in the first place.
   rateLimit: Object.freeze({ limit: 60, windowMs: 60_000 }),
+  // 64 MB: the largest real answer (five years of daily rows for 50 projects in one metric request) is
+  // about 11 MB, so this never refuses real data; a body without end, or of gigabytes, stops here, which
+  // keeps the CLI under 200 MB of memory (measured on an endless body) instead of growing until it dies.
+  maxResponseBytes: 64 * 1_048_576,
 });
 
 export function resolveRetryPolicy(overrides?: Partial<RetryPolicy>): RetryPolicy {
@@ -97,6 +109,7 @@ export function resolveRetryPolicy(overrides?: Partial<RetryPolicy>): RetryPolic
     "rateLimitedBaseDelayMs",
     "maxDelayMs",
     "maxRetryAfterMs",
+    "minRetryAfterMs",
   ] as const) {
     if (!(policy[key] >= 0)) throw new RangeError(`retry.${key} must be >= 0, got ${policy[key]}`);
   }

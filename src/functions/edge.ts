@@ -72,6 +72,9 @@ function forKind(e: CryptometricsError): { code: ErrorCode; message: string } {
       };
     case "cancelled":
       return { code: "na", message: "Cancelled." };
+    case "too-large":
+      // Not the service being down: the same request would be refused again, so no "Refresh" advice.
+      return { code: "na", message: e.message };
     default:
       return {
         code: "na",

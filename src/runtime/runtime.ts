@@ -44,7 +44,10 @@ export interface RuntimeConfig {
   timers?: Timers;
   sleep?: Sleep;
   client?: Partial<
-    Pick<ClientConfig, "retry" | "timeoutMs" | "deadlineMs" | "maxIdsPerRequest" | "random">
+    Pick<
+      ClientConfig,
+      "retry" | "timeoutMs" | "deadlineMs" | "maxIdsPerRequest" | "maxResponseBytes" | "random"
+    >
   >;
   engine?: Partial<EngineOptions>;
   /** Without it, nothing outlives the session. */

@@ -23,7 +23,8 @@ export function backoffDelay(
 /**
  * A Retry-After header in milliseconds from `nowMs`: delta-seconds ("120", also "1.5") or an HTTP date.
  * Undefined when absent or unreadable (the caller then backs off on its own schedule). Dates in the
- * past give 0. Not capped here: the caller decides what to do with long waits.
+ * past and negative numbers give 0: the header was there, but says nothing usable (the caller's floor,
+ * policy.minRetryAfterMs, then applies). Not capped here: the caller decides what to do with long waits.
  */
 export function parseRetryAfter(
   value: string | null | undefined,
@@ -32,10 +33,29 @@ export function parseRetryAfter(
   if (value === null || value === undefined) return undefined;
   const text = value.trim();
   if (text === "") return undefined;
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  if (/^[-+]?\d+(\.\d+)?$/.test(text)) return Math.max(0, Math.round(Number(text) * 1000));
   // Only date-like text: Date.parse would also accept things like "5" or "-1" as years.
   if (!/[a-z]/i.test(text)) return undefined;
   const at = Date.parse(text);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - nowMs);
+}
+
+/**
+ * The wait before the next attempt after a failure with `retryAfterMs` from the server (if any). A
+ * Retry-After the policy can use wins; one below policy.minRetryAfterMs (0, a date already past) is no
+ * instruction at all, and the service is plainly overloaded: the client's own rate-limited schedule
+ * (seconds, growing) applies, never back-to-back requests.
+ */
+export function retryDelay(
+  policy: RetryPolicy,
+  attempt: number,
+  random: () => number,
+  rateLimited: boolean,
+  retryAfterMs: number | undefined
+): { delayMs: number; fromServer: boolean } {
+  if (retryAfterMs !== undefined && retryAfterMs >= policy.minRetryAfterMs)
+    return { delayMs: retryAfterMs, fromServer: true };
+  const throttled = rateLimited || retryAfterMs !== undefined;
+  return { delayMs: backoffDelay(policy, attempt, random, throttled), fromServer: false };
 }

@@ -1,9 +1,11 @@
 /**
  * One HTTP exchange, headers and body, under the per-attempt time-out: a rate-limiter slot first,
  * then fetch with redirect "manual" (and, in a browser that hides the redirect, once more with
- * "follow"), events for the request and its response, and the body read as text.
+ * "follow"), events for the request and its response, and the body read as text, at most
+ * limits.maxResponseBytes of it (./body): a bigger answer is a "too-large" error, never retried.
  */
 import { linkSignals, raceAbort } from "./abort";
+import { BodyTooLargeError, readBody } from "./body";
 import { CryptometricsError } from "../errors";
 import { isRedirectStatus, SIMULATED_HEADER_NAME, type FetchResponseLike } from "./fetch";
 import { requestLabel } from "../label";
@@ -82,9 +84,14 @@ export async function fetchOnce(
       response.body?.cancel().catch(() => undefined);
       return { response, body: "" };
     }
-    const body = await raceAbort(response.text(), link.signal);
+    const body = await readBody(response, deps.limits.maxResponseBytes, link.signal);
     return { response, body };
   } catch (error) {
+    if (error instanceof BodyTooLargeError) {
+      // Nothing more is read; the connection goes with the aborted signal.
+      link.abort(error);
+      throw tooLarge(error, call, spec, url, attempt);
+    }
     if (timedOut && !call.signal.aborted) {
       throw new CryptometricsError(
         "timeout",
@@ -104,4 +111,34 @@ export async function fetchOnce(
     deps.timers.clearTimeout(timer);
     link.dispose();
   }
+}
+
+function megabytes(bytes: number): string {
+  const mb = bytes / 1_048_576;
+  return `${mb >= 10 ? Math.round(mb) : Math.round(mb * 10) / 10} MB`;
+}
+
+function tooLarge(
+  error: BodyTooLargeError,
+  call: CallContext,
+  spec: RequestSpec,
+  url: string,
+  attempt: number
+): CryptometricsError {
+  const what =
+    error.declaredBytes === undefined
+      ? `the service's answer is larger than ${megabytes(error.limitBytes)}`
+      : `the service announced an answer of ${megabytes(error.declaredBytes)}`;
+  return new CryptometricsError(
+    "too-large",
+    `${requestLabel(call, spec)}: ${what}, over the client's limit of ${megabytes(error.limitBytes)}; it was not read. Ask for less (a shorter period, fewer projects)`,
+    {
+      operation: call.operation,
+      ids: spec.ids,
+      attempts: attempt,
+      request: { method: "GET", url: displayPath(url) },
+      cause: error,
+      secrets: [call.apiKey],
+    }
+  );
 }

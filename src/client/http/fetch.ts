@@ -13,8 +13,20 @@ export interface FetchResponseLike {
   /** Final URL after redirects the fetch implementation followed itself. */
   readonly url?: string;
   readonly redirected?: boolean;
-  readonly body?: { cancel(reason?: unknown): Promise<void> } | null;
+  /** The body as a stream (read in bounded pieces); test doubles may offer only text(). */
+  readonly body?: BodyLike | null;
   text(): Promise<string>;
+}
+
+/** The slice of a ReadableStream the client uses. */
+export interface BodyLike {
+  cancel(reason?: unknown): Promise<void>;
+  getReader?(): BodyReaderLike;
+}
+
+export interface BodyReaderLike {
+  read(): Promise<{ done: boolean; value?: Uint8Array }>;
+  cancel(reason?: unknown): Promise<void>;
 }
 
 export interface FetchInitLike {

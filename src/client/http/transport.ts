@@ -12,10 +12,12 @@
  * Time-outs: each attempt (and each redirect hop) gets the smaller of limits.timeoutMs and the time
  * left before the call's deadline. A timed-out attempt is retried like a network error while the
  * attempt cap and the deadline allow (policy.retryTimeouts); the deadline itself is final.
- * Retries: 429, listed 5xx, network errors and time-outs; Retry-After wins over the own schedule.
+ * Retries: 429, listed 5xx, network errors and time-outs; Retry-After wins over the own schedule, above
+ * a floor (policy.minRetryAfterMs): "Retry-After: 0" or a past date gets the rate-limited schedule.
+ * A body over limits.maxResponseBytes is "too-large": never retried (it would be as large again).
  */
 import { abortReason } from "./abort";
-import { backoffDelay } from "./backoff";
+import { retryDelay } from "./backoff";
 import { CryptometricsError, type ErrorKind } from "../errors";
 import { fetchOnce } from "./exchange";
 import { isRedirectStatus } from "./fetch";
@@ -53,14 +55,11 @@ export async function sendRequest(
     // Cancelled or past the deadline: nothing more to try.
     if (call.signal.aborted || !shouldRetry(error, policy)) throw error;
     const serverWait = error.retryAfterMs;
+    const rateLimited = error.kind === "rate-limited";
     if (attempt >= policy.maxAttempts) {
       // A caller told "rate limited" also learns when trying again makes sense.
-      const next = serverWait ?? backoffDelay(policy, attempt, deps.random, true);
-      throw giveUp(
-        error.kind === "rate-limited" ? error.with({ retryAfterMs: next }) : error,
-        attempt,
-        call
-      );
+      const next = retryDelay(policy, attempt, deps.random, true, serverWait).delayMs;
+      throw giveUp(rateLimited ? error.with({ retryAfterMs: next }) : error, attempt, call);
     }
     if (serverWait !== undefined && serverWait > policy.maxRetryAfterMs) {
       throw giveUp(
@@ -70,8 +69,7 @@ export async function sendRequest(
         `the service asks to wait ${Math.ceil(serverWait / 1000)} s`
       );
     }
-    const delay =
-      serverWait ?? backoffDelay(policy, attempt, deps.random, error.kind === "rate-limited");
+    const { delayMs: delay } = retryDelay(policy, attempt, deps.random, rateLimited, serverWait);
     if (deps.now() + delay > call.deadlineAt) {
       throw giveUp(error, attempt, call, "no time left to retry before the call's deadline");
     }
@@ -86,7 +84,7 @@ export async function sendRequest(
       ...(serverWait === undefined ? {} : { retryAfterMs: serverWait }),
     });
     // Every caller sharing the limiter waits too: the others would only collect more 429s.
-    if (error.kind === "rate-limited") deps.limiter.pauseUntil(deps.now() + delay);
+    if (rateLimited) deps.limiter.pauseUntil(deps.now() + delay);
     retried = error;
     try {
       await deps.sleep(delay, call.signal);

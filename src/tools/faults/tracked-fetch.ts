@@ -4,7 +4,7 @@
  * way. An exchange counts from the call until its body is read (or dropped). Exchanges the simulator will
  * never answer (its `hang` knob) are "parked": only a time-out can end them, so they do not hold time still.
  */
-import type { FetchLike, FetchResponseLike } from "../../client";
+import type { BodyReaderLike, FetchLike, FetchResponseLike } from "../../client";
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -16,6 +16,27 @@ export interface TrackedFetch {
   started(): number;
   /** Which URLs the server will never answer, from now on. */
   park(predicate: (url: string) => boolean): void;
+}
+
+/** A body reader whose end (read to the end, failed or cancelled) ends the exchange. */
+function tracked(reader: BodyReaderLike, done: () => void): BodyReaderLike {
+  return {
+    read: () =>
+      reader.read().then(
+        (chunk) => {
+          if (chunk.done) done();
+          return chunk;
+        },
+        (error: unknown) => {
+          done();
+          throw error;
+        }
+      ),
+    cancel: (reason?: unknown) => {
+      done();
+      return reader.cancel(reason);
+    },
+  };
 }
 
 export function trackFetch(inner: FetchLike): TrackedFetch {
@@ -42,6 +63,7 @@ export function trackFetch(inner: FetchLike): TrackedFetch {
     // A redirect's body is never read: the exchange is over with its headers.
     if (REDIRECTS.has(response.status)) done();
     const body = response.body;
+    const getReader = body?.getReader?.bind(body);
     return {
       status: response.status,
       statusText: response.statusText,
@@ -55,6 +77,7 @@ export function trackFetch(inner: FetchLike): TrackedFetch {
               done();
               return body.cancel(reason);
             },
+            ...(getReader ? { getReader: () => tracked(getReader(), done) } : {}),
           }
         : null,
       text: () => response.text().finally(done),

@@ -1,4 +1,5 @@
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter } from "../../../src/client";
+import { retryDelay } from "../../../src/client/http/backoff";
 
 describe("backoff schedule", () => {
   const noJitter = { ...DEFAULT_RETRY_POLICY, jitter: 0 };
@@ -40,8 +41,48 @@ describe("Retry-After", () => {
   });
 
   it("ignores absent or unreadable values so the client's own schedule applies", () => {
-    for (const v of [null, undefined, "", "soon", "-5", "12abc"]) {
+    for (const v of [null, undefined, "", "soon", "12abc", "-"]) {
       expect(parseRetryAfter(v, now)).toBeUndefined();
     }
+  });
+
+  it("reads negative values and past dates as 0: present, but no usable wait", () => {
+    expect(parseRetryAfter("-5", now)).toBe(0);
+    expect(parseRetryAfter("Wed, 21 Oct 2015 07:28:00 GMT", now)).toBe(0);
+  });
+});
+
+describe("the wait before the next attempt", () => {
+  const seeded = () => 0.5;
+
+  it("honours a Retry-After at or above the floor", () => {
+    expect(retryDelay(DEFAULT_RETRY_POLICY, 1, seeded, true, 5_000)).toEqual({
+      delayMs: 5_000,
+      fromServer: true,
+    });
+    expect(retryDelay(DEFAULT_RETRY_POLICY, 1, seeded, false, 1_000).delayMs).toBe(1_000);
+  });
+
+  it("replaces 0, past or sub-second Retry-After by the rate-limited schedule: at least 1 s, growing", () => {
+    for (const [wait, rateLimited] of [
+      [0, true],
+      [0, false],
+      [500, false],
+      [999, true],
+    ] as const) {
+      const delays = [1, 2, 3, 4, 5].map(
+        (attempt) => retryDelay(DEFAULT_RETRY_POLICY, attempt, seeded, rateLimited, wait).delayMs
+      );
+      expect(delays).toEqual([1500, 3000, 6000, 12000, 22500]);
+      for (const d of delays)
+        expect(d).toBeGreaterThanOrEqual(DEFAULT_RETRY_POLICY.minRetryAfterMs);
+    }
+  });
+
+  it("keeps the ordinary schedule for a 5xx without any Retry-After", () => {
+    expect(retryDelay(DEFAULT_RETRY_POLICY, 1, () => 0, false, undefined)).toEqual({
+      delayMs: 500,
+      fromServer: false,
+    });
   });
 });
