@@ -5,7 +5,7 @@
  */
 import { raceAbort } from "./http/abort";
 import type { ApiKeySource, ResolvedConfig } from "./config";
-import { CryptometricsError, messageOf } from "./errors";
+import { containsSecret, CryptometricsError, messageOf } from "./errors";
 import { callLabel } from "./label";
 import { ShapeError } from "./data/read";
 import type { CallContext, RequestSpec } from "./http/request";
@@ -240,7 +240,7 @@ function asFinal(
   apiKey: string
 ): CryptometricsError {
   if (error instanceof CryptometricsError) {
-    return error.message.includes(apiKey) && apiKey !== ""
+    return apiKey !== "" && containsSecret(error.message, [apiKey])
       ? error.with({ secrets: [apiKey] })
       : error;
   }

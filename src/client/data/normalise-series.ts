@@ -5,6 +5,7 @@
 import { optional } from "./normalise-catalogue";
 import {
   asArray,
+  describe,
   firstString,
   isObject,
   mapObjects,
@@ -47,7 +48,8 @@ function rowDate(item: JsonObject, path: string, keys = ["timestamp", "date"]): 
     if (item[key] === undefined) continue;
     const date = toIsoDate(item[key]);
     if (date) return date;
-    throw new ShapeError(`${path}.${key}`, `not a date: ${JSON.stringify(item[key]).slice(0, 40)}`);
+    // Safe to cut: the body was redacted on arrival (http/response.ts).
+    throw new ShapeError(`${path}.${key}`, `not a date: ${describe(item[key])}`);
   }
   throw new ShapeError(path, `no ${keys.join(" or ")} member`);
 }

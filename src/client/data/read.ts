@@ -82,6 +82,11 @@ export function stringList(value: unknown): string[] {
   return value.filter((v): v is string => typeof v === "string" && v !== "");
 }
 
+/**
+ * A value as a message quotes it, cut short. Cutting is safe here: bodies carrying the key were redacted
+ * on arrival (http/response.ts), before any reader saw them, and messages are redacted again on the way
+ * out (errors.ts).
+ */
 export function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";

@@ -2,13 +2,16 @@
  * Reading one HTTP answer: an error status becomes the matching error kind; a 2xx must be a JSON
  * object with `data`, otherwise it is a "malformed-response" (HTML from a captive portal, a truncated
  * body, an empty one...) naming the operation and, briefly, what came back.
+ *
+ * A body that carries the key (or a stretch of it: a service echoing the request into its data) has every
+ * string of its data redacted on arrival, before anything reads, shortens or shows it.
  */
 import { parseRetryAfter } from "./backoff";
 import { CryptometricsError, describeKind, kindForStatus } from "../errors";
 import type { FetchResponseLike } from "./fetch";
 import { isObject } from "../data/read";
-import { snippet } from "../redact";
-import type { JsonValue, WireEnvelope } from "../data/wire";
+import { hasSecretRun, redactRuns, snippet } from "../redact";
+import type { JsonObject, JsonValue, WireEnvelope } from "../data/wire";
 
 export interface ResponseContext {
   operation: string;
@@ -49,6 +52,7 @@ export function interpretResponse(
   }
   if (!isObject(parsed)) return fail(`expected a JSON object, got "${snippet(body, ctx.secrets)}"`);
   if (!("data" in parsed)) return fail(`no "data" member: "${snippet(body, ctx.secrets)}"`);
+  if (hasSecretRun(body, ctx.secrets)) redactStrings(parsed, ctx.secrets);
   return parsed.errors === undefined
     ? { data: parsed.data }
     : { data: parsed.data, errors: parsed.errors };
@@ -93,4 +97,44 @@ function details(ctx: ResponseContext, status: number) {
     request: { method: "GET" as const, url: ctx.url },
     secrets: ctx.secrets,
   };
+}
+
+/**
+ * Redacts every string (member names included) of a parsed body in place. Iterative: a body nested
+ * thousands of levels deep cannot overflow the stack here. Members are written with defineProperty, so a
+ * "__proto__" member stays a plain member.
+ */
+function redactStrings(root: JsonObject, secrets: readonly string[]): void {
+  const stack: Array<JsonObject | JsonValue[]> = [root];
+  const visit = (value: JsonValue, set: (v: JsonValue) => void): void => {
+    if (typeof value === "string") {
+      const clean = redactRuns(value, secrets);
+      if (clean !== value) set(clean);
+    } else if (typeof value === "object" && value !== null) {
+      stack.push(value);
+    }
+  };
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (Array.isArray(node)) {
+      const list = node;
+      list.forEach((v, i) => visit(v, (clean) => (list[i] = clean)));
+      continue;
+    }
+    const obj = node;
+    for (const name of Object.keys(obj)) {
+      const value = obj[name];
+      const cleanName = redactRuns(name, secrets);
+      const target = cleanName === name ? name : cleanName;
+      if (target !== name) delete obj[name];
+      const put = (v: JsonValue): void =>
+        void Object.defineProperty(obj, target, {
+          value: v,
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
+      if (target !== name) put(value);
+      visit(value, put);
+    }
+  }
 }
