@@ -55,4 +55,5 @@ export {
 export { createLogger, setLogSink, type Logger, type LogRecord, type LogSink } from "./log";
 export { isIsoDate } from "./data/days";
 export { toIsoDate, toMetricValue } from "./data/values";
+export { DEFAULT_OPEN_TEXT_LIMITS, openText, type OpenTextLimits } from "./data/open-text";
 export { isLoopbackHost } from "./http/url";

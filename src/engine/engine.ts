@@ -17,6 +17,7 @@ import {
   type ProjectMetricAggregation,
   type StatementInterval,
   type Timers,
+  openText,
 } from "../client";
 import { DEFAULT_CACHE_POLICY, type CachePolicy } from "./cache-policy";
 import { withDeadline } from "./deadline";
@@ -263,7 +264,7 @@ export class Engine {
     const key = `metric-aggregations:${[projectIds].flat().join(",")}:${[metricIds].flat().join(",")}`;
     return this.load(key, "daily", "getMetricAggregations", async () => {
       const res = await this.client.getMetricAggregations({ projectIds, metricIds });
-      return { rows: res.data, errors: res.errors.map((e) => JSON.stringify(e)) };
+      return { rows: res.data, errors: res.errors.map((e) => openText(e)) };
     });
   }
 

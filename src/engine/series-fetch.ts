@@ -3,7 +3,7 @@
  * exist" issues from partial-success errors, and warnings that do not stop a series.
  */
 import type { MetricsClient, PartialError, RepeatNote } from "../client";
-import { isCryptometricsError } from "../client";
+import { isCryptometricsError, openText } from "../client";
 import { notAvailableIssue } from "./availability";
 import { dayNumber, formatDay } from "../client/data/days";
 import type { SeriesIssue } from "./series-store";
@@ -103,7 +103,7 @@ function describeError(e: PartialError): string {
     case "METRIC_NOT_AVAILABLE":
       return `metric "${e.metricId}" is not available for project "${e.projectId}"`;
     case "UNRECOGNISED":
-      return `the service reported: ${JSON.stringify(e.entry).slice(0, 120)}`;
+      return `the service reported: ${openText(e.entry, { maxDepth: 4, maxLength: 120 })}`;
   }
 }
 

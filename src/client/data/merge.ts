@@ -11,6 +11,7 @@ import type {
   ProjectMetricRow,
 } from "./types";
 import { wideRowKey } from "./distinct";
+import { openText } from "./open-text";
 import { compareDates, compareText } from "./values";
 
 /** All entries of all lists, each distinct entry once (split requests repeat e.g. unknown chains). */
@@ -18,7 +19,8 @@ export function mergePartialErrors(lists: readonly (readonly PartialError[])[]):
   const seen = new Set<string>();
   const out: PartialError[] = [];
   for (const entry of lists.flat()) {
-    const key = JSON.stringify(entry);
+    // Bounded rendering: an unrecognised entry may be nested thousands of levels deep.
+    const key = openText(entry, { maxDepth: 64, maxLength: 100_000 });
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(entry);

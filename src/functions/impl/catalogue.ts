@@ -1,10 +1,16 @@
 /** PROJECTS, PROJECT, PRODUCT, METRICS, SECTORS, SECTOR: the catalogues as tables and field look-ups. */
 import { distance } from "fastest-levenshtein";
-import type { DetailCommon, JsonValue, MarketSector, Project } from "../../client";
+import {
+  openText,
+  type DetailCommon,
+  type JsonValue,
+  type MarketSector,
+  type Project,
+} from "../../client";
 import { optionalText, requiredText } from "../coerce";
 import { traced, type FnContext } from "../context";
 import { parseOptions, type OptionKey } from "../options";
-import { invalid, notAvailable, type Cell, type Table } from "../result";
+import { invalid, isErrorCell, notAvailable, type Cell, type Table } from "../result";
 import { metricCatalogue, projectCatalogue, resolveProduct, resolveProject } from "./resolve";
 
 export const PROJECTS_OPTIONS: readonly OptionKey[] = ["headers", "sectors"];
@@ -50,34 +56,52 @@ export async function projects(ctx: FnContext, optionsArg: unknown): Promise<Tab
   return withHeader(header, rows, options.headers);
 }
 
+/**
+ * A detail's fields by name, each rendered only when shown: PROJECT("aave","chains") renders nothing but
+ * the chains, so a broken open member (nested thousands deep, huge) cannot cost the other fields anything.
+ */
+type Field = [name: string, value: () => Cell];
+
+/** An open member (§2.12) as text: bounded in depth and length (see client openText). */
 function text(value: JsonValue): string {
-  if (value === null) return "";
-  return typeof value === "object" ? JSON.stringify(value) : String(value);
+  return openText(value);
 }
 
 /** Field name -> value rows common to project and product details. */
-function commonFields(d: DetailCommon): Array<[string, Cell]> {
-  const fields: Array<[string, Cell]> = [
-    ["market_sectors", d.marketSectors.join(", ")],
-    ["chains", d.chains.join(", ")],
+function commonFields(d: DetailCommon): Field[] {
+  const fields: Field[] = [
+    ["market_sectors", () => d.marketSectors.join(", ")],
+    ["chains", () => d.chains.join(", ")],
     [
       "metrics_available",
-      Object.entries(d.metricAvailability)
-        .filter(([, available]) => available)
-        .map(([id]) => id)
-        .join(", "),
+      () =>
+        Object.entries(d.metricAvailability)
+          .filter(([, available]) => available)
+          .map(([id]) => id)
+          .join(", "),
     ],
   ];
   if (d.aggregateByOptions !== null)
-    fields.push(["aggregate_by_options", text(d.aggregateByOptions)]);
+    fields.push(["aggregate_by_options", () => text(d.aggregateByOptions)]);
   for (const def of d.metricDefinitions)
-    fields.push([`definition.${def.metricId}`, def.definition]);
-  for (const src of d.metricSources) fields.push([`source.${src.metricId}`, src.definition]);
+    fields.push([`definition.${def.metricId}`, () => def.definition]);
+  for (const src of d.metricSources) fields.push([`source.${src.metricId}`, () => src.definition]);
   return fields;
 }
 
-function fieldTable(fields: Array<[string, Cell]>, field: string | undefined, what: string): Table {
-  if (field === undefined) return [["field", "value"], ...fields.map(([k, v]) => [k, v])];
+/** One field's value; a field that cannot be rendered is an error in its own cell, not the whole call. */
+function render([name, value]: Field): Cell {
+  try {
+    return value();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { error: "na", message: `field "${name}" could not be read (${reason})` };
+  }
+}
+
+function fieldTable(fields: readonly Field[], field: string | undefined, what: string): Table {
+  if (field === undefined)
+    return [["field", "value"], ...fields.map((f): Cell[] => [f[0], render(f)])];
   const found = fields.find(([k]) => k.toLowerCase() === field.toLowerCase());
   if (!found) {
     const names = fields.map(([k]) => k).filter((k) => !/^(definition|source)\./.test(k));
@@ -85,7 +109,9 @@ function fieldTable(fields: Array<[string, Cell]>, field: string | undefined, wh
       `${what} has no field "${field}"; fields: ${names.join(", ")}, definition.<metric>, source.<metric>`
     );
   }
-  return [[found[1]]];
+  const value = render(found);
+  if (isErrorCell(value)) throw notAvailable(value.message);
+  return [[value]];
 }
 
 export async function project(
@@ -98,17 +124,17 @@ export async function project(
   const field = optionalText(fieldArg, "field");
   const p = await resolveProject(ctx, projectText);
   const d = await traced(ctx, `GET /v2/projects/${p.projectId}`, ctx.engine.project(p.projectId));
-  const fields: Array<[string, Cell]> = [
-    ["name", d.name],
-    ["project_id", d.projectId],
-    ["symbol", d.symbol ?? p.symbol ?? null],
-    ["is_archived", p.isArchived],
-    ["archived_reason", p.archivedReason ?? null],
-    ["maintenance_reason", p.maintenanceReason ?? null],
-    ...Object.entries(d.description).map(([k, v]): [string, Cell] => [`description.${k}`, v]),
+  const fields: Field[] = [
+    ["name", () => d.name],
+    ["project_id", () => d.projectId],
+    ["symbol", () => d.symbol ?? p.symbol ?? null],
+    ["is_archived", () => p.isArchived],
+    ["archived_reason", () => p.archivedReason ?? null],
+    ["maintenance_reason", () => p.maintenanceReason ?? null],
+    ...Object.entries(d.description).map(([k, v]): Field => [`description.${k}`, () => v]),
     ...commonFields(d),
-    ["links", d.links.map((l) => `${l.summary}: ${l.url}`).join("; ")],
-    ["products", p.products.map((x) => x.productId).join(", ")],
+    ["links", () => d.links.map((l) => `${l.summary}: ${l.url}`).join("; ")],
+    ["products", () => p.products.map((x) => x.productId).join(", ")],
   ];
   return fieldTable(fields, field, `project "${p.projectId}"`);
 }
@@ -129,11 +155,11 @@ export async function product(
     `GET /v2/projects/${p.projectId}/products/${productId}`,
     ctx.engine.product(p.projectId, productId)
   );
-  const fields: Array<[string, Cell]> = [
-    ["name", d.name],
-    ["product_id", d.productId],
-    ["project_id", d.projectId],
-    ["symbol", d.symbol ?? null],
+  const fields: Field[] = [
+    ["name", () => d.name],
+    ["product_id", () => d.productId],
+    ["project_id", () => d.projectId],
+    ["symbol", () => d.symbol ?? null],
     ...commonFields(d),
   ];
   return fieldTable(fields, field, `product "${productId}"`);
