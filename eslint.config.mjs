@@ -28,6 +28,34 @@ const domGlobals = [
   "indexedDB",
 ].map((name) => ({ name, message: "The core runs in plain Node: inject what the page provides." }));
 
+// A spread puts every element of an array on the call stack as an argument: past about 100,000 elements
+// (a catalogue, a long series, a whole column) it throws "Maximum call stack size exceeded". Data from the
+// service or the workbook is never spread into a call: fold it (reduce, a loop) instead. A spread of a
+// list that is small by construction (a function's own parameters) may stay, with a disable comment
+// saying why.
+const noDataSpreads = [
+  {
+    selector:
+      "CallExpression[callee.object.name='Math'][callee.property.name=/^(max|min|hypot)$/] > SpreadElement",
+    message:
+      "Math.max/min over a spread overflows the stack on large arrays: fold with reduce or a loop.",
+  },
+  {
+    selector: "CallExpression[callee.property.name=/^(push|unshift|splice)$/] > SpreadElement",
+    message:
+      "push/unshift/splice of a spread overflows the stack on large arrays: use a loop or concat.",
+  },
+  {
+    selector:
+      "CallExpression[callee.object.name='String'][callee.property.name=/^fromCharCode|fromCodePoint$/] > SpreadElement",
+    message: "String.fromCharCode over a spread overflows the stack on large arrays.",
+  },
+  {
+    selector: "CallExpression[callee.property.name='apply'][arguments.length=2]",
+    message: "fn.apply(this, array) passes every element as an argument: fold with a loop instead.",
+  },
+];
+
 export default [
   { ignores: ["node_modules/**", "dist/**", "coverage/**", "test-results/**", "bench-results/**"] },
   // Office's recommended set (office-addins rules, prettier), but run by the project's own typescript-eslint:
@@ -61,6 +89,7 @@ export default [
       "no-eval": "error",
       "no-implied-eval": "error",
       "no-new-func": "error",
+      "no-restricted-syntax": ["error", ...noDataSpreads],
     },
   },
   {

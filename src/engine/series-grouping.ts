@@ -39,8 +39,8 @@ export function groupRequests(calls: readonly Call[], maxIdsPerRequest: number):
         productId: first.productId ?? "",
         metricId: "",
         members: [...new Set(queries.map((q) => q.metricId))],
-        start: Math.min(...queries.map((q) => q.start)),
-        end: Math.max(...queries.map((q) => q.end)),
+        start: queries.reduce((a, q) => Math.min(a, q.start), Infinity),
+        end: queries.reduce((a, q) => Math.max(a, q.end), -Infinity),
         variant: first.variant,
         queries,
       });

@@ -59,9 +59,10 @@ function aggregate(values: readonly number[], agg: Aggregation): number | null {
     case "last":
       return values[values.length - 1];
     case "min":
-      return Math.min(...values);
+      // Folded, never spread: a series may hold more points than a call takes arguments.
+      return values.reduce((a, b) => Math.min(a, b), Infinity);
     case "max":
-      return Math.max(...values);
+      return values.reduce((a, b) => Math.max(a, b), -Infinity);
   }
 }
 

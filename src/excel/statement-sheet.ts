@@ -18,7 +18,7 @@ export function createSheet(run: ExcelRun, plan: SheetPlan): Promise<{ sheetName
     );
     const sheet = sheets.add(sheetName);
     for (const block of plan.blocks) {
-      const columns = Math.max(1, ...block.cells.map((r) => r.length));
+      const columns = block.cells.reduce((n, r) => Math.max(n, r.length), 1);
       const range = sheet.getRangeByIndexes(block.at[0], block.at[1], block.cells.length, columns);
       range.formulas = block.cells.map((row) =>
         Array.from({ length: columns }, (_, c) => formulasEntry(row[c] ?? null))

@@ -12,7 +12,7 @@ function filledCells(formulas: readonly (readonly unknown[])[]): number {
 
 export function insertGrid(run: ExcelRun, plan: GridPlan): Promise<InsertResult> {
   const rows = plan.cells.length;
-  const columns = Math.max(0, ...plan.cells.map((r) => r.length));
+  const columns = plan.cells.reduce((n, r) => Math.max(n, r.length), 0);
   if (rows === 0 || columns === 0)
     return Promise.reject(new WorkbookError(`The ${plan.title} is empty.`));
   return run(async (context) => {

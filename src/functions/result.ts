@@ -46,7 +46,8 @@ export function isDateCell(cell: Cell): cell is DateCell {
 
 /** Pads rows with empty cells so the table is rectangular (Excel spills rectangles only). */
 export function rectangular(rows: Table): Table {
-  const width = Math.max(1, ...rows.map((r) => r.length));
+  // Folded, never spread into Math.max: a table may have more rows than a call takes arguments.
+  const width = rows.reduce((w, r) => Math.max(w, r.length), 1);
   return rows.map((r) =>
     r.length === width ? r : [...r, ...Array<Cell>(width - r.length).fill(null)]
   );

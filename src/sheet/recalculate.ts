@@ -144,8 +144,8 @@ function startFormula(bound: BoundFormula, cancellers: Set<() => void>): Promise
       ? callForCell(site, resolved.values, false)
       : Promise.resolve([[resolved.error]]);
   }
-  const height = Math.max(...lifted.map((p) => p.rows.length));
-  const width = Math.max(...lifted.map((p) => p.rows[0].length));
+  const height = lifted.reduce((n, p) => Math.max(n, p.rows.length), 0);
+  const width = lifted.reduce((n, p) => Math.max(n, p.rows[0].length), 0);
   const cells: Promise<Cell>[][] = [];
   for (let r = 0; r < height; r += 1) {
     const row: Promise<Cell>[] = [];

@@ -114,8 +114,9 @@ describe("CRYPTO.METRIC", () => {
       "period=month; agg=max"
     );
     expect(maxima[1][1]).toBeCloseTo(
-      Math.max(
-        ...expectedDaily("aave", "revenue", "2024-01-01", "2024-01-31").map((p) => p.value!)
+      expectedDaily("aave", "revenue", "2024-01-01", "2024-01-31").reduce(
+        (a, p) => Math.max(a, p.value!),
+        -Infinity
       ),
       6
     );

@@ -79,7 +79,7 @@ describe("the API key under every fault of the simulator", () => {
       for (const s of SCENARIOS) {
         lab.setKnobs({ ...HEALTHY, ...s.knobs });
         lab.runtime.engine.clear();
-        cells.push(...(await evaluate(lab, workbook)));
+        for (const cell of await evaluate(lab, workbook)) cells.push(cell);
         errors.push(
           await lab.drive(lab.runtime.client.getProject("aave")).catch((e: unknown) => e)
         );

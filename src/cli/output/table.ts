@@ -25,7 +25,8 @@ function pad(text: string, size: number, right: boolean): string {
 
 function renderGrid(grid: Grid): string[] {
   const texts = grid.map((row) => row.map(tableText));
-  const widths = grid[0].map((_, c) => Math.max(...texts.map((row) => width(row[c]))));
+  // Folded, never spread into Math.max: a result may have more rows than a call takes arguments.
+  const widths = grid[0].map((_, c) => texts.reduce((w, row) => Math.max(w, width(row[c])), 0));
   return grid.map((row, r) =>
     row
       .map((cell, c) => pad(texts[r][c], widths[c], cell.kind === "number"))
@@ -40,7 +41,7 @@ export function formatTable(results: readonly FormattedResult[]): string {
     const body = isWholeError(grid)
       ? errorMessages(grid)
       : [...renderGrid(grid), ...errorMessages(grid)];
-    return [formula, ...body].map((line) => `${line}\n`).join("");
+    return [singleLine(formula), ...body].map((line) => `${line}\n`).join("");
   });
   return blocks.join("\n");
 }

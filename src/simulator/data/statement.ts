@@ -50,7 +50,10 @@ export function financialStatement(
   const metricIds = sections.flatMap((s) => s.metrics);
   if (metricIds.length === 0) return [];
 
-  const firstDay = Math.min(...metricIds.map((m) => dataset.firstDay(projectId, m)));
+  const firstDay = metricIds.reduce(
+    (a, m) => Math.min(a, dataset.firstDay(projectId, m)),
+    Infinity
+  );
   const lastDay = dataset.lastDay(projectId);
   const from = Math.max(firstDay, intervalStart(interval, dataset.todayDay, firstDay));
   if (from > lastDay) return [];

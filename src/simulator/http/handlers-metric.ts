@@ -81,8 +81,8 @@ export function getMetric(ctx: HandlerContext): Envelope {
   const repeats = new Repeats(ctx.knobs.duplicateRows);
   const rows: Record<string, WireValue>[] = [];
   if (parts.length > 0) {
-    const lo = Math.min(...parts.map((p) => p.from));
-    const hi = Math.max(...parts.map((p) => p.to));
+    const lo = parts.reduce((a, p) => Math.min(a, p.from), Infinity);
+    const hi = parts.reduce((a, p) => Math.max(a, p.to), -Infinity);
     const step = direction === "asc" ? 1 : -1;
     for (let d = direction === "asc" ? lo : hi; d >= lo && d <= hi; d += step) {
       for (const part of parts) {

@@ -59,7 +59,7 @@ export function getProductMetrics(ctx: HandlerContext): Envelope {
   }));
   const { from, to } = clip(
     range,
-    Math.min(...sources.map((s) => s.first)),
+    sources.reduce((a, s) => Math.min(a, s.first), Infinity),
     dataset.lastDay(project.id)
   );
   if (from > to) return empty();

@@ -67,7 +67,7 @@ export function getProjectMetrics(ctx: HandlerContext): Envelope {
     metrics = project.products.length > 0 ? metrics.filter((m) => m.byProduct) : [];
   if (metrics.length === 0) return empty();
 
-  const first = Math.min(...metrics.map((m) => dataset.firstDay(project.id, m.id)));
+  const first = metrics.reduce((a, m) => Math.min(a, dataset.firstDay(project.id, m.id)), Infinity);
   const { from, to } = clip(range, first, dataset.lastDay(project.id));
   if (from > to) return empty();
 

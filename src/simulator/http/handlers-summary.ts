@@ -41,8 +41,8 @@ export function getMetricAggregations(ctx: HandlerContext): Envelope {
   const errors = new Errors();
   const projectIds = query.listOrAll("project_ids");
   const metricIds = query.listOrAll("metric_ids");
-  const projects: ProjectInfo[] = [];
-  if (projectIds === "all") projects.push(...dataset.projects);
+  let projects: ProjectInfo[] = [];
+  if (projectIds === "all") projects = [...dataset.projects];
   else
     for (const id of projectIds) {
       const project = dataset.project(id);
@@ -62,7 +62,7 @@ export function getMetricAggregations(ctx: HandlerContext): Envelope {
     if (ctx.knobs.reportUnavailable && projectIds !== "all" && metrics) {
       for (const m of metrics) if (!project.metrics.includes(m)) errors.unavailable(project.id, m);
     }
-    rows.push(...aggregationRows(ctx, project, metrics));
+    for (const row of aggregationRows(ctx, project, metrics)) rows.push(row);
   }
   return envelope(rows, errors.entries);
 }

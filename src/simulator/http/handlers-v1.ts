@@ -67,7 +67,10 @@ export function v1GetProjectMetrics(ctx: HandlerContext): HandlerResult {
   const granularity = query.oneOf("data_granularity", V1_GRANULARITIES) ?? "daily";
   const fields = V1_FIELDS.filter(([, id]) => project.metrics.includes(id));
   const last = dataset.lastDay(project.id);
-  const first = Math.min(...fields.map(([, id]) => dataset.firstDay(project.id, id)), last + 1);
+  const first = fields.reduce(
+    (a, [, id]) => Math.min(a, dataset.firstDay(project.id, id)),
+    last + 1
+  );
   const from = Math.max(first, last - V1_INTERVALS[interval] + 1);
 
   const buckets: [number, number][] = [];

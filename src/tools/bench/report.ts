@@ -117,14 +117,15 @@ function targetLines(r: BenchResults): string[] {
   const rows = r.targets.map((t) => [t.label, t.measured, t.target, t.met ? "met" : "MISSED"]);
   const lines = alignColumns([["", "measured", "target", ""], ...rows]);
   for (const t of r.targets.filter((x) => !x.met && x.note))
-    lines.push(...wrap(`${t.label}: ${t.note}`, 110, "    ").map((l, i) => (i ? l : `  ! ${l}`)));
+    wrap(`${t.label}: ${t.note}`, 110, "    ").forEach((l, i) => lines.push(i ? l : `  ! ${l}`));
   return lines;
 }
 
 function hotLine(r: BenchResults): string {
   const h = r.hotPath;
   const us = (ms: number) => ((ms * 1000) / h.cells).toFixed(1);
-  const range = (runs: readonly number[]) => `${us(Math.min(...runs))}–${us(Math.max(...runs))}`;
+  const range = (runs: readonly number[]) =>
+    `${us(runs.reduce((a, b) => Math.min(a, b)))}–${us(runs.reduce((a, b) => Math.max(a, b)))}`;
   return (
     `Hot path: ${formatCount(h.cells)} VALUE cells from a warm cache, ${h.requests} requests; median of ` +
     `${h.cellPathRunsMs.length} runs (range in µs per cell): engine ${formatDuration(h.enginePathMs)} = ` +
@@ -171,7 +172,7 @@ function bundleLines(r: BenchResults): string[] {
       `${formatBytes(page.gzipBytes)} in ${page.scripts.length} scripts` +
       (scripts ? ` (${scripts})` : "") +
       (excluded ? `; not counted: ${excluded}` : "");
-    lines.push(...wrap(text, 108, "    ").map((l, j) => (j === 0 ? `  ${l}` : l)));
+    wrap(text, 108, "    ").forEach((l, j) => lines.push(j === 0 ? `  ${l}` : l));
   });
   return lines;
 }

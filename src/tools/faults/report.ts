@@ -47,7 +47,7 @@ export function cells(row: FaultRow): string[] {
 /** A Markdown table (readable as plain text too: columns are padded). */
 export function formatTable(rows: readonly FaultRow[]): string {
   const table = [HEADERS.map(String), ...rows.map(cells)];
-  const widths = HEADERS.map((_, i) => Math.max(...table.map((r) => r[i].length)));
+  const widths = HEADERS.map((_, i) => table.reduce((w, r) => Math.max(w, r[i].length), 0));
   const line = (r: readonly string[]): string =>
     `| ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")} |`;
   const rule = `|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`;

@@ -121,7 +121,7 @@ export async function runScenario(
 
   const beforeFormulas = firstHalf(formulas);
   const before = await evaluate(lab, beforeFormulas);
-  violations.push(...(await leftovers(lab, "before")));
+  for (const v of await leftovers(lab, "before")) violations.push(v);
   const had = new Map(before.filter((c) => c.ok).map((c) => [c.address, c]));
 
   lab.runtime.engine.refresh();
@@ -135,7 +135,7 @@ export async function runScenario(
       : lab.time.timers.setTimeout(() => lab.setKnobs(HEALTHY), scenario.healAfterMs);
   const during = await evaluate(lab, formulas);
   if (heal !== undefined) lab.time.timers.clearTimeout(heal);
-  violations.push(...(await leftovers(lab, "fault")));
+  for (const v of await leftovers(lab, "fault")) violations.push(v);
   const requests = lab.starts.length - requestsBefore;
   const rejected429 = lab.sim.requestLog.filter((e) => e.status === 429).length;
   const retries = lab.events.filter((e) => e.type === "retry").length;
@@ -165,7 +165,7 @@ export async function runScenario(
 
   lab.setKnobs(HEALTHY);
   const after = await evaluate(lab, formulas);
-  violations.push(...(await leftovers(lab, "healed")));
+  for (const v of await leftovers(lab, "healed")) violations.push(v);
   let recovered = 0;
   after.forEach((cell, i) => {
     const expected = baseline[i];
@@ -194,7 +194,7 @@ export async function runScenario(
     valuesBefore: had.size,
     valuesKept,
     errorsByKind,
-    maxSettleMs: Math.max(0, ...during.map((c) => c.ms)),
+    maxSettleMs: during.reduce((a, c) => Math.max(a, c.ms), 0),
     requests,
     retries,
     rejected429,

@@ -1,0 +1,56 @@
+/**
+ * The guard against spreading data-sized arrays into calls is the lint configuration itself: this checks
+ * that it stays in force over the code and the tests (lint runs in `npm test`), and that ordinary spreads
+ * stay allowed. ESLint runs as the command line does (its config is an ES module jest cannot load).
+ */
+import { spawnSync } from "child_process";
+import { resolve } from "path";
+
+const ROOT = resolve(__dirname, "../..");
+
+/** Lines of `code` that the spread rule flags, linted as if it were the file `filePath`. */
+function flaggedLines(code: string, filePath: string): number[] {
+  const run = spawnSync(
+    process.execPath,
+    [
+      resolve(ROOT, "node_modules/eslint/bin/eslint.js"),
+      "--stdin",
+      "--stdin-filename",
+      filePath,
+      "--format",
+      "json",
+    ],
+    { cwd: ROOT, input: code, encoding: "utf8" }
+  );
+  const [result] = JSON.parse(run.stdout) as Array<{
+    messages: Array<{ ruleId: string | null; line: number }>;
+  }>;
+  return result.messages.filter((m) => m.ruleId === "no-restricted-syntax").map((m) => m.line);
+}
+
+const REFUSED = [
+  "export const a = (xs: number[]) => Math.max(0, ...xs);",
+  "export const b = (xs: number[]) => Math.min(...xs);",
+  "export const c = (o: number[], xs: number[]) => o.push(...xs);",
+  "export const d = (o: number[], xs: number[]) => o.unshift(...xs);",
+  "export const e = (xs: number[]) => String.fromCharCode(...xs);",
+  "export const f = (xs: number[]) => Math.max.apply(null, xs);",
+].join("\n");
+
+describe("no spreads of data-sized arrays into calls", () => {
+  it.each(["src/engine/example.ts", "test/engine/example.test.ts"])(
+    "refuses Math.max/min, push/unshift, fromCharCode over a spread and apply, in %s",
+    (filePath) => {
+      expect(flaggedLines(REFUSED, filePath)).toEqual([1, 2, 3, 4, 5, 6]);
+    },
+    60_000
+  );
+
+  it("allows spreads into array literals, and folds", () => {
+    const code = [
+      "export const a = (xs: number[]) => [0, ...xs];",
+      "export const b = (xs: number[]) => xs.reduce((m, x) => Math.max(m, x), -Infinity);",
+    ].join("\n");
+    expect(flaggedLines(code, "src/engine/example.ts")).toEqual([]);
+  }, 60_000);
+});
