@@ -9,14 +9,28 @@ function norm(text: string): string {
   return text.trim().toLowerCase();
 }
 
+/**
+ * Suggestions are for typos in ids and names, which are short: a longer text, or a label longer than any
+ * real name (a broken catalogue), is not compared, so a pasted paragraph or a huge catalogue entry cannot
+ * turn one unknown id into seconds of edit distances.
+ */
+const MAX_SUGGEST_LENGTH = 100;
+
 function closest(
   text: string,
   candidates: ReadonlyArray<{ id: string; labels: readonly string[] }>,
   n = 3
 ): string[] {
   const t = norm(text);
+  if (t.length > MAX_SUGGEST_LENGTH) return [];
   const scored = candidates
-    .map((c) => ({ id: c.id, d: Math.min(...c.labels.map((l) => distance(t, norm(l)))) }))
+    .map((c) => ({
+      id: c.id,
+      d: c.labels.reduce(
+        (best, l) => (l.length > MAX_SUGGEST_LENGTH ? best : Math.min(best, distance(t, norm(l)))),
+        Infinity
+      ),
+    }))
     .sort((a, b) => a.d - b.d || a.id.localeCompare(b.id));
   // Close enough to be a typo, and no worse than one edit beyond the best match.
   const limit = Math.min(Math.max(2, Math.ceil(t.length / 2)), (scored[0]?.d ?? 0) + 1);
@@ -56,8 +70,11 @@ function indexOf(projects: readonly Project[]): ProjectIndex {
     for (const p of projects) {
       index.byId.set(norm(p.projectId), p);
       if (p.symbol) {
+        // Appended in place: copying the list per project is quadratic when thousands share a symbol.
         const key = norm(p.symbol);
-        index.bySymbol.set(key, [...(index.bySymbol.get(key) ?? []), p]);
+        const same = index.bySymbol.get(key);
+        if (same) same.push(p);
+        else index.bySymbol.set(key, [p]);
       }
       if (!index.byName.has(norm(p.name))) index.byName.set(norm(p.name), p);
     }

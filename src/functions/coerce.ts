@@ -43,23 +43,47 @@ export function optionalText(value: unknown, name: string): string | undefined {
 }
 
 /**
- * Ids from one value, a comma list, or a range of them (blank cells skipped), de-duplicated in order.
- * `maxIds` stops a whole column of 100,000 cells from becoming 100,000 series.
+ * Ids from one value, a comma list, or a range of them (blank cells skipped), in order, one per input
+ * position: a repeated id keeps its own place, so each position of the range keeps its own output column
+ * (requests are de-duplicated further down, with Sets: see uniqueIds and the engine's planner).
+ *
+ * `maxIds` stops a whole column from becoming a million series, and is checked while reading: a range of
+ * 1,000,000 cells is refused after its first `maxIds + 1` ids, in microseconds, before any other work.
  */
 export function idList(value: unknown, name: string, maxIds = 500): string[] {
-  const cells = Array.isArray(value) ? value.flat() : [value];
   const ids: string[] = [];
-  for (const cell of cells) {
-    if (isMissing(cell)) continue;
-    const text = requiredText(cell, name);
-    for (const part of text.split(",")) {
+  const read = (cell: unknown): void => {
+    if (isMissing(cell)) return;
+    for (const part of requiredText(cell, name).split(",")) {
       const id = part.trim();
-      if (id && !ids.some((x) => x.toLowerCase() === id.toLowerCase())) ids.push(id);
+      if (id === "") continue;
+      if (ids.length === maxIds)
+        throw invalid(
+          `${name} lists more than ${maxIds} ids; at most ${maxIds} fit in one formula`
+        );
+      ids.push(id);
     }
-  }
-  if (ids.length > maxIds)
-    throw invalid(`${name} lists ${ids.length} ids; at most ${maxIds} fit in one formula`);
+  };
+  if (!Array.isArray(value)) read(value);
+  else
+    for (const row of value as unknown[]) {
+      if (Array.isArray(row)) for (const cell of row as unknown[]) read(cell);
+      else read(row);
+    }
   return ids;
+}
+
+/** Each id once (case-insensitively, the first spelling kept), in order: what a request lists. */
+export function uniqueIds(ids: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const id of ids) {
+    const key = id.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(id);
+  }
+  return out;
 }
 
 export function requiredIds(value: unknown, name: string): string[] {

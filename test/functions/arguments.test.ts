@@ -1,4 +1,10 @@
-import { checkRange, idList, optionalDate, requiredText } from "../../src/functions/coerce";
+import {
+  checkRange,
+  idList,
+  optionalDate,
+  requiredText,
+  uniqueIds,
+} from "../../src/functions/coerce";
 import { parseOptions, DEFAULT_OPTIONS } from "../../src/functions/options";
 import { dayNumber } from "../../src/client/data/days";
 import { FunctionError } from "../../src/functions/result";
@@ -30,19 +36,63 @@ describe("argument coercion", () => {
     fails(() => optionalDate([[1, 2]], "end"), "end must be one date, not a range");
   });
 
-  it("takes ids from one value, a comma list or a range, skipping blanks and repeats", () => {
+  it("takes ids from one value, a comma list or a range, skipping blanks, one per position", () => {
     expect(
       idList([["aave, uniswap"], [""], ["AAVE"], [null], ["lido-finance"]], "project")
-    ).toEqual(["aave", "uniswap", "lido-finance"]);
+    ).toEqual(["aave", "uniswap", "AAVE", "lido-finance"]);
     expect(idList("0x", "project")).toEqual(["0x"]);
+    expect(
+      idList(
+        [
+          ["a", "b"],
+          ["c", null],
+        ],
+        "project"
+      )
+    ).toEqual(["a", "b", "c"]);
     fails(
       () =>
         idList(
           Array.from({ length: 501 }, (_, i) => [`p${i}`]),
           "project"
         ),
+      "project lists more than 500 ids; at most 500 fit in one formula"
+    );
+  });
+
+  it("de-duplicates ids for requests with a set, case-insensitively, first spelling kept", () => {
+    expect(uniqueIds(["aave", "uniswap", "AAVE", "lido", "Uniswap"])).toEqual([
+      "aave",
+      "uniswap",
+      "lido",
+    ]);
+    const many = Array.from({ length: 200_000 }, (_, i) => `p${i % 1000}`);
+    expect(uniqueIds(many)).toHaveLength(1000);
+  });
+
+  it("refuses a 1,000,000-cell range while reading it, without de-duplicating a million ids", () => {
+    // A whole column (A:A): a million cells, every one an id. The limit stops the reading at id 501.
+    const column = Array.from({ length: 1_000_000 }, (_, i) => [`project-${i}`]);
+    const started = performance.now();
+    fails(() => idList(column, "project"), "at most 500");
+    // Measured in microseconds; the bound is far above it (a slow shared machine), far below the
+    // seconds the quadratic reading took.
+    expect(performance.now() - started).toBeLessThan(100);
+    // The same column with the same id everywhere is no cheaper to accept: still refused at 501.
+    fails(
+      () =>
+        idList(
+          Array.from({ length: 1_000_000 }, () => ["aave"]),
+          "project"
+        ),
       "at most 500"
     );
+    // Blank cells cost nothing: a column of blanks with three ids is three ids.
+    const sparse: unknown[][] = Array.from({ length: 1_000_000 }, () => [null]);
+    sparse[10] = ["aave"];
+    sparse[500_000] = ["uniswap"];
+    sparse[999_999] = ["aave"];
+    expect(idList(sparse, "project")).toEqual(["aave", "uniswap", "aave"]);
   });
 
   it("refuses text that is missing, huge, or not text", () => {

@@ -1,7 +1,7 @@
 /** AGGREGATION, AGGREGATIONS and BREAKDOWN: the service's own aggregates (§4.4, §4.12, §4.13). */
 import { formatDay } from "../../client/data/days";
-import type { JsonValue, OpenRow } from "../../client";
-import { checkRange, idList, optionalDate, requiredText } from "../coerce";
+import { openText, type JsonValue, type OpenRow } from "../../client";
+import { checkRange, idList, optionalDate, requiredText, uniqueIds } from "../coerce";
 import { traced, type FnContext } from "../context";
 import { notAvailable, type Cell, type Table } from "../result";
 import {
@@ -46,20 +46,36 @@ export async function aggregation(
 
 function cellOf(value: JsonValue | undefined): Cell {
   if (value === undefined || value === null) return null;
-  if (typeof value === "object") return JSON.stringify(value);
+  // Rendered with a depth and length limit: an open member may be nested thousands deep.
+  if (typeof value === "object") return openText(value);
   return value;
 }
+
+/**
+ * Most columns an open table gets: real rows have a handful of members; rows that each bring new ones
+ * (a broken or hostile service) would make a table of rows × members cells.
+ */
+const MAX_OPEN_COLUMNS = 256;
 
 /** Rows of an open shape (§2.12): columns are the union of their members, in first-seen order. */
 function openTable(
   rows: readonly OpenRow[],
   unresolved: ReadonlyArray<{ column: string; text: string; message: string }>
 ): Table {
+  const seen = new Set<string>();
   const columns: string[] = [];
-  for (const r of rows)
-    for (const k of Object.keys(r.fields)) if (!columns.includes(k)) columns.push(k);
-  for (const u of unresolved) if (!columns.includes(u.column)) columns.push(u.column);
-  if (!columns.includes("value")) columns.push("value");
+  const add = (k: string): void => {
+    if (seen.has(k)) return;
+    if (columns.length === MAX_OPEN_COLUMNS)
+      throw notAvailable(
+        `the service's rows have more than ${MAX_OPEN_COLUMNS} different members; not shown as a table`
+      );
+    seen.add(k);
+    columns.push(k);
+  };
+  for (const r of rows) for (const k of Object.keys(r.fields)) add(k);
+  for (const u of unresolved) add(u.column);
+  add("value");
   const out: Table = [columns];
   for (const r of rows) {
     // The client normalises `value` (number, numeric string or null); other members are shown as sent.
@@ -87,8 +103,9 @@ function failures<T>(
   );
 }
 
+/** The ids to request: each once, however often the range repeats it. */
 function ids<T>(resolved: readonly Resolved<T>[], id: (v: T) => string): string[] {
-  return resolved.flatMap((r) => ("value" in r ? [id(r.value)] : []));
+  return uniqueIds(resolved.flatMap((r) => ("value" in r ? [id(r.value)] : [])));
 }
 
 export async function aggregations(

@@ -36,13 +36,29 @@ export async function resolveProjects(
   texts: readonly string[]
 ): Promise<Resolved<Project>[]> {
   const projects = await projectCatalogue(ctx);
-  return texts.map((text) => {
-    try {
-      return { text, value: resolveProjectIn(projects, text) };
-    } catch (error) {
-      return { text, error: asErrorCell(error) };
-    }
-  });
+  return texts.map(
+    once<Project>((text) => {
+      try {
+        return { text, value: resolveProjectIn(projects, text) };
+      } catch (error) {
+        return { text, error: asErrorCell(error) };
+      }
+    })
+  );
+}
+
+/**
+ * Each distinct text resolved once per call (a range repeats ids; an unknown one costs a search of the
+ * whole catalogue for suggestions), every position still answered.
+ */
+function once<T>(resolve: (text: string) => Resolved<T>): (text: string) => Resolved<T> {
+  const done = new Map<string, Resolved<T>>();
+  return (text) => {
+    const key = text.toLowerCase();
+    let r = done.get(key);
+    if (!r) done.set(key, (r = resolve(text)));
+    return r.text === text ? r : { ...r, text };
+  };
 }
 
 export async function resolveMetrics(
@@ -50,15 +66,17 @@ export async function resolveMetrics(
   texts: readonly string[]
 ): Promise<Resolved<Metric>[]> {
   const metrics = await metricCatalogue(ctx);
-  return texts.map((text) => {
-    try {
-      const value = resolveMetricIn(metrics, text);
-      if (value.description) ctx.trace.definitions[value.metricId] = value.description;
-      return { text, value };
-    } catch (error) {
-      return { text, error: asErrorCell(error) };
-    }
-  });
+  return texts.map(
+    once<Metric>((text) => {
+      try {
+        const value = resolveMetricIn(metrics, text);
+        if (value.description) ctx.trace.definitions[value.metricId] = value.description;
+        return { text, value };
+      } catch (error) {
+        return { text, error: asErrorCell(error) };
+      }
+    })
+  );
 }
 
 function single<T>(resolve: () => T): T {
