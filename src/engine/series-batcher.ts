@@ -83,6 +83,11 @@ export class SeriesBatcher {
   private flushTimer: unknown = undefined;
   /** Series key -> flights fetching it, with their ranges, so later calls can join them. */
   private readonly flightsByKey = new Map<string, Set<Flight>>();
+  /**
+   * A cell's signal -> its waiting calls: one abort listener per cell, however many series it needs (a
+   * METRIC over 50 projects would otherwise put 50 listeners on one signal, and Node warns past 10).
+   */
+  private readonly bySignal = new Map<AbortSignal, { waiters: Set<Waiter>; onAbort: () => void }>();
 
   constructor(
     private readonly client: SeriesClient,
@@ -113,10 +118,7 @@ export class SeriesBatcher {
           reject(this.cancelled(query));
           return;
         }
-        const signal = ctx.signal;
-        const onAbort = (): void => this.cancel(waiter);
-        signal.addEventListener("abort", onAbort, { once: true });
-        waiter.detach = () => signal.removeEventListener("abort", onAbort);
+        waiter.detach = this.watch(ctx.signal, waiter);
       }
       waiter.timer = this.timers.setTimeout(() => this.expire(waiter), this.options.deadlineMs);
       if (this.store.stale(key, query.start, query.end)) {
@@ -136,6 +138,29 @@ export class SeriesBatcher {
         this.flushTimer = this.timers.setTimeout(() => this.flush(), this.options.windowMs);
       }
     });
+  }
+
+  /** Cancels the waiter when the signal aborts; returns how to stop watching. */
+  private watch(signal: AbortSignal, waiter: Waiter): () => void {
+    let entry = this.bySignal.get(signal);
+    if (!entry) {
+      const waiters = new Set<Waiter>();
+      const onAbort = (): void => {
+        this.bySignal.delete(signal);
+        for (const w of [...waiters]) this.cancel(w);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.bySignal.set(signal, (entry = { waiters, onAbort }));
+    }
+    const { waiters, onAbort } = entry;
+    waiters.add(waiter);
+    return () => {
+      waiters.delete(waiter);
+      if (waiters.size === 0 && this.bySignal.get(signal) === entry) {
+        signal.removeEventListener("abort", onAbort);
+        this.bySignal.delete(signal);
+      }
+    };
   }
 
   /** Plans and sends everything queued now (the window timer calls this; tests may too). */

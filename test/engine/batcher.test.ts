@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { CryptometricsError } from "../../src/client";
 import { DEFAULT_CACHE_POLICY } from "../../src/engine/cache-policy";
 import { dayNumber } from "../../src/client/data/days";
@@ -243,6 +244,43 @@ describe("series batcher", () => {
     await expect(call).rejects.toMatchObject({ kind: "cancelled" });
     expect(batcher.waiting).toBe(0);
     expect(time.timersPending).toBe(0);
+  });
+
+  it("puts one abort listener on a cell's signal however many series the cell needs", async () => {
+    const { time, batcher } = setup();
+    const controller = new AbortController();
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w.name);
+    process.on("warning", onWarning);
+    try {
+      const projects = Array.from({ length: 50 }, (_, i) => `project-${i}`);
+      const calls = projects.map((p) =>
+        batcher.get(q(p, "fees", "2025-01-01"), { signal: controller.signal })
+      );
+      expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+      controller.abort();
+      const outcomes = await Promise.allSettled(calls);
+      expect(outcomes.every((o) => o.status === "rejected")).toBe(true);
+      expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+      await time.advance(WINDOW);
+      // Node reports listener leaks asynchronously: give it the turn it needs.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain("MaxListenersExceededWarning");
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
+  it("removes the cell's listener once all its series are answered", async () => {
+    const { time, batcher } = setup();
+    const controller = new AbortController();
+    const calls = ["aave", "curve", "uniswap"].map((p) =>
+      batcher.get(q(p, "fees", "2025-01-01"), { signal: controller.signal })
+    );
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+    await time.advance(WINDOW);
+    await Promise.all(calls);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 
   it("turns partial-success errors into per-series issues while valid series keep their data", async () => {
