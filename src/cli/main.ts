@@ -22,6 +22,7 @@ import { recalculate } from "../sheet/recalculate";
 import { FormulaCall, parseFormula, printFormula } from "../sheet/formula";
 import { installCliHost } from "./host";
 import { formatResults } from "./output";
+import { printable, singleLine } from "./output/cells-text";
 import { Registry, signature } from "../sheet/registry";
 import { loadRegistry } from "./registry-files";
 import { collectFormulas, FormulaSource, ReadText } from "./sources";
@@ -194,11 +195,11 @@ export async function run(
     return await evaluate(argv, env, io, deps);
   } catch (error) {
     if (isStopError(error)) {
-      io.stderr(`${PROGRAM}: ${firstLineOf(error)}\n`);
+      io.stderr(`${PROGRAM}: ${printable(firstLineOf(error))}\n`);
       return exitCodeOf(error);
     }
     // A bug of ours or of a layer below: still one line, and the exit status says "not a clean run".
-    io.stderr(`${PROGRAM}: internal error: ${firstLineOf(error)}\n`);
+    io.stderr(`${PROGRAM}: internal error: ${printable(firstLineOf(error))}\n`);
     return EXIT_FORMULA_ERROR;
   }
 }
@@ -218,10 +219,7 @@ function logToStderr(record: LogRecord): void {
   if (record.level !== "warn" && record.level !== "error") return;
   const data = record.data ? ` ${JSON.stringify(record.data)}` : "";
   process.stderr.write(
-    `${PROGRAM}: ${record.level}: [${record.logger}] ${record.message}${data}`.replace(
-      /[\r\n]+/g,
-      " "
-    ) + "\n"
+    `${singleLine(`${PROGRAM}: ${record.level}: [${record.logger}] ${record.message}${data}`)}\n`
   );
 }
 

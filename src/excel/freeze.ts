@@ -9,6 +9,7 @@
  * cannot overwrite a neighbour's data or shift anyone's references, it moves with the cell, and it shows on
  * hover to whoever opens the file. Excel without notes (ExcelApi 1.18) gets a comment (1.10) instead.
  */
+import { inertText } from "../sheet/inert-text";
 import { isCryptoFormula, WorkbookError, type FreezeResult, type FreezeScope } from "./port";
 import type { ExcelRun, Supports } from "./run";
 import { messageOf } from "../client/errors";
@@ -19,8 +20,8 @@ export interface FreezeDeps {
 }
 
 function keepText(value: unknown): unknown {
-  // A text result starting with = + - @ would be read back as a formula: keep it text.
-  return typeof value === "string" && /^[=+\-@]/.test(value) ? `'${value}` : value;
+  // A text result that reads as a formula once written back as a value: keep it text.
+  return typeof value === "string" ? inertText(value) : value;
 }
 
 function formatsOf(range: Excel.Range, withJson: boolean): string[][] {

@@ -3,6 +3,7 @@
  * (office-workbook.ts) does it with Excel.run; in a plain browser (the browser tests, a demo) a
  * recording implementation keeps the requests so they can be inspected. UI code never calls Excel itself.
  */
+import { inertText } from "../sheet/inert-text";
 
 /**
  * A cell's content: a formula the add-in wrote, or a constant. Strings are always text, never formulas:
@@ -111,7 +112,7 @@ export class WorkbookError extends Error {
 export function formulasEntry(cell: CellInput): string | number | boolean {
   if (cell === null) return "";
   if (typeof cell === "object") return cell.formula;
-  if (typeof cell === "string" && /^[=+\-@]/.test(cell)) return `'${cell}`;
+  if (typeof cell === "string") return inertText(cell);
   return cell;
 }
 

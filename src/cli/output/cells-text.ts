@@ -43,9 +43,28 @@ function joinCodeAndMessage(code: string, message: string): string {
   return message === "" ? code : `${code} ${singleLine(message)}`;
 }
 
-/** Messages and cell text must not break the line structure of the output. */
+/**
+ * What a terminal would act on rather than show: C0 controls (ESC starts escape sequences that set the
+ * title or clear the screen, BEL rings, NUL hides what follows), DEL, C1 controls (0x9B is an 8-bit ESC [)
+ * and the bidirectional formatting characters (an RLO makes "exe.txt" read "txt.exe").
+ */
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Shown in place of each unsafe character: visible, so nothing is hidden, and inert. */
+export const PLACEHOLDER = "\ufffd";
+
+/** Text from the service or a formula, safe to print on a terminal: unsafe characters shown as �. */
+export function printable(text: string): string {
+  return text.replace(UNSAFE, PLACEHOLDER);
+}
+
+/**
+ * Messages and cell text must not break the line structure of the output (line breaks and tabs become
+ * spaces) nor drive the terminal (other controls become the placeholder).
+ */
 export function singleLine(text: string): string {
-  return text.replace(/\r\n|\r|\n/g, " ").replace(/\t/g, " ");
+  return printable(text.replace(/\r\n|\r|\n|\t/g, " "));
 }
 
 function trimFraction(text: string): string {

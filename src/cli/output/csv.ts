@@ -2,9 +2,11 @@
  * The `csv` format: RFC 4180 records with CRLF line ends (what the RFC prescribes, and what spreadsheet
  * programs expect). One table per formula, separated by a blank line; below each table the error messages
  * as lines starting with "# ". Numbers keep full precision; dates are YYYY-MM-DD; errors show their code.
+ * Text that a spreadsheet would run as a formula is made inert (sheet/inert-text.ts).
  */
 import { cellText } from "../../sheet/cell-display";
-import { Grid } from "../../sheet/cells";
+import { Cell, Grid } from "../../sheet/cells";
+import { inertText } from "../../sheet/inert-text";
 import { errorMessages } from "./cells-text";
 import { FormattedResult } from "./types";
 
@@ -15,15 +17,26 @@ export function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** Full precision: String() is the shortest text that reads back as the same number. */
+/**
+ * Full precision (String() is the shortest text that reads back as the same number); text made inert
+ * (see inertText) while numbers, -5 included, stay numbers.
+ */
+function fieldText(cell: Cell): string {
+  return cell.kind === "string" ? inertText(cell.value) : cellText(cell, String);
+}
+
 function renderGrid(grid: Grid): string[] {
-  return grid.map((row) => row.map((cell) => csvField(cellText(cell, String))).join(","));
+  return grid.map((row) => row.map((cell) => csvField(fieldText(cell))).join(","));
 }
 
 export function formatCsv(results: readonly FormattedResult[]): string {
   return results
     .map(({ grid }) => {
-      const lines = [...renderGrid(grid), ...errorMessages(grid).map((message) => `# ${message}`)];
+      // A message line is one quoted field when it needs to be: its commas cannot start new fields.
+      const lines = [
+        ...renderGrid(grid),
+        ...errorMessages(grid).map((message) => csvField(`# ${message}`)),
+      ];
       return lines.map((line) => line + CRLF).join("");
     })
     .join(CRLF);
