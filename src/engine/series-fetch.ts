@@ -235,7 +235,7 @@ export async function fetchGroup(
     const dims = found.get(member);
     const result = results.get(seriesKey(q))!;
     if (dims) result.dims = pointsOf(dims);
-    result.warnings.push(...notes);
+    for (const note of notes) result.warnings.push(note);
   }
   applyErrors(r, errors, results);
   return { results, description };
