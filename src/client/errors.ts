@@ -113,7 +113,7 @@ export class CryptometricsError extends Error {
           ? `${cause.name}: ${redact(cause.message)}`
           : cause === undefined
             ? undefined
-            : redact(String(cause)),
+            : redact(messageOf(cause)),
     };
   }
 }

@@ -67,9 +67,9 @@ type Found = Map<string, Map<string, Map<number, number | null>>>;
 
 function push(found: Found, id: string, dim: string, day: number, value: number | null): void {
   let dims = found.get(id);
-  if (!dims) found.set(id, (dims = new Map()));
+  if (!dims) found.set(id, (dims = new Map<string, Map<number, number | null>>()));
   let days = dims.get(dim);
-  if (!days) dims.set(dim, (days = new Map()));
+  if (!days) dims.set(dim, (days = new Map<number, number | null>()));
   // The client collapses repeated rows; a day met twice here keeps its first value (a null yields).
   if (days.get(day) === undefined || days.get(day) === null) days.set(day, value);
 }

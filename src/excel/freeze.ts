@@ -25,8 +25,10 @@ function keepText(value: unknown): unknown {
 }
 
 function formatsOf(range: Excel.Range, withJson: boolean): string[][] {
-  if (!withJson) return range.numberFormat;
-  return range.numberFormat.map((row, r) =>
+  // office.js types the formats as any[][]: they are format strings.
+  const formats = range.numberFormat as string[][];
+  if (!withJson) return formats;
+  return formats.map((row, r) =>
     row.map((format, c) => {
       const json = range.valuesAsJson[r]?.[c];
       return json && json.type === "Double" && "numberFormat" in json && json.numberFormat

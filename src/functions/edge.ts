@@ -203,6 +203,8 @@ export async function run(
   } catch (error) {
     const classified = classify(error);
     record(classified);
+    // Excel shows a thrown CustomFunctions.Error as the cell's error; office.js does not type it as an Error.
+    // eslint-disable-next-line @typescript-eslint/only-throw-error
     throw excelError(classified.code, classified.message);
   }
 }

@@ -142,7 +142,7 @@ export class Runtime {
 }
 
 let current: Runtime | undefined;
-let configurationError: unknown;
+let configurationError: { readonly reason: unknown } | undefined;
 let diagnostics: Diagnostics | undefined;
 const listeners = new Set<(runtime: Runtime | undefined) => void>();
 
@@ -165,7 +165,7 @@ export function configureRuntime(config: RuntimeConfig): Runtime {
     configurationError = undefined;
     return runtime;
   } catch (error) {
-    configurationError = error;
+    configurationError = { reason: error };
     throw error;
   } finally {
     for (const l of listeners) l(current);
@@ -175,11 +175,11 @@ export function configureRuntime(config: RuntimeConfig): Runtime {
 /** The configured runtime, or the reason there is none (thrown). */
 export function currentRuntime(): Runtime {
   if (current) return current;
-  throw (
-    configurationError ??
-    new CryptometricsError("invalid-input", "Cryptometrics is not set up yet: open its taskpane", {
-      operation: "configure",
-    })
+  if (configurationError) throw configurationError.reason;
+  throw new CryptometricsError(
+    "invalid-input",
+    "Cryptometrics is not set up yet: open its taskpane",
+    { operation: "configure" }
   );
 }
 

@@ -19,7 +19,7 @@ export type ErrorCell = Extract<Cell, { kind: "error" }>;
 /** A formula's result: always 2D; a single value is a 1x1 grid. */
 export type Grid = Cell[][];
 
-export const EMPTY: Cell = Object.freeze({ kind: "empty" }) as Cell;
+export const EMPTY: Cell = Object.freeze({ kind: "empty" });
 
 export function errorCell(code: string, message = ""): ErrorCell {
   return { kind: "error", code, message };

@@ -82,8 +82,8 @@ function readFunction(value: unknown, index: number): FunctionMeta {
     parameters: parameters.map((p) => readParameter(p, where)),
   };
   if (typeof value.description === "string") meta.description = value.description;
-  if (isRecord(value.result)) meta.result = value.result as FunctionMeta["result"];
-  if (isRecord(value.options)) meta.options = value.options as FunctionOptions;
+  if (isRecord(value.result)) meta.result = value.result;
+  if (isRecord(value.options)) meta.options = value.options;
   return meta;
 }
 

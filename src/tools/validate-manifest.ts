@@ -14,8 +14,7 @@ function print(line: string): void {
 }
 
 function describeNetworkFailure(error: unknown): string | undefined {
-  const text =
-    error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error);
+  const text = `${messageOf(error)} ${error instanceof Error ? messageOf(error.cause ?? "") : ""}`;
   const match =
     /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|fetch failed/.exec(text);
   return match ? match[0] : undefined;

@@ -31,20 +31,31 @@ export function statusLine(id: string): StatusLine {
   };
 }
 
-/** Runs an action with its button disabled and the outcome on the status line. */
-export async function withBusy<T>(
+/**
+ * Starts an action with its button disabled and a failure shown on the status line. Returns nothing and
+ * never rejects, so a click handler can start it and be done: every outcome ends on the status line.
+ */
+export function withBusy(
   button: HTMLElement,
   status: StatusLine,
   busyText: string,
-  action: () => Promise<T>
-): Promise<T | undefined> {
+  action: () => Promise<unknown>
+): void {
+  void runBusy(button, status, busyText, action);
+}
+
+async function runBusy(
+  button: HTMLElement,
+  status: StatusLine,
+  busyText: string,
+  action: () => Promise<unknown>
+): Promise<void> {
   button.setAttribute("disabled", "");
   status.show("busy", busyText);
   try {
-    return await action();
+    await action();
   } catch (error) {
     status.show("error", messageOf(error));
-    return undefined;
   } finally {
     button.removeAttribute("disabled");
   }

@@ -93,5 +93,7 @@ export function describe(value: unknown): string {
   if (typeof value === "string") {
     return value.length > 20 ? `string "${value.slice(0, 20)}…"` : `string "${value}"`;
   }
-  return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
+  if (typeof value === "object") return "an object";
+  if (typeof value === "number" || typeof value === "boolean") return `${typeof value} ${value}`;
+  return typeof value;
 }

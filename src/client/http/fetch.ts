@@ -51,5 +51,5 @@ export function defaultFetch(): FetchLike {
   if (typeof f !== "function") {
     throw new Error("no global fetch in this runtime: pass config.fetch");
   }
-  return f.bind(globalThis) as FetchLike;
+  return f.bind(globalThis);
 }

@@ -18,7 +18,7 @@ export interface Catalogue {
   projectIndex: CatalogueIndex<Project>;
   metricIndex: CatalogueIndex<Metric>;
   sectorIndex: CatalogueIndex<MarketSector>;
-  metricName(id: string): string;
+  metricName: (id: string) => string;
   projectById(id: string): Project | undefined;
 }
 

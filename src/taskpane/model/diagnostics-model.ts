@@ -52,14 +52,16 @@ export function formatAge(then: number, at: number): string {
 function scalarText(value: unknown): string {
   if (value === null || value === undefined || value === "") return "";
   if (typeof value === "string") return `"${value.replace(/"/g, '""')}"`;
-  return String(value);
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  // Nothing else arrives from a cell; say what it was rather than "[object Object]".
+  return `(${typeof value})`;
 }
 
 /** An argument as it arrived: omitted, a value, or a range shown as an array constant {a,b;c,d}. */
 export function formatArgument(value: unknown): string {
   if (value === null || value === undefined) return "(omitted)";
   if (Array.isArray(value)) {
-    const rows = value.map((row: unknown) => (Array.isArray(row) ? row : [row]));
+    const rows = value.map((row: unknown) => (Array.isArray(row) ? (row as unknown[]) : [row]));
     const cells = rows.reduce((n, row) => n + row.length, 0);
     if (rows.length === 1 && rows[0].length === 1) return formatArgument(rows[0][0]);
     const shown = rows

@@ -53,11 +53,11 @@ export function optionsText(keys: readonly OptionKey[], options: OptionValues): 
     const value = options[key];
     if (value === undefined) continue;
     if (LIST_OPTIONS.includes(key)) {
-      const ids = (Array.isArray(value) ? value : [value]).filter((id) => id !== "");
+      const ids = (typeof value === "string" ? [value] : value).filter((id) => id !== "");
       if (ids.length > 0) parts.push(`${key}=${ids.join(",")}`);
       continue;
     }
-    const single = Array.isArray(value) ? value[0] : (value as string);
+    const single = typeof value === "string" ? value : value[0];
     // Writing a default would only lengthen the formula.
     if (single === undefined || single === "" || single === OPTION_DEFAULTS[key]) continue;
     parts.push(`${key}=${single}`);

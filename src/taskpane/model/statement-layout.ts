@@ -57,7 +57,7 @@ function sectionsOf(rows: readonly FinancialStatementRow[]): Map<string, Line[]>
   const sections = new Map<string, Map<string, Line>>();
   for (const r of rows) {
     let lines = sections.get(r.section);
-    if (!lines) sections.set(r.section, (lines = new Map()));
+    if (!lines) sections.set(r.section, (lines = new Map<string, Line>()));
     let line = lines.get(r.metricId);
     if (!line)
       lines.set(

@@ -29,7 +29,7 @@ export const PREVIEW_ADDRESS = "Formula builder";
 
 export interface BuilderView {
   element: HTMLElement;
-  open(state: BuilderState): void;
+  open: (state: BuilderState) => void;
 }
 
 export function builderView(ctx: AppContext): BuilderView {

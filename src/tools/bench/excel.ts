@@ -21,7 +21,7 @@ function serial(day: string): number {
 }
 
 function invocation(index: number, functionName: string): CustomFunctions.CancelableInvocation {
-  return { address: `Bench!A${index + 1}`, functionName } as CustomFunctions.CancelableInvocation;
+  return { address: `Bench!A${index + 1}`, functionName };
 }
 
 function call(cell: BenchCell, index: number): Promise<unknown> {

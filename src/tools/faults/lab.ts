@@ -105,7 +105,7 @@ export async function openLab(options: LabOptions = {}): Promise<Lab> {
     apiKeys: options.serviceKeys ?? [options.apiKey ?? DEMO_API_KEY],
     ...(options.maxLogEntries === undefined ? {} : { maxLogEntries: options.maxLogEntries }),
   });
-  const io = trackFetch(globalThis.fetch.bind(globalThis) as FetchLike);
+  const io = trackFetch(globalThis.fetch.bind(globalThis));
   const events: ClientEvent[] = [];
   const starts: RequestStart[] = [];
   const configure = (o: RuntimeOptions): Runtime => {

@@ -69,7 +69,8 @@ export function plain(value: unknown): Plain {
   }
   if (typeof value === "number" || typeof value === "string" || typeof value === "boolean")
     return value;
-  return String(value);
+  // Nothing else comes out of a function (bigint, symbol, function): name its type.
+  return `(${typeof value})`;
 }
 
 /** What Excel would show for a cell that never settles. */
@@ -88,7 +89,7 @@ export async function evaluate(lab: Lab, formulas: readonly Formula[]): Promise<
       const value = await callFormula(formula, {
         address: formula.address,
         functionName: formula.name,
-      } as CustomFunctions.Invocation);
+      });
       settled.set(i, { ...base, ok: true, value: plain(value), ms: lab.time.now() - startedAt });
     } catch (error) {
       const code = isHostError(error) ? error.code : "(raw exception)";

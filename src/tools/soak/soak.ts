@@ -179,7 +179,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakReport> {
       const expected = expectedLatest(workbook[0], lab.time.now());
       if (!latest?.ok || latest.value !== expected)
         violations.push(
-          `${at}: ${workbook[0].address} shows ${latest?.ok ? String(latest.value) : "an error"}, the service's latest is ${expected}`
+          `${at}: ${workbook[0].address} shows ${latest?.ok ? JSON.stringify(latest.value) : "an error"}, the service's latest is ${expected}`
         );
       const utcDay = at.slice(0, 10);
       if (utcDay !== lastUtcDay && latest?.ok && typeof latest.value === "number")
