@@ -79,7 +79,7 @@ describe("output formats", () => {
 
   it("json: one array, an entry per formula, each a 2D array; dates as text, errors as objects", () => {
     expect(formatResults("json", results())).toBe(expected("mixed.json"));
-    expect(JSON.parse(formatResults("json", results()))[1]).toEqual([
+    expect((JSON.parse(formatResults("json", results())) as unknown[])[1]).toEqual([
       [{ error: "#N/A", message: "unknown project 'foo'" }],
     ]);
   });

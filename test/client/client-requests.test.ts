@@ -308,10 +308,10 @@ describe("splitting long id lists", () => {
     const { fetch, requests } = scriptedFetch(async (req) => {
       const ids = new URL(req.url).searchParams.get("metric_ids")?.split(",") ?? [];
       const row = (date: string) =>
-        Object.fromEntries([
+        Object.fromEntries<string | number>([
           ["timestamp", `${date}T00:00:00.000Z`],
           ["project_id", "aave"],
-          ...ids.map((m) => [m, m.length]),
+          ...ids.map((m): [string, number] => [m, m.length]),
         ]);
       return json({ data: [row("2024-01-02"), row("2024-01-01")] });
     });

@@ -9,6 +9,7 @@ import {
   tick,
   virtualClock,
 } from "./helpers";
+import { abortReason } from "../../src/client/http/abort";
 
 const ok = () => json({ data: [] });
 const status = (code: number, headers: Record<string, string> = {}) =>
@@ -263,7 +264,7 @@ describe("cancellation", () => {
     const { client } = testClient(fetch, {
       sleep: (_ms, signal) =>
         new Promise((_resolve, reject) => {
-          signal?.addEventListener("abort", () => reject(signal.reason));
+          signal?.addEventListener("abort", () => reject(abortReason(signal)));
           controller.abort();
         }),
     });
@@ -278,7 +279,9 @@ describe("cancellation", () => {
       limit: 1,
       windowMs: 60_000,
       sleep: (_ms, signal) =>
-        new Promise((_r, reject) => signal?.addEventListener("abort", () => reject(signal.reason))),
+        new Promise((_r, reject) =>
+          signal?.addEventListener("abort", () => reject(abortReason(signal)))
+        ),
     });
     const { fetch, requests } = scriptedFetch(ok());
     const { client } = testClient(fetch, { limiter });

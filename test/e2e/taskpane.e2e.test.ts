@@ -198,11 +198,13 @@ test("Insert statement builds a formatted worksheet named after the project: sta
   expect(plan.freeze).toEqual({ rows: 5, columns: 1 });
   const cells = plan.blocks[0].cells;
   expect(cells[0][0]).toBe("Aave — financial statement");
-  expect(String(cells[1][0])).toMatch(
-    /^As of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC .*Demo data — not real figures$/
+  expect(cells[1][0]).toEqual(
+    expect.stringMatching(
+      /^As of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC .*Demo data — not real figures$/
+    )
   );
   expect(cells[3][0]).toBe("Metric");
-  expect(String(cells[3][1])).toMatch(/^Q\d '\d\d$/);
+  expect(cells[3][1]).toEqual(expect.stringMatching(/^Q\d '\d\d$/));
   const formats = plan.formats.map((f) => f.format);
   expect(formats).toContainEqual({ numberFormat: "#,##0;-#,##0" });
   expect(formats).toContainEqual({ numberFormat: "0.0%;-0.0%" });
@@ -243,7 +245,10 @@ test("diagnostics show usage against the limit and export JSON without the key",
   expect(await page.innerText("#usage-text")).toMatch(/^\d+ of 60 requests in the last minute$/);
   await page.click("#export-diagnostics");
   await page.waitForSelector("#diagnostics-json:not([hidden])");
-  const exported = JSON.parse(await page.inputValue("#diagnostics-json"));
+  const exported = JSON.parse(await page.inputValue("#diagnostics-json")) as {
+    settings: { apiKey: string };
+    usage: { requestsTotal: number };
+  };
   expect(exported.settings.apiKey).toBe(`••••••••${DEMO_API_KEY.slice(-4)}`);
   expect(JSON.stringify(exported)).not.toContain(DEMO_API_KEY);
   expect(exported.usage.requestsTotal).toBeGreaterThan(0);

@@ -16,6 +16,7 @@ import type {
 } from "../../src/client";
 import { dayNumber, formatDay } from "../../src/client/data/days";
 import type { SeriesClient } from "../../src/engine/series-fetch";
+import { abortReason } from "../../src/client/http/abort";
 
 export interface FakeCall {
   op: "getMetric" | "getProjectMetrics" | "getProductMetrics";
@@ -61,7 +62,7 @@ export class FakeClient implements SeriesClient {
     await Promise.resolve();
     if (this.hang) {
       return new Promise((_r, reject) =>
-        signal?.addEventListener("abort", () => reject(signal.reason))
+        signal?.addEventListener("abort", () => reject(abortReason(signal)))
       );
     }
     if (this.failure) throw this.failure;

@@ -10,7 +10,7 @@ test("writes the formula into the active cell and answers its address", async ()
   const context = new OfficeMockObject({
     workbook: {
       cell: { address: "Sheet1!B2", formulas: [[""]] },
-      getActiveCell() {
+      getActiveCell(this: { cell: unknown }) {
         return this.cell;
       },
     },

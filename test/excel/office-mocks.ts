@@ -8,7 +8,7 @@ import type { ExcelRun } from "../../src/excel/run";
 export type Mock = OfficeMockObject & Record<string, unknown>;
 
 export function mock(data: Record<string, unknown>): Mock {
-  return new OfficeMockObject(data) as Mock;
+  return new OfficeMockObject(data);
 }
 
 export function runOn(context: OfficeMockObject): ExcelRun {

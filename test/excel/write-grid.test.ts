@@ -53,7 +53,7 @@ const plan = comparisonGrid({
     { id: "price", name: "Price" },
   ],
 });
-const empty = () => Array.from({ length: 4 }, () => Array(4).fill(""));
+const empty = () => Array.from({ length: 4 }, () => Array<string>(4).fill(""));
 
 test("writes the grid at the active cell in R1C1, with its header and number formats", async () => {
   const wb = workbook(empty());

@@ -47,7 +47,7 @@ export async function startHarness(config: Partial<RuntimeConfig> = {}): Promise
 let cell = 0;
 /** A fresh invocation, as Excel passes it to @requiresAddress @cancelable functions. */
 export function inv(address = `Sheet1!A${++cell}`): CustomFunctions.CancelableInvocation {
-  return { address, functionName: "TEST" } as CustomFunctions.CancelableInvocation;
+  return { address, functionName: "TEST" };
 }
 
 /** The Excel error a call rejected with (as the shim builds it: code and message). */

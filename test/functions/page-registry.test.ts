@@ -21,7 +21,7 @@ let associate: { id: string; functionName: string }[];
 beforeAll(async () => {
   const meta = JSON.parse(
     await generateFunctionsMeta(resolve(__dirname, "../../src/functions/functions.ts"))
-  );
+  ) as { metadata: unknown; associate: typeof associate };
   associate = meta.associate;
   registry = pageRegistry(meta.metadata);
   sim = await startSimulator({ port: 0, now: () => NOW, rateLimit: null });

@@ -66,10 +66,13 @@ function problem(outcome: { value: unknown } | { error: unknown }): string | und
 
 let cell = 0;
 async function call(name: FunctionName, args: readonly unknown[]) {
-  const work = callFormula({ address: `P!A${++cell}`, name, args }, {
-    address: `P!A${cell}`,
-    functionName: name,
-  } as CustomFunctions.Invocation);
+  const work = callFormula(
+    { address: `P!A${++cell}`, name, args },
+    {
+      address: `P!A${cell}`,
+      functionName: name,
+    }
+  );
   try {
     return { value: await lab.drive(work, { virtualMs: 3 * 130_000 }) };
   } catch (error) {

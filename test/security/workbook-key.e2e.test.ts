@@ -113,8 +113,8 @@ test("every request to write to the workbook is free of the key; the key lives i
 
   // Outside the workbook, in one place: the key-value storage, under its own name.
   const storage = await page.evaluate(() => ({
-    local: Object.entries(localStorage),
-    session: Object.entries(sessionStorage),
+    local: Object.entries(localStorage) as [string, string][],
+    session: Object.entries(sessionStorage) as [string, string][],
     cookie: document.cookie,
     text: document.body.innerText,
     url: location.href,

@@ -59,7 +59,7 @@ function excel() {
         // The target sits in the context's object tree so that context.sync() loads it, as in Excel.
         target: rangeData({
           address: "Sheet1!B2:D5",
-          formulas: Array.from({ length: 8 }, () => Array(8).fill("")),
+          formulas: Array.from({ length: 8 }, () => Array<string>(8).fill("")),
           getCell() {
             return { getResizedRange: made };
           },

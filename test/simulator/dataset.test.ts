@@ -62,7 +62,7 @@ describe("createDataset", () => {
     const revenue = dataset.daily("aave", "revenue", day);
     revenue.forEach((r, i) => {
       if (r.value !== null && fees[i].value !== null && supply[i].value !== null) {
-        expect(r.value).toBeCloseTo((fees[i].value as number) - (supply[i].value as number), 6);
+        expect(r.value).toBeCloseTo(fees[i].value - supply[i].value, 6);
       }
     });
   });

@@ -79,7 +79,7 @@ describe("the synthetic universe", () => {
     const revenue = large.daily(withSupply.id, "revenue", range);
     revenue.forEach((r, i) => {
       if (r.value !== null && fees[i].value !== null && supply[i].value !== null)
-        expect(r.value).toBeCloseTo(fees[i].value! - supply[i].value!, 3);
+        expect(r.value).toBeCloseTo(fees[i].value - supply[i].value, 3);
     });
   });
 
@@ -95,7 +95,7 @@ describe("the simulator serving a synthetic universe", () => {
     try {
       const projects = (await getList(sim, "/v2/projects")).data;
       expect(projects).toHaveLength(120);
-      const synthetic = projects[100] as Row;
+      const synthetic = projects[100];
       const [sector] = large.project(String(synthetic.project_id))!.sectors;
       const detail = await fetch(`${sim.url}/v2/market-sectors/${sector}`, {
         headers: { Authorization: "Bearer cm_demo_4f1c2a9e" },

@@ -139,7 +139,13 @@ test("the export is JSON with the key masked in settings and redacted everywhere
     secrets: [KEY],
   });
   expect(json).not.toContain(KEY);
-  const parsed = JSON.parse(json);
+  const parsed = JSON.parse(json) as {
+    settings: unknown;
+    cells: unknown[];
+    recentErrors: { message: string }[];
+    usage: { retriesTotal: number };
+    exportedAt: string;
+  };
   expect(parsed.settings).toEqual({
     baseUrl: "https://api.example.com",
     rateLimitPerMinute: 60,

@@ -32,7 +32,7 @@ let reference: MetaFunction[];
 beforeAll(async () => {
   const json = JSON.parse(
     await generateFunctionsMeta(resolve(__dirname, "../../src/functions/functions.ts"))
-  );
+  ) as { metadata: { functions: MetaFunction[] } };
   reference = json.metadata.functions;
 }, 60_000);
 

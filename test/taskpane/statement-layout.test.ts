@@ -1,5 +1,4 @@
 import rows from "../fixtures/taskpane/statement-rows.json";
-import type { FinancialStatementRow } from "../../src/client/data/types";
 import {
   CHANGE_FORMAT,
   HEADER_ROWS,
@@ -14,7 +13,7 @@ const input: StatementInput = {
   projectName: "Aave",
   granularity: "quarter",
   interval: "1y",
-  rows: rows as FinancialStatementRow[],
+  rows,
   mode: "static",
   asOf: "2025-06-15 12:00 UTC",
   simulated: true,

@@ -39,7 +39,7 @@ test.each([
     });
     const meta = JSON.parse(
       await generateFunctionsMeta(resolve(__dirname, "../../src/functions/functions.ts"))
-    );
+    ) as { metadata: unknown };
     const registry = pageRegistry(meta.metadata);
     const rows = (await runtime.engine.statement(projectId, granularity, interval)).value;
     const plan = statementSheet({

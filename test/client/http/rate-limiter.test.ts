@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { RateLimiter } from "../../../src/client";
 import { tick, virtualClock } from "../helpers";
+import { abortReason } from "../../../src/client/http/abort";
 
 /** Largest number of starts inside any half-open window [t, t + windowMs). */
 function maxInAnyWindow(starts: number[], windowMs: number): number {
@@ -96,7 +97,7 @@ describe("rate limiter", () => {
             t += ms;
             resolve();
           };
-          signal?.addEventListener("abort", () => reject(signal.reason));
+          signal?.addEventListener("abort", () => reject(abortReason(signal)));
         }),
     });
     await limiter.acquire();
