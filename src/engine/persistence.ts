@@ -16,6 +16,7 @@
  *   `readTimeoutMs`, then the engine goes on without it. No failure of the store ever reaches a cell.
  */
 import type { Timers } from "../client";
+import { messageOf } from "../client/errors";
 
 export interface BlobStoreUsage {
   /** Entries held (every namespace). */
@@ -136,7 +137,7 @@ export class PersistentCache {
       const id = `${section}${SEP}${key}`;
       let pending = this.reads.get(id);
       if (!pending) {
-        pending = { section, key, codec: codec as Codec<unknown>, resolvers: [] };
+        pending = { section, key, codec: codec, resolvers: [] };
         this.reads.set(id, pending);
       }
       pending.resolvers.push(resolve as (value: Persisted<unknown> | undefined) => void);
@@ -297,8 +298,4 @@ export class PersistentCache {
       );
     });
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -85,7 +85,7 @@ function decodeDims(json: unknown): Map<string, Map<number, number | null>> | un
       if (!Number.isInteger(day)) return undefined;
       if (value !== null && !(typeof value === "number" && Number.isFinite(value)))
         return undefined;
-      points.set(day as number, value as number | null);
+      points.set(day as number, value);
     }
     dims.set(dim, points);
   }

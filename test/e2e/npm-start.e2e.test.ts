@@ -87,8 +87,10 @@ describe("npm start", () => {
     expect(page.status).toBe(200);
     for (const bundle of ["functions.js", "commands.js", "taskpane.js"])
       expect(page.body).toContain(`src="${bundle}"`);
-    const metadata = JSON.parse((await get(`https://localhost:${app.port}/functions.json`)).body);
-    expect(metadata.functions.map((f: { id: string }) => f.id)).toContain("METRIC");
+    const metadata = JSON.parse(
+      (await get(`https://localhost:${app.port}/functions.json`)).body
+    ) as { functions: { id: string; helpUrl: string }[] };
+    expect(metadata.functions.map((f) => f.id)).toContain("METRIC");
     // Help links point at this server, not at the default port.
     expect(metadata.functions[0].helpUrl).toMatch(
       new RegExp(`^https://localhost:${app.port}/help\\.html#`)

@@ -269,7 +269,7 @@ test("Settings show the cache saved in IndexedDB, which never holds the key, and
     () =>
       new Promise<string>((resolve, reject) => {
         const open = indexedDB.open("cryptometrics-cache");
-        open.onerror = () => reject(open.error);
+        open.onerror = () => reject(open.error ?? new Error("indexedDB.open failed"));
         open.onsuccess = () => {
           const db = open.result;
           const tx = db.transaction(["entries", "usage"]);

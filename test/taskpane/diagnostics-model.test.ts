@@ -206,6 +206,6 @@ describe("the saved cache in diagnostics", () => {
       now: T,
       secrets: [KEY],
     });
-    expect(JSON.parse(json).savedCacheNotes).toHaveLength(1);
+    expect((JSON.parse(json) as { savedCacheNotes: unknown[] }).savedCacheNotes).toHaveLength(1);
   });
 });

@@ -10,6 +10,7 @@ import type { AppContext } from "../app-context";
 import { h, replaceChildren } from "../../ui/dom";
 import { setValue, valueOf } from "../../ui/fluent";
 import { statusLine, withBusy } from "../../ui/status";
+import { messageOf } from "../../client/errors";
 
 const TEST_TIMEOUT_MS = 20_000;
 /** The cache grows as cells are calculated: its size is read again this often while Settings is shown. */
@@ -22,7 +23,7 @@ function cacheSection(ctx: AppContext): HTMLElement {
     try {
       state.textContent = describeCache(await ctx.cache.info());
     } catch (error) {
-      state.textContent = `The cache size cannot be read: ${error instanceof Error ? error.message : String(error)}`;
+      state.textContent = `The cache size cannot be read: ${messageOf(error)}`;
     }
   };
   const clear = h("fluent-button", { id: "clear-cache", appearance: "outline" }, "Clear cache");

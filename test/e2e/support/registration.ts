@@ -11,7 +11,7 @@ import { existsSync } from "fs";
 import { resolve } from "path";
 import { promisify } from "util";
 import type { Page } from "playwright-core";
-import { coerce, prepareArguments, type HostValue } from "../../../src/sheet/arguments";
+import { coerce, prepareArguments } from "../../../src/sheet/arguments";
 import { toGrid } from "../../../src/sheet/cells";
 import { parseFormula } from "../../../src/sheet/formula";
 import type { ParameterMeta } from "../../../src/sheet/registry";
@@ -113,7 +113,7 @@ export function associatedIds(page: Page): Promise<string[]> {
 export async function declaredFunctions(page: Page, pageUrl: string): Promise<FunctionMeta[]> {
   const url = new URL("functions.json", pageUrl).href;
   const json = (await page.evaluate(
-    async (u) => (await fetch(u, { cache: "no-store" })).json(),
+    async (u): Promise<unknown> => (await fetch(u, { cache: "no-store" })).json(),
     url
   )) as { functions: FunctionMeta[] };
   return json.functions;
@@ -137,7 +137,7 @@ export async function callAsExcel(
     if (prepared.kind !== "fixed") throw new Error(`${formula}: lifted calls are not used here`);
     const value = prepared.value;
     if (Array.isArray(value) || value === null) return value;
-    const coerced = coerce(value as HostValue, meta.parameters[i], label);
+    const coerced = coerce(value, meta.parameters[i], label);
     if (coerced !== null && typeof coerced === "object")
       throw new Error(`${formula}: ${coerced.message}`);
     return coerced;
