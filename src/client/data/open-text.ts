@@ -22,13 +22,16 @@ const ELLIPSIS = "…";
 
 class Full extends Error {}
 
-/** JSON values as read from a body; anything else (a function, a symbol) shows as its String(). */
+/** JSON values as read from a body; anything else (a function, a symbol) shows as its type. */
 export function openText(
   value: unknown,
   limits: OpenTextLimits = DEFAULT_OPEN_TEXT_LIMITS
 ): string {
   if (value === undefined || value === null) return "";
-  if (typeof value !== "object") return typeof value === "string" ? value : String(value);
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint")
+    return String(value);
+  if (typeof value !== "object") return `(${typeof value})`;
   const parts: string[] = [];
   let length = 0;
   const put = (text: string): void => {
