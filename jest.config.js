@@ -16,4 +16,6 @@ module.exports = {
     "^office-addin-manifest$": "<rootDir>/test/support/office-addin-manifest-shim.ts",
   },
   testTimeout: 30000,
+  // A cache directory per test file: nothing touches the user's ~/.cache (see the file).
+  setupFilesAfterEnv: ["<rootDir>/test/support/cache-dir.ts"],
 };

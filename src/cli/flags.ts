@@ -1,6 +1,7 @@
 /**
  * The command line: `eval [--base-url URL] [--api-key KEY] [--format table|csv|json] [--file PATH]
- * [FORMULA ...]`, read with node's util.parseArgs in strict mode, so an unknown flag is a usage error.
+ * [--cache-dir DIR] [--no-cache] [--rate-limit N] [FORMULA ...]` and `cache info|clear [--cache-dir DIR]`,
+ * read with node's util.parseArgs in strict mode, so an unknown flag is a usage error.
  */
 import { parseArgs } from "util";
 import { UsageError } from "./errors";
@@ -15,12 +16,26 @@ export interface EvalOptions {
   /** --file may be given more than once; files are read in order, before the FORMULA arguments. */
   files: string[];
   formulas: string[];
+  cacheDir?: string;
+  /** --no-cache: no answer is read from or saved to the cache directory (the rate budget is still shared). */
+  noCache: boolean;
+  /** Requests per minute the plan allows; default the service's documented 60. */
+  rateLimit?: number;
 }
 
-export type ParsedCommandLine = { command: "help" } | EvalOptions;
+export interface CacheCommand {
+  command: "cache";
+  action: "info" | "clear";
+  cacheDir?: string;
+  format: OutputFormat;
+}
+
+export type ParsedCommandLine = { command: "help" } | EvalOptions | CacheCommand;
 
 export const USAGE =
-  "usage: cryptometrics eval [--base-url URL] [--api-key KEY] [--format table|csv|json] [--file PATH] [FORMULA ...]";
+  "usage: cryptometrics eval [--base-url URL] [--api-key KEY] [--format table|csv|json] [--file PATH] " +
+  "[--cache-dir DIR] [--no-cache] [--rate-limit N] [FORMULA ...]\n" +
+  "       cryptometrics cache info|clear [--cache-dir DIR] [--format table|json]";
 
 export const HELP = `${USAGE}
 
@@ -33,7 +48,16 @@ Evaluates CRYPTO formulas outside Excel through the add-in's own functions, as o
   --base-url URL     service base URL (default: $CRYPTOMETRICS_BASE_URL); https, or http on loopback only
   --api-key KEY      API key (default: $CRYPTOMETRICS_API_KEY)
   --format FORMAT    table (default, aligned text), csv (RFC 4180, CRLF) or json
+  --cache-dir DIR    where answers are saved between runs (default: $CRYPTOMETRICS_CACHE_DIR, else
+                     $XDG_CACHE_HOME/cryptometrics, i.e. ~/.cache/cryptometrics)
+  --no-cache         neither read nor save answers (runs still share the rate budget kept there)
+  --rate-limit N     requests per minute your plan allows (default 60, the service's documented limit)
   -h, --help         this help
+
+Answers are saved in the cache directory: catalogues for 24 hours, figures until the service's daily update
+(00:00 UTC), so a file evaluated again the same day needs no request. Runs using one key, one after another
+or at the same time, share one budget of requests per minute. \`cache info\` shows where the cache is and its
+size (at most 50 MB, least recently used first out); \`cache clear\` empties it.
 
 Exit status: 0 when no formula's whole result is an error, 1 when one is, 2 for usage errors.
 `;
@@ -43,6 +67,9 @@ const OPTIONS = {
   "api-key": { type: "string" },
   format: { type: "string" },
   file: { type: "string", multiple: true },
+  "cache-dir": { type: "string" },
+  "no-cache": { type: "boolean" },
+  "rate-limit": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -62,25 +89,76 @@ function readArgs(argv: readonly string[]) {
   }
 }
 
+type Values = ReturnType<typeof readArgs>["values"];
+
+function outputFormat(values: Values, allowed: readonly OutputFormat[]): OutputFormat {
+  const format = values.format ?? "table";
+  if (!(allowed as readonly string[]).includes(format)) {
+    throw new UsageError(
+      "usage",
+      `unknown format '${format}' (use ${allowed.join(", ").replace(/, (?=[^,]*$)/, " or ")})`
+    );
+  }
+  return format as OutputFormat;
+}
+
+/** Flags that only `eval` takes are refused elsewhere rather than silently ignored. */
+function refuseEvalFlags(values: Values, command: string): void {
+  for (const flag of ["base-url", "api-key", "file", "no-cache", "rate-limit"] as const) {
+    if (values[flag] !== undefined)
+      throw new UsageError("usage", `--${flag} does not apply to '${command}'`);
+  }
+}
+
+function rateLimit(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || n < 1 || n > 6000)
+    throw new UsageError(
+      "usage",
+      `--rate-limit takes a whole number of requests per minute from 1 to 6000, got '${text}'`
+    );
+  return n;
+}
+
+function cacheCommand(values: Values, args: readonly string[]): CacheCommand {
+  const [action, ...rest] = args;
+  if (action !== "info" && action !== "clear")
+    throw new UsageError(
+      "usage",
+      action === undefined
+        ? "cache: say info or clear"
+        : `unknown cache action '${action}' (use info or clear)`
+    );
+  if (rest.length > 0)
+    throw new UsageError("usage", `cache ${action} takes no argument '${rest[0]}'`);
+  refuseEvalFlags(values, `cache ${action}`);
+  return {
+    command: "cache",
+    action,
+    format: outputFormat(values, ["table", "json"]),
+    ...(values["cache-dir"] !== undefined ? { cacheDir: values["cache-dir"] } : {}),
+  };
+}
+
 export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   const parsed = readArgs(argv);
   const { values, positionals } = parsed;
   if (values.help) return { command: "help" };
   const [command, ...formulas] = positionals;
   if (command === undefined) throw new UsageError("usage", `missing command: ${USAGE}`);
+  if (command === "cache") return cacheCommand(values, formulas);
   if (command !== "eval")
-    throw new UsageError("usage", `unknown command '${command}' (the command is eval)`);
-  const format = values.format ?? "table";
-  if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
-    throw new UsageError("usage", `unknown format '${format}' (use table, csv or json)`);
-  }
+    throw new UsageError("usage", `unknown command '${command}' (the commands are eval and cache)`);
   const options: EvalOptions = {
     command: "eval",
-    format: format as OutputFormat,
+    format: outputFormat(values, OUTPUT_FORMATS),
     files: values.file ?? [],
     formulas,
+    noCache: values["no-cache"] ?? false,
   };
   if (values["base-url"] !== undefined) options.baseUrl = values["base-url"];
   if (values["api-key"] !== undefined) options.apiKey = values["api-key"];
+  if (values["cache-dir"] !== undefined) options.cacheDir = values["cache-dir"];
+  if (values["rate-limit"] !== undefined) options.rateLimit = rateLimit(values["rate-limit"]);
   return options;
 }

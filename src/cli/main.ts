@@ -27,7 +27,10 @@ import { Registry, signature } from "../sheet/registry";
 import { loadRegistry } from "./registry-files";
 import { collectFormulas, FormulaSource, ReadText } from "./sources";
 import { setLogSink, type LogRecord } from "../client";
-import { configureRuntime } from "../runtime/runtime";
+import { runCacheCommand, type CacheAdmin } from "./cache/command";
+import { FileBlobStore } from "./cache/file-store";
+import { cacheSettings, type CacheSettings } from "./cache/settings";
+import { configureCliRuntime, settleCliRuntime, type RuntimeSettings } from "./runtime-setup";
 import { firstLineOf } from "../client/errors";
 
 export interface CliIo {
@@ -39,17 +42,17 @@ export interface CliIo {
 
 export type CliEnv = Readonly<Record<string, string | undefined>>;
 
-/** As src/runtime's configureRuntime takes them; an empty key means "none set" (the cells will say so). */
-export interface RuntimeSettings {
-  baseUrl: string;
-  apiKey: string;
-}
+export type { RuntimeSettings } from "./runtime-setup";
 
 /** What varies between the real process and a test. */
 export interface CliDeps {
   installHost(): void;
   loadRegistry(): Registry;
-  configureRuntime(settings: RuntimeSettings): void;
+  configureRuntime(settings: RuntimeSettings, cache?: CacheSettings): void;
+  /** Waits until the answers fetched are saved (before the process exits). */
+  settle?(): Promise<void>;
+  /** The cache directory's store, for `cache info` and `cache clear`. */
+  cacheAdmin?(settings: CacheSettings): CacheAdmin;
   readText?: ReadText;
 }
 
@@ -59,25 +62,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
 }
 
-/**
- * The one place the CLI configures the runtime the functions run on (base URL, key; the real fetch). The
- * runtime refuses a base URL it will not talk to (plain http off loopback) with an error of kind
- * "invalid-input": for the CLI that is a usage error (see configure below).
- */
-let configured: RuntimeSettings | undefined;
-
-function configureSharedRuntime(settings: RuntimeSettings): void {
-  // Evaluations in one process with the same service and key share the runtime, hence its cache (as a
-  // workbook's recalculations do): the same formulas again cost no request.
-  if (configured?.baseUrl === settings.baseUrl && configured.apiKey === settings.apiKey) return;
-  configureRuntime({ baseUrl: settings.baseUrl, apiKey: settings.apiKey });
-  configured = { ...settings };
-}
-
 export const defaultDeps: CliDeps = {
   installHost: () => installCliHost(),
   loadRegistry: () => loadRegistry(),
-  configureRuntime: configureSharedRuntime,
+  configureRuntime: configureCliRuntime,
+  settle: settleCliRuntime,
+  cacheAdmin: (settings) => new FileBlobStore({ dir: settings.dir, maxBytes: settings.maxBytes }),
 };
 
 function labelled(source: FormulaSource, error: unknown): unknown {
@@ -109,9 +99,9 @@ function bindAll(parsed: readonly ParsedSource[], registry: Registry): BoundForm
   });
 }
 
-function configure(deps: CliDeps, baseUrl: string, apiKey: string | undefined): void {
+function configure(deps: CliDeps, settings: RuntimeSettings, cache: CacheSettings): void {
   try {
-    deps.configureRuntime({ baseUrl, apiKey: apiKey ?? "" });
+    deps.configureRuntime(settings, cache);
   } catch (error) {
     if (isRecord(error) && error.kind === "invalid-input") {
       throw new UsageError("config", firstLineOf(error), { cause: error });
@@ -155,6 +145,13 @@ async function evaluate(
     io.stdout(helpText(deps));
     return EXIT_OK;
   }
+  if (command.command === "cache") {
+    const admin = deps.cacheAdmin?.(cacheSettings(env, command));
+    if (!admin) throw new UsageError("usage", "this build of the command line has no cache");
+    io.stdout(await runCacheCommand(command, admin));
+    return EXIT_OK;
+  }
+  const cache = cacheSettings(env, command);
   const sources = collectFormulas(command.files, command.formulas, deps.readText);
   // Syntax first, before anything is loaded: a typo should not wait for (or depend on) the build.
   const parsed = parseAll(sources);
@@ -166,7 +163,15 @@ async function evaluate(
   const apiKey = command.apiKey ?? (env.CRYPTOMETRICS_API_KEY || undefined);
   if (!baseUrl)
     throw new UsageError("usage", "no base URL: pass --base-url or set CRYPTOMETRICS_BASE_URL");
-  configure(deps, baseUrl, apiKey);
+  configure(
+    deps,
+    {
+      baseUrl,
+      apiKey: apiKey ?? "",
+      ...(command.rateLimit ? { rateLimitPerMinute: command.rateLimit } : {}),
+    },
+    cache
+  );
 
   const recalculation = recalculate(formulas);
   const outcome = await Promise.race([recalculation.results, interrupted(io.signal)]);
@@ -175,6 +180,8 @@ async function evaluate(
     io.stderr(`${PROGRAM}: interrupted\n`);
     return EXIT_INTERRUPTED;
   }
+  // The answers reach the cache directory before the process ends (the next run reads them).
+  await deps.settle?.();
   const grids: Grid[] = outcome;
   const results = formulas.map((formula, i) => ({
     formula: printFormula({ ...formula.call, name: formula.fn.meta.name }),

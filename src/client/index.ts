@@ -22,13 +22,17 @@ export {
 } from "./errors";
 export {
   RateLimiter,
+  claimSlot,
   createRateLimiter,
+  type LedgerRecord,
   type RateLimiterOptions,
   type RateLimiterStats,
+  type StartLedger,
 } from "./http/rate-limiter";
 export {
   DEFAULT_LIMITS,
   DEFAULT_RETRY_POLICY,
+  scaledRetryPolicy,
   type ClientLimits,
   type RetryPolicy,
 } from "./policy";

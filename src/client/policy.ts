@@ -99,6 +99,19 @@ export const DEFAULT_LIMITS: Readonly<ClientLimits> = Object.freeze({
   maxResponseBytes: 64 * 1_048_576,
 });
 
+/**
+ * The default policy with every delay divided by `scale`: for runs against a simulator whose rate-limit window
+ * is `scale` times shorter than the service's minute, so that backoffs shrink as the limiter's waits do.
+ */
+export function scaledRetryPolicy(scale: number): Partial<RetryPolicy> {
+  return {
+    baseDelayMs: DEFAULT_RETRY_POLICY.baseDelayMs / scale,
+    rateLimitedBaseDelayMs: DEFAULT_RETRY_POLICY.rateLimitedBaseDelayMs / scale,
+    maxDelayMs: DEFAULT_RETRY_POLICY.maxDelayMs / scale,
+    maxRetryAfterMs: DEFAULT_RETRY_POLICY.maxRetryAfterMs / scale,
+  };
+}
+
 export function resolveRetryPolicy(overrides?: Partial<RetryPolicy>): RetryPolicy {
   const policy = { ...DEFAULT_RETRY_POLICY, ...(overrides ?? {}) };
   if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1) {

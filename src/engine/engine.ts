@@ -90,6 +90,8 @@ export class Engine {
   private readonly cache: KeyedCache;
   private readonly batcher: SeriesBatcher;
   private readonly saved?: PersistentCache;
+  /** Series being looked up in the saved cache, by key. */
+  private readonly restoring = new Map<string, Promise<void>>();
 
   constructor(deps: EngineDeps) {
     this.options = { ...DEFAULT_ENGINE_OPTIONS, ...deps.options };
@@ -150,10 +152,20 @@ export class Engine {
     if (this.saved) {
       // A series this session has never held may be in the saved cache: one look there first.
       const key = seriesKey(query);
-      if (!this.store.has(key))
-        return this.restoreSeries(key).then(() => this.batcher.get(query, ctx));
+      if (!this.store.has(key) && !this.restoring.has(key)) {
+        const restore = this.restoreSeries(key).finally(() => this.restoring.delete(key));
+        this.restoring.set(key, restore);
+      }
+      // Calls that will need the service wait for the look-ups under way, so that the whole recalculation
+      // reaches the batching window together (a window closing on half the cells would split its requests).
+      if (this.restoring.size > 0 && !this.store.fresh(key, query.start, query.end))
+        return this.whenRestored().then(() => this.batcher.get(query, ctx));
     }
     return this.batcher.get(query, ctx);
+  }
+
+  private async whenRestored(): Promise<void> {
+    while (this.restoring.size > 0) await Promise.all(this.restoring.values());
   }
 
   private async restoreSeries(key: string): Promise<void> {

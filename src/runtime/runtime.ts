@@ -15,6 +15,7 @@ import {
   type FetchLike,
   type MetricsClient,
   type Sleep,
+  type StartLedger,
   type Timers,
 } from "../client";
 import { Engine, type EngineOptions } from "../engine/engine";
@@ -39,6 +40,13 @@ export interface RuntimeConfig {
   apiKey: ApiKeySource;
   /** Client-side limit; default 60, the service's documented limit. */
   rateLimitPerMinute?: number;
+  /**
+   * The limit's window: the service's minute (60,000 ms). Shorter only against a simulator whose window is
+   * shorter (benchmarks and tests run the minute faster).
+   */
+  rateWindowMs?: number;
+  /** The record of request starts shared with other processes using the key (the CLI's cache directory). */
+  rateLedger?: StartLedger;
   fetch?: FetchLike;
   now?: () => number;
   timers?: Timers;
@@ -88,7 +96,13 @@ export class Runtime {
       now: this.now,
       timers,
       sleep,
-      limiter: createRateLimiter({ limit, windowMs: 60_000, now: this.now, sleep }),
+      limiter: createRateLimiter({
+        limit,
+        windowMs: config.rateWindowMs ?? 60_000,
+        now: this.now,
+        sleep,
+        ledger: config.rateLedger,
+      }),
       ...config.client,
       ...(maxIdsPerRequest ? { maxIdsPerRequest } : {}),
     });

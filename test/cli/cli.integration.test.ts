@@ -44,7 +44,13 @@ async function cli(argv: string[], env: Record<string, string> = {}) {
   const stderr: string[] = [];
   const code = await run(
     argv,
-    { CRYPTOMETRICS_BASE_URL: sim.url, CRYPTOMETRICS_API_KEY: DEMO_API_KEY, ...env },
+    {
+      CRYPTOMETRICS_BASE_URL: sim.url,
+      CRYPTOMETRICS_API_KEY: DEMO_API_KEY,
+      // This file's own directory (test/support/cache-dir.ts): run() reads the env it is given.
+      CRYPTOMETRICS_CACHE_DIR: process.env.CRYPTOMETRICS_CACHE_DIR,
+      ...env,
+    },
     { stdout: (t) => void stdout.push(t), stderr: (t) => void stderr.push(t) },
     { ...defaultDeps, loadRegistry: () => registry }
   );

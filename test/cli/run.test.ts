@@ -141,7 +141,7 @@ describe("usage errors: exit 2, one line on stderr", () => {
     [["eval", "--bogus", "DOUBLE(1)"], "Unknown option '--bogus' (see --help)"],
     [["eval", "DOUBLE(1)", "--format"], "Option '--format <value>' argument missing (see --help)"],
     [["eval", "--format", "xml", "DOUBLE(1)"], "unknown format 'xml' (use table, csv or json)"],
-    [["evaluate", "DOUBLE(1)"], "unknown command 'evaluate' (the command is eval)"],
+    [["evaluate", "DOUBLE(1)"], "unknown command 'evaluate' (the commands are eval and cache)"],
     [[], /^cryptometrics: missing command: usage: cryptometrics eval/],
     [["eval"], "no formula: pass FORMULA arguments or --file PATH"],
     [

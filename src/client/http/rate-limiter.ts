@@ -6,9 +6,56 @@
  * only when the `limit`-th most recent start is at least `windowMs` old. Hence no half-open window
  * [a, a + windowMs) ever holds more than `limit` starts, whatever the arrival pattern. Waiters are
  * served strictly first in, first out; each wait is abortable.
+ *
+ * With a ledger, the log is shared: separate processes using one key (consecutive or concurrent CLI runs)
+ * each claim their starts in one record (the CLI keeps it in its cache directory, under a lock), so together
+ * they keep the service's limit. A ledger that fails is left aside with a warning: the limiter then paces this
+ * process alone, as it would without one.
  */
 import { abortReason, createSleep, type Sleep } from "./abort";
+import { createLogger } from "../log";
 import { DEFAULT_LIMITS } from "../policy";
+
+const log = createLogger("rate-limiter");
+
+/** Request starts shared between processes (see the module comment). */
+export interface StartLedger {
+  /**
+   * Atomically for every sharer: when the record leaves room for one more start within `spanMs` (and no pause
+   * is in force), records one at `now()` and answers 0; otherwise answers how many ms to wait. `now()` is read
+   * once the record is held.
+   */
+  claim(limit: number, spanMs: number, now: () => number): Promise<number>;
+  /** Holds every sharer's starts until `atMs` (a server's Retry-After, a 429's backoff). */
+  pauseUntil(atMs: number): Promise<void>;
+}
+
+/** A shared record as a ledger keeps it: recent starts (oldest first) and a pause. */
+export interface LedgerRecord {
+  starts: number[];
+  pausedUntil: number;
+}
+
+/**
+ * The sliding-log decision on a shared record, for ledgers: drops starts that no longer count, then records a
+ * start at `now` (answer 0) or answers the wait. The record is changed in place.
+ */
+export function claimSlot(
+  record: LedgerRecord,
+  limit: number,
+  spanMs: number,
+  now: number
+): number {
+  record.starts = record.starts.filter((t) => t + spanMs > now).sort((a, b) => a - b);
+  // Only the last `limit` starts can ever matter; older ones are noise from a larger former limit.
+  if (record.starts.length > limit) record.starts = record.starts.slice(-limit);
+  const pause = record.pausedUntil - now;
+  const slot =
+    record.starts.length < limit ? 0 : record.starts[record.starts.length - limit] + spanMs - now;
+  const wait = Math.max(0, pause, slot);
+  if (wait === 0) record.starts.push(now);
+  return wait;
+}
 
 export interface RateLimiterOptions {
   /** Request starts allowed per window (default 60, the service's documented limit). */
@@ -24,6 +71,8 @@ export interface RateLimiterOptions {
   marginMs?: number;
   now?: () => number;
   sleep?: Sleep;
+  /** Shares the record of starts with other processes (see the module comment). */
+  ledger?: StartLedger;
 }
 
 export interface RateLimiterStats {
@@ -57,6 +106,7 @@ export class RateLimiter {
   private pausedUntil = 0;
   private pumping = false;
   private wake: AbortController | null = null;
+  private ledger: StartLedger | undefined;
 
   constructor(options: RateLimiterOptions = {}) {
     this.limit = options.limit ?? DEFAULT_LIMITS.rateLimit.limit;
@@ -67,6 +117,7 @@ export class RateLimiter {
       throw new RangeError(`rate limit margin must be >= 0 ms, got ${this.marginMs}`);
     this.now = options.now ?? (() => Date.now());
     this.sleep = options.sleep ?? createSleep();
+    this.ledger = options.ledger;
   }
 
   /** Resolves when the caller may start one request; rejects with the signal's reason on abort. */
@@ -86,6 +137,7 @@ export class RateLimiter {
   /** Hold every caller until `atMs` (a server said Retry-After); never shortens an existing pause. */
   pauseUntil(atMs: number): void {
     if (atMs > this.pausedUntil) this.pausedUntil = atMs;
+    this.ledger?.pauseUntil(atMs).catch((error: unknown) => this.dropLedger(error));
   }
 
   /** Change the limit at runtime (e.g. a plan with a higher quota); waiters are re-evaluated. */
@@ -127,11 +179,14 @@ export class RateLimiter {
     try {
       while (this.queue.length > 0) {
         const now = this.now();
-        const wait = this.waitMs(now);
+        let wait = this.waitMs(now);
+        if (wait <= 0 && this.ledger) wait = await this.claimShared();
         if (wait <= 0) {
-          const head = this.queue.shift() as Waiter;
+          // The waiter that was at the head may have given up while the ledger was asked.
+          const head = this.queue.shift();
+          if (!head) break;
           if (head.signal && head.onAbort) head.signal.removeEventListener("abort", head.onAbort);
-          this.starts.push(now);
+          this.starts.push(this.now());
           head.resolve();
           continue;
         }
@@ -147,6 +202,26 @@ export class RateLimiter {
     } finally {
       this.pumping = false;
     }
+  }
+
+  /** 0 when the shared record granted a start (recorded there), else how long to wait. */
+  private async claimShared(): Promise<number> {
+    const ledger = this.ledger;
+    if (!ledger) return 0;
+    try {
+      return await ledger.claim(this.limit, this.windowMs + this.marginMs, this.now);
+    } catch (error) {
+      this.dropLedger(error);
+      return 0;
+    }
+  }
+
+  private dropLedger(error: unknown): void {
+    if (!this.ledger) return;
+    this.ledger = undefined;
+    log.warn("the shared record of request starts failed; pacing this process alone", {
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
 
   private abandon(waiter: Waiter): void {

@@ -7,9 +7,8 @@ import { performance } from "node:perf_hooks";
 import {
   createClient,
   createSleep,
-  DEFAULT_RETRY_POLICY,
+  scaledRetryPolicy,
   type MetricsClient,
-  type RetryPolicy,
 } from "../../client";
 import { configureRuntime, type Runtime } from "../../runtime/runtime";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../simulator";
@@ -72,16 +71,6 @@ const CATALOGUE_PATHS = new Set(["/v2/projects", "/v2/metrics"]);
  */
 const CLIENT_DEADLINE_MS = 15 * 60_000;
 const ENGINE_DEADLINE_MS = 16 * 60_000;
-
-/** The default policy with every delay divided by the scale: backoffs stretch back like limiter waits. */
-export function scaledRetryPolicy(scale: number): Partial<RetryPolicy> {
-  return {
-    baseDelayMs: DEFAULT_RETRY_POLICY.baseDelayMs / scale,
-    rateLimitedBaseDelayMs: DEFAULT_RETRY_POLICY.rateLimitedBaseDelayMs / scale,
-    maxDelayMs: DEFAULT_RETRY_POLICY.maxDelayMs / scale,
-    maxRetryAfterMs: DEFAULT_RETRY_POLICY.maxRetryAfterMs / scale,
-  };
-}
 
 /**
  * The window the simulator checks. The client's limiter sets the pace (60 starts per window); the simulator

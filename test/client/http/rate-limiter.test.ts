@@ -1,5 +1,11 @@
 import fc from "fast-check";
-import { RateLimiter } from "../../../src/client";
+import {
+  RateLimiter,
+  claimSlot,
+  type LedgerRecord,
+  type Sleep,
+  type StartLedger,
+} from "../../../src/client";
 import { tick, virtualClock } from "../helpers";
 import { abortReason } from "../../../src/client/http/abort";
 
@@ -160,5 +166,127 @@ describe("rate limiter", () => {
   it("refuses nonsensical limits", () => {
     expect(() => new RateLimiter({ limit: 0 })).toThrow(RangeError);
     expect(() => new RateLimiter({ windowMs: 0 })).toThrow(RangeError);
+  });
+});
+
+/** One clock for several limiters: sleepers wake in time order, the clock jumping to each in turn. */
+function sharedClock() {
+  let t = 0;
+  const sleepers: Array<{ at: number; wake: () => void }> = [];
+  const sleep: Sleep = (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      const sleeper = { at: t + Math.max(0, ms), wake: resolve };
+      sleepers.push(sleeper);
+      signal?.addEventListener(
+        "abort",
+        () => {
+          sleepers.splice(sleepers.indexOf(sleeper), 1);
+          reject(signal.reason);
+        },
+        { once: true }
+      );
+    });
+  return {
+    now: () => t,
+    sleep,
+    /** Runs until `work` settles, waking the earliest sleeper whenever everything else is idle. */
+    async drive<T>(work: Promise<T>): Promise<T> {
+      let done = false;
+      const tracked = work.finally(() => (done = true));
+      while (!done) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (done || sleepers.length === 0) continue;
+        sleepers.sort((a, b) => a.at - b.at);
+        const next = sleepers.shift()!;
+        t = Math.max(t, next.at);
+        next.wake();
+      }
+      return tracked;
+    },
+  };
+}
+
+/** A ledger in memory, as the CLI's file ledger behaves (one record, one decision at a time). */
+class MemoryLedger implements StartLedger {
+  readonly record: LedgerRecord = { starts: [], pausedUntil: 0 };
+  failure: Error | undefined;
+  async claim(limit: number, spanMs: number, now: () => number): Promise<number> {
+    await Promise.resolve();
+    if (this.failure) throw this.failure;
+    return claimSlot(this.record, limit, spanMs, now());
+  }
+  async pauseUntil(atMs: number): Promise<void> {
+    this.record.pausedUntil = Math.max(this.record.pausedUntil, atMs);
+  }
+}
+
+describe("rate limiter with a shared ledger (several processes, one key)", () => {
+  async function twoProcesses(ledger: StartLedger | undefined, perProcess: number) {
+    const clock = sharedClock();
+    const make = () =>
+      new RateLimiter({
+        limit: 5,
+        windowMs: 1000,
+        marginMs: 0,
+        now: clock.now,
+        sleep: clock.sleep,
+        ledger,
+      });
+    const starts: number[] = [];
+    const run = (limiter: RateLimiter) =>
+      Array.from({ length: perProcess }, () =>
+        limiter.acquire().then(() => void starts.push(clock.now()))
+      );
+    await clock.drive(Promise.all([...run(make()), ...run(make())]));
+    return starts.sort((a, b) => a - b);
+  }
+
+  it("keeps the limit across processes together, not each on its own", async () => {
+    const alone = await twoProcesses(undefined, 8);
+    expect(maxInAnyWindow(alone, 1000)).toBe(10); // what two separate limiters send: twice the limit
+
+    const shared = await twoProcesses(new MemoryLedger(), 8);
+    expect(shared).toHaveLength(16);
+    expect(maxInAnyWindow(shared, 1000)).toBeLessThanOrEqual(5);
+    expect(shared.slice(-1)[0]).toBe(3000); // 16 starts at 5 per second: the last in the fourth second
+  });
+
+  it("shares a server-requested pause with every process", async () => {
+    const clock = sharedClock();
+    const ledger = new MemoryLedger();
+    const options = { limit: 100, windowMs: 1000, now: clock.now, sleep: clock.sleep, ledger };
+    const first = new RateLimiter(options);
+    const second = new RateLimiter(options);
+    first.pauseUntil(4_000);
+    await clock.drive(second.acquire());
+    expect(clock.now()).toBe(4_000);
+  });
+
+  it("paces this process alone when the ledger fails", async () => {
+    const clock = sharedClock();
+    const ledger = new MemoryLedger();
+    ledger.failure = new Error("EACCES: permission denied");
+    const limiter = new RateLimiter({
+      limit: 2,
+      windowMs: 1000,
+      marginMs: 0,
+      now: clock.now,
+      sleep: clock.sleep,
+      ledger,
+    });
+    const starts: number[] = [];
+    await clock.drive(
+      Promise.all([1, 2, 3].map(() => limiter.acquire().then(() => void starts.push(clock.now()))))
+    );
+    expect(starts).toEqual([0, 0, 1000]);
+  });
+
+  it("decides on a shared record as the sliding log does, dropping starts that no longer count", () => {
+    const record: LedgerRecord = { starts: [100, 0, 500], pausedUntil: 0 };
+    expect(claimSlot(record, 3, 1000, 900)).toBe(100); // the oldest of the last 3 (0) frees at 1000
+    expect(claimSlot(record, 3, 1000, 1000)).toBe(0);
+    expect(record.starts).toEqual([100, 500, 1000]);
+    record.pausedUntil = 5000;
+    expect(claimSlot(record, 10, 1000, 1200)).toBe(3800);
   });
 });

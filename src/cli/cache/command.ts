@@ -1,0 +1,52 @@
+/**
+ * `cryptometrics cache info` and `cache clear`: where the cache directory is, how much it holds against its
+ * bound, and emptying it. Clearing removes the saved answers of every service and key; the shared record of
+ * request starts stays (the service still counts those requests).
+ */
+import { formatSize } from "../../runtime/cache-controls";
+import type { CacheCommand } from "../flags";
+import type { BlobStoreUsage } from "../../engine/persistence";
+
+/** What the command needs of the cache directory's store (FileBlobStore). */
+export interface CacheAdmin {
+  readonly dir: string;
+  usage(): Promise<BlobStoreUsage>;
+  span(): Promise<{ oldest: number; newest: number } | undefined>;
+  clear(): Promise<void>;
+}
+
+function utc(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+function answers(n: number): string {
+  return `${n.toLocaleString("en-US")} saved ${n === 1 ? "answer" : "answers"}`;
+}
+
+export async function runCacheCommand(command: CacheCommand, admin: CacheAdmin): Promise<string> {
+  const usage = await admin.usage();
+  if (command.action === "clear") {
+    await admin.clear();
+    return command.format === "json"
+      ? `${JSON.stringify({ directory: admin.dir, cleared: { entries: usage.entries, bytes: usage.bytes } })}\n`
+      : `Cleared ${answers(usage.entries)} (${formatSize(usage.bytes)}) from ${admin.dir}.\n`;
+  }
+  const span = await admin.span();
+  if (command.format === "json") {
+    return `${JSON.stringify({
+      directory: admin.dir,
+      entries: usage.entries,
+      bytes: usage.bytes,
+      maxBytes: usage.maxBytes,
+      oldestUse: span ? new Date(span.oldest).toISOString() : null,
+      newestUse: span ? new Date(span.newest).toISOString() : null,
+    })}\n`;
+  }
+  return [
+    `Cache directory: ${admin.dir}`,
+    `Holds ${answers(usage.entries)}, ${formatSize(usage.bytes)} of at most ${formatSize(usage.maxBytes)} (least recently used first out).`,
+    span ? `Used from ${utc(span.oldest)} to ${utc(span.newest)}.` : "Empty.",
+    "Catalogues are fresh for 24 hours, figures until the service's daily update (00:00 UTC); older answers are used only when the service cannot be reached (up to 7 days). `cryptometrics cache clear` empties it.",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,99 @@
+/**
+ * One rate budget per key across CLI processes: the rate limiter's record of recent request starts lives in
+ * `<cache dir>/rate/<hash of the namespace>.json`, read and rewritten under a lock for every start. Runs one
+ * after another see the starts of the runs before them (the service still counts those); runs at the same
+ * time take turns. A record that cannot be read (damaged, of another version) counts as empty; the limiter
+ * leaves a ledger that fails aside and paces its own process (see rate-limiter.ts).
+ */
+import { createHash } from "crypto";
+import { promises as fs } from "fs";
+import { join } from "path";
+import writeFileAtomic from "write-file-atomic";
+import { claimSlot, type LedgerRecord, type StartLedger } from "../../client";
+import { prepareCacheDir } from "./cache-dir";
+import { withLock } from "./lock";
+
+const VERSION = 1;
+
+function parse(text: string): LedgerRecord {
+  try {
+    const json = JSON.parse(text) as Partial<LedgerRecord> & { version?: unknown };
+    const starts = Array.isArray(json.starts)
+      ? json.starts.filter((t): t is number => typeof t === "number" && Number.isFinite(t))
+      : [];
+    const pausedUntil =
+      typeof json.pausedUntil === "number" && Number.isFinite(json.pausedUntil)
+        ? json.pausedUntil
+        : 0;
+    return json.version === VERSION ? { starts, pausedUntil } : { starts: [], pausedUntil: 0 };
+  } catch {
+    return { starts: [], pausedUntil: 0 };
+  }
+}
+
+interface Place {
+  file: string;
+  lockPath: string;
+}
+
+export class FileStartLedger implements StartLedger {
+  private place: Promise<Place | undefined> | undefined;
+
+  /**
+   * @param namespace the service and key (cache-namespace.ts): one budget per key. Without a key nothing is
+   * recorded (no request can be sent anyway).
+   */
+  constructor(
+    private readonly dir: string,
+    private readonly namespace: () => Promise<string | undefined>
+  ) {}
+
+  private prepare(): Promise<Place | undefined> {
+    this.place ??= (async () => {
+      const ns = await this.namespace();
+      if (ns === undefined) return undefined;
+      prepareCacheDir(this.dir);
+      await fs.mkdir(join(this.dir, "rate"), { recursive: true, mode: 0o700 });
+      const name = createHash("sha256").update(ns).digest("hex").slice(0, 32);
+      const file = join(this.dir, "rate", `${name}.json`);
+      return { file, lockPath: `${file}.lock` };
+    })();
+    return this.place;
+  }
+
+  private async read(file: string): Promise<LedgerRecord> {
+    try {
+      return parse(await fs.readFile(file, "utf8"));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { starts: [], pausedUntil: 0 };
+      throw error;
+    }
+  }
+
+  private write(file: string, record: LedgerRecord): Promise<void> {
+    const text = JSON.stringify({ version: VERSION, ...record });
+    return writeFileAtomic(file, text, { fsync: false, mode: 0o600 });
+  }
+
+  async claim(limit: number, spanMs: number, now: () => number): Promise<number> {
+    const place = await this.prepare();
+    if (!place) return 0;
+    return withLock(place.lockPath, async () => {
+      const record = await this.read(place.file);
+      const wait = claimSlot(record, limit, spanMs, now());
+      if (wait === 0) await this.write(place.file, record);
+      return wait;
+    });
+  }
+
+  async pauseUntil(atMs: number): Promise<void> {
+    const place = await this.prepare();
+    if (!place) return;
+    await withLock(place.lockPath, async () => {
+      const record = await this.read(place.file);
+      if (atMs <= record.pausedUntil) return;
+      record.pausedUntil = atMs;
+      await this.write(place.file, record);
+    });
+  }
+}

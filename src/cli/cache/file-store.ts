@@ -1,0 +1,192 @@
+/**
+ * The CLI's saved cache: one file per entry in `<cache dir>/entries`, named by the SHA-256 of its key (so no
+ * key, service or id ever becomes a file name). Files are written atomically (write-file-atomic: a temporary
+ * file renamed into place), so a reader in another process sees the old entry or the new one, never half of
+ * one. Without fsync: a cache survives a power cut by dropping what it cannot read (see persistence.ts).
+ *
+ * Least recently used first out: reading an entry touches its modification time; a write that takes the
+ * directory past its bound deletes the oldest files until it is back under 90 % of it (a margin, so the next
+ * runs do not evict again), under a lock so two processes do not evict at once. Files that are not entries
+ * (anything not named like one) are never read, counted or deleted.
+ */
+import { createHash } from "crypto";
+import { promises as fs } from "fs";
+import { join } from "path";
+import writeFileAtomic from "write-file-atomic";
+import type { BlobStore, BlobStoreUsage } from "../../engine/persistence";
+import { prepareCacheDir } from "./cache-dir";
+import { withLock } from "./lock";
+
+/** 50 MB: a few years of daily history for a thousand series, and small on any disk. */
+export const DEFAULT_MAX_BYTES = 50_000_000;
+
+const ENTRY = /^[0-9a-f]{64}\.json$/;
+/** write-file-atomic's temporary files: `<name>.json.<hash>`; one left by a crash is removed after an hour. */
+const TEMPORARY = /^[0-9a-f]{64}\.json\.\S+$/;
+const TEMPORARY_MAX_AGE_MS = 60 * 60_000;
+
+export interface FileStoreOptions {
+  dir: string;
+  maxBytes?: number;
+  now?: () => number;
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | null)?.code === "ENOENT";
+}
+
+interface FileInfo {
+  path: string;
+  bytes: number;
+  usedAt: number;
+}
+
+export class FileBlobStore implements BlobStore {
+  readonly dir: string;
+  private readonly entries: string;
+  private readonly maxBytes: number;
+  private readonly now: () => number;
+  private prepared = false;
+
+  constructor(options: FileStoreOptions) {
+    this.dir = options.dir;
+    this.entries = join(options.dir, "entries");
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.now = options.now ?? Date.now;
+  }
+
+  private pathOf(key: string): string {
+    return join(this.entries, `${createHash("sha256").update(key).digest("hex")}.json`);
+  }
+
+  private async prepare(): Promise<void> {
+    if (this.prepared) return;
+    prepareCacheDir(this.dir);
+    await fs.mkdir(this.entries, { recursive: true, mode: 0o700 });
+    this.prepared = true;
+  }
+
+  async getMany(keys: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const at = new Date(this.now());
+    await Promise.all(
+      [...new Set(keys)].map(async (key) => {
+        const path = this.pathOf(key);
+        try {
+          out.set(key, await fs.readFile(path, "utf8"));
+        } catch (error) {
+          if (isMissing(error)) return;
+          throw error;
+        }
+        // Recently used; an entry evicted meanwhile by another process is simply gone.
+        await fs.utimes(path, at, at).catch(() => undefined);
+      })
+    );
+    return out;
+  }
+
+  async setMany(batch: ReadonlyMap<string, string>): Promise<void> {
+    await this.prepare();
+    let wrote = false;
+    const at = new Date(this.now());
+    for (const [key, text] of batch) {
+      // One answer bigger than the whole bound would only empty the store.
+      if (Buffer.byteLength(text) > this.maxBytes) continue;
+      const path = this.pathOf(key);
+      await writeFileAtomic(path, text, { fsync: false, mode: 0o600 });
+      // Last use by the store's clock (the same one reads use), not the file system's.
+      await fs.utimes(path, at, at).catch(() => undefined);
+      wrote = true;
+    }
+    if (wrote) await withLock(join(this.dir, "store.lock"), () => this.evict());
+  }
+
+  private async scan(): Promise<{ files: FileInfo[]; temporary: FileInfo[] }> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.entries);
+    } catch (error) {
+      if (isMissing(error)) return { files: [], temporary: [] };
+      throw error;
+    }
+    const files: FileInfo[] = [];
+    const temporary: FileInfo[] = [];
+    await Promise.all(
+      names.map(async (name) => {
+        const isEntry = ENTRY.test(name);
+        if (!isEntry && !TEMPORARY.test(name)) return;
+        const path = join(this.entries, name);
+        try {
+          const stat = await fs.stat(path);
+          if (!stat.isFile()) return;
+          (isEntry ? files : temporary).push({
+            path,
+            bytes: stat.size,
+            usedAt: stat.mtimeMs,
+          });
+        } catch (error) {
+          if (!isMissing(error)) throw error;
+        }
+      })
+    );
+    return { files, temporary };
+  }
+
+  private async evict(): Promise<void> {
+    const { files, temporary } = await this.scan();
+    const stale = this.now() - TEMPORARY_MAX_AGE_MS;
+    for (const t of temporary) if (t.usedAt < stale) await unlinkQuietly(t.path);
+    let total = files.reduce((n, f) => n + f.bytes, 0);
+    if (total <= this.maxBytes) return;
+    const target = this.maxBytes * 0.9;
+    files.sort((a, b) => a.usedAt - b.usedAt);
+    for (const f of files) {
+      if (total <= target) break;
+      await unlinkQuietly(f.path);
+      total -= f.bytes;
+    }
+  }
+
+  async deleteMany(keys: readonly string[]): Promise<void> {
+    for (const key of keys) await unlinkQuietly(this.pathOf(key));
+  }
+
+  async clear(): Promise<void> {
+    await this.prepare();
+    await withLock(join(this.dir, "store.lock"), async () => {
+      const { files, temporary } = await this.scan();
+      for (const f of [...files, ...temporary]) await unlinkQuietly(f.path);
+    });
+  }
+
+  async usage(): Promise<BlobStoreUsage> {
+    const { files } = await this.scan();
+    return {
+      entries: files.length,
+      bytes: files.reduce((n, f) => n + f.bytes, 0),
+      maxBytes: this.maxBytes,
+      location: this.entries,
+    };
+  }
+
+  /** The oldest and newest use of an entry, for `cache info`; undefined when empty. */
+  async span(): Promise<{ oldest: number; newest: number } | undefined> {
+    const { files } = await this.scan();
+    if (files.length === 0) return undefined;
+    let oldest = Infinity;
+    let newest = -Infinity;
+    for (const f of files) {
+      oldest = Math.min(oldest, f.usedAt);
+      newest = Math.max(newest, f.usedAt);
+    }
+    return { oldest, newest };
+  }
+}
+
+async function unlinkQuietly(path: string): Promise<void> {
+  try {
+    await fs.unlink(path);
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+  }
+}

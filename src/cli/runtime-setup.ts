@@ -1,0 +1,71 @@
+/**
+ * The one place the CLI configures the runtime the functions run on: base URL and key, the real fetch, the
+ * cache directory's saved answers (FileBlobStore) and its shared record of request starts (FileStartLedger).
+ * The runtime refuses a base URL it will not talk to (plain http off loopback) with an error of kind
+ * "invalid-input", which main.ts turns into a usage error.
+ */
+import { scaledRetryPolicy } from "../client";
+import { namespaceSource } from "../runtime/cache-namespace";
+import { configureRuntime, currentRuntime } from "../runtime/runtime";
+import { FileStartLedger } from "./cache/file-ledger";
+import { FileBlobStore } from "./cache/file-store";
+import type { CacheSettings } from "./cache/settings";
+
+/** As src/runtime's configureRuntime takes them; an empty key means "none set" (the cells will say so). */
+export interface RuntimeSettings {
+  baseUrl: string;
+  apiKey: string;
+  /** Requests per minute; default the service's 60. */
+  rateLimitPerMinute?: number;
+}
+
+const SERVICE_MINUTE_MS = 60_000;
+
+let configured: string | undefined;
+
+export function configureCliRuntime(settings: RuntimeSettings, cache?: CacheSettings): void {
+  // Evaluations in one process with the same service, key and cache share the runtime, hence its memory (as
+  // a workbook's recalculations do): the same formulas again cost no request.
+  const identity = JSON.stringify([settings, cache ?? null]);
+  if (configured === identity) return;
+  const scale = cache?.timeScale ?? 1;
+  configureRuntime({
+    baseUrl: settings.baseUrl,
+    apiKey: settings.apiKey,
+    rateLimitPerMinute: settings.rateLimitPerMinute,
+    ...(cache
+      ? {
+          rateLedger: new FileStartLedger(
+            cache.dir,
+            namespaceSource(settings.baseUrl, settings.apiKey)
+          ),
+          savedCache: cache.saved
+            ? { store: new FileBlobStore({ dir: cache.dir, maxBytes: cache.maxBytes }) }
+            : undefined,
+        }
+      : {}),
+    ...(scale !== 1
+      ? { rateWindowMs: SERVICE_MINUTE_MS / scale, client: { retry: scaledRetryPolicy(scale) } }
+      : {}),
+  });
+  configured = identity;
+}
+
+/** How long the CLI waits for its answers to reach the disk before it exits anyway. */
+const SAVE_DEADLINE_MS = 10_000;
+
+/** Waits until the answers fetched are saved in the cache directory (or the deadline passes). */
+export async function settleCliRuntime(): Promise<void> {
+  let flush: Promise<void>;
+  try {
+    flush = currentRuntime().flushSaved();
+  } catch {
+    return; // nothing configured, nothing to save
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, SAVE_DEADLINE_MS);
+  });
+  await Promise.race([flush, deadline]);
+  clearTimeout(timer);
+}

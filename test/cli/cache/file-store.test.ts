@@ -1,0 +1,95 @@
+/** The CLI's saved cache: real files in a temporary directory. */
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "fs";
+import { dirname, join } from "path";
+import { FileBlobStore } from "../../../src/cli/cache/file-store";
+import { defaultCacheDir } from "../../../src/cli/cache/cache-dir";
+
+/** Inside this file's own temporary tree (test/support/cache-dir.ts), removed when the file ends. */
+function tempDir(): string {
+  return mkdtempSync(join(dirname(process.env.CRYPTOMETRICS_CACHE_DIR as string), "store-"));
+}
+
+describe("file store", () => {
+  it("gives back what an earlier process wrote, one file per entry named by a hash", async () => {
+    const dir = tempDir();
+    await new FileBlobStore({ dir }).setMany(
+      new Map([
+        ["https://metrics.example#abc\u001fentry\u001fprojects", "alpha"],
+        ["b", "beta"],
+      ])
+    );
+    const names = readdirSync(join(dir, "entries"));
+    expect(names).toHaveLength(2);
+    expect(names.every((n) => /^[0-9a-f]{64}\.json$/.test(n))).toBe(true);
+    expect(readFileSync(join(dir, "CACHEDIR.TAG"), "utf8")).toMatch(
+      /^Signature: 8a477f597d28d172789f06886806bc55/
+    );
+
+    const again = new FileBlobStore({ dir });
+    const read = await again.getMany([
+      "https://metrics.example#abc\u001fentry\u001fprojects",
+      "b",
+      "c",
+    ]);
+    expect([...read.values()]).toEqual(["alpha", "beta"]);
+    expect(await again.usage()).toMatchObject({ entries: 2, bytes: 9, maxBytes: 50_000_000 });
+    await again.deleteMany(["b"]);
+    expect((await again.usage()).entries).toBe(1);
+  });
+
+  it("stays within its bound, removing the least recently used files first", async () => {
+    let now = Date.UTC(2026, 10, 20, 12);
+    const store = new FileBlobStore({ dir: tempDir(), maxBytes: 10_000, now: () => now });
+    for (const key of ["k1", "k2", "k3"]) {
+      await store.setMany(new Map([[key, "x".repeat(3_000)]]));
+      now += 1_000;
+    }
+    await store.getMany(["k1"]); // k1 is now the most recently used
+    now += 1_000;
+    await store.setMany(new Map([["k4", "x".repeat(3_000)]]));
+    expect((await store.usage()).bytes).toBeLessThanOrEqual(10_000);
+    expect([...(await store.getMany(["k1", "k2", "k3", "k4"])).keys()]).toEqual(["k1", "k3", "k4"]);
+  });
+
+  it("keeps no entry bigger than the whole bound", async () => {
+    const store = new FileBlobStore({ dir: tempDir(), maxBytes: 1_000 });
+    await store.setMany(
+      new Map([
+        ["small", "s"],
+        ["huge", "h".repeat(2_000)],
+      ])
+    );
+    expect([...(await store.getMany(["small", "huge"])).keys()]).toEqual(["small"]);
+  });
+
+  it("never reads, counts or deletes files that are not its entries", async () => {
+    const dir = tempDir();
+    const store = new FileBlobStore({ dir });
+    await store.setMany(new Map([["k", "v"]]));
+    writeFileSync(join(dir, "entries", "notes.txt"), "mine");
+    writeFileSync(join(dir, "README"), "mine too");
+    expect((await store.usage()).entries).toBe(1);
+    await store.clear();
+    expect((await store.usage()).entries).toBe(0);
+    expect(readdirSync(join(dir, "entries"))).toEqual(["notes.txt"]);
+    expect(readFileSync(join(dir, "README"), "utf8")).toBe("mine too");
+  });
+});
+
+describe("where the cache directory is", () => {
+  const home = () => "/home/ana";
+  it("follows --cache-dir's environment twin, then XDG, then ~/.cache", () => {
+    expect(defaultCacheDir({ CRYPTOMETRICS_CACHE_DIR: "/tmp/c" }, "linux", home)).toBe("/tmp/c");
+    expect(defaultCacheDir({ XDG_CACHE_HOME: "/var/cache/ana" }, "linux", home)).toBe(
+      "/var/cache/ana/cryptometrics"
+    );
+    // A relative XDG_CACHE_HOME is invalid by the specification and ignored.
+    expect(defaultCacheDir({ XDG_CACHE_HOME: "cache" }, "linux", home)).toBe(
+      "/home/ana/.cache/cryptometrics"
+    );
+    expect(defaultCacheDir({}, "darwin", home)).toBe("/home/ana/.cache/cryptometrics");
+    expect(
+      defaultCacheDir({ LOCALAPPDATA: "C:\\Users\\ana\\AppData\\Local" }, "win32", home)
+    ).toMatch(/AppData.Local.cryptometrics$/);
+  });
+});
