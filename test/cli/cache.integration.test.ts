@@ -182,7 +182,7 @@ describe("the cache directory between runs", () => {
     );
     const json = JSON.parse(
       (await cli(sim, ["cache", "info", "--format", "json", "--cache-dir", dir])).stdout
-    );
+    ) as { directory: string; entries: number; bytes: number; maxBytes: number };
     expect(json).toMatchObject({ directory: dir, maxBytes: 50_000_000 });
     expect(json.entries).toBeGreaterThan(5);
 

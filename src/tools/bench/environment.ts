@@ -4,12 +4,7 @@
  * every HTTP request that reached it, retries included.
  */
 import { performance } from "node:perf_hooks";
-import {
-  createClient,
-  createSleep,
-  scaledRetryPolicy,
-  type MetricsClient,
-} from "../../client";
+import { createClient, createSleep, scaledRetryPolicy, type MetricsClient } from "../../client";
 import { configureRuntime, type Runtime } from "../../runtime/runtime";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../simulator";
 import { REAL_LIMIT_PER_MINUTE, ThrottleMeter } from "./projection";

@@ -181,7 +181,8 @@ function sharedClock() {
         "abort",
         () => {
           sleepers.splice(sleepers.indexOf(sleeper), 1);
-          reject(signal.reason);
+          const reason: unknown = signal.reason;
+          reject(reason instanceof Error ? reason : new Error("woken early"));
         },
         { once: true }
       );
