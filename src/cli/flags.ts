@@ -1,7 +1,8 @@
 /**
  * The command line: `eval [--base-url URL] [--api-key KEY] [--format table|csv|json] [--file PATH]
- * [--cache-dir DIR] [--no-cache] [--rate-limit N] [FORMULA ...]` and `cache info|clear [--cache-dir DIR]`,
- * read with node's util.parseArgs in strict mode, so an unknown flag is a usage error.
+ * [--cache-dir DIR] [--no-cache] [--rate-limit N] [--legacy-host] [FORMULA ...]` and
+ * `cache info|clear [--cache-dir DIR]`, read with node's util.parseArgs in strict mode, so an unknown flag is a
+ * usage error.
  */
 import { parseArgs } from "util";
 import { UsageError } from "./errors";
@@ -13,6 +14,8 @@ export interface EvalOptions {
   baseUrl?: string;
   apiKey?: string;
   format: OutputFormat;
+  /** Act as an Excel without rich values (no formatted numbers, no entity cards). */
+  legacyHost: boolean;
   /** --file may be given more than once; files are read in order, before the FORMULA arguments. */
   files: string[];
   formulas: string[];
@@ -34,7 +37,7 @@ export type ParsedCommandLine = { command: "help" } | EvalOptions | CacheCommand
 
 export const USAGE =
   "usage: cryptometrics eval [--base-url URL] [--api-key KEY] [--format table|csv|json] [--file PATH] " +
-  "[--cache-dir DIR] [--no-cache] [--rate-limit N] [FORMULA ...]\n" +
+  "[--cache-dir DIR] [--no-cache] [--rate-limit N] [--legacy-host] [FORMULA ...]\n" +
   "       cryptometrics cache info|clear [--cache-dir DIR] [--format table|json]";
 
 export const HELP = `${USAGE}
@@ -47,11 +50,14 @@ Evaluates CRYPTO formulas outside Excel through the add-in's own functions, as o
   --file PATH        read formulas from PATH, one per non-empty line (may be repeated)
   --base-url URL     service base URL (default: $CRYPTOMETRICS_BASE_URL); https, or http on loopback only
   --api-key KEY      API key (default: $CRYPTOMETRICS_API_KEY)
-  --format FORMAT    table (default, aligned text), csv (RFC 4180, CRLF) or json
+  --format FORMAT    table (default, aligned text), csv (RFC 4180, CRLF) or json; a card (an entity
+                     value, e.g. PROJECT("aave")) prints as its text, and in json as its
+                     Excel.EntityCellValue object
   --cache-dir DIR    where answers are saved between runs (default: $CRYPTOMETRICS_CACHE_DIR, else
                      $XDG_CACHE_HOME/cryptometrics, i.e. ~/.cache/cryptometrics)
   --no-cache         neither read nor save answers (runs still share the rate budget kept there)
   --rate-limit N     requests per minute your plan allows (default 60, the service's documented limit)
+  --legacy-host      act as an older Excel: dates as plain serials, tables instead of cards
   -h, --help         this help
 
 Answers are saved in the cache directory: catalogues for 24 hours, figures until the service's daily update
@@ -70,6 +76,7 @@ const OPTIONS = {
   "cache-dir": { type: "string" },
   "no-cache": { type: "boolean" },
   "rate-limit": { type: "string" },
+  "legacy-host": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -152,6 +159,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   const options: EvalOptions = {
     command: "eval",
     format: outputFormat(values, OUTPUT_FORMATS),
+    legacyHost: values["legacy-host"] === true,
     files: values.file ?? [],
     formulas,
     noCache: values["no-cache"] ?? false,

@@ -46,7 +46,8 @@ export type { RuntimeSettings } from "./runtime-setup";
 
 /** What varies between the real process and a test. */
 export interface CliDeps {
-  installHost(): void;
+  /** `legacy`: act as an Excel without rich values (--legacy-host). */
+  installHost(legacy?: boolean): void;
   loadRegistry(): Registry;
   configureRuntime(settings: RuntimeSettings, cache?: CacheSettings): void;
   /** Waits until the answers fetched are saved (before the process exits). */
@@ -63,7 +64,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 export const defaultDeps: CliDeps = {
-  installHost: () => installCliHost(),
+  installHost: (legacy) => installCliHost(globalThis, legacy),
   loadRegistry: () => loadRegistry(),
   configureRuntime: configureCliRuntime,
   settle: settleCliRuntime,
@@ -155,7 +156,7 @@ async function evaluate(
   const sources = collectFormulas(command.files, command.formulas, deps.readText);
   // Syntax first, before anything is loaded: a typo should not wait for (or depend on) the build.
   const parsed = parseAll(sources);
-  deps.installHost();
+  deps.installHost(command.legacyHost);
   const registry = deps.loadRegistry();
   const formulas = bindAll(parsed, registry);
   // Only formulas that Excel would accept get as far as the configuration.

@@ -27,7 +27,7 @@ export function formatNumber(value: number): string {
 /**
  * A cell as text, the one place that spells each kind: numbers as `number` writes them (the pages' format
  * unless told otherwise), text and dates (YYYY-MM-DD) as they are, TRUE/FALSE, nothing for an empty cell,
- * an error by its code (its message goes beside the cell, not in it).
+ * an error by its code (its message goes beside the cell, not in it), a card by its text.
  */
 export function cellText(cell: Cell, number: (value: number) => string = formatNumber): string {
   switch (cell.kind) {
@@ -42,6 +42,8 @@ export function cellText(cell: Cell, number: (value: number) => string = formatN
       return "";
     case "error":
       return cell.code;
+    case "entity":
+      return cell.text;
   }
 }
 

@@ -3,6 +3,7 @@
  * output formats share. Values the host would not accept become #VALUE! cells with a message saying why,
  * so a bug in a function shows up in the output instead of crashing the host.
  */
+import { entityText, isEntity, validateEntity, type EntityJson } from "./entity";
 import { isDateFormat, serialToIsoDate } from "./excel-dates";
 import { ERROR_CODES, isErrorCode } from "./host";
 
@@ -12,7 +13,9 @@ export type Cell =
   | { kind: "boolean"; value: boolean }
   | { kind: "empty" }
   | { kind: "date"; value: string; serial: number }
-  | { kind: "error"; code: string; message: string };
+  | { kind: "error"; code: string; message: string }
+  /** A data type (Excel.EntityCellValue): the cell shows its text; fields read with FIELDVALUE or dot access. */
+  | { kind: "entity"; text: string; value: EntityJson };
 
 export type ErrorCell = Extract<Cell, { kind: "error" }>;
 
@@ -65,6 +68,14 @@ function richValueCell(value: Record<string, unknown>): Cell | undefined {
   return undefined;
 }
 
+/** An entity as Excel would take it: a valid one is a card cell, an invalid one #VALUE! saying why. */
+function entityCell(value: EntityJson): Cell {
+  const problems = validateEntity(value);
+  if (problems.length > 0)
+    return errorCell(ERROR_CODES.invalidValue, `invalid entity value: ${problems[0]}`);
+  return { kind: "entity", text: entityText(value), value };
+}
+
 /** One cell of a result. */
 export function toCell(value: unknown): Cell {
   if (value === null || value === undefined || value === "") return EMPTY;
@@ -78,6 +89,7 @@ export function toCell(value: unknown): Cell {
   }
   const hostError = asHostError(value);
   if (hostError) return hostError;
+  if (isEntity(value)) return entityCell(value);
   const rich = isRecord(value) ? richValueCell(value) : undefined;
   return rich ?? errorCell(ERROR_CODES.invalidValue, `unsupported cell value (${describe(value)})`);
 }

@@ -5,9 +5,10 @@
  * where nothing is there already (inside Excel, or in a test that brings its own, we stay out of the way).
  *
  * The host flag, `globalThis.__CM_HOST__`, is the documented contract with src/functions, e.g.
- *   { name: "cli", formattedNumbers: true }   (src/cli/host.ts; "browser" for the pages: browser-host.ts)
+ *   { name: "cli", formattedNumbers: true, entities: true }   (src/cli/host.ts; "browser": browser-host.ts)
  * `formattedNumbers: true` means the host understands `{ type: "Double", basicValue, numberFormat }` cells
- * (dates come back as real dates instead of bare serials).
+ * (dates come back as real dates instead of bare serials); `entities: true` that it takes entity values
+ * (`Excel.EntityCellValue`, data-type cards), so PROJECT without a field returns a card, not a table.
  */
 
 export const ERROR_CODES = {
@@ -43,6 +44,7 @@ export class HostFunctionError extends Error {
 export interface HostInfo {
   name: string;
   formattedNumbers: boolean;
+  entities: boolean;
 }
 
 export interface CustomFunctionsShim {

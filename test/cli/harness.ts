@@ -29,7 +29,7 @@ export class InvalidInput extends Error {
 
 export function fakeDeps(configured: RuntimeSettings[], overrides: Partial<CliDeps> = {}): CliDeps {
   return {
-    installHost: () => installCliHost(),
+    installHost: (legacy) => installCliHost(globalThis, legacy),
     loadRegistry: () => createRegistry(fixtureMeta, fakeFunctions),
     configureRuntime: (settings) => {
       const url = new URL(settings.baseUrl);

@@ -39,16 +39,20 @@ describe("host shim outside Excel", () => {
     expect(target.CustomFunctions).toBe(existing);
   });
 
-  it("declares the host and its support of formatted numbers through __CM_HOST__", () => {
+  it("declares the host and its support of formatted numbers and entities through __CM_HOST__", () => {
     const target: Shimmed = {};
-    installHost({ name: "test", formattedNumbers: true }, target);
-    expect(target.__CM_HOST__).toEqual({ name: "test", formattedNumbers: true });
+    installHost({ name: "test", formattedNumbers: true, entities: false }, target);
+    expect(target.__CM_HOST__).toEqual({ name: "test", formattedNumbers: true, entities: false });
     expect(target.CustomFunctions).toBeDefined();
   });
 
   it("hands out a copy of the host flag, so no caller can change the constant", () => {
     const target: Shimmed = {};
-    const info: Readonly<HostInfo> = Object.freeze({ name: "test", formattedNumbers: true });
+    const info: Readonly<HostInfo> = Object.freeze({
+      name: "test",
+      formattedNumbers: true,
+      entities: true,
+    });
     declareHost(info, target);
     target.__CM_HOST__!.formattedNumbers = false;
     expect(info.formattedNumbers).toBe(true);

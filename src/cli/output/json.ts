@@ -1,12 +1,15 @@
 /**
  * The `json` format, for programs: one array with one entry per formula, each a 2D array of cells.
  * Cells are numbers, strings, booleans, null (empty), "YYYY-MM-DD" strings for dates, and
- * {"error": "#N/A", "message": "..."} for errors.
+ * {"error": "#N/A", "message": "..."} for errors, and a card (an entity value) as its Excel.EntityCellValue
+ * JSON object, as Excel receives it.
  */
 import { Cell } from "../../sheet/cells";
+import type { EntityJson } from "../../sheet/entity";
 import { FormattedResult } from "./types";
 
-export type JsonCell = number | string | boolean | null | { error: string; message: string };
+export type JsonCell =
+  number | string | boolean | null | { error: string; message: string } | EntityJson;
 
 export function jsonCell(cell: Cell): JsonCell {
   switch (cell.kind) {
@@ -19,6 +22,8 @@ export function jsonCell(cell: Cell): JsonCell {
       return null;
     case "error":
       return { error: cell.code, message: cell.message };
+    case "entity":
+      return cell.value;
   }
 }
 
