@@ -21,6 +21,7 @@ import {
 } from "../client";
 import { DEFAULT_CACHE_POLICY, type CachePolicy } from "./cache-policy";
 import { withDeadline } from "./deadline";
+import { readHistoryStarts, type HistoryStarts } from "./history-start";
 import { KeyedCache, type Lifetime, type Loaded, type SavedEntries } from "./keyed-cache";
 import type { PersistentCache } from "./persistence";
 import { resolveMetricIn, resolveProjectIn } from "./resolver";
@@ -295,6 +296,76 @@ export class Engine {
     );
   }
 
+  /**
+   * A value computed from other answers (a project card), cached like a daily answer: until the service's
+   * next daily update or a Refresh, with the previous one as the fallback when computing it afresh fails.
+   * `keep` says whether a computed value may be kept (one built from stale answers is shown, not kept).
+   */
+  derived<T>(
+    key: string,
+    compute: () => Promise<T>,
+    keep: (value: T) => boolean = () => true
+  ): Promise<Loaded<T>> {
+    const fresh = this.cache.peek<T>(`derived:${key}`);
+    if (fresh !== undefined) return Promise.resolve({ value: fresh, cached: true });
+    return this.cache.get(`derived:${key}`, "daily", compute, keep);
+  }
+
+  /**
+   * The first day with data of a project's metric if it is known (this session, or the saved cache) without a
+   * request: null for "none", undefined for unknown.
+   */
+  knownHistoryStart(metricId: string, projectId: string): Promise<number | null | undefined> {
+    return this.cache.peekSaved<number | null>(historyStartKey(metricId, projectId));
+  }
+
+  /**
+   * The first day with data of a metric for each project (history-start.ts): one read of the whole history
+   * for the projects not cached yet, whose days from `keepFrom` on fill the series cache. Kept a catalogue
+   * lifetime (a first day does not move); a failed read is not kept.
+   */
+  async historyStarts(
+    metricId: string,
+    projectIds: readonly string[],
+    keepFrom: number
+  ): Promise<HistoryStarts> {
+    const key = (id: string): string => historyStartKey(metricId, id);
+    const known = await Promise.all(projectIds.map((id) => this.cache.peekSaved(key(id))));
+    const missing = projectIds.filter(
+      (id, i) => known[i] === undefined && !this.cache.loading(key(id))
+    );
+    let read: Promise<HistoryStarts> | undefined;
+    if (missing.length > 0) {
+      const controller = new AbortController();
+      read = withDeadline(
+        readHistoryStarts(this.client, this.store, metricId, missing, keepFrom, controller.signal),
+        this.options.deadlineMs,
+        this.timers,
+        () => {
+          controller.abort();
+          return new CryptometricsError(
+            "timeout",
+            `history of ${metricId}: no answer within ${Math.round(this.options.deadlineMs / 1000)} s`,
+            { operation: "getMetric" }
+          );
+        }
+      );
+      // Each waiting project hears a failure through its own load below; this only keeps it handled.
+      read.catch(() => undefined);
+    }
+    const starts: HistoryStarts = new Map();
+    await Promise.all(
+      projectIds.map(async (id) => {
+        const loaded = await this.cache.get<number | null>(key(id), "catalogue", async () => {
+          if (!read) throw new Error("history start expired while being read; ask again");
+          return (await read).get(id) ?? null;
+        });
+        starts.set(id, loaded.value ?? undefined);
+      })
+    );
+    return starts;
+  }
+
   /** A metric's availability as the project's (or product's) detail publishes it; undefined when silent. */
   async published(
     projectId: string,
@@ -342,14 +413,23 @@ export class Engine {
   }
 }
 
-/** The saved cache as the keyed cache uses it: entries under their engine key, checked by kind. */
+function historyStartKey(metricId: string, projectId: string): string {
+  return `history-start:${metricId}:${projectId}`;
+}
+
+/**
+ * The saved cache as the keyed cache uses it: entries under their engine key, checked by kind. Derived values
+ * (cards) are not saved: they are rebuilt from the saved answers they came from, at no request.
+ */
 function savedEntries(saved: PersistentCache): SavedEntries {
   return {
     read: (key) => saved.read(SECTION.entry, key, entryCodec(key)),
-    save: (key, entry) =>
+    save: (key, entry) => {
+      if (key.startsWith("derived:")) return;
       saved.schedule(SECTION.entry, key, () => {
         const e = entry();
         return e && entryCodec(key).encode(e);
-      }),
+      });
+    },
   };
 }

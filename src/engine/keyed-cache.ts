@@ -76,13 +76,35 @@ export class KeyedCache {
     return this.inFlight.size;
   }
 
+  /** Whether a load of `key` is under way (a second one would be a wasted request). */
+  loading(key: string): boolean {
+    return this.inFlight.has(key);
+  }
+
+  /** The cached value if fresh, here or in the saved cache, without loading. */
+  async peekSaved<T>(key: string): Promise<T | undefined> {
+    let s = this.stored.get(key);
+    if (!s && this.saved) s = await this.restore(key);
+    return s && this.isFresh(s) ? (s.value as T) : undefined;
+  }
+
   /** The cached value if fresh, without loading. */
   peek<T>(key: string): T | undefined {
     const s = this.stored.get(key);
     return s && this.isFresh(s) ? (s.value as T) : undefined;
   }
 
-  async get<T>(key: string, lifetime: Lifetime, load: () => Promise<T>): Promise<Loaded<T>> {
+  /**
+   * The value under `key`: cached (in this session or the saved cache), shared with a load in flight, or
+   * loaded. `keep` decides whether a loaded value is stored (a value computed from stale answers is shown but
+   * not kept as fresh); by default all are.
+   */
+  async get<T>(
+    key: string,
+    lifetime: Lifetime,
+    load: () => Promise<T>,
+    keep?: (value: T) => boolean
+  ): Promise<Loaded<T>> {
     let s = this.stored.get(key);
     if (!s && this.saved) s = await this.restore(key);
     if (s && this.isFresh(s)) {
@@ -93,6 +115,7 @@ export class KeyedCache {
     let flight = this.inFlight.get(key) as Promise<T> | undefined;
     if (!flight) {
       flight = load().then((value) => {
+        if (keep && !keep(value)) return value;
         const now = this.now();
         const expiresAt =
           lifetime === "catalogue"

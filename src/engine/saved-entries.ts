@@ -174,6 +174,8 @@ const SHAPES: ReadonlyArray<[RegExp, Check]> = [
   [/^aggregations:/, listOf("metricId", "aggregation")],
   [/^metric-aggregations:/, aggregationRows],
   [/^breakdown:/, listOf()],
+  // A first day with data (engine/history-start.ts): a day number, or null for "no data".
+  [/^history-start:/, (value) => value === null || Number.isInteger(value)],
 ];
 
 function checkFor(key: string): Check {

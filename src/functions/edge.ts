@@ -14,6 +14,7 @@ import { settingsHint, supportsFormattedNumbers } from "./host";
 import {
   FunctionError,
   isDateCell,
+  isEntityCell,
   isErrorCell,
   rectangular,
   type Cell,
@@ -116,6 +117,7 @@ export function toExcelValue(cell: Cell): unknown {
   }
   if (typeof cell === "string" || typeof cell === "boolean") return cell;
   if (isErrorCell(cell)) return excelError(cell.error, cell.message);
+  if (isEntityCell(cell)) return cell.entity;
   if (isDateCell(cell)) {
     const serial = dayToSerial(cell.date);
     return supportsFormattedNumbers()
@@ -133,7 +135,39 @@ export function toExcelMatrix(table: Table): unknown[][] {
 function describeCell(cell: Cell): string {
   if (isDateCell(cell)) return formatDay(cell.date);
   if (isErrorCell(cell)) return cell.message;
+  if (isEntityCell(cell)) return cell.entity.text ?? "card";
   return String(cell);
+}
+
+function isEntityArgument(value: unknown): value is { text?: unknown } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    (value as { type?: unknown }).type === "Entity"
+  );
+}
+
+function hasEntity(value: unknown): boolean {
+  return isEntityArgument(value) || (Array.isArray(value) && value.some(hasEntity));
+}
+
+function brief(value: unknown): unknown {
+  if (isEntityArgument(value)) return `card "${typeof value.text === "string" ? value.text : ""}"`;
+  return Array.isArray(value) ? value.map(brief) : value;
+}
+
+/**
+ * Arguments as the diagnostics keep them: a card passed in is recorded by its text, not as its whole
+ * entity (thousands of cells each holding a card's every field would crowd the record).
+ */
+function recordedArgs(args: Record<string, unknown>): Record<string, unknown> {
+  let any = false;
+  for (const name in args) if (hasEntity(args[name])) any = true;
+  if (!any) return args;
+  const out: Record<string, unknown> = {};
+  for (const name in args) out[name] = brief(args[name]);
+  return out;
 }
 
 /**
@@ -170,7 +204,7 @@ export async function run(
     diagnostics.recordCell({
       address,
       functionName,
-      args,
+      args: recordedArgs(args),
       at: diagnostics.now(),
       requests: [...trace.requests],
       warnings: [...trace.warnings, ...cellErrors],

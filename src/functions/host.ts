@@ -1,18 +1,26 @@
 /**
  * What the Excel host can display. Formatted number values ({type: "Double", basicValue, numberFormat}) let
  * a date column show as dates without the user formatting cells; hosts without them get plain serials.
- * The CLI declares itself through globalThis.__CM_HOST__ (see src/sheet/host.ts, and src/cli/host.ts for the CLI).
+ * Entity values (data-type cards) let PROJECT return a card; hosts without them get the field/value table.
+ * Both are checked at run time, once. The CLI and the pages declare themselves through
+ * globalThis.__CM_HOST__ (see src/sheet/host.ts; src/cli/host.ts for the CLI).
  */
 interface HostFlag {
   name: string;
   formattedNumbers: boolean;
+  entities?: boolean;
 }
 
+// Only Office's answers are kept: a declared host flag is read on each call (a property read), so a host
+// that switches (the CLI's --legacy-host, in one process with the default) is followed at once.
 let cached: boolean | undefined;
+let cachedEntities: boolean | undefined;
+
+function hostFlag(): HostFlag | undefined {
+  return (globalThis as { __CM_HOST__?: HostFlag }).__CM_HOST__;
+}
 
 function probe(): boolean {
-  const flag = (globalThis as { __CM_HOST__?: HostFlag }).__CM_HOST__;
-  if (flag) return flag.formattedNumbers;
   try {
     // Data types in custom functions need the shared runtime's CustomFunctionsRuntime 1.4; a number format
     // on a Double cell value came with ExcelApi 1.19. Both, or plain serials.
@@ -28,18 +36,42 @@ function probe(): boolean {
 
 /** Where the user sets the key and URL, for error messages: the CLI has flags, Excel has the taskpane. */
 export function settingsHint(): string {
-  const flag = (globalThis as { __CM_HOST__?: HostFlag }).__CM_HOST__;
+  const flag = hostFlag();
   return flag?.name === "cli"
     ? "pass --api-key or set CRYPTOMETRICS_API_KEY"
     : "set your API key in the Cryptometrics taskpane (Settings)";
 }
 
+function probeEntities(): boolean {
+  try {
+    // Entity values returned by custom functions: CustomFunctionsRuntime 1.4; the entity, FormattedNumber
+    // and card layout types (List and Table sections) came with ExcelApi 1.16. The cards use nothing newer.
+    const requirements = Office.context.requirements;
+    return (
+      requirements.isSetSupported("CustomFunctionsRuntime", "1.4") &&
+      requirements.isSetSupported("ExcelApi", "1.16")
+    );
+  } catch {
+    return false;
+  }
+}
+
 export function supportsFormattedNumbers(): boolean {
+  const flag = hostFlag();
+  if (flag) return flag.formattedNumbers;
   cached ??= probe();
   return cached;
 }
 
-/** For tests and hosts that change capability (forget the probed answer). */
+export function supportsEntities(): boolean {
+  const flag = hostFlag();
+  if (flag) return flag.entities === true;
+  cachedEntities ??= probeEntities();
+  return cachedEntities;
+}
+
+/** For tests and hosts that change capability (forget the probed answers). */
 export function resetHostProbe(): void {
   cached = undefined;
+  cachedEntities = undefined;
 }

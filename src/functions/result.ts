@@ -14,7 +14,12 @@ export interface DateCell {
   readonly date: number;
 }
 
-export type Cell = number | string | boolean | null | DateCell | ErrorCell;
+/** A data type: an entity value (a project card) the cell holds as a whole. */
+export interface EntityCell {
+  readonly entity: Excel.EntityCellValue;
+}
+
+export type Cell = number | string | boolean | null | DateCell | ErrorCell | EntityCell;
 export type Table = Cell[][];
 
 /** A whole-result error raised by an implementation: a bad argument (#VALUE!) or nothing to show (#N/A). */
@@ -42,6 +47,10 @@ export function isErrorCell(cell: Cell): cell is ErrorCell {
 
 export function isDateCell(cell: Cell): cell is DateCell {
   return typeof cell === "object" && cell !== null && "date" in cell;
+}
+
+export function isEntityCell(cell: Cell): cell is EntityCell {
+  return typeof cell === "object" && cell !== null && "entity" in cell;
 }
 
 /** Pads rows with empty cells so the table is rectangular (Excel spills rectangles only). */

@@ -21,6 +21,7 @@ import {
 import { Engine, type EngineOptions } from "../engine/engine";
 import { PersistentCache, type BlobStore, type BlobStoreUsage } from "../engine/persistence";
 import { namespaceSource, type Digest } from "./cache-namespace";
+import { DataSourceWatch } from "./data-source";
 import { Diagnostics } from "./diagnostics";
 
 /** The cache saved on this computer: the host's store (IndexedDB on the page, a directory for the CLI). */
@@ -70,6 +71,9 @@ export class Runtime {
   readonly now: () => number;
   /** The cache saved on this computer, when the host has one. */
   readonly saved?: PersistentCache;
+  readonly timers: Timers;
+  /** Whether this runtime's answers come from the simulator: the stamp on its latest response. */
+  readonly source = new DataSourceWatch(undefined);
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -85,6 +89,7 @@ export class Runtime {
     }
     this.now = config.now ?? Date.now;
     const timers = config.timers ?? realTimers;
+    this.timers = timers;
     // Backoffs and the limiter's waits run on the same timers as everything else (tests inject virtual ones).
     const sleep = config.sleep ?? createSleep(timers);
     const limit = config.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
@@ -129,6 +134,7 @@ export class Runtime {
     });
     diagnostics.setLimit(limit);
     this.unsubscribe = this.client.subscribe(diagnostics.onClientEvent);
+    this.source.follow({ client: this.client });
   }
 
   /** Writes the answers not saved yet (the CLI waits for this before it exits). */
@@ -151,6 +157,7 @@ export class Runtime {
     this.unsubscribe();
     // Answers fetched so far still reach the saved cache; the memory goes.
     void this.saved?.flush();
+    this.source.follow(undefined);
     this.engine.clear();
   }
 }

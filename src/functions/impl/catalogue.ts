@@ -8,7 +8,9 @@ import {
   type Project,
 } from "../../client";
 import { optionalText, requiredText } from "../coerce";
+import { projectCard } from "./card";
 import { traced, type FnContext } from "../context";
+import { supportsEntities } from "../host";
 import { parseOptions, type OptionKey } from "../options";
 import { invalid, isErrorCell, notAvailable, type Cell, type Table } from "../result";
 import { metricCatalogue, projectCatalogue, resolveProduct, resolveProject } from "./resolve";
@@ -123,6 +125,8 @@ export async function project(
   const projectText = requiredText(projectArg, "project");
   const field = optionalText(fieldArg, "field");
   const p = await resolveProject(ctx, projectText);
+  // Without a field: a card where the host takes entity values (checked at run time), the table elsewhere.
+  if (field === undefined && supportsEntities()) return [[{ entity: await projectCard(ctx, p) }]];
   const d = await traced(ctx, `GET /v2/projects/${p.projectId}`, ctx.engine.project(p.projectId));
   const fields: Field[] = [
     ["name", () => d.name],
