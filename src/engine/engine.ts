@@ -321,13 +321,13 @@ export class Engine {
 
   /**
    * The first day with data of a metric for each project (history-start.ts): one read of the whole history
-   * for the projects not cached yet, whose days from `keepFrom` on fill the series cache. Kept a catalogue
-   * lifetime (a first day does not move); a failed read is not kept.
+   * for the projects not cached yet, whose days from `keepFrom(projectId)` on fill the series cache. Kept a
+   * catalogue lifetime (a first day does not move); a failed read is not kept.
    */
   async historyStarts(
     metricId: string,
     projectIds: readonly string[],
-    keepFrom: number
+    keepFrom: (projectId: string) => number
   ): Promise<HistoryStarts> {
     const key = (id: string): string => historyStartKey(metricId, id);
     const known = await Promise.all(projectIds.map((id) => this.cache.peekSaved(key(id))));

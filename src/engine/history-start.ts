@@ -5,7 +5,8 @@
  * client chunks their ids); of that history only each project's first day is kept, and the recent part
  * (from `keepFrom` on) goes to the series cache as if the batcher had fetched it, so the read doubles as that
  * metric's recent data and costs no request of its own. The early history is dropped, not cached: years of
- * daily points for every card would crowd everything else out of the cache's bound.
+ * daily points for every card would crowd everything else out of the cache's bound. `keepFrom` is per
+ * project: an archived project's whole (finite) history is kept, since its last values are all it has.
  */
 import type { SeriesStore } from "./series-store";
 import { fetchGroup, type GroupRequest, type SeriesClient } from "./series-fetch";
@@ -19,7 +20,7 @@ export async function readHistoryStarts(
   store: SeriesStore,
   metricId: string,
   projectIds: readonly string[],
-  keepFrom: number,
+  keepFrom: (projectId: string) => number,
   signal: AbortSignal
 ): Promise<HistoryStarts> {
   const queries: SeriesQuery[] = projectIds.map((projectId) => ({
@@ -57,7 +58,7 @@ export async function readHistoryStarts(
       if (found && (first === undefined || found.day < first)) first = found.day;
     }
     starts.set(q.projectId, first);
-    store.write(key, keepFrom, Infinity, r.dims, result.description, r.warnings);
+    store.write(key, keepFrom(q.projectId), Infinity, r.dims, result.description, r.warnings);
   }
   return starts;
 }

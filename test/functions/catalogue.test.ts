@@ -1,3 +1,4 @@
+import { installCliHost } from "../../src/cli/host";
 import * as fns from "../../src/functions/functions";
 import { dataset, excelError, inv, showTable, startHarness, type Harness } from "./harness";
 
@@ -38,10 +39,11 @@ describe("catalogue functions", () => {
     expect(rows.map((r) => r[1]).sort()).toEqual(lending);
   });
 
-  it("PROJECT gives one field, or every field as a field/value table", async () => {
+  it("PROJECT gives one field, or (on a host without entity values) every field as a field/value table", async () => {
     const chains = await t(fns.project_("aave", "chains", inv()));
     expect(chains).toEqual([[dataset.project("aave")!.chains.join(", ")]]);
-    const all = await t(fns.project_("AAVE", null, inv()));
+    installCliHost(globalThis, true);
+    const all = await t(fns.project_("AAVE", null, inv())).finally(() => installCliHost());
     expect(all[0]).toEqual(["field", "value"]);
     expect(all.map((r) => r[0])).toEqual(
       expect.arrayContaining([

@@ -8,6 +8,7 @@
  */
 import fc from "fast-check";
 import { resolve } from "path";
+import { isEntity, validateEntity } from "../../src/sheet/entity";
 import { HostFunctionError } from "../../src/sheet/host";
 import { StuckError } from "../../src/tools/faults/driver";
 import { openLab, type Lab } from "../../src/tools/faults/lab";
@@ -21,8 +22,9 @@ beforeAll(async () => {
 });
 afterAll(() => lab.close());
 
-/** One Excel cell value: what a host can display. */
+/** One Excel cell value: what a host can display (a card only if Excel would take it). */
 function isCellValue(v: unknown): boolean {
+  if (isEntity(v)) return validateEntity(v).length === 0;
   if (typeof v === "number") return Number.isFinite(v);
   if (typeof v === "string" || typeof v === "boolean") return true;
   if (typeof v === "object" && v !== null && (v as { type?: unknown }).type === "Double") {

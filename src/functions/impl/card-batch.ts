@@ -40,6 +40,8 @@ interface Pending {
 
 interface Prepared {
   pending: Pending;
+  /** The asking cell's context without its cancellation: the card is shared by every cell showing it. */
+  ctx: FnContext;
   detail: ProjectDetail;
   /** Metric id -> name, available metrics in the catalogue's order. */
   metrics: Map<string, string>;
@@ -125,7 +127,8 @@ export class CardBatch {
         if (available.includes(m.metricId)) metrics.set(m.metricId, m.metricName);
       for (const id of available) if (!metrics.has(id)) metrics.set(id, names.get(id) ?? id);
       const anchor = ANCHOR_METRICS.find((id) => metrics.has(id)) ?? metrics.keys().next().value;
-      prepared.push({ pending, detail, metrics, anchor });
+      const { runtime, engine, trace, today } = pending.ctx;
+      prepared.push({ pending, ctx: { runtime, engine, trace, today }, detail, metrics, anchor });
     });
     return prepared;
   }
@@ -133,7 +136,7 @@ export class CardBatch {
   /** Step 2: every series the cards read, asked at once; failures surface when the figures are read. */
   private async prefetch(prepared: readonly Prepared[]): Promise<void> {
     const engine = this.runtime.engine;
-    const today = prepared[0]?.pending.ctx.today ?? 0;
+    const today = prepared[0]?.ctx.today ?? 0;
     const from = historyFrom(today);
     const long = new Set(["revenue", "fees", ...STATEMENT_LINES.map((l) => l.metricId)]);
     const reads: Promise<unknown>[] = [];
@@ -163,13 +166,20 @@ export class CardBatch {
         );
       }
     }
-    for (const [metricId, ids] of historyOf) reads.push(engine.historyStarts(metricId, ids, from));
+    // An archived project's history is all it has: kept whole, so its last values need no second read.
+    const archived = new Set(
+      prepared.filter((p) => p.pending.project.isArchived).map((p) => p.pending.project.projectId)
+    );
+    const keepFrom = (id: string): number => (archived.has(id) ? -Infinity : from);
+    for (const [metricId, ids] of historyOf)
+      reads.push(engine.historyStarts(metricId, ids, keepFrom));
     await Promise.allSettled(reads);
   }
 
   /** Step 3: one card's figures, from the cache. */
   private async assemble(p: Prepared): Promise<ProjectCard> {
-    const { ctx, project } = p.pending;
+    const { ctx } = p;
+    const { project } = p.pending;
     const id = project.projectId;
     const d = p.detail;
     const latestOf = async (metricId: string): Promise<Figure> =>
@@ -223,15 +233,13 @@ export class CardBatch {
   private async launch(p: Prepared): Promise<Figure> {
     const id = p.pending.project.projectId;
     if (p.anchor === undefined) return { missing: `no metric is available for ${id}` };
-    const known = await p.pending.ctx.engine.knownHistoryStart(p.anchor, id);
+    const known = await p.ctx.engine.knownHistoryStart(p.anchor, id);
     const day =
       known !== undefined
         ? (known ?? undefined)
         : (
-            await p.pending.ctx.engine.historyStarts(
-              p.anchor,
-              [id],
-              historyFrom(p.pending.ctx.today)
+            await p.ctx.engine.historyStarts(p.anchor, [id], () =>
+              p.pending.project.isArchived ? -Infinity : historyFrom(p.ctx.today)
             )
           ).get(id);
     if (day === undefined) return { missing: `no ${p.anchor} data for ${id}` };
@@ -239,7 +247,8 @@ export class CardBatch {
   }
 
   private async financials(p: Prepared): Promise<ProjectCard["financials"]> {
-    const { ctx, project } = p.pending;
+    const { ctx } = p;
+    const { project } = p.pending;
     const lines = STATEMENT_LINES.filter((l) => p.metrics.has(l.metricId));
     if (lines.length === 0)
       return { missing: `${project.projectId} has none of the statement's lines` };

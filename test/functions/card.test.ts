@@ -1,0 +1,239 @@
+/**
+ * Projects as Excel data types: PROJECT without a field gives a card where the host takes entity values, and
+ * a card goes wherever a project goes. Against the simulator over loopback HTTP, through the functions as
+ * Excel calls them.
+ */
+import { installCliHost } from "../../src/cli/host";
+import * as fns from "../../src/functions/functions";
+import { resetHostProbe } from "../../src/functions/host";
+import { validateEntity } from "../../src/sheet/entity";
+import { dataset, excelError, inv, show, showTable, startHarness, type Harness } from "./harness";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+// The entity JSON is walked freely here; its type is checked where it is built (Excel.EntityCellValue).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
+
+async function card(project: unknown): Promise<Json> {
+  const result = (await fns.project_(project, null, inv())) as unknown[][];
+  expect(result).toHaveLength(1);
+  expect(result[0]).toHaveLength(1);
+  return result[0][0] as Json;
+}
+
+/** A card property as a plain value: numbers, text, TRUE/FALSE, "#N/A: why", arrays as rows. */
+function plain(property: Json): unknown {
+  switch (property.type) {
+    case "Error":
+      return `${property.basicValue}: ${property.propertyMetadata?.sublabel ?? ""}`;
+    case "Array":
+      return property.elements.map((row: Json[]) => row.map(plain));
+    case "Entity":
+      return property.text;
+    default:
+      return property.basicValue;
+  }
+}
+
+describe("PROJECT without a field, where the host takes entity values", () => {
+  let aave: Json;
+  beforeAll(async () => {
+    aave = await card("aave");
+  });
+
+  it("returns a card Excel takes, showing the project's name", () => {
+    expect(aave.type).toBe("Entity");
+    expect(aave.text).toBe("Aave");
+    expect(validateEntity(aave)).toEqual([]);
+  });
+
+  it("holds the profile: Id, Name, Symbol, Sectors, Chains, a real launch date, Archived, Links", () => {
+    const p = aave.properties;
+    const info = dataset.project("aave")!;
+    expect(plain(p.Id)).toBe("aave");
+    expect(plain(p.Name)).toBe("Aave");
+    expect(plain(p.Symbol)).toBe("AAVE");
+    expect(plain(p.Sectors)).toBe(info.sectors.join(", "));
+    expect(plain(p.Chains)).toBe(info.chains.join(", "));
+    expect(p["Launch date"]).toMatchObject({ type: "FormattedNumber", numberFormat: "yyyy-mm-dd" });
+    expect(show({ ...p["Launch date"], type: "Double" })).toBe(info.launch);
+    expect(plain(p.Archived)).toBe(false);
+    expect(plain(p.Links)).toMatch(/^Website: https:\/\/aave\.example; /);
+  });
+
+  it("holds the latest value of every metric available, under the service's metric name", async () => {
+    const available = Object.entries(
+      ((await fns.project_("aave", "metrics_available", inv())) as string[][])[0]
+    );
+    const ids = String(available[0][1]).split(", ");
+    const names = new Map(dataset.metrics.map((m) => [m.id, m.name]));
+    for (const id of ids) {
+      const property = aave.properties[names.get(id)!];
+      expect(property).toBeDefined();
+      const cell = await fns.value_("aave", id, null, null, inv()).catch((e: Error) => e);
+      if (typeof cell === "number") {
+        expect(property).toMatchObject({ type: "FormattedNumber", basicValue: cell });
+      } else {
+        expect(plain(property)).toMatch(/^#N\/A: /);
+      }
+    }
+  });
+
+  it("holds the last four complete quarters of the statement lines, equal to VALUE by quarter", async () => {
+    const financials = aave.properties.Financials;
+    expect(financials.type).toBe("Entity");
+    expect(plain(financials.properties.Quarters)).toEqual([
+      ["Q4 2025", "Q1 2026", "Q2 2026", "Q3 2026"],
+    ]);
+    const ends = ["2025-12-31", "2026-03-31", "2026-06-30", "2026-09-30"];
+    const revenue = await Promise.all(
+      ends.map((end) => fns.value_("aave", "revenue", end, "period=quarter", inv()))
+    );
+    expect(plain(financials.properties.Revenue)).toEqual([revenue]);
+  });
+
+  it("lays the card out: title, key figures, profile, then collapsed sections for the rest", () => {
+    const layout = aave.layouts.card;
+    expect(layout.title).toEqual({ property: "Name" });
+    expect(layout.sections.map((s: Json) => [s.title, s.collapsed === true])).toEqual([
+      ["Key figures", false],
+      ["Profile", false],
+      ["Latest values", true],
+      ["Financials", true],
+    ]);
+    expect(layout.sections[0].properties).toEqual(
+      expect.arrayContaining(["Revenue TTM", "Fees TTM", "P/S", "P/F"])
+    );
+    expect(aave.layouts.compact.icon).toEqual(expect.any(String));
+  });
+
+  it("names its data source, and says when it is the simulator's demo data", () => {
+    expect(aave.provider.description).toMatch(/demo data .*not real figures/);
+  });
+
+  it("gives an archived project no latest value, and says why", async () => {
+    const anchor = await card("anchor-protocol");
+    expect(plain(anchor.properties.Archived)).toBe(true);
+    expect(anchor.properties.Archived.propertyMetadata.sublabel).toMatch(/\w/);
+    expect(plain(anchor.properties["Archived reason"])).toBe(
+      dataset.project("anchor-protocol")!.archivedReason
+    );
+  });
+
+  it("refuses an unknown project as PROJECT always has: #N/A with suggestions", async () => {
+    const error = await excelError(fns.project_("aavee", null, inv()));
+    expect(error.code).toBe("#N/A");
+    expect(error.message).toMatch(/did you mean "aave"/);
+  });
+});
+
+describe("hosts without entity values", () => {
+  afterEach(() => {
+    installCliHost();
+    resetHostProbe();
+  });
+
+  it("get today's field/value table (the CLI's --legacy-host)", async () => {
+    installCliHost(globalThis, true);
+    const table = showTable((await fns.project_("aave", null, inv())) as unknown[][]);
+    expect(table[0]).toEqual(["field", "value"]);
+    expect(table).toContainEqual(["symbol", "AAVE"]);
+  });
+
+  it("are told apart at run time by Office's requirement sets, as formatted dates are", async () => {
+    const global = globalThis as { __CM_HOST__?: unknown; Office?: unknown };
+    const declared = global.__CM_HOST__;
+    delete global.__CM_HOST__;
+    const supported = new Set<string>();
+    global.Office = {
+      context: {
+        requirements: {
+          isSetSupported: (set: string, version: string) => supported.has(`${set} ${version}`),
+        },
+      },
+    };
+    try {
+      resetHostProbe();
+      expect(((await fns.project_("aave", null, inv())) as unknown[][])[0][0]).toBe("field");
+      supported.add("CustomFunctionsRuntime 1.4").add("ExcelApi 1.16");
+      resetHostProbe();
+      expect(await card("aave")).toMatchObject({ type: "Entity", text: "Aave" });
+    } finally {
+      delete global.Office;
+      global.__CM_HOST__ = declared;
+    }
+  });
+});
+
+describe("cards go where projects go", () => {
+  let aave: Json;
+  let uniswap: Json;
+  beforeAll(async () => {
+    [aave, uniswap] = await Promise.all([card("aave"), card("uniswap")]);
+  });
+
+  it("are read by their Id in every function's project argument", async () => {
+    const same = async (call: (p: unknown) => Promise<unknown>) => {
+      const [byId, byCard] = await Promise.all([call("aave"), call(aave)]);
+      expect(byCard).toEqual(byId);
+    };
+    await same((p) => fns.value_(p, "fees", "2024-03-01", null, inv()));
+    await same((p) => fns.metric_([[p]], [["revenue"]], "2024-03-01", "2024-03-03", null, inv()));
+    await same((p) => fns.statement_(p, null, null, null, inv()));
+    await same((p) => fns.project_(p, "chains", inv()));
+    await same((p) => fns.product_(p, "aave-v3", "chains", inv()));
+    await same((p) =>
+      fns.product_metric_(p, "aave-v3", [["fees"]], "2024-03-01", "2024-03-03", null, inv())
+    );
+    await same((p) => fns.metrics_(p, inv()));
+    await same((p) => fns.aggregation_(p, "fees", "sum_30d", inv()));
+    await same((p) => fns.aggregations_([[p]], [["fees"]], inv()));
+    await same((p) => fns.breakdown_("fees", [[p]], "2024-03-01", "2024-03-31", inv()));
+  });
+
+  it("in a range: one column per card, as with ids", async () => {
+    const byIds = await fns.metric_(
+      [["aave"], ["uniswap"]],
+      [["fees"]],
+      "2024-03-01",
+      "2024-03-02",
+      null,
+      inv()
+    );
+    const byCards = await fns.metric_(
+      [[aave], [uniswap]],
+      [["fees"]],
+      "2024-03-01",
+      "2024-03-02",
+      null,
+      inv()
+    );
+    expect(byCards).toEqual(byIds);
+  });
+
+  it("are refused, saying where a card goes, in an argument that is not a project", async () => {
+    const error = await excelError(fns.value_("aave", aave, null, null, inv()));
+    expect(error.code).toBe("#VALUE!");
+    expect(error.message).toBe(
+      'metric must be text, not the card "Aave" (a card goes in a project argument)'
+    );
+  });
+
+  it("without an Id field are refused with what to use instead", async () => {
+    const stock = {
+      type: "Entity",
+      text: "Microsoft",
+      properties: { Ticker: { type: "String", basicValue: "MSFT" } },
+    };
+    const error = await excelError(fns.value_(stock, "fees", null, null, inv()));
+    expect(error.code).toBe("#VALUE!");
+    expect(error.message).toMatch(
+      /the card "Microsoft" has no Id field; use a card from CRYPTO\.PROJECT/
+    );
+  });
+});
