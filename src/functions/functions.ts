@@ -106,13 +106,13 @@ export async function projects_(
 }
 
 /**
- * One field of a project's detail, or all its fields as a field/value table.
+ * A project as a data type: its card (profile, latest figures, TTM, P/S, four quarters; =A1.Revenue reads a field), or one field of its detail. Excel without data types gets a field/value table.
  * @customfunction PROJECT
  * @helpurl https://localhost:3000/help.html#project
- * @param project Project id, symbol or name.
- * @param [field] e.g. "chains", "market_sectors", "description.what", "definition.revenue"; omitted: every field.
+ * @param project Project id, symbol or name (or a card).
+ * @param [field] e.g. "chains", "market_sectors", "description.what", "definition.revenue"; omitted: the card.
  * @param invocation Invocation object.
- * @returns The field's value, or the field/value table.
+ * @returns The project's card, or the field's value.
  * @requiresAddress
  */
 export async function project_(
