@@ -58,7 +58,8 @@ function requests(): string[] {
   return sim.requestLog.filter((r) => r.method === "GET").map((r) => r.path);
 }
 
-const settle = (calls: Promise<unknown>[]) => Promise.all(calls.map((c) => c.catch((e) => e)));
+const settle = (calls: Promise<unknown>[]) =>
+  Promise.all(calls.map((c) => c.catch((error: unknown) => error)));
 
 /** What a user writes to get a card's figures without cards, all in one recalculation. */
 function sameFiguresAsCells(): Promise<unknown>[] {
@@ -82,7 +83,8 @@ function sameFiguresAsCells(): Promise<unknown>[] {
 
 const cards = () => settle(projects.map((p) => fns.project_(p.id, null, inv())));
 const isCard = (c: unknown) =>
-  Array.isArray(c) && (c[0][0] as { type?: unknown } | undefined)?.type === "Entity";
+  Array.isArray(c) &&
+  ((c as unknown[][])[0][0] as { type?: unknown } | undefined)?.type === "Entity";
 
 describe("50 cards in one recalculation", () => {
   it("cost no more requests than the cells for the same figures", async () => {

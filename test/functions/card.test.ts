@@ -15,33 +15,43 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-// The entity JSON is walked freely here; its type is checked where it is built (Excel.EntityCellValue).
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = Record<string, any>;
+type Card = Excel.EntityCellValue;
+type Property = Excel.EntityPropertyType;
 
-async function card(project: unknown): Promise<Json> {
+async function card(project: unknown): Promise<Card> {
   const result = (await fns.project_(project, null, inv())) as unknown[][];
   expect(result).toHaveLength(1);
   expect(result[0]).toHaveLength(1);
-  return result[0][0] as Json;
+  return result[0][0] as Card;
+}
+
+/** A card's property by name (failing the test when it has none). */
+function field(c: Card, name: string): Property {
+  const property = c.properties?.[name];
+  if (property === undefined) throw new Error(`the card has no property "${name}"`);
+  return property;
+}
+
+function sublabel(property: Property): string | undefined {
+  return (property as Excel.EntityPropertyExtraProperties).propertyMetadata?.sublabel;
 }
 
 /** A card property as a plain value: numbers, text, TRUE/FALSE, "#N/A: why", arrays as rows. */
-function plain(property: Json): unknown {
+function plain(property: Property | Excel.CellValue): unknown {
   switch (property.type) {
     case "Error":
-      return `${property.basicValue}: ${property.propertyMetadata?.sublabel ?? ""}`;
+      return `${String(property.basicValue)}: ${sublabel(property) ?? ""}`;
     case "Array":
-      return property.elements.map((row: Json[]) => row.map(plain));
+      return property.elements.map((row) => row.map((cell) => plain(cell)));
     case "Entity":
       return property.text;
     default:
-      return property.basicValue;
+      return "basicValue" in property ? property.basicValue : undefined;
   }
 }
 
 describe("PROJECT without a field, where the host takes entity values", () => {
-  let aave: Json;
+  let aave: Card;
   beforeAll(async () => {
     aave = await card("aave");
   });
@@ -53,17 +63,17 @@ describe("PROJECT without a field, where the host takes entity values", () => {
   });
 
   it("holds the profile: Id, Name, Symbol, Sectors, Chains, a real launch date, Archived, Links", () => {
-    const p = aave.properties;
     const info = dataset.project("aave")!;
-    expect(plain(p.Id)).toBe("aave");
-    expect(plain(p.Name)).toBe("Aave");
-    expect(plain(p.Symbol)).toBe("AAVE");
-    expect(plain(p.Sectors)).toBe(info.sectors.join(", "));
-    expect(plain(p.Chains)).toBe(info.chains.join(", "));
-    expect(p["Launch date"]).toMatchObject({ type: "FormattedNumber", numberFormat: "yyyy-mm-dd" });
-    expect(show({ ...p["Launch date"], type: "Double" })).toBe(info.launch);
-    expect(plain(p.Archived)).toBe(false);
-    expect(plain(p.Links)).toMatch(/^Website: https:\/\/aave\.example; /);
+    expect(plain(field(aave, "Id"))).toBe("aave");
+    expect(plain(field(aave, "Name"))).toBe("Aave");
+    expect(plain(field(aave, "Symbol"))).toBe("AAVE");
+    expect(plain(field(aave, "Sectors"))).toBe(info.sectors.join(", "));
+    expect(plain(field(aave, "Chains"))).toBe(info.chains.join(", "));
+    const launch = field(aave, "Launch date");
+    expect(launch).toMatchObject({ type: "FormattedNumber", numberFormat: "yyyy-mm-dd" });
+    expect(show({ ...launch, type: "Double" })).toBe(info.launch);
+    expect(plain(field(aave, "Archived"))).toBe(false);
+    expect(plain(field(aave, "Links"))).toMatch(/^Website: https:\/\/aave\.example; /);
   });
 
   it("holds the latest value of every metric available, under the service's metric name", async () => {
@@ -73,8 +83,7 @@ describe("PROJECT without a field, where the host takes entity values", () => {
     const ids = String(available[0][1]).split(", ");
     const names = new Map(dataset.metrics.map((m) => [m.id, m.name]));
     for (const id of ids) {
-      const property = aave.properties[names.get(id)!];
-      expect(property).toBeDefined();
+      const property = field(aave, names.get(id)!);
       const cell = await fns.value_("aave", id, null, null, inv()).catch((e: Error) => e);
       if (typeof cell === "number") {
         expect(property).toMatchObject({ type: "FormattedNumber", basicValue: cell });
@@ -85,42 +94,43 @@ describe("PROJECT without a field, where the host takes entity values", () => {
   });
 
   it("holds the last four complete quarters of the statement lines, equal to VALUE by quarter", async () => {
-    const financials = aave.properties.Financials;
+    const financials = field(aave, "Financials") as Card;
     expect(financials.type).toBe("Entity");
-    expect(plain(financials.properties.Quarters)).toEqual([
+    expect(plain(field(financials, "Quarters"))).toEqual([
       ["Q4 2025", "Q1 2026", "Q2 2026", "Q3 2026"],
     ]);
     const ends = ["2025-12-31", "2026-03-31", "2026-06-30", "2026-09-30"];
     const revenue = await Promise.all(
       ends.map((end) => fns.value_("aave", "revenue", end, "period=quarter", inv()))
     );
-    expect(plain(financials.properties.Revenue)).toEqual([revenue]);
+    expect(plain(field(financials, "Revenue"))).toEqual([revenue]);
   });
 
   it("lays the card out: title, key figures, profile, then collapsed sections for the rest", () => {
-    const layout = aave.layouts.card;
-    expect(layout.title).toEqual({ property: "Name" });
-    expect(layout.sections.map((s: Json) => [s.title, s.collapsed === true])).toEqual([
+    const layout = aave.layouts?.card;
+    expect(layout?.title).toEqual({ property: "Name" });
+    const sections = layout?.sections ?? [];
+    expect(sections.map((s) => [s.title, s.collapsed === true])).toEqual([
       ["Key figures", false],
       ["Profile", false],
       ["Latest values", true],
       ["Financials", true],
     ]);
-    expect(layout.sections[0].properties).toEqual(
+    expect(sections[0].properties).toEqual(
       expect.arrayContaining(["Revenue TTM", "Fees TTM", "P/S", "P/F"])
     );
-    expect(aave.layouts.compact.icon).toEqual(expect.any(String));
+    expect(aave.layouts?.compact?.icon).toEqual(expect.any(String));
   });
 
   it("names its data source, and says when it is the simulator's demo data", () => {
-    expect(aave.provider.description).toMatch(/demo data .*not real figures/);
+    expect(aave.provider?.description).toMatch(/demo data .*not real figures/);
   });
 
   it("gives an archived project no latest value, and says why", async () => {
     const anchor = await card("anchor-protocol");
-    expect(plain(anchor.properties.Archived)).toBe(true);
-    expect(anchor.properties.Archived.propertyMetadata.sublabel).toMatch(/\w/);
-    expect(plain(anchor.properties["Archived reason"])).toBe(
+    expect(plain(field(anchor, "Archived"))).toBe(true);
+    expect(sublabel(field(anchor, "Archived"))).toMatch(/\w/);
+    expect(plain(field(anchor, "Archived reason"))).toBe(
       dataset.project("anchor-protocol")!.archivedReason
     );
   });
@@ -171,8 +181,8 @@ describe("hosts without entity values", () => {
 });
 
 describe("cards go where projects go", () => {
-  let aave: Json;
-  let uniswap: Json;
+  let aave: Card;
+  let uniswap: Card;
   beforeAll(async () => {
     [aave, uniswap] = await Promise.all([card("aave"), card("uniswap")]);
   });

@@ -90,7 +90,10 @@ export class CardBatch {
       const prepared = await this.prepare(batch);
       await this.prefetch(prepared);
       for (const p of prepared) {
-        this.assemble(p).then(p.pending.resolve, p.pending.reject);
+        this.assemble(p).then(
+          (card) => p.pending.resolve(card),
+          (error: unknown) => p.pending.reject(error)
+        );
       }
     } catch (error) {
       for (const p of batch) p.reject(error);
@@ -144,7 +147,7 @@ export class CardBatch {
     const known = await Promise.all(
       prepared.map((p) =>
         p.anchor === undefined
-          ? undefined
+          ? Promise.resolve(undefined)
           : engine.knownHistoryStart(p.anchor, p.pending.project.projectId)
       )
     );
