@@ -1,8 +1,10 @@
 /**
  * The preview sheet on screen: a table of cells with column letters and row numbers, a roving focus moved
- * with the arrow keys, and typing on a cell starting an edit in the formula bar. Values go in as text.
+ * with the arrow keys, and typing on a cell starting an edit in the formula bar. Values go in as text; a
+ * card (a data type) shows a card icon before its text, as in Excel.
  */
 import { displayCell } from "../sheet/cell-display";
+import { cardIcon } from "../ui/card-view";
 import { h, replaceChildren } from "../ui/dom";
 import { addressOf, columnName, positionKey, type Position, type ShownCell } from "./sheet-model";
 
@@ -51,6 +53,7 @@ export function renderGrid(
             tabindex: isSelected ? 0 : -1,
             "aria-selected": String(isSelected),
           },
+          display.kind === "entity" ? cardIcon() : null,
           display.text
         );
         td.addEventListener("click", () => callbacks.select(at));

@@ -12,6 +12,7 @@ import { onRuntimeChange, readyRuntime } from "../runtime/runtime";
 import { completeBrowserHost } from "../sheet/browser-host";
 import { connectionForm } from "./connection-form";
 import { evaluateFormula } from "../sheet/evaluate";
+import { cardView } from "../ui/card-view";
 import { renderGrid } from "./grid-view";
 import { loadPageRegistry } from "../functions/page-registry";
 import { addressOf, positionKey, SheetModel, type Entry, type Position } from "./sheet-model";
@@ -21,6 +22,7 @@ export const EXAMPLES: readonly string[] = [
   '=CRYPTO.VALUE("aave","revenue")',
   '=CRYPTO.METRIC("aave","fees","2024-01-01","2024-01-07")',
   '=CRYPTO.STATEMENT("uniswap","quarter","1y")',
+  '=CRYPTO.PROJECT("aave")',
   '=CRYPTO.PROJECT("tick-and-tock","name")',
   '=CRYPTO.SECTOR("lending")',
   '=CRYPTO.VALUE("no-such-project","fees")',
@@ -60,6 +62,8 @@ function start(): void {
     "aria-live": "polite",
     class: "cell-message",
   });
+  // The card of the selected cell, when it holds one: its fields, as Excel's card opens on click.
+  const cardPanel = h("div", { id: "card-panel", class: "card-panel", hidden: true });
   const banner = h(
     "p",
     { id: "demo-banner", class: "demo-banner", role: "status", hidden: true },
@@ -73,13 +77,21 @@ function start(): void {
     const entry = model.entryAt(origin);
     if (!entry) {
       replaceChildren(message, `${addressOf(selected)} is empty. Type a formula and press Enter.`);
+      cardPanel.hidden = true;
       return;
     }
     const here = shown && shown.cell !== "pending" ? displayCell(shown.cell) : undefined;
+    const card =
+      shown && shown.cell !== "pending" && shown.cell.kind === "entity" ? shown.cell : undefined;
+    cardPanel.hidden = card === undefined;
+    replaceChildren(cardPanel, card ? cardView(card.value, { id: "card" }) : null);
     replaceChildren(
       message,
       h("span", { class: "mono" }, `${addressOf(origin)}: ${entry.formula}`),
       shown?.spilled ? ` (this cell is part of its result)` : null,
+      card
+        ? ' — a card: its fields are below; =A1.Symbol or FIELDVALUE(A1,"Symbol") reads one'
+        : null,
       here?.kind === "error"
         ? h(
             "span",
@@ -211,7 +223,7 @@ function start(): void {
     ),
     h("div", { class: "formula-bar" }, nameBox, input, enter, refresh, clear),
     message,
-    h("div", { class: "sheet-scroll" }, table),
+    h("div", { class: "sheet-area" }, h("div", { class: "sheet-scroll" }, table), cardPanel),
     h("h2", {}, "Examples"),
     h("p", { class: "hint" }, "Pick one to put it in the formula bar, then press Enter."),
     examples

@@ -98,6 +98,46 @@ test("an HTML-breaking project name comes back as text", async () => {
   expect(await page.evaluate(() => document.querySelectorAll("beta").length)).toBe(0);
 });
 
+test("PROJECT gives a card: a card icon before the name; selecting the cell opens its fields", async () => {
+  expect(await enter("F3", '=CRYPTO.PROJECT("aave")')).toBe("Aave");
+  expect(await page.locator("#cell-F3 svg.card-icon").count()).toBe(1);
+  await page.click("#cell-A1");
+  expect(await page.isHidden("#card-panel")).toBe(true);
+  await page.click("#cell-F3");
+  await page.waitForSelector("#card");
+  expect(await page.innerText("#card .card-title")).toBe("Aave");
+  expect(await page.innerText("#card .card-subtitle")).toBe("AAVE");
+  const fields = await page.$$eval("#card dt", (dts) => dts.map((dt) => dt.textContent));
+  expect(fields).toEqual(
+    expect.arrayContaining([
+      "Id",
+      "Symbol",
+      "Sectors",
+      "Chains",
+      "Launch date",
+      "Revenue TTM",
+      "P/S",
+    ])
+  );
+  const field = (name: string) =>
+    page.$eval(
+      "#card",
+      (card, wanted) =>
+        [...card.querySelectorAll("dt")].find((dt) => dt.textContent === wanted)?.nextElementSibling
+          ?.textContent ?? "",
+      name
+    );
+  expect(await field("Id")).toBe("aave");
+  expect(await field("Launch date")).toMatch(/^\d{4}-\d{2}-\d{2}first day with/);
+  // Collapsed sections open on a click, as in Excel's card.
+  const latest = page.locator("#card details.card-section", { hasText: "Latest values" });
+  expect(await latest.getAttribute("open")).toBeNull();
+  await latest.locator("summary").click();
+  expect(await latest.getAttribute("open")).not.toBeNull();
+  expect(await page.innerText("#card .card-provider")).toMatch(/demo data/);
+  await screenshot(page, "preview-card");
+});
+
 test("a spill over another formula is blocked with #SPILL!, as in Excel", async () => {
   expect(await enter("C2", '=CRYPTO.SECTOR("lending")')).toBe("#SPILL!");
   expect(await page.innerText("#cell-error")).toMatch(/#SPILL! .*C2.*not empty/);
