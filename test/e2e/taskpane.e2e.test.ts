@@ -144,6 +144,15 @@ test("a project's detail lists its metrics, and Insert writes a ready formula in
   await page.click("#insert-metric");
   await page.waitForFunction(() => window.__cryptometricsWorkbook?.calls.length === 2);
   expect(await lastCall()).toMatchObject({ formula: '=CRYPTO.METRIC("aave","fees",TODAY()-365)' });
+  // The project itself, as a card (a data type): its fields then read as =B2.Revenue.
+  await page.click("#insert-card");
+  await page.waitForFunction(() => window.__cryptometricsWorkbook?.calls.length === 3);
+  expect(await lastCall()).toEqual({
+    op: "insertFormula",
+    address: "Sheet1!B2",
+    formula: '=CRYPTO.PROJECT("aave")',
+  });
+  expect((await statusOf("#detail-status")).text).toMatch(/as a card in Sheet1!B2.*=B2\.Revenue/);
   await page.evaluate(() => window.scrollTo(0, 0));
   await screenshot(page, "taskpane-production");
 });
@@ -182,6 +191,17 @@ test("the formula builder writes the reference's formula, previews it with the e
   await page.click("#builder-insert");
   expect(await statusOf("#builder-insert-status")).toMatchObject({ kind: "success" });
   expect(await lastCall()).toEqual({ op: "insertFormula", address: "Sheet1!D4", formula });
+});
+
+test("the builder offers a project as a card and previews the card itself", async () => {
+  await page.selectOption("#builder-function", "PROJECT");
+  await page.selectOption("#b-project", ["aave"]);
+  await page.waitForFunction(
+    () => document.querySelector("#builder-formula")?.textContent === '=CRYPTO.PROJECT("aave")'
+  );
+  await page.waitForSelector("section#builder-result.card");
+  expect(await page.innerText("#builder-result .card-title")).toBe("Aave");
+  expect(await page.locator("#builder-result dt", { hasText: "Revenue TTM" }).count()).toBe(1);
 });
 
 test("Insert statement builds a formatted worksheet named after the project: static, then live", async () => {

@@ -95,8 +95,12 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
   },
   {
     name: "PROJECT",
-    summary: "A project's detail: one field, or every field.",
-    params: [p("project", "project", "Project"), p("field", "field", "Field", true)],
+    summary:
+      "A project as a card (a data type: =A1.Revenue reads a field), or one field of its detail.",
+    params: [
+      p("project", "project", "Project"),
+      p("field", "field", "Field (none: the card)", true),
+    ],
   },
   {
     name: "PROJECTS",

@@ -18,6 +18,7 @@ import {
 import { callForPreview } from "../model/formula-text";
 import { h, replaceChildren } from "../../ui/dom";
 import { choiceSelect } from "./picker";
+import { cardView } from "../../ui/card-view";
 import { resultTable } from "../../ui/result-table";
 import { statusLine, withBusy } from "../../ui/status";
 import { paramControl, type Control } from "./builder-controls";
@@ -79,7 +80,16 @@ export function builderView(ctx: AppContext): BuilderView {
           replaceChildren(preview);
         } else {
           previewStatus.clear();
-          replaceChildren(preview, resultTable(evaluation.grid, { id: "builder-result" }));
+          const [[first]] = evaluation.grid;
+          // A card (PROJECT without a field) previews as the card Excel will open on click.
+          replaceChildren(
+            preview,
+            evaluation.grid.length === 1 &&
+              evaluation.grid[0].length === 1 &&
+              first.kind === "entity"
+              ? cardView(first.value, { id: "builder-result" })
+              : resultTable(evaluation.grid, { id: "builder-result" })
+          );
         }
       } catch (error) {
         if (run === previewRun) previewStatus.show("error", `No preview: ${messageOf(error)}`);

@@ -72,10 +72,10 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
     );
     const chosen = (): string => metric.select.value;
     const buttons = {
-      value: h("fluent-button", { id: "insert-value", appearance: "accent" }, "Insert VALUE"),
+      card: h("fluent-button", { id: "insert-card", appearance: "accent" }, "Insert as card"),
+      value: h("fluent-button", { id: "insert-value" }, "Insert VALUE"),
       metric: h("fluent-button", { id: "insert-metric" }, "Insert METRIC (last 365 days)"),
       statement: h("fluent-button", { id: "insert-statement-formula" }, "Insert STATEMENT"),
-      project: h("fluent-button", { id: "insert-project" }, "Insert PROJECT"),
       builder: h(
         "fluent-button",
         { id: "open-builder", appearance: "outline" },
@@ -85,7 +85,17 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
     insert(buttons.value, status, () => valueFormula(p.projectId, chosen()));
     insert(buttons.metric, status, () => metricLastYearFormula(p.projectId, chosen()));
     insert(buttons.statement, status, () => statementFormula(p.projectId));
-    insert(buttons.project, status, () => projectFormula(p.projectId));
+    buttons.card.addEventListener("click", () =>
+      withBusy(buttons.card, status, "Inserting…", async () => {
+        const text = projectFormula(p.projectId);
+        const { address } = await ctx.workbook.insertFormula(text);
+        const cell = address.replace(/^.*!/, "");
+        status.show(
+          "success",
+          `Inserted ${p.name} as a card in ${address} (${text}). Click its icon for the card; =${cell}.Revenue reads a field.`
+        );
+      })
+    );
     buttons.builder.addEventListener("click", () => {
       let state = withValue(emptyState("VALUE"), "project", { kind: "ids", ids: [p.projectId] });
       if (chosen()) state = withValue(state, "metric", { kind: "ids", ids: [chosen()] });
