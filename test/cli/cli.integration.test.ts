@@ -17,6 +17,7 @@ import {
   type RunningSimulator,
 } from "../../src/simulator";
 import { generateFunctionsMeta } from "../../src/tools/gen-functions-meta";
+import { validateEntity } from "../../src/sheet/entity";
 
 const root = resolve(__dirname, "../..");
 const execFileAsync = promisify(execFile);
@@ -256,5 +257,37 @@ describe("the built entry point", () => {
     expect(failure?.stderr).toBe(
       "cryptometrics: formula 1: unexpected end of formula (expected ')' to close the argument list) at column 13\n"
     );
+  });
+});
+
+describe("cards through the CLI", () => {
+  it("acts as a current Excel: json prints a card as its Excel.EntityCellValue, table as its text", async () => {
+    const json = await cli(["eval", "--format", "json", 'PROJECT("aave")']);
+    expect(json.stderr).toBe("");
+    expect(json.code).toBe(0);
+    const [[[card]]] = JSON.parse(json.stdout) as Excel.EntityCellValue[][][];
+    expect(card).toMatchObject({ type: "Entity", text: "Aave" });
+    expect(card.properties?.Id).toEqual({ type: "String", basicValue: "aave" });
+    expect(validateEntity(card)).toEqual([]);
+
+    const table = await cli(["eval", 'PROJECT("aave")']);
+    expect(table.stdout).toBe('=CRYPTO.PROJECT("aave")\nAave\n');
+  });
+
+  it("acts as an older Excel with --legacy-host: the field/value table, dates as plain serials", async () => {
+    const { code, stdout, stderr } = await cli([
+      "eval",
+      "--legacy-host",
+      "--format",
+      "json",
+      'PROJECT("aave")',
+      'METRIC("aave","fees","2024-01-01","2024-01-02")',
+    ]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const [project, series] = JSON.parse(stdout) as [unknown[][], unknown[][]];
+    expect(project[0]).toEqual(["field", "value"]);
+    expect(project).toContainEqual(["symbol", "AAVE"]);
+    expect(series.slice(1).map((row) => row[0])).toEqual([45292, 45293]);
   });
 });
