@@ -20,6 +20,7 @@ import {
   openText,
 } from "../client";
 import { DEFAULT_CACHE_POLICY, type CachePolicy } from "./cache-policy";
+import { dayOfInstant } from "../client/data/days";
 import { withDeadline } from "./deadline";
 import { readHistoryStarts, type HistoryStarts } from "./history-start";
 import { KeyedCache, type Lifetime, type Loaded, type SavedEntries } from "./keyed-cache";
@@ -63,6 +64,14 @@ export interface EngineOptions {
   deadlineMs: number;
   /** Must match the client's chunk size. */
   maxIdsPerRequest: number;
+  /**
+   * Largest answer, in rows (projects in the catalogue × days), for which a metric asked of more projects
+   * than one request holds is asked of every project instead (§4.11 `project_ids=all`): one request rather
+   * than one per 50 ids. 20,000 rows is about 2.5 MB of JSON, a second or two on a slow line, while a
+   * 500-project model on one date (500 rows per metric) or its latest values (36 days: 18,000 rows) fits.
+   * 0 turns it off.
+   */
+  wholeUniverseMaxRows: number;
 }
 
 export const DEFAULT_ENGINE_OPTIONS: Readonly<EngineOptions> = {
@@ -70,6 +79,7 @@ export const DEFAULT_ENGINE_OPTIONS: Readonly<EngineOptions> = {
   windowMs: 50,
   deadlineMs: 130_000,
   maxIdsPerRequest: 50,
+  wholeUniverseMaxRows: 20_000,
 };
 
 export interface EngineDeps {
@@ -121,6 +131,15 @@ export class Engine {
         deadlineMs: this.options.deadlineMs,
         maxIdsPerRequest: this.options.maxIdsPerRequest,
         staleAfterMs: this.options.cache.staleAfterMs,
+        universe: () => {
+          const projects = this.cache.peek<Project[]>("projects");
+          if (!projects || this.options.wholeUniverseMaxRows <= 0) return undefined;
+          return {
+            projects: projects.length,
+            today: dayOfInstant(now()),
+            maxRows: this.options.wholeUniverseMaxRows,
+          };
+        },
       },
       (projectId, productId, metricId) => this.published(projectId, productId, metricId)
     );

@@ -10,6 +10,9 @@
  *   max-flow/min-cut, König–Egerváry, for costs taken on full id lists), then single-project moves that lower
  *   the true chunked cost are applied until none does. On the usual grids (many projects × a few metrics,
  *   or one project × many metrics) this reaches the optimum; for 1,000 cells it takes about a millisecond.
+ *
+ * A metric whose request may ask for every project (§4.11 with `project_ids=all`, see series-grouping.ts)
+ * costs one request whatever the number of projects: a 500-project column is one request, not ten chunks.
  */
 
 /** Projects up to which the planner tries every choice (2^12 = 4,096 evaluations). */
@@ -32,6 +35,16 @@ export interface PlannedRequest {
   start: number;
   end: number;
   pairs: PairNeed[];
+  /** Metric form only: sent with `project_ids=all` (one request) instead of its chunked id list. */
+  all?: boolean;
+}
+
+export interface PlanOptions {
+  /**
+   * Metrics whose request may ask for every project at once (the answer stays small enough). Such a
+   * request costs one, and is sent that way when its projects would take more than one chunk.
+   */
+  wholeUniverse?: (metricId: string) => boolean;
 }
 
 /** Requests an id list of length n costs when at most `chunk` ids fit in one request. */
@@ -111,7 +124,8 @@ function minimumCover(
   nMetrics: number,
   pairs: ReadonlyArray<{ p: number; m: number }>,
   pDegree: readonly number[],
-  chunk: number
+  /** Requests for n ids of a project (m undefined) or of metric m. */
+  costOf: (n: number, m?: number) => number
 ): boolean[] {
   const mDegree = Array.from({ length: nMetrics }, () => 0);
   for (const { m } of pairs) mDegree[m]++;
@@ -120,9 +134,8 @@ function minimumCover(
   const source = 0;
   const sink = 1 + nProjects + nMetrics;
   const graph = new FlowGraph(sink + 1);
-  for (let p = 0; p < nProjects; p++) graph.addEdge(source, 1 + p, cost(pDegree[p], chunk) + 1e-6);
-  for (let m = 0; m < nMetrics; m++)
-    graph.addEdge(1 + nProjects + m, sink, cost(mDegree[m], chunk));
+  for (let p = 0; p < nProjects; p++) graph.addEdge(source, 1 + p, costOf(pDegree[p]) + 1e-6);
+  for (let m = 0; m < nMetrics; m++) graph.addEdge(1 + nProjects + m, sink, costOf(mDegree[m], m));
   for (const { p, m } of pairs) graph.addEdge(1 + p, 1 + nProjects + m, Infinity);
   graph.maxFlow(source, sink);
   const onSourceSide = graph.reachable(source);
@@ -135,7 +148,8 @@ function minimumCover(
  */
 export function planRequests(
   needs: readonly PairNeed[],
-  maxIdsPerRequest: number
+  maxIdsPerRequest: number,
+  options: PlanOptions = {}
 ): PlannedRequest[] {
   if (needs.length === 0) return [];
   const projects = [...new Set(needs.map((n) => n.projectId))];
@@ -149,6 +163,8 @@ export function planRequests(
 
   const pairList = [...pairs.values()];
   const chunkCost = (n: number): number => (n === 0 ? 0 : cost(n, maxIdsPerRequest));
+  const whole = metrics.map((m) => options.wholeUniverse?.(m) ?? false);
+  const metricCost = (n: number, m: number): number => (n === 0 ? 0 : whole[m] ? 1 : chunkCost(n));
   const pDegree = projects.map(() => 0);
   for (const { p } of pairList) pDegree[p]++;
   /** True request count when the projects flagged in `chosen` use the project form. */
@@ -157,7 +173,7 @@ export function planRequests(
     let sum = 0;
     chosen.forEach((c, p) => (sum += c ? chunkCost(pDegree[p]) : 0));
     for (const { p, m } of pairList) if (!chosen[p]) perMetric[m]++;
-    return perMetric.reduce((acc, n) => acc + chunkCost(n), sum);
+    return perMetric.reduce((acc, n, m) => acc + metricCost(n, m), sum);
   };
 
   let projectChosen: boolean[];
@@ -178,12 +194,8 @@ export function planRequests(
       }
     }
   } else {
-    projectChosen = minimumCover(
-      projects.length,
-      metrics.length,
-      pairList,
-      pDegree,
-      maxIdsPerRequest
+    projectChosen = minimumCover(projects.length, metrics.length, pairList, pDegree, (n, m) =>
+      m === undefined ? cost(n, maxIdsPerRequest) : metricCost(n, m)
     );
     let current = total(projectChosen);
     for (let improved = true; improved;) {
@@ -218,10 +230,15 @@ export function planRequests(
     request.end = Math.max(request.end, need.end);
     request.pairs.push(need);
   }
-  return [...byRequest.values()];
+  const planned = [...byRequest.values()];
+  for (const r of planned) {
+    if (r.form === "metric" && r.members.length > maxIdsPerRequest && whole[mIndex.get(r.id)!])
+      r.all = true;
+  }
+  return planned;
 }
 
 /** How many HTTP requests a plan sends once id lists are chunked. */
 export function requestCount(plan: readonly PlannedRequest[], maxIdsPerRequest: number): number {
-  return plan.reduce((sum, r) => sum + cost(r.members.length, maxIdsPerRequest), 0);
+  return plan.reduce((sum, r) => sum + (r.all ? 1 : cost(r.members.length, maxIdsPerRequest)), 0);
 }

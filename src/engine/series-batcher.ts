@@ -8,7 +8,7 @@
  * itself is aborted once nobody waits for it).
  */
 import { CryptometricsError, type Timers } from "../client";
-import { groupRequests } from "./series-grouping";
+import { groupRequests, type Universe } from "./series-grouping";
 import { hasAnyValue, notAvailableIssue, type AvailabilityLookup } from "./availability";
 import {
   describeGroup,
@@ -38,6 +38,8 @@ export interface BatcherOptions {
   maxIdsPerRequest: number;
   /** A call with earlier values gets them after this long without an answer (stale-if-slow). */
   staleAfterMs: number;
+  /** The catalogue's size and today, read when a window is planned: may a metric be asked of all projects? */
+  universe?: () => Universe | undefined;
 }
 
 interface Waiter {
@@ -171,7 +173,8 @@ export class SeriesBatcher {
     const waiters = this.pending.filter((w) => !w.settled || w.refreshing);
     this.pending = [];
     if (waiters.length === 0) return;
-    for (const request of groupRequests(waiters, this.options.maxIdsPerRequest)) {
+    const universe = this.options.universe?.();
+    for (const request of groupRequests(waiters, this.options.maxIdsPerRequest, universe)) {
       this.launch(request, waiters);
     }
   }

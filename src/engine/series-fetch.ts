@@ -26,6 +26,8 @@ export interface GroupRequest {
   end: number;
   variant: SeriesVariant;
   queries: SeriesQuery[];
+  /** Metric form: ask every project (`project_ids=all`) and keep the members' rows. */
+  all?: boolean;
 }
 
 export interface PairResult {
@@ -54,7 +56,9 @@ export function describeGroup(r: GroupRequest): string {
   const n = r.members.length;
   switch (r.form) {
     case "metric":
-      return `GET /v2/metrics/${r.metricId} for ${n} project${n === 1 ? "" : "s"}, ${range}`;
+      return r.all
+        ? `GET /v2/metrics/${r.metricId} for all projects (${n} asked), ${range}`
+        : `GET /v2/metrics/${r.metricId} for ${n} project${n === 1 ? "" : "s"}, ${range}`;
     case "project":
       return `GET /v2/projects/${r.projectId}/metrics for ${n} metric${n === 1 ? "" : "s"}, ${range}`;
     case "product":
@@ -153,7 +157,7 @@ export async function fetchGroup(
       const res = await client.getMetric(
         r.metricId,
         {
-          projectIds: r.members,
+          projectIds: r.all ? "all" : r.members,
           start,
           end,
           chainIds: ids(v.chains),
@@ -164,7 +168,12 @@ export async function fetchGroup(
         },
         { signal }
       );
-      for (const row of res.data) push(found, row.projectId, "", dayNumber(row.date), row.value);
+      // An every-project answer holds projects nobody asked: only the members' rows are kept.
+      const members = r.all ? new Set(r.members) : undefined;
+      for (const row of res.data) {
+        if (members && !members.has(row.projectId)) continue;
+        push(found, row.projectId, "", dayNumber(row.date), row.value);
+      }
       errors = res.errors;
       if (res.meta.repeats) notes = describeRepeats(res.meta.repeats);
     } else if (r.form === "project") {
@@ -235,6 +244,11 @@ export async function fetchGroup(
     const dims = found.get(member);
     const result = results.get(seriesKey(q))!;
     if (dims) result.dims = pointsOf(dims);
+    // Asked of every project, the service names no project that lacks the metric: it leaves it out.
+    else if (r.all)
+      result.warnings.push(
+        `not in the service's answer for every project: no ${q.metricId} data in this range, or ${q.metricId} is not tracked for ${q.projectId}`
+      );
     for (const note of notes) result.warnings.push(note);
   }
   applyErrors(r, errors, results);

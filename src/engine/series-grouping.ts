@@ -2,6 +2,11 @@
  * How the calls of one window become requests: calls are grouped by what can share a request (same options;
  * products and breakdowns have one request form each), identical series are merged with the span of their
  * ranges, and plain project series go through the planner, which picks the cheapest forms.
+ *
+ * A metric asked of more projects than one request's id list holds may be asked of every project instead
+ * (§4.11 with `project_ids=all`: one request rather than one per chunk of ids), when the answer stays small:
+ * the projects in the catalogue times the days of the range at most `maxRows`. The rows of projects nobody
+ * asked are dropped. A range open towards launch is never asked that way (its size is unknown).
  */
 import { planRequests, type PairNeed } from "./planner";
 import type { GroupRequest } from "./series-fetch";
@@ -13,7 +18,28 @@ export interface Call {
   query: SeriesQuery;
 }
 
-export function groupRequests(calls: readonly Call[], maxIdsPerRequest: number): GroupRequest[] {
+/** What decides whether a metric may be asked of every project at once. */
+export interface Universe {
+  /** Projects in the catalogue: the rows of one day of an every-project answer, at most. */
+  projects: number;
+  /** Today's day number: an open end means the latest data, at most today. */
+  today: number;
+  /** Largest every-project answer, in rows (projects × days). */
+  maxRows: number;
+}
+
+/** Whether an every-project request over [start, end] stays within the universe's row bound. */
+export function fitsWholeUniverse(universe: Universe, start: number, end: number): boolean {
+  if (!Number.isFinite(start)) return false;
+  const days = Math.min(end, universe.today) - start + 1;
+  return days > 0 && universe.projects * days <= universe.maxRows;
+}
+
+export function groupRequests(
+  calls: readonly Call[],
+  maxIdsPerRequest: number,
+  universe?: Universe
+): GroupRequest[] {
   const groups = new Map<string, Call[]>();
   for (const w of calls) {
     const q = w.query;
@@ -50,7 +76,8 @@ export function groupRequests(calls: readonly Call[], maxIdsPerRequest: number):
       ...q,
       query: q,
     }));
-    for (const planned of planRequests(needs, maxIdsPerRequest)) {
+    const wholeUniverse = universe ? spanFits(queries, universe) : undefined;
+    for (const planned of planRequests(needs, maxIdsPerRequest, { wholeUniverse })) {
       out.push({
         form: planned.form,
         projectId: planned.form === "project" ? planned.id : "",
@@ -61,6 +88,7 @@ export function groupRequests(calls: readonly Call[], maxIdsPerRequest: number):
         end: planned.end,
         variant: first.variant,
         queries: planned.pairs.map((p) => (p as PairNeed & { query: SeriesQuery }).query),
+        ...(planned.all ? { all: true } : {}),
       });
     }
   }
@@ -79,4 +107,24 @@ function uniqueQueries(group: readonly Call[]): SeriesQuery[] {
     }
   }
   return [...byKey.values()];
+}
+
+/** Per metric: whether the span of every range asked of it fits an every-project answer. */
+function spanFits(
+  queries: readonly SeriesQuery[],
+  universe: Universe
+): (metricId: string) => boolean {
+  const spans = new Map<string, { start: number; end: number }>();
+  for (const q of queries) {
+    const span = spans.get(q.metricId);
+    if (!span) spans.set(q.metricId, { start: q.start, end: q.end });
+    else {
+      span.start = Math.min(span.start, q.start);
+      span.end = Math.max(span.end, q.end);
+    }
+  }
+  const fits = new Map<string, boolean>();
+  for (const [metricId, span] of spans)
+    fits.set(metricId, fitsWholeUniverse(universe, span.start, span.end));
+  return (metricId) => fits.get(metricId) ?? false;
 }

@@ -1,5 +1,7 @@
 import fc from "fast-check";
 import { planRequests, requestCount, type PairNeed } from "../../src/engine/planner";
+import { fitsWholeUniverse, groupRequests, type Call } from "../../src/engine/series-grouping";
+import { DEFAULT_VARIANT, seriesKey, type SeriesQuery } from "../../src/engine/series-types";
 
 const ids = (prefix: string, n: number): string[] =>
   Array.from({ length: n }, (_, i) => `${prefix}${i}`);
@@ -132,5 +134,54 @@ describe("request planner", () => {
       ),
       { numRuns: 100 }
     );
+  });
+
+  it("asks every project at once for a metric that may be (500 projects × 20 metrics: 20 requests)", () => {
+    const needs = grid(ids("p", 500), ids("m", 20));
+    expect(requestCount(planRequests(needs, 50), 50)).toBe(200);
+    const plan = planRequests(needs, 50, { wholeUniverse: () => true });
+    expect(requestCount(plan, 50)).toBe(20);
+    expect(plan.every((r) => r.form === "metric" && r.all && r.members.length === 500)).toBe(true);
+  });
+
+  it("keeps the id list when it fits one request, and chunks metrics that may not be asked of all", () => {
+    const needs = [...grid(ids("p", 40), ["small"]), ...grid(ids("p", 120), ["long", "wide"])];
+    const plan = planRequests(needs, 50, { wholeUniverse: (m) => m !== "long" });
+    const byId = new Map(plan.map((r) => [r.id, r]));
+    expect(byId.get("small")?.all).toBeUndefined();
+    expect(byId.get("wide")?.all).toBe(true);
+    expect(byId.get("long")?.all).toBeUndefined();
+    expect(requestCount(plan, 50)).toBe(1 + 1 + 3);
+  });
+});
+
+describe("asking a metric of every project", () => {
+  const universe = { projects: 500, today: 1_000, maxRows: 20_000 };
+
+  it("fits when projects × days of the range stay within the bound, an open end counting to today", () => {
+    expect(fitsWholeUniverse(universe, 990, 990)).toBe(true);
+    expect(fitsWholeUniverse(universe, 961, 1_000)).toBe(true); // 40 days: 20,000 rows
+    expect(fitsWholeUniverse(universe, 960, 1_000)).toBe(false); // 41 days
+    expect(fitsWholeUniverse(universe, 965, Infinity)).toBe(true); // the latest: 36 days
+    expect(fitsWholeUniverse(universe, -Infinity, 990)).toBe(false); // from launch: size unknown
+  });
+
+  it("plans a window's calls that way only for spans that fit", () => {
+    const call = (projectId: string, metricId: string, start: number, end: number): Call => {
+      const query: SeriesQuery = { projectId, metricId, start, end, variant: DEFAULT_VARIANT };
+      return { key: seriesKey(query), query };
+    };
+    const calls = [
+      ...ids("p", 120).map((p) => call(p, "fees", 990, 990)),
+      ...ids("p", 120).map((p) => call(p, "tvl", 500, 990)),
+    ];
+    const requests = groupRequests(calls, 50, universe);
+    const fees = requests.filter((r) => r.metricId === "fees");
+    const tvl = requests.filter((r) => r.metricId === "tvl");
+    expect(fees).toEqual([expect.objectContaining({ all: true, members: ids("p", 120) })]);
+    expect(tvl).toHaveLength(1);
+    expect(tvl[0].all).toBeUndefined();
+    // Without a catalogue size nothing is asked of every project.
+    expect(groupRequests(calls, 50).some((r) => r.all)).toBe(false);
   });
 });

@@ -9,6 +9,7 @@ import {
   DEMO_API_KEY,
   startSimulator,
   type RunningSimulator,
+  type SimulatorOptions,
 } from "../../src/simulator";
 import { formatDay } from "../../src/client/data/days";
 import { serialToDay } from "../../src/sheet/excel-dates";
@@ -27,8 +28,11 @@ export interface Harness {
   requests(): string[];
 }
 
-export async function startHarness(config: Partial<RuntimeConfig> = {}): Promise<Harness> {
-  const sim = await startSimulator({ port: 0, now: () => NOW, rateLimit: null });
+export async function startHarness(
+  config: Partial<RuntimeConfig> = {},
+  simulator: Partial<SimulatorOptions> = {}
+): Promise<Harness> {
+  const sim = await startSimulator({ port: 0, now: () => NOW, rateLimit: null, ...simulator });
   configureRuntime({
     baseUrl: sim.url,
     apiKey: DEMO_API_KEY,

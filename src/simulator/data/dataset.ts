@@ -35,7 +35,7 @@ export interface DatasetOptions {
  * bounds cost time, never correctness. The demo's 46 projects fit whole (about 40 MB of served series); a
  * synthetic universe of thousands of projects does not, and would otherwise grow without limit.
  */
-const MAX_MODELS = 200;
+const MAX_MODELS = 600;
 const MAX_SERVED_BYTES = 128 * 1024 * 1024;
 
 export interface ProductInfo {

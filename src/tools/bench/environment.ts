@@ -24,6 +24,8 @@ export interface BenchEnvironmentOptions {
   maxIdsPerRequest?: number;
   /** Make the simulator check exactly the client's window (see simulatorWindow). */
   strictWindow?: boolean;
+  /** The simulator's universe (its --projects); default its 46 demo projects. */
+  projects?: number;
 }
 
 export interface Measurement {
@@ -89,6 +91,7 @@ export async function startBenchEnvironment(
     port: 0,
     now: options.now,
     latencyMs: options.latencyMs,
+    projects: options.projects,
     // The real service documents no Retry-After; its absence makes the client back off on its own.
     rateLimit:
       scale === null

@@ -10,6 +10,7 @@ import { setLogSink, type LogRecord } from "../../client";
 import { projectRoot } from "./bundles";
 import { installExcelHost } from "./excel";
 import { formatMarkdown, formatReport } from "./report";
+import { WORKLOAD_IDS, type WorkloadId } from "./results";
 import { BENCH_DEFAULTS, runBench } from "./run";
 import { messageOf } from "../../client/errors";
 
@@ -18,6 +19,7 @@ const HELP = `Usage: npm run bench [-- options]
   --latency A-B    simulator latency per request in ms; default ${BENCH_DEFAULTS.latencyMs.join("-")}
   --hot-runs N     timed evaluations of the hot path (median reported); default 7
   --strict-window  the simulator checks exactly the client's window (shows the 429s its latency causes)
+  --only LIST      run only these workloads, comma-separated: ${WORKLOAD_IDS.join(", ")}
   --out DIR        where results go; default bench-results
   --help`;
 
@@ -38,6 +40,19 @@ function parseLatency(text: string): [number, number] {
   return [a, b];
 }
 
+function parseOnly(text: string): WorkloadId[] {
+  const ids = text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = ids.filter((id) => !(WORKLOAD_IDS as readonly string[]).includes(id));
+  if (ids.length === 0 || unknown.length > 0)
+    throw new UsageError(
+      `--only takes workloads from ${WORKLOAD_IDS.join(", ")}${unknown.length ? `; not ${unknown.join(", ")}` : ""}`
+    );
+  return ids as WorkloadId[];
+}
+
 function logToStderr(record: LogRecord): void {
   if (record.level === "debug" || record.level === "info") return;
   const data = record.data ? ` ${JSON.stringify(record.data)}` : "";
@@ -51,6 +66,7 @@ async function main(): Promise<number> {
       latency: { type: "string", default: BENCH_DEFAULTS.latencyMs.join("-") },
       "hot-runs": { type: "string", default: "7" },
       "strict-window": { type: "boolean", default: false },
+      only: { type: "string" },
       out: { type: "string", default: "bench-results" },
       help: { type: "boolean", default: false },
     },
@@ -63,6 +79,7 @@ async function main(): Promise<number> {
   if (scale < 1) throw new UsageError("--scale must be at least 1");
   const latencyMs = parseLatency(values.latency);
   const hotRuns = Math.round(positive(values["hot-runs"], "--hot-runs"));
+  const only = values.only === undefined ? undefined : parseOnly(values.only);
   const root = projectRoot();
 
   setLogSink(logToStderr);
@@ -75,6 +92,7 @@ async function main(): Promise<number> {
     latencyMs,
     hotRuns,
     strictWindow: values["strict-window"],
+    only,
     webDir: join(root, "dist", "web"),
     progress: (line) => process.stderr.write(`  ${line}\n`),
   });

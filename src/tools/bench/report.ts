@@ -24,6 +24,8 @@ function settingsLine(r: BenchResults): string {
     (repeated > 0
       ? `, the first ${repeated} repeated (cells the add-in coalesces, the naive one does not)`
       : "") +
+    `; the large model holds all ${formatCount(s.universe)} projects of the simulator's universe (the 46 demo ` +
+    `projects and synthetic ones, \`--projects ${s.universe}\`), one date, the same 20 metrics` +
     `. Simulator in-process on loopback, ${s.latencyMs[0]}–${s.latencyMs[1]} ms latency per request; rate limit ` +
     `60 requests per ${formatDuration(s.windowMs)} in the client's limiter and in the simulator (the real 60 ` +
     `per minute, ${s.scale}× faster; the client's limiter sets the pace, the simulator guards a ` +
@@ -91,13 +93,20 @@ function notes(r: BenchResults): string[] {
         ? `; first difference in ${firstDiff.title}, cell ${firstDiff.agreement.firstDifference.index + 1}: ` +
           `add-in ${firstDiff.agreement.firstDifference.ours}, naive ${firstDiff.agreement.firstDifference.naive}.`
         : ".") +
-      ` Model sheet: ${r.workloads[0].ours.outcomes.numbers} numbers, ` +
-      `${
-        Object.entries(r.workloads[0].ours.outcomes.errors)
-          .map(([code, n]) => `${n} ${code}`)
-          .join(", ") || "no errors"
-      } (pairs a project lacks, archived projects).`,
+      [outcomesOf(r, "model", "Model sheet"), outcomesOf(r, "large", "Large model")].join("") +
+      (r.workloads.some((w) => w.id === "model" || w.id === "large")
+        ? " (#N/A: pairs a project lacks, archived projects)."
+        : ""),
   ];
+}
+
+function outcomesOf(r: BenchResults, id: WorkloadResult["id"], title: string): string {
+  const w = r.workloads.find((x) => x.id === id);
+  if (!w) return "";
+  const errors = Object.entries(w.ours.outcomes.errors)
+    .map(([code, n]) => `${formatCount(n)} ${code}`)
+    .join(", ");
+  return ` ${title}: ${formatCount(w.ours.outcomes.numbers)} numbers, ${errors || "no errors"}.`;
 }
 
 function wrap(text: string, width = 110, indent = ""): string[] {
@@ -123,6 +132,7 @@ function targetLines(r: BenchResults): string[] {
 
 function hotLine(r: BenchResults): string {
   const h = r.hotPath;
+  if (!h) return "Hot path: not run (--only).";
   const us = (ms: number) => ((ms * 1000) / h.cells).toFixed(1);
   const range = (runs: readonly number[]) =>
     `${us(runs.reduce((a, b) => Math.min(a, b)))}–${us(runs.reduce((a, b) => Math.max(a, b)))}`;
@@ -136,6 +146,7 @@ function hotLine(r: BenchResults): string {
 }
 
 function heapLine(r: BenchResults): string {
+  if (!r.heap) return "Heap: not measured (the model sheet was not run).";
   const { beforeBytes, afterBytes, forcedGc } = r.heap;
   return (
     `Heap used after the model sheet: ${formatBytes(afterBytes)} (before: ${formatBytes(beforeBytes)}, ` +

@@ -4,7 +4,20 @@ import type { Agreement, OutcomeSummary } from "./outcomes";
 import type { Projection } from "./projection";
 import type { SmallTimings } from "./small-timings";
 
-export type WorkloadId = "model" | "history" | "overlap" | "statements" | "warm" | "cold" | "hot";
+export type WorkloadId =
+  "model" | "large" | "history" | "overlap" | "statements" | "warm" | "cold" | "hot";
+
+/** Every workload, in the order a full run measures them (`--only` picks some). */
+export const WORKLOAD_IDS: readonly WorkloadId[] = [
+  "model",
+  "warm",
+  "large",
+  "history",
+  "overlap",
+  "statements",
+  "cold",
+  "hot",
+];
 
 /** One evaluator's run of one workload. */
 export interface SideResult {
@@ -73,6 +86,10 @@ export interface BenchSettings {
   /** Rows of the 50-row sheets, and the distinct projects on them (the demo dataset has 46). */
   sheetRows: number;
   distinctProjects: number;
+  /** Projects the simulator serves (the large model's universe). */
+  universe: number;
+  /** The workloads run (all, unless `--only` chose some). */
+  workloads: WorkloadId[];
 }
 
 export interface BenchResults {
@@ -88,8 +105,10 @@ export interface BenchResults {
   };
   settings: BenchSettings;
   workloads: WorkloadResult[];
-  hotPath: HotPathResult;
-  heap: HeapResult;
+  /** Absent when `--only` left the hot path out. */
+  hotPath?: HotPathResult;
+  /** Absent when `--only` left the model sheet out. */
+  heap?: HeapResult;
   bundles: BundleReport;
   /** Catalogue search and simulator timings (absent from runs recorded before they were measured). */
   smallTimings?: SmallTimings;

@@ -1,5 +1,5 @@
 /**
- * The performance targets (the README's goal column), checked against one run. Request counts are exact; times and sizes depend on the
+ * The benchmark's targets, checked against one run. Request counts are exact; times and sizes depend on the
  * machine and the build, so they are reported here, never asserted in tests.
  */
 import { formatBytes, formatCount, formatRatio } from "./format";
@@ -8,18 +8,16 @@ import type { BenchResults, TargetCheck, WorkloadId, WorkloadResult } from "./re
 export const TARGETS = {
   modelRequests: 20,
   modelFewerThanNaive: 40,
+  /** 500 projects × 20 metrics on one date: one request per metric, every project at once. */
+  largeModelRequests: 20,
   hotPathUsPerCell: 20,
+  /** A warm CRYPTO.VALUE through the functions layer (arguments, diagnostics, Excel values) and the engine. */
+  hotPathFunctionsUsPerCell: 10,
   functionsGzipBytes: 60_000,
   taskpaneGzipBytes: 250_000,
 } as const;
 
 type Measured = Omit<BenchResults, "targets">;
-
-function workload(results: Measured, id: WorkloadId): WorkloadResult {
-  const found = results.workloads.find((w) => w.id === id);
-  if (!found) throw new Error(`the run has no "${id}" workload`);
-  return found;
-}
 
 function requestsCheck(
   w: WorkloadResult,
@@ -42,15 +40,17 @@ const PLAN_NOTE =
   "more requests than the plan needs: look at the paths in the results JSON; a cell that reached the engine " +
   "after the batching window closed, or a retried request (see the retries column), sends extra requests";
 
-function hotPathNote(results: Measured): string {
+function busyNote(results: Measured): string {
   const { loadAverage, cpus } = results.environment;
-  const busy =
-    loadAverage > cpus
-      ? `this run's machine was busy (load average ${loadAverage.toFixed(1)} on ${cpus} CPUs), which ` +
+  return loadAverage > cpus
+    ? `this run's machine was busy (load average ${loadAverage.toFixed(1)} on ${cpus} CPUs), which ` +
         `inflates times: compare the range of runs, and re-run on an idle machine. `
-      : "";
+    : "";
+}
+
+function hotPathNote(results: Measured): string {
   return (
-    busy +
+    busyNote(results) +
     "Per cell the engine awaits two catalogue lookups (each with its own deadline timer) before reading the " +
     "series (a new Map and arrays per answer); with every cell of a recalculation in flight at once, " +
     "collecting that garbage is about half the time. A synchronous lookup in the cached catalogue and one " +
@@ -58,64 +58,120 @@ function hotPathNote(results: Measured): string {
   );
 }
 
+function hotPathChecks(results: Measured): TargetCheck[] {
+  const hot = results.hotPath;
+  if (!hot) return [];
+  const engineUs = (hot.enginePathMs * 1000) / hot.cells;
+  const cellUs = (hot.cellPathMs * 1000) / hot.cells;
+  return [
+    {
+      label: "hot path: engine time per cell",
+      measured: `${engineUs.toFixed(1)} µs`,
+      target: `< ${TARGETS.hotPathUsPerCell} µs`,
+      met: engineUs < TARGETS.hotPathUsPerCell,
+      ...(engineUs < TARGETS.hotPathUsPerCell ? {} : { note: hotPathNote(results) }),
+    },
+    {
+      label: "hot path: CRYPTO.VALUE time per cell",
+      measured: `${cellUs.toFixed(1)} µs`,
+      target: `≤ ${TARGETS.hotPathFunctionsUsPerCell} µs`,
+      met: cellUs <= TARGETS.hotPathFunctionsUsPerCell,
+      ...(cellUs <= TARGETS.hotPathFunctionsUsPerCell
+        ? {}
+        : {
+            note:
+              busyNote(results) +
+              "profile one run (node --cpu-prof dist/node/tools/bench/main.js --only hot): the edge's " +
+              "per-cell work (argument checks, the diagnostics record, Excel values) is what it adds to the engine",
+          }),
+    },
+  ];
+}
+
 export function evaluateTargets(results: Measured): TargetCheck[] {
   const { settings } = results;
-  const historyProjects = settings.distinctProjects;
-  const model = workload(results, "model");
-  const ratio = model.ours.requests > 0 ? model.naive.requests / model.ours.requests : Infinity;
-  const chunks = Math.ceil(historyProjects / settings.maxIdsPerRequest);
-  const hotUs = (results.hotPath.enginePathMs * 1000) / results.hotPath.cells;
+  const ran = (id: WorkloadId): WorkloadResult | undefined =>
+    results.workloads.find((w) => w.id === id);
+  const checks: TargetCheck[] = [];
+  const model = ran("model");
+  if (model) {
+    const ratio = model.ours.requests > 0 ? model.naive.requests / model.ours.requests : Infinity;
+    checks.push(
+      requestsCheck(
+        model,
+        "model sheet: requests",
+        TARGETS.modelRequests,
+        "≤ 20 (one per metric)",
+        PLAN_NOTE
+      ),
+      {
+        label: "model sheet: naive ÷ add-in requests",
+        measured: formatRatio(ratio),
+        target: `≥ ${TARGETS.modelFewerThanNaive}×`,
+        met: ratio >= TARGETS.modelFewerThanNaive,
+        ...(ratio >= TARGETS.modelFewerThanNaive ? {} : { note: PLAN_NOTE }),
+      }
+    );
+  }
+  const large = ran("large");
+  if (large)
+    checks.push(
+      requestsCheck(
+        large,
+        "large model: requests",
+        TARGETS.largeModelRequests,
+        `≤ ${TARGETS.largeModelRequests} (one per metric, every project at once)`,
+        PLAN_NOTE
+      )
+    );
+  const history = ran("history");
+  if (history) {
+    const chunks = Math.ceil(settings.distinctProjects / settings.maxIdsPerRequest);
+    checks.push(
+      requestsCheck(
+        history,
+        "history sheet: requests",
+        chunks,
+        `${chunks} (one per chunk of ≤ ${settings.maxIdsPerRequest} project ids; ${settings.distinctProjects} ids)`,
+        PLAN_NOTE
+      )
+    );
+  }
+  const overlap = ran("overlap");
+  if (overlap)
+    checks.push(requestsCheck(overlap, "overlapping ranges: requests", 1, "1", PLAN_NOTE));
+  const statements = ran("statements");
+  if (statements)
+    checks.push(
+      requestsCheck(
+        statements,
+        "statements: requests",
+        20,
+        "20 (+ the catalogue when cold)",
+        PLAN_NOTE
+      )
+    );
+  const warm = ran("warm");
+  if (warm) checks.push(requestsCheck(warm, "warm refresh: requests", 0, "0", PLAN_NOTE));
+  const cold = ran("cold");
+  if (cold)
+    checks.push(
+      requestsCheck(
+        cold,
+        "cold open: requests",
+        TARGETS.modelRequests + 2,
+        "≤ 22 (model sheet + projects and metrics lists)",
+        PLAN_NOTE
+      )
+    );
+  checks.push(...hotPathChecks(results), ...bundleChecks(results));
+  return checks;
+}
+
+function bundleChecks(results: Measured): TargetCheck[] {
   const functionsGz = results.bundles.functions.gzipBytes;
   const page = results.bundles.pages[0];
   return [
-    requestsCheck(
-      model,
-      "model sheet: requests",
-      TARGETS.modelRequests,
-      "≤ 20 (one per metric)",
-      PLAN_NOTE
-    ),
-    {
-      label: "model sheet: naive ÷ add-in requests",
-      measured: formatRatio(ratio),
-      target: `≥ ${TARGETS.modelFewerThanNaive}×`,
-      met: ratio >= TARGETS.modelFewerThanNaive,
-      ...(ratio >= TARGETS.modelFewerThanNaive ? {} : { note: PLAN_NOTE }),
-    },
-    requestsCheck(
-      workload(results, "history"),
-      "history sheet: requests",
-      chunks,
-      `${chunks} (one per chunk of ≤ ${settings.maxIdsPerRequest} project ids; ${historyProjects} ids)`,
-      PLAN_NOTE
-    ),
-    requestsCheck(workload(results, "overlap"), "overlapping ranges: requests", 1, "1", PLAN_NOTE),
-    requestsCheck(
-      workload(results, "statements"),
-      "statements: requests",
-      20,
-      "20 (+ the catalogue when cold)",
-      PLAN_NOTE
-    ),
-    requestsCheck(workload(results, "warm"), "warm refresh: requests", 0, "0", PLAN_NOTE),
-    requestsCheck(
-      workload(results, "cold"),
-      "cold open: requests",
-      TARGETS.modelRequests + 2,
-      "≤ 22 (model sheet + projects and metrics lists)",
-      PLAN_NOTE
-    ),
-    {
-      label: "hot path: engine time per cell",
-      measured: `${hotUs.toFixed(1)} µs`,
-      target: `< ${TARGETS.hotPathUsPerCell} µs`,
-      met: hotUs < TARGETS.hotPathUsPerCell,
-      ...(hotUs < TARGETS.hotPathUsPerCell
-        ? {}
-        : {
-            note: hotPathNote(results),
-          }),
-    },
     {
       label: "functions.js, gzipped",
       measured: formatBytes(functionsGz),

@@ -48,6 +48,22 @@ export type BenchCell =
 const dataset = createDataset(BENCH_TODAY);
 
 /**
+ * The large model's universe: the demo's 46 projects and synthetic ones up to 500 (the simulator's
+ * `--projects 500`), as a fund's coverage list is.
+ */
+export const LARGE_UNIVERSE = 500;
+
+let largeIds: string[] | undefined;
+
+/** The first `count` project ids of the large universe (demo projects first). */
+export function largeProjects(count = LARGE_UNIVERSE): string[] {
+  largeIds ??= createDataset(BENCH_TODAY, { projects: LARGE_UNIVERSE }).projects.map((p) => p.id);
+  if (count > largeIds.length)
+    throw new RangeError(`the large universe has ${largeIds.length} projects, ${count} asked`);
+  return largeIds.slice(0, count);
+}
+
+/**
  * One project id per sheet row. The demo dataset has 46 projects; a sheet of more rows repeats the first
  * ones (a "top projects" block under the full list), as models do. Distinct ids: min(rows, 46).
  */
@@ -75,6 +91,17 @@ export function modelSheet(
   date = MODEL_DATE
 ): BenchCell[] {
   return sheetProjects(rows).flatMap((project) =>
+    metrics.map((metric): BenchCell => ({ fn: "VALUE", project, metric, date }))
+  );
+}
+
+/** Large model: every project of the large universe × metrics on one date (default 500 × 20 = 10,000). */
+export function largeModelSheet(
+  projects = LARGE_UNIVERSE,
+  metrics: readonly string[] = MODEL_METRICS,
+  date = MODEL_DATE
+): BenchCell[] {
+  return largeProjects(projects).flatMap((project) =>
     metrics.map((metric): BenchCell => ({ fn: "VALUE", project, metric, date }))
   );
 }
