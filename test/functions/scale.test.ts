@@ -4,7 +4,7 @@
  */
 import * as fns from "../../src/functions/functions";
 import { currentRuntime } from "../../src/runtime/runtime";
-import { createDataset } from "../../src/simulator";
+import { createDataset, DEMO_API_KEY } from "../../src/simulator";
 import { inv, show, startHarness, TODAY, type Harness } from "./harness";
 
 const UNIVERSE = 130;
@@ -16,7 +16,14 @@ const DATE = "2026-09-30";
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({}, { projects: UNIVERSE });
-});
+  // The simulator generates a series on first use, blocking its process: warmed here, so that no attempt of
+  // the client under test times out on a busy machine.
+  const headers = { Authorization: `Bearer ${DEMO_API_KEY}` };
+  for (const m of metrics)
+    await fetch(`${h.sim.url}/v2/metrics/${m}?project_ids=all&start=2025-10-01&end=${DATE}`, {
+      headers,
+    }).then((r) => r.arrayBuffer());
+}, 120_000);
 afterAll(() => h.close());
 
 async function fresh(): Promise<void> {
