@@ -164,8 +164,7 @@ export function evaluateTargets(results: Measured): TargetCheck[] {
         PLAN_NOTE
       )
     );
-  checks.push(...hotPathChecks(results), ...bundleChecks(results));
-  return checks;
+  return checks.concat(hotPathChecks(results), bundleChecks(results));
 }
 
 function bundleChecks(results: Measured): TargetCheck[] {
