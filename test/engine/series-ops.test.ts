@@ -37,6 +37,51 @@ describe("series operations", () => {
     ]);
   });
 
+  it("fill=previous keeps the day's own value, on the first day of the range too", () => {
+    const days = pts(["2024-01-01", 1], ["2024-01-03", 3], ["2024-01-04", 4]);
+    const filled = fillDays(days, d("2024-01-03"), d("2024-01-04"), "previous");
+    expect(filled.map((p) => p.value)).toEqual([3, 4]);
+    // (Carrying from days `<= start` instead of `< start` is the same: the start day's own value, when
+    // present, replaces the carried one at once, and a null there is never carried.)
+  });
+
+  it("fill=previous: a null just before the range does not wipe the value carried from earlier", () => {
+    const days = pts(["2024-01-01", 1], ["2024-01-02", null], ["2024-01-05", 5]);
+    const filled = fillDays(days, d("2024-01-03"), d("2024-01-05"), "previous");
+    expect(filled.map((p) => [formatDay(p.day), p.value])).toEqual([
+      ["2024-01-03", 1],
+      ["2024-01-04", 1],
+      ["2024-01-05", 5],
+    ]);
+  });
+
+  it("fill=previous leaves days before the first value empty, and carries nothing from after the range", () => {
+    const days = pts(["2024-01-03", 3], ["2024-01-09", 9]);
+    const filled = fillDays(days, d("2024-01-01"), d("2024-01-04"), "previous");
+    expect(filled.map((p) => p.value)).toEqual([null, null, 3, 3]);
+  });
+
+  it("fill=none slices to the range, both bounds included", () => {
+    const days = pts(
+      ["2024-01-01", 1],
+      ["2024-01-02", 2],
+      ["2024-01-03", null],
+      ["2024-01-04", 4],
+      ["2024-01-05", 5]
+    );
+    expect(fillDays(days, d("2024-01-02"), d("2024-01-04"), "none")).toEqual(
+      pts(["2024-01-02", 2], ["2024-01-03", null], ["2024-01-04", 4])
+    );
+    expect(fillDays(days, -Infinity, d("2024-01-01"), "none")).toEqual(pts(["2024-01-01", 1]));
+  });
+
+  it("fill=zero keeps the values present, on every day of the range", () => {
+    const days = pts(["2024-01-01", 1], ["2024-01-03", 3], ["2024-01-06", 6]);
+    expect(fillDays(days, d("2024-01-02"), d("2024-01-04"), "zero")).toEqual(
+      pts(["2024-01-02", 0], ["2024-01-03", 3], ["2024-01-04", 0])
+    );
+  });
+
   it("fills with zeros, and leaves the service's rows alone with fill=none", () => {
     expect(fillDays(series, d("2024-01-01"), d("2024-01-03"), "zero").map((p) => p.value)).toEqual([
       1, 0, 0,

@@ -86,6 +86,11 @@ export interface RateLimiterStats {
   nextSlotInMs: number;
   /** When a server-requested pause (429 with Retry-After) ends, if one is in force. */
   pausedUntil: number | null;
+  /**
+   * Request starts the limiter still holds: never more than `limit`, since starts older than the window and
+   * the margin no longer count against any future window and are forgotten (a long session stays small).
+   */
+  remembered: number;
 }
 
 interface Waiter {
@@ -113,8 +118,7 @@ export class RateLimiter {
     this.windowMs = options.windowMs ?? DEFAULT_LIMITS.rateLimit.windowMs;
     validate(this.limit, this.windowMs);
     this.marginMs = options.marginMs ?? defaultMargin(this.windowMs);
-    if (!(this.marginMs >= 0))
-      throw new RangeError(`rate limit margin must be >= 0 ms, got ${this.marginMs}`);
+    validateMargin(this.marginMs);
     this.now = options.now ?? (() => Date.now());
     this.sleep = options.sleep ?? createSleep();
     this.ledger = options.ledger;
@@ -140,26 +144,33 @@ export class RateLimiter {
     this.ledger?.pauseUntil(atMs).catch((error: unknown) => this.dropLedger(error));
   }
 
-  /** Change the limit at runtime (e.g. a plan with a higher quota); waiters are re-evaluated. */
+  /**
+   * Change the limit at runtime (e.g. a plan with a higher quota); waiters are re-evaluated. The margin goes
+   * back to the default for the (new) window unless given. Invalid settings are refused and change nothing.
+   */
   configure(options: { limit?: number; windowMs?: number; marginMs?: number }): void {
     const limit = options.limit ?? this.limit;
     const windowMs = options.windowMs ?? this.windowMs;
     validate(limit, windowMs);
+    const marginMs = options.marginMs ?? defaultMargin(windowMs);
+    validateMargin(marginMs);
     this.limit = limit;
     this.windowMs = windowMs;
-    this.marginMs = options.marginMs ?? defaultMargin(windowMs);
+    this.marginMs = marginMs;
     this.wake?.abort();
   }
 
   stats(): RateLimiterStats {
     const now = this.now();
+    const nextSlotInMs = this.waitMs(now);
     return {
       limit: this.limit,
       windowMs: this.windowMs,
       used: this.starts.filter((t) => t > now - this.windowMs).length,
       queued: this.queue.length,
-      nextSlotInMs: this.waitMs(now),
+      nextSlotInMs,
       pausedUntil: this.pausedUntil > now ? this.pausedUntil : null,
+      remembered: this.starts.length,
     };
   }
 
@@ -168,6 +179,8 @@ export class RateLimiter {
     // Starts older than a window can no longer count against any future window.
     const span = this.windowMs + this.marginMs;
     while (this.starts.length > 0 && this.starts[0] + span <= now) this.starts.shift();
+    // Only the last `limit` starts can hold up a new one (more remain after configure() lowers the limit).
+    if (this.starts.length > this.limit) this.starts.splice(0, this.starts.length - this.limit);
     const excess = this.starts.length - this.limit;
     const slot = excess < 0 ? 0 : this.starts[excess] + span - now;
     return Math.max(0, pause, slot);
@@ -236,6 +249,15 @@ export class RateLimiter {
 
 function defaultMargin(windowMs: number): number {
   return Math.min(1_000, windowMs * 0.02);
+}
+
+/**
+ * A negative margin would let starts through early, NaN would compare false everywhere (no spacing at all) and
+ * an infinite one would stop every start after the first `limit`.
+ */
+function validateMargin(marginMs: number): void {
+  if (!(Number.isFinite(marginMs) && marginMs >= 0))
+    throw new RangeError(`rate limit margin must be >= 0 ms, got ${marginMs}`);
 }
 
 function validate(limit: number, windowMs: number): void {

@@ -35,6 +35,17 @@ describe("Retry-After", () => {
     expect(parseRetryAfter("1.5", now)).toBe(1500);
   });
 
+  it("keeps every digit of a fractional Retry-After (1.25 s is 1250 ms, not 1200)", () => {
+    expect(parseRetryAfter("1.25", now)).toBe(1250);
+    expect(parseRetryAfter("0.125", now)).toBe(125);
+    expect(parseRetryAfter("+2", now)).toBe(2000);
+  });
+
+  it("refuses numbers with trailing or leading text rather than reading them as a year", () => {
+    for (const v of ["1.", ".5", "1.5s", "x1", "1 2"])
+      expect(parseRetryAfter(v, now)).toBeUndefined();
+  });
+
   it("reads an HTTP date relative to the injected clock", () => {
     expect(parseRetryAfter("Mon, 01 Jan 2024 12:00:30 GMT", now)).toBe(30_000);
     expect(parseRetryAfter("Mon, 01 Jan 2024 11:00:00 GMT", now)).toBe(0);

@@ -139,6 +139,7 @@ describe("rate limiter", () => {
       queued: 0,
       nextSlotInMs: 0,
       pausedUntil: null,
+      remembered: 5,
     });
     clock.advance(60_000);
     expect(limiter.stats().used).toBe(0);
@@ -289,5 +290,188 @@ describe("rate limiter with a shared ledger (several processes, one key)", () =>
     expect(record.starts).toEqual([100, 500, 1000]);
     record.pausedUntil = 5000;
     expect(claimSlot(record, 10, 1000, 1200)).toBe(3800);
+  });
+});
+
+describe("rate limiter bounds and settings", () => {
+  /** A sleep that waits until the test wakes it, recording each wait's abort signal. */
+  function heldSleep() {
+    let t = 0;
+    const waits: Array<{ ms: number; signal?: AbortSignal; wake: () => void }> = [];
+    const sleep: Sleep = (ms, signal) =>
+      new Promise<void>((resolve, reject) => {
+        waits.push({
+          ms,
+          signal,
+          wake: () => {
+            t += ms;
+            resolve();
+          },
+        });
+        signal?.addEventListener("abort", () => reject(abortReason(signal)), { once: true });
+      });
+    return { now: () => t, sleep, waits, last: () => waits[waits.length - 1] };
+  }
+
+  it("never lets a shorter Retry-After shorten a pause already in force", () => {
+    const clock = virtualClock(0);
+    const limiter = new RateLimiter({
+      limit: 10,
+      windowMs: 1000,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
+    limiter.pauseUntil(5_000);
+    limiter.pauseUntil(3_000);
+    expect(limiter.stats().pausedUntil).toBe(5_000);
+    expect(limiter.stats().nextSlotInMs).toBe(5_000);
+    // (`>=` in place of `>` would store the same instant again: no behaviour to tell them apart.)
+    limiter.pauseUntil(5_000);
+    expect(limiter.stats().pausedUntil).toBe(5_000);
+    limiter.pauseUntil(8_000);
+    expect(limiter.stats().pausedUntil).toBe(8_000);
+  });
+
+  it("forgets request starts older than its window, so a long session holds at most `limit` of them", async () => {
+    const clock = virtualClock(0);
+    const limiter = new RateLimiter({
+      limit: 3,
+      windowMs: 1000,
+      marginMs: 0,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
+    for (let i = 0; i < 50; i++) {
+      await limiter.acquire();
+      clock.advance(400);
+    }
+    expect(limiter.stats().remembered).toBeLessThanOrEqual(3);
+    // A start exactly one window (plus margin) old no longer counts: it is forgotten at that instant.
+    const fresh = new RateLimiter({
+      limit: 3,
+      windowMs: 1000,
+      marginMs: 0,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
+    await fresh.acquire();
+    clock.advance(999);
+    expect(fresh.stats().remembered).toBe(1);
+    clock.advance(1);
+    expect(fresh.stats()).toMatchObject({ remembered: 0, used: 0, nextSlotInMs: 0 });
+  });
+
+  it("keeps only the last `limit` starts once configure() lowers the limit, and paces by them", async () => {
+    const clock = virtualClock(0);
+    const limiter = new RateLimiter({
+      limit: 5,
+      windowMs: 1000,
+      marginMs: 0,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
+    for (const at of [0, 100, 200, 300, 400]) {
+      clock.advance(at - clock.now());
+      await limiter.acquire();
+    }
+    limiter.configure({ limit: 2, marginMs: 0 });
+    const stats = limiter.stats();
+    expect(stats.remembered).toBe(2);
+    // The 2nd most recent start (300) frees a slot at 1300.
+    expect(stats.nextSlotInMs).toBe(1300 - 400);
+  });
+
+  it("refuses a negative, NaN or infinite margin, at construction and in configure()", () => {
+    for (const marginMs of [-1, Number.NaN, Infinity]) {
+      expect(() => new RateLimiter({ marginMs })).toThrow(RangeError);
+      const limiter = new RateLimiter({ limit: 4, windowMs: 1000, marginMs: 10 });
+      expect(() => limiter.configure({ limit: 9, marginMs })).toThrow(/margin/);
+      // Nothing changed: a refused setting leaves the limiter as it was.
+      expect(limiter.stats()).toMatchObject({ limit: 4, windowMs: 1000 });
+    }
+    expect(() => new RateLimiter({ marginMs: 0 })).not.toThrow();
+  });
+
+  it("refuses a fractional or zero limit and a non-positive window in configure()", () => {
+    const limiter = new RateLimiter({ limit: 4, windowMs: 1000 });
+    expect(() => limiter.configure({ limit: 1.5 })).toThrow(RangeError);
+    expect(() => limiter.configure({ limit: 0 })).toThrow(RangeError);
+    expect(() => limiter.configure({ windowMs: -5 })).toThrow(RangeError);
+    expect(() => limiter.configure({ windowMs: Number.NaN })).toThrow(RangeError);
+    expect(limiter.stats()).toMatchObject({ limit: 4, windowMs: 1000 });
+  });
+
+  it("configure() with a higher quota lets a waiting caller start at once", async () => {
+    const held = heldSleep();
+    const limiter = new RateLimiter({
+      limit: 1,
+      windowMs: 60_000,
+      now: held.now,
+      sleep: held.sleep,
+    });
+    await limiter.acquire();
+    let started = false;
+    const waiting = limiter.acquire().then(() => (started = true));
+    await tick();
+    expect(held.last().ms).toBe(61_000); // the window and the default margin (2 %, at most 1 s)
+    limiter.configure({ limit: 2 });
+    await waiting;
+    expect(started).toBe(true);
+    expect(held.now()).toBe(0); // no time passed: the sleep was cut short
+    expect(limiter.stats()).toMatchObject({ limit: 2, used: 2, queued: 0 });
+  });
+
+  it("configure() takes the new window and its default margin, or the margin given", async () => {
+    const clock = virtualClock(0);
+    const limiter = new RateLimiter({
+      limit: 1,
+      windowMs: 1000,
+      marginMs: 0,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
+    limiter.configure({ windowMs: 10_000 });
+    await limiter.acquire();
+    expect(limiter.stats()).toMatchObject({ windowMs: 10_000, nextSlotInMs: 10_200 });
+    limiter.configure({ marginMs: 5 });
+    expect(limiter.stats().nextSlotInMs).toBe(10_005);
+    limiter.configure({});
+    expect(limiter.stats()).toMatchObject({ limit: 1, windowMs: 10_000, nextSlotInMs: 10_200 });
+  });
+
+  it("caps the default margin at one second for long windows", async () => {
+    const clock = virtualClock(0);
+    const limiter = new RateLimiter({
+      limit: 1,
+      windowMs: 3_600_000,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
+    await limiter.acquire();
+    expect(limiter.stats().nextSlotInMs).toBe(3_601_000);
+  });
+
+  it("releases the pending timer when the last waiter gives up, and only then", async () => {
+    const held = heldSleep();
+    const limiter = new RateLimiter({ limit: 1, windowMs: 1000, now: held.now, sleep: held.sleep });
+    await limiter.acquire();
+    const first = new AbortController();
+    const second = new AbortController();
+    const a = limiter.acquire(first.signal);
+    const b = limiter.acquire(second.signal);
+    await tick();
+    const timer = held.last();
+    expect(timer.signal?.aborted).toBe(false);
+    first.abort(new Error("first gave up"));
+    await expect(a).rejects.toThrow("first gave up");
+    // Someone still waits: the timer stays.
+    expect(timer.signal?.aborted).toBe(false);
+    second.abort(new Error("second gave up"));
+    await expect(b).rejects.toThrow("second gave up");
+    expect(timer.signal?.aborted).toBe(true);
+    await tick();
+    // Nobody waits: no new timer is set.
+    expect(held.waits).toHaveLength(1);
+    expect(limiter.stats().queued).toBe(0);
   });
 });

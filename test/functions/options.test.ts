@@ -1,0 +1,172 @@
+import { DEFAULT_OPTIONS, parseOptions, type OptionKey } from "../../src/functions/options";
+import { FunctionError } from "../../src/functions/result";
+
+const EVERY: readonly OptionKey[] = [
+  "order",
+  "headers",
+  "chains",
+  "products",
+  "sectors",
+  "breakdown",
+  "bridged",
+  "period",
+  "agg",
+  "fill",
+  "layout",
+  "values",
+];
+
+/** The #VALUE! error parseOptions throws, or a failed expectation when it accepts the text. */
+function refusal(value: unknown, fn = "METRIC", allowed: readonly OptionKey[] = EVERY): string {
+  try {
+    parseOptions(value, fn, allowed);
+  } catch (error) {
+    expect(error).toBeInstanceOf(FunctionError);
+    expect((error as FunctionError).code).toBe("value");
+    return (error as FunctionError).message;
+  }
+  throw new Error(`parseOptions accepted ${JSON.stringify(value)}`);
+}
+
+describe("the options argument", () => {
+  // Every accepted value, written out (not derived from the table the parser reads), with what it sets.
+  it.each([
+    ["order=asc", { order: "asc" }],
+    ["order=desc", { order: "desc" }],
+    ["headers=0", { headers: 0 }],
+    ["headers=1", { headers: 1 }],
+    ["headers=2", { headers: 2 }],
+    ["breakdown=chain", { breakdown: "chain" }],
+    ["breakdown=product_id", { breakdown: "product_id" }],
+    ["bridged=true", { bridged: true }],
+    ["bridged=false", { bridged: false }],
+    ["period=day", { period: "day" }],
+    ["period=week", { period: "week" }],
+    ["period=month", { period: "month" }],
+    ["period=quarter", { period: "quarter" }],
+    ["period=year", { period: "year" }],
+    ["agg=sum", { agg: "sum" }],
+    ["agg=avg", { agg: "avg" }],
+    ["agg=last", { agg: "last" }],
+    ["agg=first", { agg: "first" }],
+    ["agg=min", { agg: "min" }],
+    ["agg=max", { agg: "max" }],
+    ["fill=none", { fill: "none" }],
+    ["fill=previous", { fill: "previous" }],
+    ["fill=zero", { fill: "zero" }],
+    ["layout=wide", { layout: "wide" }],
+    ["layout=long", { layout: "long" }],
+    ["values=value", { values: "value" }],
+    ["values=pop", { values: "pop" }],
+  ] as const)("%s sets exactly that option, leaving the others at their defaults", (text, set) => {
+    expect(parseOptions(text, "METRIC", EVERY)).toEqual({ ...DEFAULT_OPTIONS, ...set });
+  });
+
+  it("bridged=true reads as true, bridged=false as false, in any case", () => {
+    expect(parseOptions("bridged=false", "METRIC", EVERY).bridged).toBe(false);
+    expect(parseOptions("bridged=true", "METRIC", EVERY).bridged).toBe(true);
+    expect(parseOptions("BRIDGED=TRUE", "METRIC", EVERY).bridged).toBe(true);
+  });
+
+  it("headers are numbers, not text", () => {
+    expect(parseOptions("headers=0", "METRIC", EVERY).headers).toBe(0);
+    expect(parseOptions("headers=2", "METRIC", EVERY).headers).toBe(2);
+  });
+
+  it("takes spaces around the key, the '=' and the value", () => {
+    expect(parseOptions("order= desc", "METRIC", EVERY).order).toBe("desc");
+    expect(parseOptions("order =desc", "METRIC", EVERY).order).toBe("desc");
+    expect(parseOptions("  period  =  month  ;  fill = zero ", "METRIC", EVERY)).toMatchObject({
+      period: "month",
+      fill: "zero",
+    });
+  });
+
+  it("an options range with blank cells keeps the options of the other cells", () => {
+    expect(parseOptions([["order=desc"], [""], [null], ["  "]], "METRIC", EVERY)).toEqual({
+      ...DEFAULT_OPTIONS,
+      order: "desc",
+    });
+    expect(parseOptions([["period=month", null, "fill=previous"]], "METRIC", EVERY)).toMatchObject({
+      period: "month",
+      fill: "previous",
+    });
+  });
+
+  it("a blank cell, an empty text or an all-blank range means the defaults", () => {
+    for (const blank of [null, undefined, "", "   ", [[null], [""]], [["", " "]]])
+      expect(parseOptions(blank, "METRIC", EVERY)).toBe(DEFAULT_OPTIONS);
+    // Only separators: no option given either.
+    expect(parseOptions(" ; ;", "METRIC", EVERY)).toEqual(DEFAULT_OPTIONS);
+  });
+
+  it("reads list options as trimmed comma lists, dropping empty items", () => {
+    expect(
+      parseOptions("chains= base,, arbitrum ,; products=p1; sectors=defi,dex", "METRIC", EVERY)
+    ).toMatchObject({
+      chains: ["base", "arbitrum"],
+      products: ["p1"],
+      sectors: ["defi", "dex"],
+    });
+    expect(refusal("sectors= , ,")).toBe('option "sectors" needs a comma list of ids');
+  });
+
+  it("keeps list ids as written (ids are the service's), while keys and choices ignore case", () => {
+    expect(parseOptions("Chains=Base", "METRIC", EVERY).chains).toEqual(["Base"]);
+    expect(parseOptions("ORDER=DESC", "METRIC", EVERY).order).toBe("desc");
+  });
+
+  it("gives every call its own lists: one cell's chains never leak into the defaults", () => {
+    const first = parseOptions("order=desc", "METRIC", EVERY);
+    expect(first.chains).toEqual([]);
+    expect(first.chains).not.toBe(DEFAULT_OPTIONS.chains);
+    expect(Object.isFrozen(DEFAULT_OPTIONS)).toBe(true);
+  });
+
+  it("refuses text without a key, naming the pair and an example", () => {
+    expect(refusal("=desc")).toBe(
+      'option "=desc" is not key=value (e.g. "order=desc; period=month")'
+    );
+    expect(refusal("order=desc; monthly")).toMatch(/^option "monthly" is not key=value/);
+  });
+
+  it("refuses an unknown key as written, listing what the function takes", () => {
+    expect(refusal("Colour=red", "STATEMENT", ["order", "headers"])).toBe(
+      'unknown option "Colour"; STATEMENT takes order, headers'
+    );
+    expect(refusal("colour=red", "PROJECTS", [])).toBe(
+      'unknown option "colour"; PROJECTS takes no options'
+    );
+  });
+
+  it("refuses an option that does not apply to the function", () => {
+    expect(refusal("fill=zero", "STATEMENT", ["order"])).toBe(
+      'option "fill" does not apply to STATEMENT; it takes order'
+    );
+    expect(refusal("fill=zero", "PROJECTS", [])).toBe(
+      'option "fill" does not apply to PROJECTS; it takes no options'
+    );
+  });
+
+  it("refuses a value outside the option's set, listing the allowed values", () => {
+    expect(refusal("agg=median")).toBe(
+      'option agg="median" is not allowed; use agg=sum|avg|last|first|min|max'
+    );
+    expect(refusal("headers=3")).toBe('option headers="3" is not allowed; use headers=0|1|2');
+    expect(refusal("bridged=yes")).toBe(
+      'option bridged="yes" is not allowed; use bridged=true|false'
+    );
+    expect(refusal("order=")).toBe('option order="" is not allowed; use order=asc|desc');
+  });
+
+  it("refuses an option given twice, in one text or across a range's cells", () => {
+    expect(refusal("fill=zero; FILL=none")).toBe('option "fill" is given twice');
+    expect(refusal([["fill=zero"], ["fill=none"]])).toBe('option "fill" is given twice');
+  });
+
+  it("refuses a number cell in an options range: it is not key=value", () => {
+    expect(refusal([["order=desc", 5]])).toBe(
+      'option "5" is not key=value (e.g. "order=desc; period=month")'
+    );
+  });
+});
