@@ -21,6 +21,7 @@ import { messageOf } from "../client/errors";
 export const EXAMPLES: readonly string[] = [
   '=CRYPTO.VALUE("aave","revenue")',
   '=CRYPTO.METRIC("aave","fees","2024-01-01","2024-01-07")',
+  '=CRYPTO.VALUE("aave","revenue",EOMONTH(TODAY(),-1),"period=month")',
   '=CRYPTO.STATEMENT("uniswap","quarter","1y")',
   '=CRYPTO.PROJECT("aave")',
   '=CRYPTO.PROJECT("tick-and-tock","name")',

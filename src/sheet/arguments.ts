@@ -4,11 +4,13 @@
  * - a `dimensionality: "matrix"` parameter gets a 2D array (a scalar becomes [[v]]);
  * - a scalar parameter gets a scalar converted to its declared type the way Excel converts cell values
  *   ("12" -> 12 for a number, 12 -> "12" for a string...), or #VALUE! when Excel could not;
- * - a scalar parameter given an array constant is "lifted": see evaluate.ts.
+ * - a scalar parameter given an array constant is "lifted": see recalculate.ts.
+ * Expressions (`TODAY()-365`) are computed before this (expressions.ts): what arrives here is constant.
  */
 import { errorCell, ErrorCell } from "./cells";
-import { isoDateToSerial } from "./excel-dates";
-import { Argument, Scalar } from "./formula";
+import { numberFrom } from "./excel-functions";
+import type { ConstantArgument } from "./expressions";
+import { Scalar } from "./formula";
 import { ERROR_CODES } from "./host";
 import { ParameterMeta } from "./registry";
 
@@ -24,7 +26,7 @@ function scalarValue(scalar: Scalar): HostValue {
 }
 
 export function prepareArgument(
-  arg: Argument | undefined,
+  arg: ConstantArgument | undefined,
   parameter: ParameterMeta
 ): PreparedArgument {
   if (arg === undefined || arg.kind === "omitted") return { kind: "fixed", value: null };
@@ -38,18 +40,10 @@ export function prepareArgument(
 
 /** Pad to the declared parameter count: Excel passes null for every optional argument left out. */
 export function prepareArguments(
-  args: readonly Argument[],
+  args: readonly ConstantArgument[],
   parameters: readonly ParameterMeta[]
 ): PreparedArgument[] {
   return parameters.map((parameter, i) => prepareArgument(args[i], parameter));
-}
-
-function toNumber(value: number | string | boolean): number | undefined {
-  if (typeof value === "number") return value;
-  if (typeof value === "boolean") return value ? 1 : 0;
-  const text = value.trim();
-  if (text !== "" && Number.isFinite(Number(text))) return Number(text);
-  return isoDateToSerial(text);
 }
 
 function toBoolean(value: number | string | boolean): boolean | undefined {
@@ -78,7 +72,7 @@ export function coerce(
     );
   switch (parameter.type) {
     case "number":
-      return toNumber(value) ?? refuse("a number");
+      return numberFrom(value) ?? refuse("a number");
     case "boolean":
       return toBoolean(value) ?? refuse("TRUE or FALSE");
     case "string":

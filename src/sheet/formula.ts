@@ -1,16 +1,25 @@
 /**
- * Recursive-descent parser for the one formula shape the sheet model evaluates: a single call of an add-in function.
+ * Recursive-descent parser for the formulas the sheet model evaluates: one call of an add-in function whose
+ * arguments may compute dates and text with the Excel functions models use inside them.
  *
  *   formula  := ["="] NAME "(" [arg ("," arg)*] ")"        NAME may carry the optional "CRYPTO." prefix
- *   arg      := <nothing> | scalar | array                 nothing = an omitted argument, as in f(a,,b)
+ *   arg      := <nothing> | array | expr                   nothing = an omitted argument, as in f(a,,b)
  *   array    := "{" row (";" row)* "}"                     rows must have equal lengths
  *   row      := scalar ("," scalar)*
  *   scalar   := STRING | ["+"|"-"] NUMBER | TRUE | FALSE
+ *   expr     := sum ("&" sum)*                             Excel's precedence: & below + -, below * /
+ *   sum      := product (("+"|"-") product)*
+ *   product  := unary (("*"|"/") unary)*
+ *   unary    := ("+"|"-") unary | primary
+ *   primary  := STRING | NUMBER | TRUE | FALSE | "(" expr ")" | EXCEL_NAME "(" [expr ("," expr)*] ")"
  *
- * Anything else (cell references, nested calls, operators) is a FormulaSyntaxError with a column, never
- * another exception: the CLI reports it as a usage error, the pages refuse the formula with its reason.
+ * EXCEL_NAME is one of the functions of excel-functions.ts (TODAY, NOW, DATE, EDATE, EOMONTH, YEAR, MONTH,
+ * DAY), with exactly its parameters. Anything else (another function, a nested CRYPTO call, a cell
+ * reference) is a FormulaSyntaxError naming it, with a column, never another exception: the CLI reports it
+ * as a usage error, the pages refuse the formula with its reason.
  */
 import { FormulaSyntaxError } from "./errors";
+import { EXCEL_FUNCTIONS, EXCEL_FUNCTION_NAMES } from "./excel-functions";
 import { describeToken, tokenize, Token } from "./tokens";
 
 export type Scalar =
@@ -18,7 +27,22 @@ export type Scalar =
   | { kind: "number"; value: number }
   | { kind: "boolean"; value: boolean };
 
-export type Argument = Scalar | { kind: "omitted" } | { kind: "array"; rows: Scalar[][] };
+export type BinaryOperator = "+" | "-" | "*" | "/" | "&";
+
+/** A computed argument: `TODAY()-365`, `DATE(2024,3,31)`, `"period="&"month"`. */
+export type Expression =
+  | Scalar
+  | { kind: "call"; name: string; args: Expression[] }
+  | { kind: "unary"; op: "+" | "-"; operand: Expression }
+  | { kind: "binary"; op: BinaryOperator; left: Expression; right: Expression }
+  | { kind: "group"; inner: Expression };
+
+/** A constant stays a Scalar (so `-1` is the number -1); only what must be computed is an expression. */
+export type Argument =
+  | Scalar
+  | { kind: "omitted" }
+  | { kind: "array"; rows: Scalar[][] }
+  | { kind: "expression"; expression: Expression };
 
 export interface FormulaCall {
   /** As written, without the optional "CRYPTO." prefix; the registry matches it case-insensitively. */
@@ -27,6 +51,8 @@ export interface FormulaCall {
 }
 
 const NAMESPACE = "CRYPTO.";
+const CELL_REFERENCE = /^\$?[A-Z]{1,3}\$?\d+$/i;
+const SUPPORTED = `inside CRYPTO arguments: ${EXCEL_FUNCTION_NAMES.join(", ")}`;
 
 class Parser {
   private at = 0;
@@ -72,7 +98,7 @@ class Parser {
     const token = this.peek();
     if (this.isPunct(token, ",") || this.isPunct(token, ")")) return { kind: "omitted" };
     if (this.isPunct(token, "{")) return this.parseArray();
-    return this.parseScalar();
+    return asArgument(this.parseExpression());
   }
 
   private parseArray(): Argument {
@@ -103,9 +129,7 @@ class Parser {
         const upper = token.text.toUpperCase();
         if (upper === "TRUE" || upper === "FALSE")
           return { kind: "boolean", value: upper === "TRUE" };
-        if (this.isPunct(this.peek(), "("))
-          this.fail(token, " (nested function calls are not supported)");
-        return this.fail(token, " (text needs double quotes)");
+        return this.fail(token, " (array constants hold only text, numbers, TRUE and FALSE)");
       }
       case "punct": {
         if (token.text !== "-" && token.text !== "+")
@@ -113,13 +137,109 @@ class Parser {
         const operand = this.next();
         if (operand.kind !== "number")
           return this.fail(operand, ` (expected a number after '${token.text}')`);
-        const value = token.text === "-" ? -operand.value : operand.value;
-        // Excel has no negative zero; keeping one would make "-0" and "0" different arguments.
-        return { kind: "number", value: value === 0 ? 0 : value };
+        return { kind: "number", value: signed(token.text, operand.value) };
       }
       case "end":
         return this.fail(token, " (expected a value)");
     }
+  }
+
+  private parseExpression(): Expression {
+    let left = this.parseSum();
+    while (this.acceptPunct("&")) left = { kind: "binary", op: "&", left, right: this.parseSum() };
+    return left;
+  }
+
+  private parseSum(): Expression {
+    let left = this.parseProduct();
+    for (;;) {
+      const op = this.acceptOneOf("+", "-");
+      if (!op) return left;
+      left = { kind: "binary", op, left, right: this.parseProduct() };
+    }
+  }
+
+  private parseProduct(): Expression {
+    let left = this.parseUnary();
+    for (;;) {
+      const op = this.acceptOneOf("*", "/");
+      if (!op) return left;
+      left = { kind: "binary", op, left, right: this.parseUnary() };
+    }
+  }
+
+  private parseUnary(): Expression {
+    const op = this.acceptOneOf("+", "-");
+    if (op === "+" || op === "-") return { kind: "unary", op, operand: this.parseUnary() };
+    return this.parsePrimary();
+  }
+
+  private parsePrimary(): Expression {
+    const token = this.next();
+    switch (token.kind) {
+      case "string":
+        return { kind: "string", value: token.value };
+      case "number":
+        return { kind: "number", value: token.value };
+      case "name":
+        return this.parseNameInExpression(token);
+      case "punct":
+        if (token.text === "(") {
+          const inner = this.parseExpression();
+          this.expectPunct(")", "to close the parenthesis");
+          return { kind: "group", inner };
+        }
+        if (token.text === "{")
+          return this.fail(token, " (an array constant must be a whole argument)");
+        return this.fail(token, " (expected a value)");
+      case "end":
+        return this.fail(token, " (expected a value)");
+    }
+  }
+
+  private parseNameInExpression(token: Extract<Token, { kind: "name" }>): Expression {
+    const upper = token.text.toUpperCase();
+    if (!this.isPunct(this.peek(), "(")) {
+      if (upper === "TRUE" || upper === "FALSE")
+        return { kind: "boolean", value: upper === "TRUE" };
+      if (CELL_REFERENCE.test(token.text))
+        return this.fail(token, " (cell references are not supported: write the value itself)");
+      return this.fail(token, " (text needs double quotes)");
+    }
+    if (upper.startsWith(NAMESPACE)) {
+      throw new FormulaSyntaxError(
+        `nested CRYPTO functions are not supported (${token.text}); ${SUPPORTED}`,
+        token.column
+      );
+    }
+    const fn = Object.prototype.hasOwnProperty.call(EXCEL_FUNCTIONS, upper)
+      ? EXCEL_FUNCTIONS[upper]
+      : undefined;
+    if (!fn) {
+      throw new FormulaSyntaxError(
+        `function ${token.text} is not supported; ${SUPPORTED}`,
+        token.column
+      );
+    }
+    this.next(); // "("
+    const args: Expression[] = [];
+    if (!this.isPunct(this.peek(), ")")) {
+      do {
+        const at = this.peek();
+        if (this.isPunct(at, ",") || this.isPunct(at, ")"))
+          this.fail(at, ` (an argument of ${upper} is missing)`);
+        args.push(this.parseExpression());
+      } while (this.acceptPunct(","));
+    }
+    this.expectPunct(")", `to close ${upper}(`);
+    if (args.length !== fn.parameters.length) {
+      const wanted =
+        fn.parameters.length === 0
+          ? "no arguments"
+          : `${fn.parameters.length} argument${fn.parameters.length === 1 ? "" : "s"} (${fn.parameters.join(", ")})`;
+      throw new FormulaSyntaxError(`${upper} takes ${wanted}, got ${args.length}`, token.column);
+    }
+    return { kind: "call", name: upper, args };
   }
 
   private peek(): Token {
@@ -134,6 +254,13 @@ class Parser {
 
   private isPunct(token: Token, text: string): boolean {
     return token.kind === "punct" && token.text === text;
+  }
+
+  private acceptOneOf<T extends string>(...texts: T[]): T | undefined {
+    const token = this.peek();
+    if (token.kind !== "punct" || !(texts as string[]).includes(token.text)) return undefined;
+    this.at += 1;
+    return token.text as T;
   }
 
   private acceptPunct(text: string): boolean {
@@ -152,6 +279,23 @@ class Parser {
   }
 }
 
+/** Excel has no negative zero; keeping one would make "-0" and "0" different arguments. */
+function signed(sign: string, value: number): number {
+  const result = sign === "-" ? -value : value;
+  return result === 0 ? 0 : result;
+}
+
+/** A constant argument, signed numbers included, is a Scalar; the rest is computed at recalculation. */
+function asArgument(expression: Expression): Argument {
+  // Only a sign written straight before a number literal: "-(1)" or "--1" stay expressions.
+  if (expression.kind === "unary" && expression.operand.kind === "number") {
+    return { kind: "number", value: signed(expression.op, expression.operand.value) };
+  }
+  if (expression.kind === "string" || expression.kind === "number" || expression.kind === "boolean")
+    return expression;
+  return { kind: "expression", expression };
+}
+
 /** Parse one formula; throws FormulaSyntaxError (and nothing else) when it is not in the subset. */
 export function parseFormula(text: string): FormulaCall {
   return new Parser(tokenize(text)).parseFormula();
@@ -168,8 +312,50 @@ function printScalar(scalar: Scalar): string {
   }
 }
 
+/** Binding strength, for printing parentheses exactly where the parser needs them. */
+function precedence(expression: Expression): number {
+  switch (expression.kind) {
+    case "binary":
+      return expression.op === "&" ? 1 : expression.op === "+" || expression.op === "-" ? 2 : 3;
+    case "unary":
+      return 4;
+    case "number":
+      // A negative literal reads back as a sign applied to a number.
+      return expression.value < 0 ? 4 : 5;
+    default:
+      return 5;
+  }
+}
+
+function printOperand(expression: Expression, atLeast: number): string {
+  const text = printExpression(expression);
+  return precedence(expression) < atLeast ? `(${text})` : text;
+}
+
+/** The canonical text of an expression; parseFormula reads it back to the same meaning. */
+export function printExpression(expression: Expression): string {
+  switch (expression.kind) {
+    case "string":
+    case "number":
+    case "boolean":
+      return printScalar(expression);
+    case "group":
+      return `(${printExpression(expression.inner)})`;
+    case "call":
+      return `${expression.name}(${expression.args.map(printExpression).join(",")})`;
+    case "unary":
+      return `${expression.op}${printOperand(expression.operand, 4)}`;
+    case "binary": {
+      const p = precedence(expression);
+      // Left-associative: a right operand of the same strength needs parentheses ("1-(2-3)").
+      return `${printOperand(expression.left, p)}${expression.op}${printOperand(expression.right, p + 1)}`;
+    }
+  }
+}
+
 function printArgument(arg: Argument): string {
   if (arg.kind === "omitted") return "";
+  if (arg.kind === "expression") return printExpression(arg.expression);
   if (arg.kind === "array")
     return `{${arg.rows.map((row) => row.map(printScalar).join(",")).join(";")}}`;
   return printScalar(arg);

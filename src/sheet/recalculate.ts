@@ -7,6 +7,8 @@
 import { coerce, HostValue, PreparedArgument, prepareArguments } from "./arguments";
 import { BoundFormula } from "./bind";
 import { Cell, errorCell, Grid, thrownToCell, toGrid, toLiftedCell } from "./cells";
+import type { ExcelFunctionContext } from "./excel-functions";
+import { computeArguments, systemClock, type SheetClock } from "./expressions";
 import { ERROR_CODES } from "./host";
 import { NAMESPACE, RegisteredFunction } from "./registry";
 
@@ -124,14 +126,20 @@ function pick(rows: HostValue[][], r: number, c: number): HostValue | typeof MIS
   return value === undefined ? MISSING : value;
 }
 
-function startFormula(bound: BoundFormula, cancellers: Set<() => void>): Promise<Grid> {
+function startFormula(
+  bound: BoundFormula,
+  cancellers: Set<() => void>,
+  clock: ExcelFunctionContext
+): Promise<Grid> {
   const site: CallSite = {
     fn: bound.fn,
     label: `${NAMESPACE}.${bound.fn.meta.name}`,
     address: bound.address ?? `Sheet1!A${bound.row}`,
     cancellers,
   };
-  const prepared = prepareArguments(bound.call.args, bound.fn.meta.parameters);
+  const computed = computeArguments(bound.call.args, clock);
+  if (!computed.ok) return Promise.resolve([[computed.error]]);
+  const prepared = prepareArguments(computed.args, bound.fn.meta.parameters);
   const lifted = prepared.filter(
     (p): p is Extract<PreparedArgument, { kind: "lifted" }> => p.kind === "lifted"
   );
@@ -169,10 +177,17 @@ function startFormula(bound: BoundFormula, cancellers: Set<() => void>): Promise
   return Promise.all(cells.map((row) => Promise.all(row)));
 }
 
-/** Start every formula now (one recalculation) and collect their grids in input order. */
-export function recalculate(formulas: readonly BoundFormula[]): Recalculation {
+/**
+ * Start every formula now (one recalculation) and collect their grids in input order. The clock is read
+ * once: every TODAY() and NOW() of one recalculation gives the same moment, as in Excel.
+ */
+export function recalculate(
+  formulas: readonly BoundFormula[],
+  clock: SheetClock = systemClock
+): Recalculation {
   const cancellers = new Set<() => void>();
-  const results = Promise.all(formulas.map((formula) => startFormula(formula, cancellers)));
+  const now = clock();
+  const results = Promise.all(formulas.map((formula) => startFormula(formula, cancellers, now)));
   return {
     results,
     cancel: () => {

@@ -4,7 +4,7 @@
  */
 import { FormulaSyntaxError } from "./errors";
 
-export type Punctuation = "=" | "(" | ")" | "," | ";" | "{" | "}" | "+" | "-";
+export type Punctuation = "=" | "(" | ")" | "," | ";" | "{" | "}" | "+" | "-" | "*" | "/" | "&";
 
 export type Token =
   | { kind: "punct"; text: Punctuation; column: number }
@@ -13,7 +13,20 @@ export type Token =
   | { kind: "name"; text: string; column: number }
   | { kind: "end"; column: number };
 
-const PUNCTUATION: ReadonlySet<string> = new Set(["=", "(", ")", ",", ";", "{", "}", "+", "-"]);
+const PUNCTUATION: ReadonlySet<string> = new Set([
+  "=",
+  "(",
+  ")",
+  ",",
+  ";",
+  "{",
+  "}",
+  "+",
+  "-",
+  "*",
+  "/",
+  "&",
+]);
 
 // Unsigned: a sign is its own token, so "- 1" and "-1" read alike, as in Excel.
 const NUMBER = /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
@@ -27,6 +40,8 @@ const HINTS: Readonly<Record<string, string>> = {
   "\u201c": " (text needs straight double quotes)",
   "\u201d": " (text needs straight double quotes)",
   "'": " (text needs double quotes)",
+  ":": ' (ranges are not supported: write an array constant such as {"aave";"uniswap"})',
+  "!": " (sheet references are not supported: write the value itself)",
 };
 
 function match(pattern: RegExp, text: string, at: number): string | undefined {

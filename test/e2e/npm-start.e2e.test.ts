@@ -174,7 +174,7 @@ describe("the pages npm start serves, in Chromium", () => {
     await page.click("#cell-E1");
     await page.fill(
       "#formula-input",
-      '=CRYPTO.VALUE("aave","revenue","2024-03-31","period=quarter")'
+      '=CRYPTO.VALUE("aave","revenue",DATE(2024,3,31),"period=quarter")'
     );
     await page.press("#formula-input", "Enter");
     await page.waitForFunction(() =>

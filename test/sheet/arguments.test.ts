@@ -1,4 +1,5 @@
 import { coerce, prepareArguments } from "../../src/sheet/arguments";
+import { computeArguments, type ConstantArgument } from "../../src/sheet/expressions";
 import { parseFormula } from "../../src/sheet/formula";
 import { ParameterMeta } from "../../src/sheet/registry";
 
@@ -8,9 +9,16 @@ const any = (name: string, extra: Partial<ParameterMeta> = {}): ParameterMeta =>
   ...extra,
 });
 
+/** The arguments of a formula once computed, as the recalculation hands them to prepareArguments. */
+function constants(text: string): ConstantArgument[] {
+  const computed = computeArguments(parseFormula(text).args, { now: 0, utcOffsetMinutes: 0 });
+  if (!computed.ok) throw new Error(computed.error.message);
+  return computed.args;
+}
+
 describe("preparing arguments as Excel passes them", () => {
   it("pads omitted and missing optional arguments with null", () => {
-    const { args } = parseFormula('f("a",,)');
+    const args = constants('f("a",,)');
     const prepared = prepareArguments(args, [
       any("a"),
       any("b", { optional: true }),
@@ -28,7 +36,7 @@ describe("preparing arguments as Excel passes them", () => {
   it("gives a matrix parameter a 2D array, whatever was written", () => {
     const matrix = any("range", { dimensionality: "matrix" });
     const shapes = ["f(1)", 'f({"a","b"})', 'f({"a";"b"})'].map(
-      (text) => prepareArguments(parseFormula(text).args, [matrix])[0]
+      (text) => prepareArguments(constants(text), [matrix])[0]
     );
     expect(shapes).toEqual([
       { kind: "fixed", value: [[1]] },
@@ -39,7 +47,7 @@ describe("preparing arguments as Excel passes them", () => {
 
   it("marks an array given to a scalar parameter for lifting", () => {
     const parameter = any("project");
-    expect(prepareArguments(parseFormula('f({"a";"b"})').args, [parameter])).toEqual([
+    expect(prepareArguments(constants('f({"a";"b"})'), [parameter])).toEqual([
       { kind: "lifted", rows: [["a"], ["b"]], parameter },
     ]);
   });

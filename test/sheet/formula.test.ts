@@ -127,13 +127,39 @@ describe("parseFormula errors", () => {
     ],
     ['=VALUE("aave)', "unterminated text (missing closing '\"') at column 8"],
     ["=VALUE(aave)", "unexpected name 'aave' (text needs double quotes) at column 8"],
-    ["=VALUE(A1)", "unexpected name 'A1' (text needs double quotes) at column 8"],
     [
-      "=VALUE(NOW())",
-      "unexpected name 'NOW' (nested function calls are not supported) at column 8",
+      "=VALUE(A1)",
+      "unexpected name 'A1' (cell references are not supported: write the value itself) at column 8",
     ],
-    ["=VALUE(1+2)", "unexpected '+' (expected ')' to close the argument list) at column 9"],
-    ['=VALUE(-"x")', "unexpected text \"x\" (expected a number after '-') at column 9"],
+    [
+      "=VALUE(SUM(1,2))",
+      "function SUM is not supported; inside CRYPTO arguments: TODAY, NOW, DATE, EDATE, EOMONTH, YEAR, MONTH, DAY at column 8",
+    ],
+    [
+      '=VALUE(CRYPTO.VALUE("aave"))',
+      "nested CRYPTO functions are not supported (CRYPTO.VALUE); inside CRYPTO arguments: TODAY, NOW, DATE, EDATE, EOMONTH, YEAR, MONTH, DAY at column 8",
+    ],
+    ["=VALUE(DATE(2024,1))", "DATE takes 3 arguments (year, month, day), got 2 at column 8"],
+    ["=VALUE(TODAY(1))", "TODAY takes no arguments, got 1 at column 8"],
+    ["=VALUE(YEAR())", "YEAR takes 1 argument (serial_number), got 0 at column 8"],
+    ["=VALUE(DATE(2024,,1))", "unexpected ',' (an argument of DATE is missing) at column 18"],
+    [
+      "=VALUE(DATE(2024,1,1)",
+      "unexpected end of formula (expected ')' to close the argument list) at column 22",
+    ],
+    [
+      "=VALUE((1+2)",
+      "unexpected end of formula (expected ')' to close the argument list) at column 13",
+    ],
+    ["=VALUE((1+2,3)", "unexpected ',' (expected ')' to close the parenthesis) at column 12"],
+    ["=VALUE(1+)", "unexpected ')' (expected a value) at column 10"],
+    ["=VALUE(1+{1})", "unexpected '{' (an array constant must be a whole argument) at column 10"],
+    ["=VALUE({1}+1)", "unexpected '+' (expected ')' to close the argument list) at column 11"],
+    [
+      "=VALUE({TODAY()})",
+      "unexpected name 'TODAY' (array constants hold only text, numbers, TRUE and FALSE) at column 9",
+    ],
+    ["=VALUE(1 2)", "unexpected number 2 (expected ')' to close the argument list) at column 10"],
     ["=VALUE(1e)", "malformed number '1e' at column 8"],
     ["=VALUE(1.2.3)", "malformed number '1.2.3' at column 8"],
     ["=VALUE(1e999)", "number out of range '1e999' at column 8"],
@@ -167,10 +193,102 @@ describe("parseFormula errors", () => {
   });
 });
 
+describe("parseFormula: expressions inside arguments", () => {
+  it("reads Excel's date functions and arithmetic as an expression, names in any case", () => {
+    expect(parseFormula("f(today()-365, Date(2024,3,31))").args).toEqual([
+      {
+        kind: "expression",
+        expression: {
+          kind: "binary",
+          op: "-",
+          left: { kind: "call", name: "TODAY", args: [] },
+          right: { kind: "number", value: 365 },
+        },
+      },
+      {
+        kind: "expression",
+        expression: {
+          kind: "call",
+          name: "DATE",
+          args: [
+            { kind: "number", value: 2024 },
+            { kind: "number", value: 3 },
+            { kind: "number", value: 31 },
+          ],
+        },
+      },
+    ]);
+  });
+
+  it("follows Excel's precedence: & below + and -, below * and /, below a sign; left to right", () => {
+    const [arg] = parseFormula('f("a"&1+2*-3)').args;
+    expect(arg).toEqual({
+      kind: "expression",
+      expression: {
+        kind: "binary",
+        op: "&",
+        left: { kind: "string", value: "a" },
+        right: {
+          kind: "binary",
+          op: "+",
+          left: { kind: "number", value: 1 },
+          right: {
+            kind: "binary",
+            op: "*",
+            left: { kind: "number", value: 2 },
+            right: { kind: "unary", op: "-", operand: { kind: "number", value: 3 } },
+          },
+        },
+      },
+    });
+    const [chain] = parseFormula("f(1-2-3)").args;
+    expect(chain).toMatchObject({
+      expression: { op: "-", left: { op: "-" }, right: { kind: "number", value: 3 } },
+    });
+  });
+
+  it("keeps constants constant: a signed number is a number, a parenthesised one an expression", () => {
+    expect(parseFormula("f(-1, +2, -(1), --1)").args.map((a) => a.kind)).toEqual([
+      "number",
+      "number",
+      "expression",
+      "expression",
+    ]);
+  });
+
+  it("nests the date functions and parentheses", () => {
+    const [arg] = parseFormula("f(EOMONTH(EDATE(DATE(2024,1,31),(1+1)*3),-1))").args;
+    expect(arg.kind).toBe("expression");
+  });
+});
+
 describe("printFormula", () => {
   it("prints the canonical form", () => {
     expect(printFormula(parseFormula('metric( "a""b" ,, -1.5,TRUE, {1;2} )'))).toBe(
       '=CRYPTO.metric("a""b",,-1.5,TRUE,{1;2})'
     );
+  });
+
+  it.each([
+    ['=CRYPTO.METRIC("aave","fees",TODAY()-365,EOMONTH(TODAY(),-1),"period="&"month")'],
+    ['=CRYPTO.F((1+2)*3,1-(2-3),1-2-3,-(1)*2,--1,"a"&(1&2),DATE(2024,1,1)+30/2)'],
+  ])("prints expressions back as written: %s", (text) => {
+    expect(printFormula(parseFormula(text))).toBe(text);
+  });
+
+  it("prints parentheses a hand-built expression needs", () => {
+    const one = { kind: "number" as const, value: 1 };
+    const sum = { kind: "binary" as const, op: "+" as const, left: one, right: one };
+    expect(
+      printFormula({
+        name: "F",
+        args: [
+          {
+            kind: "expression",
+            expression: { kind: "binary", op: "*", left: sum, right: sum },
+          },
+        ],
+      })
+    ).toBe("=CRYPTO.F((1+1)*(1+1))");
   });
 });

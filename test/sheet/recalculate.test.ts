@@ -153,6 +153,55 @@ describe("calling functions like Excel", () => {
   });
 });
 
+describe("computing expressions in arguments like Excel", () => {
+  /** Noon UTC on 2024-03-31 (serial 45382), in a time zone at UTC; counts how often it is read. */
+  function clock() {
+    const read = { count: 0 };
+    const fn = () => {
+      read.count += 1;
+      return { now: Date.UTC(2024, 2, 31, 12), utcOffsetMinutes: 0 };
+    };
+    return { read, fn };
+  }
+
+  it("passes the function what DATE, TODAY, arithmetic and & compute", async () => {
+    const { fn } = clock();
+    const outcome = await runCli(
+      ["eval", ...BASE, "--format", "json", 'ECHO(DATE(2024,3,31),"p="&"q",TODAY()-1)'],
+      { deps: { clock: fn } }
+    );
+    expect(outcome.code).toBe(0);
+    expect(callLog.map((c) => c.args.slice(0, 3))).toEqual([[45382, "p=q", 45381]]);
+    // The printed formula is the one written, not its computed values.
+    expect(JSON.parse(outcome.stdout)).toEqual([[[45382]]]);
+  });
+
+  it("reads the clock once for a whole recalculation: every TODAY() agrees", async () => {
+    const { read, fn } = clock();
+    const outcome = await runCli(
+      ["eval", ...BASE, "--format", "json", "ECHO(TODAY())", "ECHO(TODAY()-1)", "ECHO(NOW())"],
+      { deps: { clock: fn } }
+    );
+    expect(JSON.parse(outcome.stdout)).toEqual([[[45382]], [[45381]], [[45382.5]]]);
+    expect(read.count).toBe(1);
+  });
+
+  it("makes an expression's error the formula's result, without calling the function", async () => {
+    const outcome = await runCli(["eval", ...BASE, "--format", "json", "ECHO(1/0)", 'ECHO("a"+1)']);
+    expect(outcome.code).toBe(1);
+    expect(JSON.parse(outcome.stdout)).toEqual([
+      [[{ error: "#DIV/0!", message: "division by zero" }]],
+      [[{ error: "#VALUE!", message: `'+' needs a number or a date, got "a"` }]],
+    ]);
+    expect(callLog).toEqual([]);
+  });
+
+  it("prints the formula with its expressions as written", async () => {
+    const outcome = await runCli(["eval", ...BASE, "echo( today() - 365 , date(2024,1,1)+30 )"]);
+    expect(outcome.stdout.split("\n")[0]).toBe("=CRYPTO.ECHO(TODAY()-365,DATE(2024,1,1)+30)");
+  });
+});
+
 describe("reading results like Excel", () => {
   it("reads a formatted date number as a date and keeps other cells as they are", async () => {
     const { code, results } = await evalJson("MIXED()");

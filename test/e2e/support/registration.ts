@@ -13,6 +13,7 @@ import { promisify } from "util";
 import type { Page } from "playwright-core";
 import { coerce, prepareArguments } from "../../../src/sheet/arguments";
 import { toGrid } from "../../../src/sheet/cells";
+import { computeArguments, systemClock } from "../../../src/sheet/expressions";
 import { parseFormula } from "../../../src/sheet/formula";
 import type { ParameterMeta } from "../../../src/sheet/registry";
 import { jsonCell, type JsonCell } from "../../../src/cli/output/json";
@@ -133,7 +134,9 @@ export async function callAsExcel(
   const meta = metadata.find((f) => f.id === call.name.toUpperCase());
   if (!meta) throw new Error(`${formula}: no function ${call.name} in functions.json`);
   const label = `CRYPTO.${meta.name}`;
-  const args = prepareArguments(call.args, meta.parameters).map((prepared, i) => {
+  const computed = computeArguments(call.args, systemClock());
+  if (!computed.ok) throw new Error(`${formula}: ${computed.error.message}`);
+  const args = prepareArguments(computed.args, meta.parameters).map((prepared, i) => {
     if (prepared.kind !== "fixed") throw new Error(`${formula}: lifted calls are not used here`);
     const value = prepared.value;
     if (Array.isArray(value) || value === null) return value;

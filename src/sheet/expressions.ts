@@ -1,0 +1,136 @@
+/**
+ * Computing the expressions inside a formula's arguments (`TODAY()-365`, `DATE(2024,1,1)+30`,
+ * `"period="&"month"`) before the add-in function is called, as Excel computes them before calling a
+ * custom function. An error anywhere (text where a number is needed, a division by zero, a date outside
+ * Excel's range) is the formula's result, as in Excel, where an error argument makes the cell that error.
+ */
+import { errorCell, type ErrorCell } from "./cells";
+import {
+  EXCEL_FUNCTIONS,
+  numberFrom,
+  textFrom,
+  type ExcelFunctionContext,
+  type FormulaValue,
+} from "./excel-functions";
+import type { Argument, Expression, Scalar } from "./formula";
+import { ERROR_CODES } from "./host";
+
+/** An argument once computed: what the parser calls a constant. */
+export type ConstantArgument = Exclude<Argument, { kind: "expression" }>;
+
+/** The clock a recalculation reads once, for every TODAY() and NOW() in it. */
+export type SheetClock = () => ExcelFunctionContext;
+
+export const systemClock: SheetClock = () => {
+  const now = Date.now();
+  return { now, utcOffsetMinutes: -new Date(now).getTimezoneOffset() };
+};
+
+function isError(value: FormulaValue): value is ErrorCell {
+  return typeof value === "object";
+}
+
+function shown(value: number | string | boolean): string {
+  return typeof value === "string" ? JSON.stringify(value) : textFrom(value);
+}
+
+function needNumber(value: number | string | boolean, where: string): number | ErrorCell {
+  return (
+    numberFrom(value) ??
+    errorCell(ERROR_CODES.invalidValue, `${where} needs a number or a date, got ${shown(value)}`)
+  );
+}
+
+function finite(value: number, where: string): number | ErrorCell {
+  if (!Number.isFinite(value))
+    return errorCell(ERROR_CODES.invalidNumber, `${where} gives a number too large`);
+  return value === 0 ? 0 : value;
+}
+
+function arithmetic(op: "+" | "-" | "*" | "/", left: number, right: number): number | ErrorCell {
+  switch (op) {
+    case "+":
+      return finite(left + right, "'+'");
+    case "-":
+      return finite(left - right, "'-'");
+    case "*":
+      return finite(left * right, "'*'");
+    case "/":
+      return right === 0
+        ? errorCell(ERROR_CODES.divisionByZero, "division by zero")
+        : finite(left / right, "'/'");
+  }
+}
+
+export function evaluateExpression(
+  expression: Expression,
+  ctx: ExcelFunctionContext
+): FormulaValue {
+  switch (expression.kind) {
+    case "string":
+    case "number":
+    case "boolean":
+      return expression.value;
+    case "group":
+      return evaluateExpression(expression.inner, ctx);
+    case "unary": {
+      const operand = evaluateExpression(expression.operand, ctx);
+      if (isError(operand)) return operand;
+      const n = needNumber(operand, `'${expression.op}'`);
+      if (isError(n)) return n;
+      return expression.op === "-" ? finite(-n, "'-'") : n;
+    }
+    case "binary": {
+      const left = evaluateExpression(expression.left, ctx);
+      if (isError(left)) return left;
+      const right = evaluateExpression(expression.right, ctx);
+      if (isError(right)) return right;
+      if (expression.op === "&") return textFrom(left) + textFrom(right);
+      const where = `'${expression.op}'`;
+      const a = needNumber(left, where);
+      if (isError(a)) return a;
+      const b = needNumber(right, where);
+      if (isError(b)) return b;
+      return arithmetic(expression.op, a, b);
+    }
+    case "call": {
+      const fn = EXCEL_FUNCTIONS[expression.name];
+      const numbers: number[] = [];
+      for (const [i, arg] of expression.args.entries()) {
+        const value = evaluateExpression(arg, ctx);
+        if (isError(value)) return value;
+        const n = needNumber(value, `${expression.name}'s ${fn.parameters[i]}`);
+        if (isError(n)) return n;
+        numbers.push(n);
+      }
+      return fn.compute(numbers, ctx, expression.name);
+    }
+  }
+}
+
+function asScalar(value: number | string | boolean): Scalar {
+  if (typeof value === "number") return { kind: "number", value };
+  if (typeof value === "string") return { kind: "string", value };
+  return { kind: "boolean", value };
+}
+
+/**
+ * Every argument as a constant, expressions computed with the recalculation's clock; or the first error an
+ * expression gave (left to right, as Excel reports it), which is then the formula's result.
+ */
+export function computeArguments(
+  args: readonly Argument[],
+  ctx: ExcelFunctionContext
+): { ok: true; args: ConstantArgument[] } | { ok: false; error: ErrorCell } {
+  const out: ConstantArgument[] = [];
+  for (const arg of args) {
+    if (arg.kind !== "expression") {
+      out.push(arg);
+      continue;
+    }
+    const value = evaluateExpression(arg.expression, ctx);
+    if (isError(value)) return { ok: false, error: value };
+    out.push(asScalar(value));
+  }
+  return { ok: true, args: out };
+}
