@@ -44,10 +44,13 @@ export const HELP = `${USAGE}
 
 Evaluates CRYPTO formulas outside Excel through the add-in's own functions, as one recalculation.
 
-  FORMULA            as written in Excel, e.g. '=CRYPTO.METRIC("aave","revenue","2024-01-01")';
+  FORMULA            as written in Excel, e.g. '=CRYPTO.METRIC("aave","revenue",TODAY()-365)';
                      the leading = and the CRYPTO. prefix are optional. Arguments: "text", numbers,
-                     TRUE/FALSE, nothing (omitted), array constants {"a","b"} (a row) or {"a";"b"} (a column).
-  --file PATH        read formulas from PATH, one per non-empty line (may be repeated)
+                     TRUE/FALSE, nothing (omitted), array constants {"a","b"} (a row) or {"a";"b"} (a column),
+                     and expressions of TODAY(), NOW(), DATE(y,m,d), EDATE, EOMONTH, YEAR, MONTH, DAY
+                     with + - * / and & (e.g. DATE(2024,1,1)+30, "period="&"month").
+  --file PATH        read formulas from PATH, one per non-empty line (may be repeated); a line that
+                     cannot be evaluated gets a #USAGE result in its place, the others still run
   --base-url URL     service base URL (default: $CRYPTOMETRICS_BASE_URL); https, or http on loopback only
   --api-key KEY      API key (default: $CRYPTOMETRICS_API_KEY)
   --format FORMAT    table (default, aligned text), csv (RFC 4180, CRLF) or json; a card (an entity
@@ -65,7 +68,8 @@ Answers are saved in the cache directory: catalogues for 24 hours, figures until
 or at the same time, share one budget of requests per minute. \`cache info\` shows where the cache is and its
 size (at most 50 MB, least recently used first out); \`cache clear\` empties it.
 
-Exit status: 0 when no formula's whole result is an error, 1 when one is, 2 for usage errors.
+Exit status: 0 when no formula's whole result is an error, 1 when one is, 2 for usage errors
+(a --file line included).
 `;
 
 const OPTIONS = {

@@ -5,16 +5,24 @@
  *
  * Exit codes: 0 when no formula's whole result is an error, 1 when at least one is (or the build is broken),
  * 2 for usage errors, 130 when interrupted. Usage errors are one line on stderr, never a stack trace.
+ *
+ * A --file line that cannot be evaluated at all (it does not parse, names no function, has the wrong number
+ * of arguments) costs only itself: it gets a #USAGE result at its place, the other lines are evaluated and
+ * printed, and the exit code is 2. A model file is many formulas; one typo should not hide the rest.
+ * FORMULA arguments typed on the command line are still refused as a whole, before any request.
  */
 import { parseCommandLine, HELP } from "./flags";
 import { bindFormula, BoundFormula } from "../sheet/bind";
-import { Grid, isWholeError } from "../sheet/cells";
+import { errorCell, Grid, isWholeError } from "../sheet/cells";
+import type { SheetClock } from "../sheet/expressions";
 import {
   EXIT_FORMULA_ERROR,
   EXIT_INTERRUPTED,
   EXIT_OK,
+  EXIT_USAGE,
   exitCodeOf,
   isStopError,
+  type StopError,
   UsageError,
   withLabel,
 } from "./errors";
@@ -55,7 +63,12 @@ export interface CliDeps {
   /** The cache directory's store, for `cache info` and `cache clear`. */
   cacheAdmin?(settings: CacheSettings): CacheAdmin;
   readText?: ReadText;
+  /** The recalculation's clock, for TODAY() and NOW(); the system clock when absent. */
+  clock?: SheetClock;
 }
+
+/** The error code of a --file line that could not be evaluated (json: {"error":"#USAGE","message":…}). */
+export const USAGE_CODE = "#USAGE";
 
 const PROGRAM = "cryptometrics";
 
@@ -71,31 +84,37 @@ export const defaultDeps: CliDeps = {
   cacheAdmin: (settings) => new FileBlobStore({ dir: settings.dir, maxBytes: settings.maxBytes }),
 };
 
-function labelled(source: FormulaSource, error: unknown): unknown {
-  return isStopError(error) ? withLabel(source.label, error) : error;
+/** A formula ready to run, or a --file line refused on its own (its message labelled with file and line). */
+type Prepared =
+  | { source: FormulaSource; call: FormulaCall; bound?: BoundFormula }
+  | { source: FormulaSource; refused: StopError };
+
+/** Command-line FORMULA arguments stop the run; a --file line's error stays with that line. */
+function refuseOrStop(source: FormulaSource, error: unknown): Prepared {
+  if (!isStopError(error)) throw error;
+  const labelled = withLabel(source.label, error);
+  if (source.fromFile && exitCodeOf(error) === EXIT_USAGE) return { source, refused: labelled };
+  throw labelled;
 }
 
-interface ParsedSource {
-  source: FormulaSource;
-  call: FormulaCall;
-}
-
-function parseAll(sources: readonly FormulaSource[]): ParsedSource[] {
+function parseAll(sources: readonly FormulaSource[]): Prepared[] {
   return sources.map((source) => {
     try {
       return { source, call: parseFormula(source.text) };
     } catch (error) {
-      throw labelled(source, error);
+      return refuseOrStop(source, error);
     }
   });
 }
 
-function bindAll(parsed: readonly ParsedSource[], registry: Registry): BoundFormula[] {
-  return parsed.map(({ source, call }, i) => {
+function bindAll(prepared: readonly Prepared[], registry: Registry): Prepared[] {
+  // Formula n sits in Sheet1!A<n>, a refused line keeping its cell, as in a sheet.
+  return prepared.map((item, i) => {
+    if ("refused" in item) return item;
     try {
-      return bindFormula(call, registry, i + 1);
+      return { ...item, bound: bindFormula(item.call, registry, i + 1) };
     } catch (error) {
-      throw labelled(source, error);
+      return refuseOrStop(item.source, error);
     }
   });
 }
@@ -158,7 +177,8 @@ async function evaluate(
   const parsed = parseAll(sources);
   deps.installHost(command.legacyHost);
   const registry = deps.loadRegistry();
-  const formulas = bindAll(parsed, registry);
+  const prepared = bindAll(parsed, registry);
+  const formulas = prepared.flatMap((item) => ("bound" in item && item.bound ? [item.bound] : []));
   // Only formulas that Excel would accept get as far as the configuration.
   const baseUrl = command.baseUrl ?? (env.CRYPTOMETRICS_BASE_URL || undefined);
   const apiKey = command.apiKey ?? (env.CRYPTOMETRICS_API_KEY || undefined);
@@ -174,7 +194,7 @@ async function evaluate(
     cache
   );
 
-  const recalculation = recalculate(formulas);
+  const recalculation = recalculate(formulas, deps.clock);
   const outcome = await Promise.race([recalculation.results, interrupted(io.signal)]);
   if (outcome === "interrupted") {
     recalculation.cancel();
@@ -184,11 +204,26 @@ async function evaluate(
   // The answers reach the cache directory before the process ends (the next run reads them).
   await deps.settle?.();
   const grids: Grid[] = outcome;
-  const results = formulas.map((formula, i) => ({
-    formula: printFormula({ ...formula.call, name: formula.fn.meta.name }),
-    grid: grids[i],
-  }));
+  let next = 0;
+  const results = prepared.map((item) => {
+    if ("refused" in item)
+      return {
+        formula: item.source.text.trim(),
+        grid: [[errorCell(USAGE_CODE, firstLineOf(item.refused))]],
+      };
+    const formula = formulas[next];
+    const grid = grids[next];
+    next += 1;
+    return { formula: printFormula({ ...formula.call, name: formula.fn.meta.name }), grid };
+  });
   io.stdout(formatResults(command.format, results));
+  const refused = prepared.filter((item) => "refused" in item).length;
+  if (refused > 0) {
+    io.stderr(
+      `${PROGRAM}: ${refused} line${refused === 1 ? "" : "s"} not evaluated (usage errors, shown at ${refused === 1 ? "its place" : "their places"})\n`
+    );
+    return EXIT_USAGE;
+  }
   return grids.some(isWholeError) ? EXIT_FORMULA_ERROR : EXIT_OK;
 }
 

@@ -9,6 +9,8 @@ import { firstLineOf } from "../client/errors";
 export interface FormulaSource {
   text: string;
   label: string;
+  /** A line of a --file (its errors stay with it) rather than a FORMULA argument. */
+  fromFile?: boolean;
 }
 
 export type ReadText = (path: string) => string;
@@ -38,7 +40,7 @@ export function formulasInFile(path: string, read: ReadText = readUtf8): Formula
       .replace(/^\uFEFF/, "")
       .split(/\r\n|\r|\n/)
       // Untrimmed, so a syntax error's column is the column in the file.
-      .map((line, i) => ({ text: line, label: `${path}:${i + 1}` }))
+      .map((line, i) => ({ text: line, label: `${path}:${i + 1}`, fromFile: true }))
       .filter((source) => source.text.trim() !== "")
   );
 }

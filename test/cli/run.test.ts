@@ -72,12 +72,67 @@ describe("the eval command", () => {
     expect(JSON.parse(outcome.stdout)).toEqual([[[2]], [[4]], [[6]]]);
   });
 
-  it("names the file and line of a formula that does not parse, with the column in that line", async () => {
-    const path = tempFile("DOUBLE(1)\n\n  DOUBLE(2))\n");
-    expectUsageError(
-      await runCli(["eval", ...BASE, "--file", path]),
-      `${path}:3: unexpected ')' after the closing ')' at column 12`
-    );
+  describe("a --file line that cannot be evaluated costs only itself", () => {
+    // Line 3 does not parse, line 4 names no function, line 5 has too many arguments.
+    const lines = ["DOUBLE(1)", "", "  DOUBLE(2))", "DUBBLE(3)", "DOUBLE(4,5)", "DOUBLE(6)"];
+
+    it("json: a #USAGE result at its place, the other lines evaluated, exit 2", async () => {
+      const path = tempFile(lines.join("\n"));
+      const outcome = await runCli(["eval", ...BASE, "--format", "json", "--file", path]);
+      expect(outcome.code).toBe(2);
+      expect(JSON.parse(outcome.stdout)).toEqual([
+        [[2]],
+        [
+          [
+            {
+              error: "#USAGE",
+              message: `${path}:3: unexpected ')' after the closing ')' at column 12`,
+            },
+          ],
+        ],
+        [
+          [
+            {
+              error: "#USAGE",
+              message: expect.stringMatching(/^.*:4: unknown function CRYPTO\.DUBBLE/),
+            },
+          ],
+        ],
+        [[{ error: "#USAGE", message: expect.stringMatching(/^.*:5: too many arguments \(2\)/) }]],
+        [[12]],
+      ]);
+      expect(outcome.stderr).toBe(
+        "cryptometrics: 3 lines not evaluated (usage errors, shown at their places)\n"
+      );
+    });
+
+    it("table and csv: a message line in place of the result", async () => {
+      const path = tempFile(lines.join("\n"));
+      const table = await runCli(["eval", ...BASE, "--file", path]);
+      expect(table.code).toBe(2);
+      expect(table.stdout.split("\n\n")[1]).toBe(
+        `DOUBLE(2))\n#USAGE ${path}:3: unexpected ')' after the closing ')' at column 12`
+      );
+      expect(table.stdout).toContain("=CRYPTO.DOUBLE(6)\n12\n");
+      const csv = await runCli(["eval", ...BASE, "--format", "csv", "--file", path]);
+      expect(csv.code).toBe(2);
+      expect(csv.stdout.split("\r\n\r\n")[1]).toBe(
+        `#USAGE\r\n# #USAGE ${path}:3: unexpected ')' after the closing ')' at column 12`
+      );
+    });
+
+    it("keeps each formula in its own cell: the line after a refused one is still Sheet1!A<its place>", async () => {
+      const path = tempFile("DOUBLE(1))\nWHERE()\n");
+      const outcome = await runCli(["eval", ...BASE, "--format", "json", "--file", path]);
+      expect(JSON.parse(outcome.stdout)[1]).toEqual([["Sheet1!A2"]]);
+    });
+
+    it("a FORMULA argument that does not parse still stops the run before any request", async () => {
+      expectUsageError(
+        await runCli(["eval", ...BASE, "DOUBLE(1)", "DOUBLE(2))"]),
+        "formula 2: unexpected ')' after the closing ')' at column 10"
+      );
+    });
   });
 
   it("takes base URL and API key from the environment, flags first", async () => {
