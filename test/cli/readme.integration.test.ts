@@ -1,0 +1,171 @@
+/**
+ * The README runs: every `=CRYPTO.…` formula it shows (the examples, the function reference, the prose) is
+ * evaluated by the built command-line evaluator against the simulator, from one --file as a user would
+ * keep a model. Each must give a result without any error cell, unless the README says, right after the
+ * formula, which error it shows (`#N/A …`; the convention is in test/support/readme-formulas.ts and in
+ * the README's Examples). Whoever adds a function, an option or an example to the README is held to it here;
+ * a failure names the formula and its README line.
+ */
+import { execFile } from "child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "fs";
+import { tmpdir } from "os";
+import { join, resolve } from "path";
+import { promisify } from "util";
+import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
+import type { JsonCell } from "../../src/cli/output/json";
+import { extractFormulas, type ShownFormula } from "../support/readme-formulas";
+
+const ROOT = resolve(__dirname, "../..");
+const CLI = resolve(ROOT, "dist/node/cli/main.js");
+const README = readFileSync(resolve(ROOT, "README.md"), "utf8");
+const execFileAsync = promisify(execFile);
+
+type Result = JsonCell[][];
+
+let simulator: RunningSimulator;
+
+beforeAll(async () => {
+  simulator = await startSimulator({ port: 0, rateLimit: null });
+});
+
+afterAll(() => simulator?.close());
+
+function errorsIn(result: Result): { error: string; message: string }[] {
+  return result.flat().filter((cell): cell is { error: string; message: string } => {
+    return typeof cell === "object" && cell !== null && "error" in cell;
+  });
+}
+
+/** Every formula through the built CLI, one --file line each; the JSON results in the same order. */
+async function evaluate(
+  formulas: readonly ShownFormula[]
+): Promise<{ code: number; results: Result[] }> {
+  if (!existsSync(CLI))
+    throw new Error("dist/node/cli/main.js is missing: run npm run build:node (npm test does)");
+  const file = join(mkdtempSync(join(tmpdir(), "cm-readme-")), "readme-formulas.txt");
+  writeFileSync(file, formulas.map((f) => f.formula).join("\n") + "\n");
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.CRYPTOMETRICS_BASE_URL;
+  delete env.CRYPTOMETRICS_API_KEY;
+  const args = [
+    CLI,
+    "eval",
+    "--format",
+    "json",
+    "--base-url",
+    simulator.url,
+    "--api-key",
+    DEMO_API_KEY,
+    "--file",
+    file,
+  ];
+  const { stdout, code } = await execFileAsync(process.execPath, args, {
+    cwd: ROOT,
+    env,
+    timeout: 180_000,
+    maxBuffer: 64 * 1024 * 1024,
+  }).then(
+    ({ stdout }) => ({ stdout, code: 0 }),
+    (error: { stdout?: string; stderr?: string; code?: number }) => {
+      // 1 (a whole result is an error) and 2 (a line refused) still print every result.
+      if ((error.code === 1 || error.code === 2) && error.stdout)
+        return { stdout: error.stdout, code: error.code };
+      throw new Error(`the CLI failed (${error.code}): ${error.stderr ?? ""}`);
+    }
+  );
+  return { code, results: JSON.parse(stdout) as Result[] };
+}
+
+/** What is wrong with one formula's result, in words naming it; undefined when it gives what the README says. */
+function verdict(shown: ShownFormula, result: Result | undefined): string | undefined {
+  const where = `README.md:${shown.line} ${shown.formula}`;
+  if (!result) return `${where}: no result`;
+  const errors = errorsIn(result);
+  if (!shown.shows) {
+    if (errors.length === 0) return undefined;
+    const first = errors[0];
+    return (
+      `${where}: gave ${first.error} ${first.message}`.trim() +
+      (errors.length > 1 ? ` (and ${errors.length - 1} more error cells)` : "")
+    );
+  }
+  if (errors.some((e) => e.error === shown.shows)) return undefined;
+  return `${where}: the README says it shows ${shown.shows}, it gave ${
+    errors.length === 0 ? "no error" : errors.map((e) => e.error).join(", ")
+  }`;
+}
+
+describe("the README's formulas", () => {
+  const { formulas, problems } = extractFormulas(README);
+
+  it("are all readable: each closes its call on its own line", () => {
+    expect(problems).toEqual([]);
+  });
+
+  it("include every example and the function reference's functions", () => {
+    // Every line of the Examples block that starts with a formula is taken.
+    const block = /### Examples\s*```text\n([\s\S]*?)```/.exec(README);
+    expect(block).not.toBeNull();
+    const exampleLines = block![1].split("\n").filter((l) => l.startsWith("=CRYPTO."));
+    const taken = new Set(formulas.map((f) => f.formula));
+    for (const line of exampleLines)
+      expect({ line, taken: [...taken].some((f) => line.startsWith(f)) }).toEqual({
+        line,
+        taken: true,
+      });
+    // Every function of the reference table appears in at least one formula.
+    const reference = [...README.matchAll(/^\| `([A-Z_]+)\(/gm)].map((m) => m[1]);
+    expect(reference.length).toBeGreaterThan(10);
+    const used = new Set(
+      formulas.map((f) => /^=CRYPTO\.([A-Z_]+)/i.exec(f.formula)![1].toUpperCase())
+    );
+    expect(reference.filter((name) => !used.has(name))).toEqual([]);
+  });
+
+  it("each give a result without an error, or the error the README says they show", async () => {
+    const { results } = await evaluate(formulas);
+    expect(results).toHaveLength(formulas.length);
+    const wrong = formulas.map((f, i) => verdict(f, results[i])).filter((v) => v !== undefined);
+    expect(wrong).toEqual([]);
+    // For the record (the lead's report quotes it): how many formulas the README holds and were evaluated.
+    process.stdout.write(`README formulas evaluated: ${formulas.length}\n`);
+  }, 240_000);
+});
+
+describe("finding the formulas in markdown", () => {
+  it("takes every formula on a line, up to its closing parenthesis, whatever the text inside holds", () => {
+    const { formulas, problems } = extractFormulas(
+      [
+        '=CRYPTO.SECTORS()  /  =CRYPTO.SECTOR("lending")   sectors / one',
+        'Prose with `=CRYPTO.VALUE("a)b","say ""(hi""",DATE(2024,1,1)+30)` inside.',
+        '=crypto.metric( "aave" , "fees" )',
+      ].join("\n")
+    );
+    expect(problems).toEqual([]);
+    expect(formulas).toEqual([
+      { formula: "=CRYPTO.SECTORS()", line: 1 },
+      { formula: '=CRYPTO.SECTOR("lending")', line: 1 },
+      { formula: '=CRYPTO.VALUE("a)b","say ""(hi""",DATE(2024,1,1)+30)', line: 2 },
+      { formula: '=crypto.metric( "aave" , "fees" )', line: 3 },
+    ]);
+  });
+
+  it("reads the error an example announces right after it, and only there", () => {
+    const { formulas } = extractFormulas(
+      [
+        '=CRYPTO.VALUE("aavee","fees")          #N/A: unknown project, with a suggestion',
+        '`=CRYPTO.VALUE("aave","fees","x")` → `#VALUE!`',
+        '=CRYPTO.VALUE("aave","fees") -> #N/A',
+        '=CRYPTO.VALUE("aave","fees")   not an error; #N/A further on does not count',
+        '=CRYPTO.VALUE("aave","fees")   #WHAT? is no error code',
+      ].join("\n")
+    );
+    expect(formulas.map((f) => f.shows)).toEqual(["#N/A", "#VALUE!", "#N/A", undefined, undefined]);
+  });
+
+  it("reports a formula cut off at the end of its line", () => {
+    const { formulas, problems } = extractFormulas('see =CRYPTO.METRIC("aave",\n"fees")');
+    expect(formulas).toEqual([]);
+    expect(problems).toEqual([`line 1: =CRYPTO.METRIC("aave",: no closing ')' on its line`]);
+  });
+});
