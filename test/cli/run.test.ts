@@ -124,7 +124,7 @@ describe("the eval command", () => {
     it("keeps each formula in its own cell: the line after a refused one is still Sheet1!A<its place>", async () => {
       const path = tempFile("DOUBLE(1))\nWHERE()\n");
       const outcome = await runCli(["eval", ...BASE, "--format", "json", "--file", path]);
-      expect(JSON.parse(outcome.stdout)[1]).toEqual([["Sheet1!A2"]]);
+      expect((JSON.parse(outcome.stdout) as unknown[])[1]).toEqual([["Sheet1!A2"]]);
     });
 
     it("a FORMULA argument that does not parse still stops the run before any request", async () => {
