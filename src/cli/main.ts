@@ -30,6 +30,7 @@ import { recalculate } from "../sheet/recalculate";
 import { FormulaCall, parseFormula, printFormula } from "../sheet/formula";
 import { installCliHost } from "./host";
 import { formatResults } from "./output";
+import type { OutputFormat } from "./output/types";
 import { printable, singleLine } from "./output/cells-text";
 import { Registry, signature } from "../sheet/registry";
 import { loadRegistry } from "./registry-files";
@@ -84,20 +85,25 @@ export const defaultDeps: CliDeps = {
   cacheAdmin: (settings) => new FileBlobStore({ dir: settings.dir, maxBytes: settings.maxBytes }),
 };
 
-/** A formula ready to run, or a --file line refused on its own (its message labelled with file and line). */
-type Prepared =
-  | { source: FormulaSource; call: FormulaCall; bound?: BoundFormula }
-  | { source: FormulaSource; refused: StopError };
+/** A --file line refused on its own (its message labelled with file and line). */
+interface Refused {
+  source: FormulaSource;
+  refused: StopError;
+}
+/** A formula read, or refused. */
+type Parsed = { source: FormulaSource; call: FormulaCall } | Refused;
+/** A formula ready to run, or refused. */
+type Prepared = { source: FormulaSource; bound: BoundFormula } | Refused;
 
 /** Command-line FORMULA arguments stop the run; a --file line's error stays with that line. */
-function refuseOrStop(source: FormulaSource, error: unknown): Prepared {
+function refuseOrStop(source: FormulaSource, error: unknown): Refused {
   if (!isStopError(error)) throw error;
   const labelled = withLabel(source.label, error);
   if (source.fromFile && exitCodeOf(error) === EXIT_USAGE) return { source, refused: labelled };
   throw labelled;
 }
 
-function parseAll(sources: readonly FormulaSource[]): Prepared[] {
+function parseAll(sources: readonly FormulaSource[]): Parsed[] {
   return sources.map((source) => {
     try {
       return { source, call: parseFormula(source.text) };
@@ -107,12 +113,12 @@ function parseAll(sources: readonly FormulaSource[]): Prepared[] {
   });
 }
 
-function bindAll(prepared: readonly Prepared[], registry: Registry): Prepared[] {
+function bindAll(parsed: readonly Parsed[], registry: Registry): Prepared[] {
   // Formula n sits in Sheet1!A<n>, a refused line keeping its cell, as in a sheet.
-  return prepared.map((item, i) => {
+  return parsed.map((item, i) => {
     if ("refused" in item) return item;
     try {
-      return { ...item, bound: bindFormula(item.call, registry, i + 1) };
+      return { source: item.source, bound: bindFormula(item.call, registry, i + 1) };
     } catch (error) {
       return refuseOrStop(item.source, error);
     }
@@ -178,8 +184,10 @@ async function evaluate(
   deps.installHost(command.legacyHost);
   const registry = deps.loadRegistry();
   const prepared = bindAll(parsed, registry);
-  const formulas = prepared.flatMap((item) => ("bound" in item && item.bound ? [item.bound] : []));
-  // Only formulas that Excel would accept get as far as the configuration.
+  const formulas = prepared.flatMap((item) => ("bound" in item ? [item.bound] : []));
+  // Only formulas that Excel would accept get as far as the configuration; a file whose every line was
+  // refused needs no service to show why.
+  if (formulas.length === 0) return report(command.format, prepared, [], io);
   const baseUrl = command.baseUrl ?? (env.CRYPTOMETRICS_BASE_URL || undefined);
   const apiKey = command.apiKey ?? (env.CRYPTOMETRICS_API_KEY || undefined);
   if (!baseUrl)
@@ -203,7 +211,16 @@ async function evaluate(
   }
   // The answers reach the cache directory before the process ends (the next run reads them).
   await deps.settle?.();
-  const grids: Grid[] = outcome;
+  return report(command.format, prepared, outcome, io);
+}
+
+/** Prints every result in input order, a refused line's #USAGE at its place; returns the exit code. */
+function report(
+  format: OutputFormat,
+  prepared: readonly Prepared[],
+  grids: readonly Grid[],
+  io: CliIo
+): number {
   let next = 0;
   const results = prepared.map((item) => {
     if ("refused" in item)
@@ -211,12 +228,11 @@ async function evaluate(
         formula: item.source.text.trim(),
         grid: [[errorCell(USAGE_CODE, firstLineOf(item.refused))]],
       };
-    const formula = formulas[next];
     const grid = grids[next];
     next += 1;
-    return { formula: printFormula({ ...formula.call, name: formula.fn.meta.name }), grid };
+    return { formula: printFormula({ ...item.bound.call, name: item.bound.fn.meta.name }), grid };
   });
-  io.stdout(formatResults(command.format, results));
+  io.stdout(formatResults(format, results));
   const refused = prepared.filter((item) => "refused" in item).length;
   if (refused > 0) {
     io.stderr(

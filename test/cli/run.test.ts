@@ -127,6 +127,27 @@ describe("the eval command", () => {
       expect((JSON.parse(outcome.stdout) as unknown[])[1]).toEqual([["Sheet1!A2"]]);
     });
 
+    it("shows why every line of a file was refused even with no service configured", async () => {
+      const path = tempFile("DOUBLE(1))\nDUBBLE(2)\n");
+      const outcome = await runCli(["eval", "--format", "json", "--file", path]);
+      expect(outcome.code).toBe(2);
+      expect(outcome.configured).toEqual([]);
+      expect(JSON.parse(outcome.stdout)).toEqual([
+        [[{ error: "#USAGE", message: expect.stringMatching(/:1: unexpected '\)'/) }]],
+        [
+          [
+            {
+              error: "#USAGE",
+              message: expect.stringMatching(/:2: unknown function CRYPTO\.DUBBLE/),
+            },
+          ],
+        ],
+      ]);
+      expect(outcome.stderr).toBe(
+        "cryptometrics: 2 lines not evaluated (usage errors, shown at their places)\n"
+      );
+    });
+
     it("a FORMULA argument that does not parse still stops the run before any request", async () => {
       expectUsageError(
         await runCli(["eval", ...BASE, "DOUBLE(1)", "DOUBLE(2))"]),
