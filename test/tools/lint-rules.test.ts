@@ -1,27 +1,38 @@
 /**
  * The guard against spreading data-sized arrays into calls is the lint configuration itself: this checks
  * that it stays in force over the code and the tests (lint runs in `npm test`), and that ordinary spreads
- * stay allowed. ESLint runs as the command line does (its config is an ES module jest cannot load).
+ * stay allowed. ESLint runs in a child process (its config is an ES module jest cannot load).
  */
 import { spawnSync } from "child_process";
 import { resolve } from "path";
 
 const ROOT = resolve(__dirname, "../..");
 
+/**
+ * The project's ESLint configuration without the type-aware part (typescript-eslint's disableTypeChecked on
+ * top): the spread rule needs no types, and a snippet that is no file on disk has no place in the TypeScript
+ * project the type-aware rules read. Code on stdin, the file name it is linted as in argv; JSON results out.
+ */
+const LINT_WITHOUT_TYPES = `
+import { ESLint } from "eslint";
+import tseslint from "typescript-eslint";
+const code = await new Promise((done) => {
+  let text = "";
+  process.stdin.setEncoding("utf8").on("data", (c) => (text += c)).on("end", () => done(text));
+});
+const eslint = new ESLint({ cwd: process.cwd(), overrideConfig: tseslint.configs.disableTypeChecked });
+const results = await eslint.lintText(code, { filePath: process.argv[1] });
+process.stdout.write(JSON.stringify(results));
+`;
+
 /** Lines of `code` that the spread rule flags, linted as if it were the file `filePath`. */
 function flaggedLines(code: string, filePath: string): number[] {
   const run = spawnSync(
     process.execPath,
-    [
-      resolve(ROOT, "node_modules/eslint/bin/eslint.js"),
-      "--stdin",
-      "--stdin-filename",
-      filePath,
-      "--format",
-      "json",
-    ],
+    ["--input-type=module", "--eval", LINT_WITHOUT_TYPES, resolve(ROOT, filePath)],
     { cwd: ROOT, input: code, encoding: "utf8" }
   );
+  if (run.status !== 0) throw new Error(`eslint failed: ${run.stderr}`);
   const [result] = JSON.parse(run.stdout) as Array<{
     messages: Array<{ ruleId: string | null; line: number }>;
   }>;
