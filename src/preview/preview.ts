@@ -177,8 +177,7 @@ function start(): void {
         }
         draw();
       },
-      (error: unknown) =>
-        replaceChildren(message, String(error instanceof Error ? error.message : error))
+      (error: unknown) => replaceChildren(message, messageOf(error))
     );
   });
   const clear = h("fluent-button", { id: "preview-clear", appearance: "outline" }, "Clear");

@@ -4,6 +4,7 @@
  */
 import { banner, SimulatorOptionError, parseCliOptions, USAGE } from "./cli-options";
 import { startSimulator } from "./server";
+import { messageOf } from "../client/errors";
 
 async function main(): Promise<void> {
   const cli = parseCliOptions(process.argv.slice(2), process.env);
@@ -31,11 +32,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const message =
-    error instanceof SimulatorOptionError
-      ? `${error.message}\n\n${USAGE}`
-      : error instanceof Error
-        ? error.message
-        : String(error);
+    error instanceof SimulatorOptionError ? `${error.message}\n\n${USAGE}` : messageOf(error);
   process.stderr.write(`simulator: ${message}\n`);
   process.exitCode = 2;
 });

@@ -1,6 +1,6 @@
 /**
  * The command line under hostile formulas, with the real functions, engine and client against the
- * simulator (virtual time). Complements test/cli/formula.property.test.ts (the parser alone) and
+ * simulator (virtual time). Complements test/sheet/formula.property.test.ts (the parser alone) and
  * test/cli/run.test.ts (arbitrary short text, fake functions): here the formulas are real CRYPTO calls with
  * arbitrary literal arguments, and those calls with one character inserted, dropped or replaced. Whatever
  * the text: exit 0, 1 or 2; a malformed formula is a usage error (exit 2) of one line; never a stack trace,

@@ -13,6 +13,7 @@
  * process alone, as it would without one.
  */
 import { abortReason, createSleep, type Sleep } from "./abort";
+import { messageOf } from "../errors";
 import { createLogger } from "../log";
 import { DEFAULT_LIMITS } from "../policy";
 
@@ -233,7 +234,7 @@ export class RateLimiter {
     if (!this.ledger) return;
     this.ledger = undefined;
     log.warn("the shared record of request starts failed; pacing this process alone", {
-      error: error instanceof Error ? error.message : String(error),
+      error: messageOf(error),
     });
   }
 

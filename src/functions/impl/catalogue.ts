@@ -7,6 +7,7 @@ import {
   type MarketSector,
   type Project,
 } from "../../client";
+import { messageOf } from "../../client/errors";
 import { optionalText, requiredText } from "../coerce";
 import { projectCard } from "./card";
 import { traced, type FnContext } from "../context";
@@ -96,8 +97,7 @@ function render([name, value]: Field): Cell {
   try {
     return value();
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { error: "na", message: `field "${name}" could not be read (${reason})` };
+    return { error: "na", message: `field "${name}" could not be read (${messageOf(error)})` };
   }
 }
 

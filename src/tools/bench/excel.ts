@@ -6,6 +6,7 @@
  */
 import { installCliHost } from "../../cli/host";
 import { dayNumber } from "../../client/data/days";
+import { messageOf } from "../../client/errors";
 import { dayToSerial } from "../../sheet/excel-dates";
 import * as fns from "../../functions/functions";
 import type { CellOutcome } from "./outcomes";
@@ -70,11 +71,11 @@ export function outcomeOfResult(value: unknown): CellOutcome {
 }
 
 export function outcomeOfError(error: unknown): CellOutcome {
-  const e = error as { code?: unknown; message?: unknown };
+  const e = error as { code?: unknown };
   return {
     kind: "error",
     code: typeof e?.code === "string" ? e.code : "thrown",
-    message: typeof e?.message === "string" ? e.message : String(error),
+    message: messageOf(error),
   };
 }
 

@@ -23,20 +23,22 @@ const HELP = `Usage: npm run bench [-- options]
   --out DIR        where results go; default bench-results
   --help`;
 
-class UsageError extends Error {}
+/** A bad bench flag: reported with the usage text and exit code 2, as the CLI's usage errors are. */
+class BenchOptionError extends Error {}
 
 function positive(text: string, name: string): number {
   const n = Number(text);
-  if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`${name} must be a positive number`);
+  if (!(n > 0) || !Number.isFinite(n))
+    throw new BenchOptionError(`${name} must be a positive number`);
   return n;
 }
 
 function parseLatency(text: string): [number, number] {
   const m = /^(\d+)(?:-(\d+))?$/.exec(text.trim());
-  if (!m) throw new UsageError(`--latency takes MS or MIN-MAX, got "${text}"`);
+  if (!m) throw new BenchOptionError(`--latency takes MS or MIN-MAX, got "${text}"`);
   const a = Number(m[1]);
   const b = m[2] === undefined ? a : Number(m[2]);
-  if (b < a) throw new UsageError(`--latency: ${b} is less than ${a}`);
+  if (b < a) throw new BenchOptionError(`--latency: ${b} is less than ${a}`);
   return [a, b];
 }
 
@@ -76,7 +78,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const scale = positive(values.scale, "--scale");
-  if (scale < 1) throw new UsageError("--scale must be at least 1");
+  if (scale < 1) throw new BenchOptionError("--scale must be at least 1");
   const latencyMs = parseLatency(values.latency);
   const hotRuns = Math.round(positive(values["hot-runs"], "--hot-runs"));
   const only = values.only === undefined ? undefined : parseOnly(values.only);
@@ -120,7 +122,7 @@ main().then(
   },
   (error: unknown) => {
     const usage =
-      error instanceof UsageError ||
+      error instanceof BenchOptionError ||
       (error as { code?: string })?.code?.startsWith("ERR_PARSE_ARGS");
     process.stderr.write(`bench: ${messageOf(error)}\n`);
     if (usage) process.stderr.write(`${HELP}\n`);
