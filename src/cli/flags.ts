@@ -48,7 +48,10 @@ Evaluates CRYPTO formulas outside Excel through the add-in's own functions, as o
                      the leading = and the CRYPTO. prefix are optional. Arguments: "text", numbers,
                      TRUE/FALSE, nothing (omitted), array constants {"a","b"} (a row) or {"a";"b"} (a column),
                      and expressions of TODAY(), NOW(), DATE(y,m,d), EDATE, EOMONTH, YEAR, MONTH, DAY
-                     with + - * / and & (e.g. DATE(2024,1,1)+30, "period="&"month").
+                     with + - * / and & (e.g. DATE(2024,1,1)+30, "period="&"month"), other CRYPTO calls
+                     (with the CRYPTO. prefix: CRYPTO.METRIC(CRYPTO.PROJECT("aave"),"fees")) and
+                     FIELDVALUE(value,"field"), also as the whole formula:
+                     'FIELDVALUE(CRYPTO.PROJECT("aave"),"Symbol")'. No cell references here.
   --file PATH        read formulas from PATH, one per non-empty line (may be repeated); a line that
                      cannot be evaluated gets a #USAGE result in its place, the others still run
   --base-url URL     service base URL (default: $CRYPTOMETRICS_BASE_URL); https, or http on loopback only

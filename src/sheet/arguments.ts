@@ -7,14 +7,16 @@
  * - a scalar parameter given an array constant is "lifted": see recalculate.ts.
  * Expressions (`TODAY()-365`) are computed before this (expressions.ts): what arrives here is constant.
  */
-import { errorCell, ErrorCell } from "./cells";
+import { errorCell, ErrorCell, type Cell } from "./cells";
 import { numberFrom } from "./excel-functions";
 import type { ConstantArgument } from "./expressions";
 import { Scalar } from "./formula";
 import { ERROR_CODES } from "./host";
+import { isEntity, type EntityJson } from "./entity";
 import { ParameterMeta } from "./registry";
 
-export type HostValue = number | string | boolean | null;
+/** What Excel passes for one cell: a data type (a card) arrives as its entity JSON. */
+export type HostValue = number | string | boolean | null | EntityJson;
 
 /** A prepared argument: passed as is, or an array that makes Excel call the function per element. */
 export type PreparedArgument =
@@ -25,12 +27,36 @@ function scalarValue(scalar: Scalar): HostValue {
   return scalar.value;
 }
 
+/** A cell as Excel passes it to a custom function (errors never get here: they are the formula's result). */
+function cellValue(cell: Cell): HostValue {
+  switch (cell.kind) {
+    case "number":
+    case "string":
+    case "boolean":
+      return cell.value;
+    case "date":
+      return cell.serial;
+    case "entity":
+      return cell.value;
+    case "empty":
+    case "error":
+      return null;
+  }
+}
+
 export function prepareArgument(
   arg: ConstantArgument | undefined,
   parameter: ParameterMeta
 ): PreparedArgument {
   if (arg === undefined || arg.kind === "omitted") return { kind: "fixed", value: null };
   const matrix = parameter.dimensionality === "matrix";
+  if (arg.kind === "cells") {
+    // A nested call's or a reference's result: one cell is a value, several are a range.
+    const rows = arg.grid.map((row) => row.map(cellValue));
+    if (rows.length === 1 && rows[0].length === 1 && !matrix)
+      return { kind: "fixed", value: rows[0][0] };
+    return matrix ? { kind: "fixed", value: rows } : { kind: "lifted", rows, parameter };
+  }
   if (arg.kind === "array") {
     const rows = arg.rows.map((row) => row.map(scalarValue));
     return matrix ? { kind: "fixed", value: rows } : { kind: "lifted", rows, parameter };
@@ -70,6 +96,12 @@ export function coerce(
       ERROR_CODES.invalidValue,
       `argument '${parameter.name}' of ${functionLabel} must be ${what}`
     );
+  // A card goes to a parameter that takes any value (the function reads it); a typed one cannot hold it.
+  if (isEntity(value)) {
+    const type = parameter.type ?? "any";
+    const wanted = type === "number" ? "a number" : type === "boolean" ? "TRUE or FALSE" : "text";
+    return type === "any" ? value : refuse(`${wanted}, not a card`);
+  }
   switch (parameter.type) {
     case "number":
       return numberFrom(value) ?? refuse("a number");

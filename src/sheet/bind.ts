@@ -4,7 +4,8 @@
  */
 import { closest, distance } from "fastest-levenshtein";
 import { SheetError } from "./errors";
-import { FormulaCall } from "./formula";
+import { FIELDVALUE, FormulaCall } from "./formula";
+import { nestedCalls } from "./nested";
 import { NAMESPACE, RegisteredFunction, Registry, signature } from "./registry";
 
 export interface BoundFormula {
@@ -14,6 +15,35 @@ export interface BoundFormula {
   row: number;
   /** The cell the formula sits in when a host places it elsewhere (the preview page's grid). */
   address?: string;
+  /** The add-in calls nested in its arguments, each bound (by the parsed call it binds). */
+  nested?: ReadonlyMap<FormulaCall, BoundFormula>;
+}
+
+/**
+ * FIELDVALUE at a formula's root (or dot access, `=A1.Symbol`): Excel's own function, computed by the
+ * sheet (nested.ts), never called as an add-in function; it only names the formula in outputs.
+ */
+const FIELDVALUE_FUNCTION: RegisteredFunction = {
+  meta: {
+    id: FIELDVALUE,
+    name: FIELDVALUE,
+    parameters: [{ name: "value" }, { name: "field_name" }],
+  },
+  functionName: FIELDVALUE,
+  implementation: () => {
+    throw new SheetError("broken-build", `${FIELDVALUE} is computed by the sheet, not called`);
+  },
+};
+
+/** Binds every add-in call nested in the arguments, as Excel checks each when the formula is entered. */
+function bindNested(
+  call: FormulaCall,
+  registry: Registry,
+  row: number
+): Map<FormulaCall, BoundFormula> | undefined {
+  const calls = nestedCalls(call.args);
+  if (calls.length === 0) return undefined;
+  return new Map(calls.map((nested) => [nested, bindFormula(nested, registry, row)]));
 }
 
 function unknownFunction(name: string, registry: Registry): SheetError {
@@ -34,6 +64,11 @@ function requiredCount(fn: RegisteredFunction): number {
 }
 
 export function bindFormula(call: FormulaCall, registry: Registry, row: number): BoundFormula {
+  const withNested = (): { nested?: ReadonlyMap<FormulaCall, BoundFormula> } => {
+    const nested = bindNested(call, registry, row);
+    return nested ? { nested } : {};
+  };
+  if (call.builtin) return { call, fn: FIELDVALUE_FUNCTION, row, ...withNested() };
   const fn = registry.lookup(call.name);
   if (!fn) throw unknownFunction(call.name, registry);
   const parameters = fn.meta.parameters;
@@ -61,5 +96,5 @@ export function bindFormula(call: FormulaCall, registry: Registry, row: number):
       `missing required argument '${parameters[given].name}' of ${signature(fn.meta)}`
     );
   }
-  return { call, fn, row };
+  return { call, fn, row, ...withNested() };
 }

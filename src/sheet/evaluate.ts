@@ -7,12 +7,18 @@
 import { bindFormula } from "./bind";
 import { errorCell, type Grid } from "./cells";
 import { SheetError } from "./errors";
+import type { ReferenceReader } from "./nested";
 import { recalculate } from "./recalculate";
 import { parseFormula, type FormulaCall } from "./formula";
 import type { Registry } from "./registry";
 import { messageOf } from "../client/errors";
 
 export type Evaluation = { kind: "refused"; message: string } | { kind: "result"; grid: Grid };
+
+/** A host with cells (the preview page's sheet) reads the formula's references through `read`. */
+export interface EvaluationOptions {
+  read?: ReferenceReader;
+}
 
 /**
  * Runs a parsed call as the formula of the cell at `address` (a grid cell such as "Sheet1!D4", or a label for
@@ -21,7 +27,8 @@ export type Evaluation = { kind: "refused"; message: string } | { kind: "result"
 export async function evaluateCall(
   call: FormulaCall,
   registry: Registry,
-  address = "Sheet1!A1"
+  address = "Sheet1!A1",
+  options: EvaluationOptions = {}
 ): Promise<Evaluation> {
   let bound;
   try {
@@ -32,14 +39,15 @@ export async function evaluateCall(
     }
     return { kind: "refused", message: messageOf(error) };
   }
-  const [grid] = await recalculate([bound]).results;
+  const [grid] = await recalculate([bound], undefined, { read: options.read }).results;
   return { kind: "result", grid };
 }
 
 export async function evaluateFormula(
   text: string,
   registry: Registry,
-  address = "Sheet1!A1"
+  address = "Sheet1!A1",
+  options: EvaluationOptions = {}
 ): Promise<Evaluation> {
   let call: FormulaCall;
   try {
@@ -47,5 +55,5 @@ export async function evaluateFormula(
   } catch (error) {
     return { kind: "refused", message: messageOf(error) };
   }
-  return evaluateCall(call, registry, address);
+  return evaluateCall(call, registry, address, options);
 }

@@ -4,7 +4,7 @@
  * custom function. An error anywhere (text where a number is needed, a division by zero, a date outside
  * Excel's range) is the formula's result, as in Excel, where an error argument makes the cell that error.
  */
-import { errorCell, type ErrorCell } from "./cells";
+import { errorCell, type Cell, type ErrorCell, type Grid } from "./cells";
 import {
   EXCEL_FUNCTIONS,
   numberFrom,
@@ -15,8 +15,12 @@ import {
 import type { Argument, Expression, Scalar } from "./formula";
 import { ERROR_CODES } from "./host";
 
-/** An argument once computed: what the parser calls a constant. */
-export type ConstantArgument = Exclude<Argument, { kind: "expression" }>;
+/**
+ * An argument once computed: what the parser calls a constant, or the cells a nested call, a reference or
+ * a field gave when the argument is that alone (a card, a table: passed on as they are).
+ */
+export type ConstantArgument =
+  Exclude<Argument, { kind: "expression" }> | { kind: "cells"; grid: Grid };
 
 /** The clock a recalculation reads once, for every TODAY() and NOW() in it. */
 export type SheetClock = () => ExcelFunctionContext;
@@ -62,11 +66,50 @@ function arithmetic(op: "+" | "-" | "*" | "/", left: number, right: number): num
   }
 }
 
+/** One cell inside an expression: a card or several cells fit no operator. */
+function valueOfCells(grid: Grid): FormulaValue {
+  if (grid.length !== 1 || grid[0].length !== 1) {
+    return errorCell(
+      ERROR_CODES.invalidValue,
+      "a table inside an expression: only one value fits there (read one cell or field of it)"
+    );
+  }
+  return valueOfCell(grid[0][0]);
+}
+
+export function valueOfCell(cell: Cell): FormulaValue {
+  switch (cell.kind) {
+    case "number":
+    case "string":
+    case "boolean":
+      return cell.value;
+    case "date":
+      return cell.serial;
+    // An empty cell reads as "" here: text joins as Excel's would; arithmetic refuses it rather than guess.
+    case "empty":
+      return "";
+    case "error":
+      return cell;
+    case "entity":
+      return errorCell(
+        ERROR_CODES.invalidValue,
+        `the card "${cell.text}" is not a number or text here: read one of its fields (=A1.Symbol or FIELDVALUE)`
+      );
+  }
+}
+
 export function evaluateExpression(
   expression: Expression,
   ctx: ExcelFunctionContext
 ): FormulaValue {
   switch (expression.kind) {
+    case "resolved":
+      return valueOfCells(expression.grid);
+    // The recalculation resolves these before computing (nested.ts); reaching here is a caller's slip.
+    case "crypto":
+    case "field":
+    case "reference":
+      return errorCell(ERROR_CODES.invalidValue, "a nested value was not computed before use");
     case "string":
     case "number":
     case "boolean":
@@ -126,6 +169,15 @@ export function computeArguments(
   for (const arg of args) {
     if (arg.kind !== "expression") {
       out.push(arg);
+      continue;
+    }
+    if (arg.expression.kind === "resolved") {
+      // An error among the cells is the formula's result, as Excel never calls a function with one.
+      const error = arg.expression.grid
+        .flat()
+        .find((cell): cell is ErrorCell => cell.kind === "error");
+      if (error) return { ok: false, error };
+      out.push({ kind: "cells", grid: arg.expression.grid });
       continue;
     }
     const value = evaluateExpression(arg.expression, ctx);

@@ -1,8 +1,12 @@
 /**
  * Recursive-descent parser for the formulas the sheet model evaluates: one call of an add-in function whose
- * arguments may compute dates and text with the Excel functions models use inside them.
+ * arguments may compute dates and text with the Excel functions models use inside them, take another
+ * add-in call's result, or read a card's field.
  *
- *   formula  := ["="] NAME "(" [arg ("," arg)*] ")"        NAME may carry the optional "CRYPTO." prefix
+ *   formula  := ["="] NAME "(" args ")"                    NAME may carry the optional "CRYPTO." prefix
+ *             | ["="] "FIELDVALUE" "(" expr "," expr ")"   Excel's own: a field of a card
+ *             | ["="] REFERENCE "." FIELD ("." FIELD)*     dot access, `=A1.Symbol`, `=A1.[Revenue TTM]`
+ *   args     := [arg ("," arg)*]
  *   arg      := <nothing> | array | expr                   nothing = an omitted argument, as in f(a,,b)
  *   array    := "{" row (";" row)* "}"                     rows must have equal lengths
  *   row      := scalar ("," scalar)*
@@ -12,12 +16,16 @@
  *   product  := unary (("*"|"/") unary)*
  *   unary    := ("+"|"-") unary | primary
  *   primary  := STRING | NUMBER | TRUE | FALSE | "(" expr ")" | EXCEL_NAME "(" [expr ("," expr)*] ")"
+ *             | "CRYPTO." NAME "(" args ")"                a nested add-in call (the prefix is required)
+ *             | "FIELDVALUE" "(" expr "," expr ")" | REFERENCE ("." FIELD)*
  *
  * EXCEL_NAME is one of the functions of excel-functions.ts (TODAY, NOW, DATE, EDATE, EOMONTH, YEAR, MONTH,
- * DAY), with exactly its parameters. Anything else (another function, a nested CRYPTO call, a cell
- * reference) is a FormulaSyntaxError naming it, with a column, never another exception: the CLI reports it
- * as a usage error, the pages refuse the formula with its reason.
+ * DAY), with exactly its parameters. Anything else (another function) is a FormulaSyntaxError naming it,
+ * with a column, never another exception: the CLI reports it as a usage error, the pages refuse the
+ * formula with its reason. A reference parses everywhere; only a host with cells (the preview page's
+ * sheet) can read it, the others show #REF! saying so.
  */
+import type { Grid } from "./cells";
 import { FormulaSyntaxError } from "./errors";
 import { EXCEL_FUNCTIONS, EXCEL_FUNCTION_NAMES } from "./excel-functions";
 import { describeToken, tokenize, Token } from "./tokens";
@@ -35,7 +43,14 @@ export type Expression =
   | { kind: "call"; name: string; args: Expression[] }
   | { kind: "unary"; op: "+" | "-"; operand: Expression }
   | { kind: "binary"; op: BinaryOperator; left: Expression; right: Expression }
-  | { kind: "group"; inner: Expression };
+  | { kind: "group"; inner: Expression }
+  /** A nested add-in call: its result is the value (a card, a number, a table). */
+  | { kind: "crypto"; call: FormulaCall }
+  /** FIELDVALUE(value, field), or dot access (`A1.Symbol`) when `dot` is set, as written. */
+  | { kind: "field"; value: Expression; field: Expression; dot?: boolean }
+  | { kind: "reference"; address: string }
+  /** A nested call's, reference's or field's result once known (recalculation only; never parsed). */
+  | { kind: "resolved"; grid: Grid };
 
 /** A constant stays a Scalar (so `-1` is the number -1); only what must be computed is an expression. */
 export type Argument =
@@ -48,11 +63,17 @@ export interface FormulaCall {
   /** As written, without the optional "CRYPTO." prefix; the registry matches it case-insensitively. */
   name: string;
   args: Argument[];
+  /**
+   * Set when the formula is Excel's FIELDVALUE rather than an add-in function (args: value, field);
+   * `dot` when it was written as dot access (`=A1.Symbol`) and prints back that way.
+   */
+  builtin?: { name: typeof FIELDVALUE; dot: boolean };
 }
 
+export const FIELDVALUE = "FIELDVALUE";
+
 const NAMESPACE = "CRYPTO.";
-const CELL_REFERENCE = /^\$?[A-Z]{1,3}\$?\d+$/i;
-const SUPPORTED = `inside CRYPTO arguments: ${EXCEL_FUNCTION_NAMES.join(", ")}`;
+const SUPPORTED = `inside CRYPTO arguments: ${EXCEL_FUNCTION_NAMES.join(", ")}, ${FIELDVALUE} and CRYPTO functions (with their CRYPTO. prefix)`;
 
 class Parser {
   private at = 0;
@@ -62,17 +83,63 @@ class Parser {
   parseFormula(): FormulaCall {
     if (this.peek().kind === "end") throw new FormulaSyntaxError("empty formula", 1);
     this.acceptPunct("=");
+    const call = this.parseRoot();
+    const trailing = this.peek();
+    if (trailing.kind !== "end") this.fail(trailing, " after the closing ')'");
+    return call;
+  }
+
+  private parseRoot(): FormulaCall {
+    const first = this.peek();
+    if (first.kind === "reference") {
+      this.next();
+      if (first.fields.length === 0) {
+        throw new FormulaSyntaxError(
+          `a formula here calls a function; to read a card in ${first.address}, name a field: =${first.address}.Symbol`,
+          first.column
+        );
+      }
+      const dotted = this.dotAccess(first);
+      if (dotted.kind !== "field") throw new FormulaSyntaxError("expected a field", first.column);
+      return fieldValueCall(dotted.value, dotted.field, true);
+    }
+    if (first.kind === "name" && first.text.toUpperCase() === FIELDVALUE) {
+      this.next();
+      const { value, field } = this.parseFieldValueArguments();
+      return fieldValueCall(value, field, false);
+    }
     const name = this.parseName();
     this.expectPunct("(", `after the function name`);
     const args = this.parseArguments();
     this.expectPunct(")", "to close the argument list");
-    const trailing = this.peek();
-    if (trailing.kind !== "end") this.fail(trailing, " after the closing ')'");
     return { name, args };
   }
 
-  private parseName(): string {
-    const token = this.next();
+  /** `(value, field)` after FIELDVALUE. */
+  private parseFieldValueArguments(): { value: Expression; field: Expression } {
+    this.expectPunct("(", `after ${FIELDVALUE}`);
+    const value = this.parseExpression();
+    this.expectPunct(",", `between ${FIELDVALUE}'s value and field_name`);
+    const field = this.parseExpression();
+    this.expectPunct(")", `to close ${FIELDVALUE}(`);
+    return { value, field };
+  }
+
+  /** A reference token read as Excel reads `A1.Financials.Revenue`: each field of the previous one. */
+  private dotAccess(token: Extract<Token, { kind: "reference" }>): Expression {
+    let expression: Expression = { kind: "reference", address: token.address };
+    for (const field of token.fields) {
+      expression = {
+        kind: "field",
+        value: expression,
+        field: { kind: "string", value: field },
+        dot: true,
+      };
+    }
+    return expression;
+  }
+
+  private parseName(token = this.next()): string {
     if (token.kind !== "name") this.fail(token, " (expected a function name)");
     const written = token.text;
     const name = written.toUpperCase().startsWith(NAMESPACE)
@@ -131,6 +198,8 @@ class Parser {
           return { kind: "boolean", value: upper === "TRUE" };
         return this.fail(token, " (array constants hold only text, numbers, TRUE and FALSE)");
       }
+      case "reference":
+        return this.fail(token, " (array constants hold only text, numbers, TRUE and FALSE)");
       case "punct": {
         if (token.text !== "-" && token.text !== "+")
           return this.fail(token, " (expected a value)");
@@ -183,6 +252,8 @@ class Parser {
         return { kind: "number", value: token.value };
       case "name":
         return this.parseNameInExpression(token);
+      case "reference":
+        return this.dotAccess(token);
       case "punct":
         if (token.text === "(") {
           const inner = this.parseExpression();
@@ -202,15 +273,18 @@ class Parser {
     if (!this.isPunct(this.peek(), "(")) {
       if (upper === "TRUE" || upper === "FALSE")
         return { kind: "boolean", value: upper === "TRUE" };
-      if (CELL_REFERENCE.test(token.text))
-        return this.fail(token, " (cell references are not supported: write the value itself)");
       return this.fail(token, " (text needs double quotes)");
     }
     if (upper.startsWith(NAMESPACE)) {
-      throw new FormulaSyntaxError(
-        `nested CRYPTO functions are not supported (${token.text}); ${SUPPORTED}`,
-        token.column
-      );
+      const name = this.parseName(token);
+      this.next(); // "("
+      const args = this.parseArguments();
+      this.expectPunct(")", `to close ${token.text}(`);
+      return { kind: "crypto", call: { name, args } };
+    }
+    if (upper === FIELDVALUE) {
+      const { value, field } = this.parseFieldValueArguments();
+      return { kind: "field", value, field };
     }
     const fn = Object.prototype.hasOwnProperty.call(EXCEL_FUNCTIONS, upper)
       ? EXCEL_FUNCTIONS[upper]
@@ -343,6 +417,15 @@ export function printExpression(expression: Expression): string {
       return `(${printExpression(expression.inner)})`;
     case "call":
       return `${expression.name}(${expression.args.map(printExpression).join(",")})`;
+    case "crypto":
+      return `${NAMESPACE}${expression.call.name}(${expression.call.args.map(printArgument).join(",")})`;
+    case "reference":
+      return expression.address;
+    case "field":
+      return printField(expression.value, expression.field, expression.dot === true);
+    case "resolved":
+      // Never parsed, so never printed back; a readable stand-in all the same.
+      return "(result)";
     case "unary":
       return `${expression.op}${printOperand(expression.operand, 4)}`;
     case "binary": {
@@ -361,7 +444,37 @@ function printArgument(arg: Argument): string {
   return printScalar(arg);
 }
 
+/** Dot access prints back as written where the field reads back the same; FIELDVALUE(...) otherwise. */
+function printField(value: Expression, field: Expression, dot: boolean): string {
+  const plain = /^[\p{L}_][\p{L}\p{N}_]*$/u;
+  if (dot && field.kind === "string" && (value.kind === "reference" || value.kind === "field")) {
+    const written = plain.test(field.value) ? field.value : `[${field.value}]`;
+    if (!field.value.includes("]") && field.value.trim() === field.value && field.value !== "")
+      return `${printExpression(value)}.${written}`;
+  }
+  return `${FIELDVALUE}(${printExpression(value)},${printExpression(field)})`;
+}
+
+/** A field read from a value: what FIELDVALUE (or dot access) at a formula's root holds. */
+function fieldValueCall(value: Expression, field: Expression, dot: boolean): FormulaCall {
+  return {
+    name: FIELDVALUE,
+    args: [{ kind: "expression", expression: value }, asArgument(field)],
+    builtin: { name: FIELDVALUE, dot },
+  };
+}
+
 /** The canonical text of a call, `=CRYPTO.NAME(args)`; parseFormula reads it back to the same call. */
 export function printFormula(call: FormulaCall): string {
+  if (call.builtin) {
+    const [value, field] = call.args;
+    const expression = (arg: Argument | undefined): Expression =>
+      arg === undefined || arg.kind === "omitted" || arg.kind === "array"
+        ? { kind: "string", value: "" }
+        : arg.kind === "expression"
+          ? arg.expression
+          : arg;
+    return `=${printField(expression(value), expression(field), call.builtin.dot)}`;
+  }
   return `=${NAMESPACE}${call.name}(${call.args.map(printArgument).join(",")})`;
 }

@@ -8,7 +8,16 @@ import { coerce, HostValue, PreparedArgument, prepareArguments } from "./argumen
 import { BoundFormula } from "./bind";
 import { Cell, errorCell, Grid, thrownToCell, toGrid, toLiftedCell } from "./cells";
 import type { ExcelFunctionContext } from "./excel-functions";
+import { isEntity } from "./entity";
 import { computeArguments, systemClock, type SheetClock } from "./expressions";
+import type { Argument } from "./formula";
+import {
+  fieldValueFormula,
+  hasDeferred,
+  resolveArguments,
+  type NestedEnvironment,
+  type ReferenceReader,
+} from "./nested";
 import { ERROR_CODES } from "./host";
 import { NAMESPACE, RegisteredFunction } from "./registry";
 
@@ -107,7 +116,8 @@ function resolveScalars(values: readonly (HostValue | HostValue[][])[], site: Ca
       continue;
     }
     const coerced = coerce(value, parameter, site.label);
-    if (coerced !== null && typeof coerced === "object") return { ok: false, error: coerced };
+    if (coerced !== null && typeof coerced === "object" && !isEntity(coerced))
+      return { ok: false, error: coerced };
     out.push(coerced);
   }
   return { ok: true, values: out };
@@ -126,18 +136,47 @@ function pick(rows: HostValue[][], r: number, c: number): HostValue | typeof MIS
   return value === undefined ? MISSING : value;
 }
 
-function startFormula(
-  bound: BoundFormula,
-  cancellers: Set<() => void>,
-  clock: ExcelFunctionContext
-): Promise<Grid> {
+/** What every formula of one recalculation shares. */
+interface Run {
+  cancellers: Set<() => void>;
+  clock: ExcelFunctionContext;
+  read?: ReferenceReader;
+}
+
+/**
+ * A formula's nested calls, references and fields first (every nested call started now, with the
+ * others of this recalculation), then its own call; a formula without any goes straight to its call.
+ */
+function startFormula(bound: BoundFormula, run: Run): Promise<Grid> {
+  const args = bound.call.args;
+  if (!bound.call.builtin && !hasDeferred(args)) return callFormula(bound, args, run);
+  const env: NestedEnvironment = {
+    start: (call) => {
+      const nested = bound.nested?.get(call);
+      if (!nested) {
+        return Promise.resolve([
+          [errorCell(ERROR_CODES.invalidName, `${NAMESPACE}.${call.name} was not bound`)],
+        ]);
+      }
+      // A nested call sits in its formula's cell.
+      return startFormula({ ...nested, row: bound.row, address: bound.address }, run);
+    },
+    read: run.read,
+    clock: run.clock,
+  };
+  if (bound.call.builtin) return fieldValueFormula(args, env);
+  return resolveArguments(args, env).then((resolved) => callFormula(bound, resolved, run));
+}
+
+function callFormula(bound: BoundFormula, args: readonly Argument[], run: Run): Promise<Grid> {
+  const { cancellers, clock } = run;
   const site: CallSite = {
     fn: bound.fn,
     label: `${NAMESPACE}.${bound.fn.meta.name}`,
     address: bound.address ?? `Sheet1!A${bound.row}`,
     cancellers,
   };
-  const computed = computeArguments(bound.call.args, clock);
+  const computed = computeArguments(args, clock);
   if (!computed.ok) return Promise.resolve([[computed.error]]);
   const prepared = prepareArguments(computed.args, bound.fn.meta.parameters);
   const lifted = prepared.filter(
@@ -183,11 +222,12 @@ function startFormula(
  */
 export function recalculate(
   formulas: readonly BoundFormula[],
-  clock: SheetClock = systemClock
+  clock: SheetClock = systemClock,
+  options: { read?: ReferenceReader } = {}
 ): Recalculation {
   const cancellers = new Set<() => void>();
-  const now = clock();
-  const results = Promise.all(formulas.map((formula) => startFormula(formula, cancellers, now)));
+  const run: Run = { cancellers, clock: clock(), read: options.read };
+  const results = Promise.all(formulas.map((formula) => startFormula(formula, run)));
   return {
     results,
     cancel: () => {

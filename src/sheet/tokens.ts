@@ -11,6 +11,8 @@ export type Token =
   | { kind: "string"; value: string; column: number }
   | { kind: "number"; value: number; text: string; column: number }
   | { kind: "name"; text: string; column: number }
+  /** A cell reference, with the fields dot access reads from it: `A1`, `A1.Symbol`, `A1.[Revenue TTM]`. */
+  | { kind: "reference"; address: string; fields: string[]; text: string; column: number }
   | { kind: "end"; column: number };
 
 const PUNCTUATION: ReadonlySet<string> = new Set([
@@ -34,6 +36,10 @@ const NUMBER = /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
 const NUMBER_TAIL = /[\p{L}\p{N}_.]+/uy;
 const NAME = /[\p{L}_][\p{L}\p{N}_.]*/uy;
 const WHITESPACE = /\s+/y;
+// A cell reference as a name begins: 1 to 3 column letters, then the row (no $: the sheets here never copy).
+const REFERENCE = /^([A-Za-z]{1,3}[1-9]\d{0,6})(?:\.|$)/;
+// One field after a dot: a plain name, or any text in brackets (`[Revenue TTM]`), as Excel writes them.
+const FIELD_NAME = /[\p{L}_][\p{L}\p{N}_]*/uy;
 
 // Characters people paste from word processors or other languages; worth a hint instead of a shrug.
 const HINTS: Readonly<Record<string, string>> = {
@@ -56,6 +62,40 @@ function describeChar(char: string): string {
   return code < 0x20 || code === 0x7f || /\s/.test(char)
     ? `U+${code.toString(16).toUpperCase().padStart(4, "0")}`
     : `'${char}'`;
+}
+
+/**
+ * `A1.Symbol.Name`, `A1.[Revenue TTM]`: the reference and its fields, read from `start`; undefined when the
+ * text there is no reference (a function name such as LOG10 is one only when "(" does not follow).
+ */
+function readReference(
+  text: string,
+  start: number,
+  name: string
+): { address: string; fields: string[]; next: number } | undefined {
+  const head = REFERENCE.exec(name);
+  if (!head) return undefined;
+  const address = head[1].toUpperCase();
+  let at = start + head[1].length;
+  const fields: string[] = [];
+  while (text[at] === ".") {
+    const column = at + 1;
+    if (text[at + 1] === "[") {
+      const close = text.indexOf("]", at + 2);
+      if (close < 0) throw new FormulaSyntaxError("unterminated field name (missing ']')", column);
+      const field = text.slice(at + 2, close).trim();
+      if (field === "") throw new FormulaSyntaxError("empty field name '[]'", column);
+      fields.push(field);
+      at = close + 1;
+      continue;
+    }
+    const field = match(FIELD_NAME, text, at + 1);
+    if (!field) throw new FormulaSyntaxError("expected a field name after '.'", column);
+    fields.push(field);
+    at += 1 + field.length;
+  }
+  if (fields.length === 0 && /^\s*\(/.test(text.slice(at))) return undefined;
+  return { address, fields, next: at };
 }
 
 function readString(text: string, start: number): { value: string; next: number } {
@@ -111,6 +151,13 @@ export function tokenize(text: string): Token[] {
           column
         );
       }
+      const reference = readReference(text, at, name);
+      if (reference) {
+        const { address, fields, next } = reference;
+        tokens.push({ kind: "reference", address, fields, text: text.slice(at, next), column });
+        at = next;
+        continue;
+      }
       tokens.push({ kind: "name", text: name, column });
       at += name.length;
     }
@@ -130,6 +177,8 @@ export function describeToken(token: Token): string {
       return `number ${token.text}`;
     case "name":
       return `name '${token.text.length > 30 ? `${token.text.slice(0, 30)}…` : token.text}'`;
+    case "reference":
+      return `reference '${token.text.length > 30 ? `${token.text.slice(0, 30)}…` : token.text}'`;
     case "end":
       return "end of formula";
   }

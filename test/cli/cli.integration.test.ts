@@ -290,4 +290,21 @@ describe("cards through the CLI", () => {
     expect(project).toContainEqual(["symbol", "AAVE"]);
     expect(series.slice(1).map((row) => row[0])).toEqual([45292, 45293]);
   });
+
+  it("evaluates FIELDVALUE and a CRYPTO call nested in another one", async () => {
+    const { code, stdout, stderr } = await cli([
+      "eval",
+      "--format",
+      "json",
+      'FIELDVALUE(CRYPTO.PROJECT("aave"),"Symbol")',
+      'CRYPTO.METRIC(CRYPTO.PROJECT("aave"),"revenue","2024-03-01","2024-03-03")',
+      'CRYPTO.METRIC("aave","revenue","2024-03-01","2024-03-03")',
+    ]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const [symbol, byCard, byId] = JSON.parse(stdout) as unknown[][][];
+    expect(symbol).toEqual([["AAVE"]]);
+    expect(byCard).toEqual(byId);
+    expect(byCard).toHaveLength(4);
+  });
 });

@@ -128,16 +128,27 @@ describe("parseFormula errors", () => {
     ['=VALUE("aave)', "unterminated text (missing closing '\"') at column 8"],
     ["=VALUE(aave)", "unexpected name 'aave' (text needs double quotes) at column 8"],
     [
-      "=VALUE(A1)",
-      "unexpected name 'A1' (cell references are not supported: write the value itself) at column 8",
-    ],
-    [
       "=VALUE(SUM(1,2))",
-      "function SUM is not supported; inside CRYPTO arguments: TODAY, NOW, DATE, EDATE, EOMONTH, YEAR, MONTH, DAY at column 8",
+      "function SUM is not supported; inside CRYPTO arguments: TODAY, NOW, DATE, EDATE, EOMONTH, YEAR, MONTH, DAY, FIELDVALUE and CRYPTO functions (with their CRYPTO. prefix) at column 8",
     ],
     [
-      '=VALUE(CRYPTO.VALUE("aave"))',
-      "nested CRYPTO functions are not supported (CRYPTO.VALUE); inside CRYPTO arguments: TODAY, NOW, DATE, EDATE, EOMONTH, YEAR, MONTH, DAY at column 8",
+      '=VALUE(PROJECT("aave"),"fees")',
+      "function PROJECT is not supported; inside CRYPTO arguments: TODAY, NOW, DATE, EDATE, EOMONTH, YEAR, MONTH, DAY, FIELDVALUE and CRYPTO functions (with their CRYPTO. prefix) at column 8",
+    ],
+    [
+      "=A1",
+      "a formula here calls a function; to read a card in A1, name a field: =A1.Symbol at column 2",
+    ],
+    ["=A1.[Revenue TTM", "unterminated field name (missing ']') at column 4"],
+    ["=A1.[]", "empty field name '[]' at column 4"],
+    ["=A1.", "expected a field name after '.' at column 4"],
+    [
+      "=FIELDVALUE(A1)",
+      "unexpected ')' (expected ',' between FIELDVALUE's value and field_name) at column 15",
+    ],
+    [
+      "=VALUE({A1})",
+      "unexpected reference 'A1' (array constants hold only text, numbers, TRUE and FALSE) at column 9",
     ],
     ["=VALUE(DATE(2024,1))", "DATE takes 3 arguments (year, month, day), got 2 at column 8"],
     ["=VALUE(TODAY(1))", "TODAY takes no arguments, got 1 at column 8"],
@@ -259,6 +270,62 @@ describe("parseFormula: expressions inside arguments", () => {
   it("nests the date functions and parentheses", () => {
     const [arg] = parseFormula("f(EOMONTH(EDATE(DATE(2024,1,31),(1+1)*3),-1))").args;
     expect(arg.kind).toBe("expression");
+  });
+});
+
+describe("parseFormula: nested calls, FIELDVALUE and dot access", () => {
+  it("reads a CRYPTO call nested in an argument (the prefix is required there)", () => {
+    const call = parseFormula('METRIC(CRYPTO.PROJECT("aave"),"revenue")');
+    expect(call.args[0]).toEqual({
+      kind: "expression",
+      expression: {
+        kind: "crypto",
+        call: { name: "PROJECT", args: [{ kind: "string", value: "aave" }] },
+      },
+    });
+  });
+
+  it("reads FIELDVALUE at the root and inside arguments", () => {
+    const root = parseFormula('=FIELDVALUE(CRYPTO.PROJECT("aave"),"Symbol")');
+    expect(root.builtin).toEqual({ name: "FIELDVALUE", dot: false });
+    expect(root.args[1]).toEqual({ kind: "string", value: "Symbol" });
+    const inner = parseFormula('=VALUE(fieldvalue(B1,"Id"),"fees")');
+    expect(inner.args[0]).toMatchObject({
+      kind: "expression",
+      expression: { kind: "field", value: { kind: "reference", address: "B1" } },
+    });
+  });
+
+  it("reads dot access, plain or bracketed, chained, as fields of the reference", () => {
+    const call = parseFormula("=a1.Financials.[Q1 2024]");
+    expect(call.builtin).toEqual({ name: "FIELDVALUE", dot: true });
+    expect(call.args).toEqual([
+      {
+        kind: "expression",
+        expression: {
+          kind: "field",
+          dot: true,
+          value: { kind: "reference", address: "A1" },
+          field: { kind: "string", value: "Financials" },
+        },
+      },
+      { kind: "string", value: "Q1 2024" },
+    ]);
+  });
+
+  it("still reads a name followed by '(' as a function, even one that looks like a cell (LOG10)", () => {
+    expect(() => parseFormula("=VALUE(LOG10(1))")).toThrow(/function LOG10 is not supported/);
+  });
+
+  it.each([
+    ['=FIELDVALUE(CRYPTO.PROJECT("aave"),"Symbol")'],
+    ['=CRYPTO.METRIC(CRYPTO.PROJECT("aave"),"revenue","2024-03-01","2024-03-03")'],
+    ["=A1.Symbol"],
+    ["=A1.[Revenue TTM]"],
+    ["=B2.Financials.[Q1 2024]"],
+    ['=CRYPTO.VALUE(A1.Id&"","fees",DATE(2024,1,1))'],
+  ])("prints back as written: %s", (text) => {
+    expect(printFormula(parseFormula(text))).toBe(text);
   });
 });
 

@@ -1,0 +1,204 @@
+/**
+ * The values inside a formula that take more than arithmetic: a nested add-in call
+ * (`CRYPTO.METRIC(CRYPTO.PROJECT("aave"),"fees")`), a reference to another cell (`A1`, in a host with
+ * cells), and a card's field (`FIELDVALUE(A1,"Symbol")`, `A1.[Revenue TTM]`). Before a formula's own call,
+ * each is replaced by its result (a grid of cells); the walk starts every nested call at once, in the
+ * same recalculation, so the engine batches them with everything else.
+ *
+ * As in Excel: an error among the values is the formula's result; a field of a value that is not a card is
+ * #FIELD!; FIELDVALUE over a range of cards gives each card's field.
+ */
+import { errorCell, toCell, type Cell, type Grid } from "./cells";
+import { fieldValue } from "./fields";
+import type { ExcelFunctionContext } from "./excel-functions";
+import { textFrom } from "./excel-functions";
+import { evaluateExpression } from "./expressions";
+import type { Argument, Expression, FormulaCall } from "./formula";
+import { ERROR_CODES } from "./host";
+
+/** A host with cells reads one: the value it shows now (a spill's top-left cell for a spilling formula). */
+export type ReferenceReader = (address: string) => Cell;
+
+export interface NestedEnvironment {
+  /** Starts a nested add-in call now, in this recalculation. */
+  start(call: FormulaCall): Promise<Grid>;
+  /** Absent where there are no cells (the command line): a reference is then #REF! saying so. */
+  read?: ReferenceReader;
+  clock: ExcelFunctionContext;
+}
+
+/** True when an expression holds a nested call, a reference or a field: the formula waits for them. */
+export function isDeferred(expression: Expression): boolean {
+  switch (expression.kind) {
+    case "crypto":
+    case "field":
+    case "reference":
+      return true;
+    case "group":
+      return isDeferred(expression.inner);
+    case "unary":
+      return isDeferred(expression.operand);
+    case "binary":
+      return isDeferred(expression.left) || isDeferred(expression.right);
+    case "call":
+      return expression.args.some(isDeferred);
+    default:
+      return false;
+  }
+}
+
+export function hasDeferred(args: readonly Argument[]): boolean {
+  return args.some((arg) => arg.kind === "expression" && isDeferred(arg.expression));
+}
+
+/** Every add-in call nested in the arguments, outermost first (the binder checks each against the registry). */
+export function nestedCalls(args: readonly Argument[]): FormulaCall[] {
+  const found: FormulaCall[] = [];
+  const visit = (expression: Expression): void => {
+    switch (expression.kind) {
+      case "crypto":
+        found.push(expression.call);
+        return;
+      case "field":
+        visit(expression.value);
+        visit(expression.field);
+        return;
+      case "group":
+        visit(expression.inner);
+        return;
+      case "unary":
+        visit(expression.operand);
+        return;
+      case "binary":
+        visit(expression.left);
+        visit(expression.right);
+        return;
+      case "call":
+        expression.args.forEach(visit);
+        return;
+      default:
+        return;
+    }
+  };
+  for (const arg of args) if (arg.kind === "expression") visit(arg.expression);
+  return found;
+}
+
+function readReference(address: string, env: NestedEnvironment): Grid {
+  if (!env.read) {
+    return [
+      [
+        errorCell(
+          ERROR_CODES.invalidReference,
+          `no cells to read ${address} from here; nest the call instead, as in FIELDVALUE(CRYPTO.PROJECT("aave"),"Symbol")`
+        ),
+      ],
+    ];
+  }
+  return [[env.read(address)]];
+}
+
+/** The cells a (resolved) expression stands for: a result as it is, anything else computed to one cell. */
+function cellsOf(expression: Expression, clock: ExcelFunctionContext): Grid {
+  if (expression.kind === "resolved") return expression.grid;
+  const value = evaluateExpression(expression, clock);
+  return [[typeof value === "object" ? value : toCell(value)]];
+}
+
+/** FIELDVALUE(value, field): one card's field, or each card's field over a range of them. */
+export function fieldOf(value: Grid, field: Expression, clock: ExcelFunctionContext): Grid {
+  const name = evaluateExpression(field, clock);
+  if (typeof name === "object") return [[name]];
+  const text = textFrom(name);
+  if (value.length === 1 && value[0].length === 1) return fieldValue(value[0][0], text);
+  return value.map((row) =>
+    row.map((cell) => {
+      const grid = fieldValue(cell, text);
+      return grid.length === 1 && grid[0].length === 1
+        ? grid[0][0]
+        : errorCell(
+            ERROR_CODES.invalidValue,
+            `the field "${text}" is a table: read it from one card`
+          );
+    })
+  );
+}
+
+/**
+ * The expression with every nested call, reference and field replaced by its result. The synchronous part
+ * runs now for the whole tree, so every nested call starts before any result is awaited.
+ */
+export function resolveExpression(
+  expression: Expression,
+  env: NestedEnvironment
+): Promise<Expression> {
+  switch (expression.kind) {
+    case "crypto":
+      return env.start(expression.call).then((grid) => ({ kind: "resolved", grid }));
+    case "reference":
+      return Promise.resolve({ kind: "resolved", grid: readReference(expression.address, env) });
+    case "field": {
+      const value = resolveExpression(expression.value, env);
+      const field = resolveExpression(expression.field, env);
+      return Promise.all([value, field]).then(([v, f]) => ({
+        kind: "resolved",
+        grid: fieldOf(cellsOf(v, env.clock), f, env.clock),
+      }));
+    }
+    case "group":
+      return resolveExpression(expression.inner, env).then((inner) => ({ kind: "group", inner }));
+    case "unary":
+      return resolveExpression(expression.operand, env).then((operand) => ({
+        ...expression,
+        operand,
+      }));
+    case "binary": {
+      const left = resolveExpression(expression.left, env);
+      const right = resolveExpression(expression.right, env);
+      return Promise.all([left, right]).then(([l, r]) => ({ ...expression, left: l, right: r }));
+    }
+    case "call":
+      return Promise.all(expression.args.map((arg) => resolveExpression(arg, env))).then(
+        (args) => ({ ...expression, args })
+      );
+    default:
+      return Promise.resolve(expression);
+  }
+}
+
+/** An argument as the expression it stands for (FIELDVALUE's two are never omitted or arrays: see formula.ts). */
+function argumentExpression(arg: Argument | undefined): Expression {
+  if (arg === undefined || arg.kind === "omitted") return { kind: "string", value: "" };
+  if (arg.kind === "expression") return arg.expression;
+  if (arg.kind === "array")
+    return { kind: "resolved", grid: arg.rows.map((row) => row.map((s) => toCell(s.value))) };
+  return arg;
+}
+
+/** A formula that is FIELDVALUE(value, field) (or dot access) itself: the field, or the error why not. */
+export function fieldValueFormula(
+  args: readonly Argument[],
+  env: NestedEnvironment
+): Promise<Grid> {
+  const [value, field] = args;
+  return resolveExpression(argumentExpression(value), env).then((resolved) =>
+    fieldOf(cellsOf(resolved, env.clock), argumentExpression(field), env.clock)
+  );
+}
+
+/** The arguments with their nested values resolved (see resolveExpression). */
+export function resolveArguments(
+  args: readonly Argument[],
+  env: NestedEnvironment
+): Promise<Argument[]> {
+  return Promise.all(
+    args.map((arg) =>
+      arg.kind === "expression" && isDeferred(arg.expression)
+        ? resolveExpression(arg.expression, env).then((expression): Argument => ({
+            kind: "expression",
+            expression,
+          }))
+        : Promise.resolve(arg)
+    )
+  );
+}
