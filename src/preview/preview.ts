@@ -16,6 +16,7 @@ import { cardView } from "../ui/card-view";
 import { renderGrid } from "./grid-view";
 import { loadPageRegistry } from "../functions/page-registry";
 import { addressOf, positionKey, SheetModel, type Entry, type Position } from "./sheet-model";
+import { cellReader, coveredBy, dependents } from "./references";
 import { messageOf } from "../client/errors";
 
 export const EXAMPLES: readonly string[] = [
@@ -91,7 +92,7 @@ function start(): void {
       h("span", { class: "mono" }, `${addressOf(origin)}: ${entry.formula}`),
       shown?.spilled ? ` (this cell is part of its result)` : null,
       card
-        ? ' — a card: its fields are below; =A1.Symbol or FIELDVALUE(A1,"Symbol") reads one'
+        ? ` — a card: its fields are below; =${addressOf(origin)}.Symbol or FIELDVALUE(${addressOf(origin)},"Symbol") reads one`
         : null,
       here?.kind === "error"
         ? h(
@@ -123,13 +124,23 @@ function start(): void {
     input.focus();
   };
 
-  const evaluate = async (entry: Entry): Promise<void> => {
+  /** Formulas reading the cells `changed` compute again, each once per change (`done`). */
+  const recomputeDependents = (changed: Set<string>, done: Set<string>): void => {
+    for (const dependent of dependents(model, changed, done)) {
+      const again = model.restart(dependent);
+      if (again) void evaluate(again, new Set([...done, positionKey(again.at)]));
+    }
+  };
+
+  const evaluate = async (entry: Entry, done = new Set([positionKey(entry.at)])): Promise<void> => {
+    const before = coveredBy(model, entry.at);
     try {
       const registry = await loadPageRegistry();
       const result = await evaluateFormula(
         entry.formula,
         registry,
-        `Sheet1!${addressOf(entry.at)}`
+        `Sheet1!${addressOf(entry.at)}`,
+        { read: cellReader(model, entry.at) }
       );
       model.resolve(
         entry,
@@ -144,12 +155,16 @@ function start(): void {
       });
     }
     draw();
+    if (model.entryAt(entry.at) !== entry) return; // changed meanwhile: its own evaluation follows
+    recomputeDependents(new Set([...before, ...coveredBy(model, entry.at)]), done);
   };
 
   const commit = (): void => {
+    const before = coveredBy(model, selected);
     const entry = model.set(selected, input.value);
     draw();
     if (entry) void evaluate(entry);
+    else recomputeDependents(before, new Set());
   };
 
   input.addEventListener("keydown", (event) => {

@@ -47,6 +47,15 @@ export function addressOf(p: Position): string {
   return `${columnName(p.column)}${p.row + 1}`;
 }
 
+/** "B12" as a position; undefined for anything else. */
+export function positionOf(address: string): Position | undefined {
+  const match = /^([A-Z]{1,3})([1-9]\d*)$/.exec(address.toUpperCase());
+  if (!match) return undefined;
+  let column = 0;
+  for (const letter of match[1]) column = column * 26 + (letter.charCodeAt(0) - 64);
+  return { row: Number(match[2]) - 1, column: column - 1 };
+}
+
 export class SheetModel {
   private readonly entries = new Map<string, Entry>();
   private seq = 0;
@@ -66,6 +75,17 @@ export class SheetModel {
     const entry: Entry = { at, formula: trimmed, state: { kind: "pending" }, seq: ++this.seq };
     this.entries.set(key(at), entry);
     return entry;
+  }
+
+  /**
+   * The same formula to compute again (a cell it reads changed): it keeps its place among the spills, and
+   * an evaluation still running for the old entry is ignored when it ends.
+   */
+  restart(entry: Entry): Entry | undefined {
+    if (this.entries.get(key(entry.at)) !== entry) return undefined;
+    const again: Entry = { ...entry, state: { kind: "pending" } };
+    this.entries.set(key(entry.at), again);
+    return again;
   }
 
   /** Records a result, unless the cell was changed since (a stale evaluation). */

@@ -54,10 +54,32 @@ export function hasDeferred(args: readonly Argument[]): boolean {
 /** Every add-in call nested in the arguments, outermost first (the binder checks each against the registry). */
 export function nestedCalls(args: readonly Argument[]): FormulaCall[] {
   const found: FormulaCall[] = [];
+  walk(args, (expression) => {
+    if (expression.kind !== "crypto") return true;
+    found.push(expression.call);
+    return false;
+  });
+  return found;
+}
+
+/** Every cell a formula reads, nested calls included: a sheet recalculates it when one of them changes. */
+export function referencesIn(call: FormulaCall): string[] {
+  const found = new Set<string>();
+  walk(call.args, (expression) => {
+    if (expression.kind === "reference") found.add(expression.address);
+    return true;
+  });
+  return [...found];
+}
+
+/** Visits every expression of the arguments; `enter` returning false skips what is inside one. */
+function walk(args: readonly Argument[], enter: (expression: Expression) => boolean): void {
   const visit = (expression: Expression): void => {
+    if (!enter(expression)) return;
     switch (expression.kind) {
       case "crypto":
-        found.push(expression.call);
+        for (const arg of expression.call.args)
+          if (arg.kind === "expression") visit(arg.expression);
         return;
       case "field":
         visit(expression.value);
@@ -81,7 +103,6 @@ export function nestedCalls(args: readonly Argument[]): FormulaCall[] {
     }
   };
   for (const arg of args) if (arg.kind === "expression") visit(arg.expression);
-  return found;
 }
 
 function readReference(address: string, env: NestedEnvironment): Grid {

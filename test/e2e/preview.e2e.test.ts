@@ -138,6 +138,35 @@ test("PROJECT gives a card: a card icon before the name; selecting the cell open
   await screenshot(page, "preview-card");
 });
 
+test("a card's fields read by dot access in the sheet, recomputed when the card changes", async () => {
+  expect(await enter("B20", '=CRYPTO.PROJECT("aave")')).toBe("Aave");
+  expect(await enter("C20", "=B20.Symbol")).toBe("AAVE");
+  expect(await enter("D20", '=FIELDVALUE(B20,"Name")')).toBe("Aave");
+  // The card's own figure, shown the same way in the card and in the cell.
+  const ttm = await enter("E20", "=B20.[Revenue TTM]");
+  await page.click("#cell-B20");
+  await page.waitForSelector("#card");
+  const inCard = await page.$eval(
+    "#card",
+    (card) =>
+      [...card.querySelectorAll("dt")].find((dt) => dt.textContent === "Revenue TTM")
+        ?.nextElementSibling?.textContent ?? ""
+  );
+  expect(ttm).not.toBe("#FIELD!");
+  expect(inCard).toContain(ttm);
+  // A card in a project argument stands for its project.
+  const byCard = await enter("F20", '=CRYPTO.VALUE(B20,"fees","2024-03-01")');
+  expect(byCard).toMatch(/^[\d,]+(\.\d+)?$/);
+  expect(await enter("G20", '=CRYPTO.VALUE("aave","fees","2024-03-01")')).toBe(byCard);
+  // A missing field is #FIELD! naming the fields there are.
+  expect(await enter("C21", "=B20.Colour")).toBe("#FIELD!");
+  expect(await page.innerText("#cell-error")).toMatch(/no field "Colour".*Symbol/);
+  // Another project in B20: the cells reading it follow.
+  await enter("B20", '=CRYPTO.PROJECT("uniswap")');
+  await page.waitForFunction(() => document.getElementById("cell-C20")?.textContent === "UNI");
+  expect(await page.innerText("#cell-D20")).toBe("Uniswap");
+});
+
 test("a spill over another formula is blocked with #SPILL!, as in Excel", async () => {
   expect(await enter("C2", '=CRYPTO.SECTOR("lending")')).toBe("#SPILL!");
   expect(await page.innerText("#cell-error")).toMatch(/#SPILL! .*C2.*not empty/);
