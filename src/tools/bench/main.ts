@@ -49,7 +49,7 @@ function parseOnly(text: string): WorkloadId[] {
     .filter(Boolean);
   const unknown = ids.filter((id) => !(WORKLOAD_IDS as readonly string[]).includes(id));
   if (ids.length === 0 || unknown.length > 0)
-    throw new UsageError(
+    throw new BenchOptionError(
       `--only takes workloads from ${WORKLOAD_IDS.join(", ")}${unknown.length ? `; not ${unknown.join(", ")}` : ""}`
     );
   return ids as WorkloadId[];
