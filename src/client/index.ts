@@ -22,7 +22,12 @@ export {
 } from "./errors";
 export {
   RateLimiter,
-  claimSlot,
+  claimSlots,
+  settleSlots,
+  type Claimed,
+  type ClaimTurn,
+  type Finished,
+  type OpenStart,
   createRateLimiter,
   type LedgerRecord,
   type RateLimiterOptions,

@@ -139,7 +139,8 @@ export class Runtime {
 
   /** Writes the answers not saved yet (the CLI waits for this before it exits). */
   async flushSaved(): Promise<void> {
-    await this.saved?.flush();
+    // With a shared record of request starts (the CLI's), the answers it was told of reach it too.
+    await Promise.all([this.saved?.flush(), this.client.limiter.settled()]);
   }
 
   /** Size of the saved cache; undefined when this runtime has none. */

@@ -1,6 +1,8 @@
 /**
  * One rate budget per key across CLI processes: the rate limiter's record of recent request starts lives in
- * `<cache dir>/rate/<hash of the namespace>.json`, read and rewritten under a lock for every start. Runs one
+ * `<cache dir>/rate/<hash of the namespace>.json`, read and rewritten under a lock for every
+ * burst of starts (a recalculation's queued requests claim their starts together: one lock turn each) and for
+ * every batch of answers (a start counts until its request was answered: see claimSlots). Runs one
  * after another see the starts of the runs before them (the service still counts those); runs at the same
  * time take turns. A record that cannot be read (damaged, of another version) counts as empty; the limiter
  * leaves a ledger that fails aside and paces its own process (see rate-limiter.ts).
@@ -9,25 +11,42 @@ import { createHash } from "crypto";
 import { promises as fs } from "fs";
 import { join } from "path";
 import writeFileAtomic from "write-file-atomic";
-import { claimSlot, type LedgerRecord, type StartLedger } from "../../client";
+import {
+  claimSlots,
+  settleSlots,
+  type Claimed,
+  type ClaimTurn,
+  type LedgerRecord,
+  type StartLedger,
+} from "../../client";
 import { prepareCacheDir } from "./cache-dir";
 import { withLock } from "./lock";
 
-const VERSION = 1;
+/** 2: open starts (counted until their answer), see claimSlots. A record of version 1 counts as empty. */
+const VERSION = 2;
+
+const empty = (): LedgerRecord => ({ starts: [], open: [], pausedUntil: 0 });
+
+const finite = (t: unknown): t is number => typeof t === "number" && Number.isFinite(t);
 
 function parse(text: string): LedgerRecord {
   try {
-    const json = JSON.parse(text) as Partial<LedgerRecord> & { version?: unknown };
-    const starts = Array.isArray(json.starts)
-      ? json.starts.filter((t): t is number => typeof t === "number" && Number.isFinite(t))
+    const json = JSON.parse(text) as Partial<Record<keyof LedgerRecord | "version", unknown>>;
+    if (json.version !== VERSION) return empty();
+    const starts = Array.isArray(json.starts) ? json.starts.filter(finite) : [];
+    const open = Array.isArray(json.open)
+      ? json.open.filter(
+          (o): o is { owner: string; at: number } =>
+            typeof o === "object" &&
+            o !== null &&
+            typeof (o as { owner?: unknown }).owner === "string" &&
+            finite((o as { at?: unknown }).at)
+        )
       : [];
-    const pausedUntil =
-      typeof json.pausedUntil === "number" && Number.isFinite(json.pausedUntil)
-        ? json.pausedUntil
-        : 0;
-    return json.version === VERSION ? { starts, pausedUntil } : { starts: [], pausedUntil: 0 };
+    const pausedUntil = finite(json.pausedUntil) ? json.pausedUntil : 0;
+    return { starts, open: open.map(({ owner, at }) => ({ owner, at })), pausedUntil };
   } catch {
-    return { starts: [], pausedUntil: 0 };
+    return empty();
   }
 }
 
@@ -65,7 +84,7 @@ export class FileStartLedger implements StartLedger {
     try {
       return parse(await fs.readFile(file, "utf8"));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { starts: [], pausedUntil: 0 };
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return empty();
       throw error;
     }
   }
@@ -75,14 +94,25 @@ export class FileStartLedger implements StartLedger {
     return writeFileAtomic(file, text, { fsync: false, mode: 0o600 });
   }
 
-  async claim(limit: number, spanMs: number, now: () => number): Promise<number> {
+  async claim(turn: ClaimTurn): Promise<Claimed> {
     const place = await this.prepare();
-    if (!place) return 0;
+    // No key: no request will be sent, nothing to share.
+    if (!place) return { granted: turn.wanted, waitMs: 0 };
     return withLock(place.lockPath, async () => {
       const record = await this.read(place.file);
-      const wait = claimSlot(record, limit, spanMs, now());
-      if (wait === 0) await this.write(place.file, record);
-      return wait;
+      const claimed = claimSlots(record, turn, turn.now());
+      if (claimed.granted > 0) await this.write(place.file, record);
+      return claimed;
+    });
+  }
+
+  async settle(owner: string, count: number, now: () => number): Promise<void> {
+    const place = await this.prepare();
+    if (!place) return;
+    await withLock(place.lockPath, async () => {
+      const record = await this.read(place.file);
+      settleSlots(record, owner, count, now());
+      await this.write(place.file, record);
     });
   }
 

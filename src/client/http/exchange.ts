@@ -22,7 +22,8 @@ export async function fetchOnce(
   attempt: number,
   withKey: boolean
 ): Promise<{ response: FetchResponseLike; body: string }> {
-  await deps.limiter.acquire(call.signal);
+  // The answer (or the failure) is reported back: with a shared ledger, the start counts until then.
+  const finished = await deps.limiter.acquire(call.signal);
   const link = linkSignals(call.signal);
   let timedOut = false;
   const budget = Math.max(0, Math.min(deps.limits.timeoutMs, call.deadlineAt - deps.now()));
@@ -108,6 +109,7 @@ export async function fetchOnce(
     }
     throw error;
   } finally {
+    finished();
     deps.timers.clearTimeout(timer);
     link.dispose();
   }

@@ -22,40 +22,99 @@ const log = createLogger("rate-limiter");
 /** Request starts shared between processes (see the module comment). */
 export interface StartLedger {
   /**
-   * Atomically for every sharer: when the record leaves room for one more start within `spanMs` (and no pause
-   * is in force), records one at `now()` and answers 0; otherwise answers how many ms to wait. `now()` is read
-   * once the record is held.
+   * Atomically for every sharer: records as many of `turn.wanted` starts at `now()` as the record leaves room
+   * for (none while a pause is in force), open and owned by `turn.owner`, and says how many; when none, `waitMs`
+   * is how long until one may be. `now()` is read once the record is held. One lock for a whole burst.
    */
-  claim(limit: number, spanMs: number, now: () => number): Promise<number>;
+  claim(turn: ClaimTurn): Promise<Claimed>;
+  /** `count` of `owner`'s open starts got their answer (or failed) by `now()`: see claimSlots. */
+  settle(owner: string, count: number, now: () => number): Promise<void>;
   /** Holds every sharer's starts until `atMs` (a server's Retry-After, a 429's backoff). */
   pauseUntil(atMs: number): Promise<void>;
 }
 
-/** A shared record as a ledger keeps it: recent starts (oldest first) and a pause. */
+export interface ClaimTurn {
+  limit: number;
+  /** How long a settled start counts: the window and the margin. */
+  spanMs: number;
+  now: () => number;
+  wanted: number;
+  /** Who claims (one limiter, i.e. one process): its starts are settled by it. */
+  owner: string;
+  /** How long an open start may stay open before it is taken as settled then (its owner died). */
+  openMs: number;
+}
+
+export interface Claimed {
+  granted: number;
+  /** When nothing was granted: ms until a start may be. */
+  waitMs: number;
+}
+
+/** A start whose request has not been answered yet. */
+export interface OpenStart {
+  owner: string;
+  at: number;
+}
+
+/** A shared record as a ledger keeps it: settled starts (oldest first), open starts and a pause. */
 export interface LedgerRecord {
   starts: number[];
+  open: OpenStart[];
   pausedUntil: number;
 }
 
 /**
- * The sliding-log decision on a shared record, for ledgers: drops starts that no longer count, then records a
- * start at `now` (answer 0) or answers the wait. The record is changed in place.
+ * The sliding-log decision on a shared record, for ledgers. A start counts from its claim until `spanMs` after
+ * its request was answered, not after it was claimed: the service counts a request when it reaches it, which
+ * is some time between the claim and the answer. Between processes that time is long under load (a burst
+ * claimed at once leaves one process over a second; a process's first request loads the HTTP stack) and no
+ * margin covers it; counting to the answer does, whatever the delays. An open start counts as long as it is
+ * open, but at most `openMs` (then its owner is taken to have died with it).
+ *
+ * Drops what no longer counts, then records up to `wanted` open starts at `now`. The record is changed in place.
  */
-export function claimSlot(
+export function claimSlots(
   record: LedgerRecord,
-  limit: number,
-  spanMs: number,
+  turn: Omit<ClaimTurn, "now">,
   now: number
-): number {
+): Claimed {
+  const { limit, spanMs, wanted, owner, openMs } = turn;
+  const stillOpen: OpenStart[] = [];
+  for (const start of record.open) {
+    if (start.at + openMs <= now) record.starts.push(start.at + openMs);
+    else stillOpen.push(start);
+  }
+  record.open = stillOpen;
   record.starts = record.starts.filter((t) => t + spanMs > now).sort((a, b) => a - b);
   // Only the last `limit` starts can ever matter; older ones are noise from a larger former limit.
   if (record.starts.length > limit) record.starts = record.starts.slice(-limit);
   const pause = record.pausedUntil - now;
-  const slot =
-    record.starts.length < limit ? 0 : record.starts[record.starts.length - limit] + spanMs - now;
-  const wait = Math.max(0, pause, slot);
-  if (wait === 0) record.starts.push(now);
-  return wait;
+  if (pause > 0) return { granted: 0, waitMs: pause };
+  const counted = record.starts.length + record.open.length;
+  const granted = Math.max(0, Math.min(wanted, limit - counted));
+  if (granted === 0) {
+    // Open starts free no sooner than a span from now; settled ones free in order.
+    const excess = counted - limit;
+    const waitMs = excess < record.starts.length ? record.starts[excess] + spanMs - now : spanMs;
+    return { granted: 0, waitMs: Math.max(0, waitMs) };
+  }
+  for (let i = 0; i < granted; i++) record.open.push({ owner, at: now });
+  return { granted, waitMs: 0 };
+}
+
+/**
+ * `count` of `owner`'s open starts were answered at `now`: they count as starts at `now` from here on (the
+ * oldest open ones first: the others keep the later expiry). Starts already taken as settled are skipped.
+ */
+export function settleSlots(record: LedgerRecord, owner: string, count: number, now: number): void {
+  let left = count;
+  record.open = record.open.filter((start) => {
+    if (left === 0 || start.owner !== owner) return true;
+    left--;
+    record.starts.push(Math.max(now, start.at));
+    return false;
+  });
 }
 
 export interface RateLimiterOptions {
@@ -74,7 +133,16 @@ export interface RateLimiterOptions {
   sleep?: Sleep;
   /** Shares the record of starts with other processes (see the module comment). */
   ledger?: StartLedger;
+  /**
+   * With a ledger: how long a start may stay open (its answer not reported) before the other processes take
+   * it as answered. Default 2 minutes, past the client's per-attempt time-out (30 s) with room to spare: only
+   * a process that died mid-request leaves a start open that long.
+   */
+  openMs?: number;
 }
+
+/** Tells the limiter that the request it let start got its answer (or failed); calling it again does nothing. */
+export type Finished = () => void;
 
 export interface RateLimiterStats {
   limit: number;
@@ -95,7 +163,7 @@ export interface RateLimiterStats {
 }
 
 interface Waiter {
-  resolve: () => void;
+  resolve: (finished: Finished) => void;
   reject: (reason: unknown) => void;
   signal?: AbortSignal;
   onAbort?: () => void;
@@ -113,6 +181,12 @@ export class RateLimiter {
   private pumping = false;
   private wake: AbortController | null = null;
   private ledger: StartLedger | undefined;
+  private readonly openMs: number;
+  /** This limiter's name on the shared record (one limiter per process). */
+  private readonly owner = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+  /** Answered starts not yet reported to the ledger, and the report under way. */
+  private unsettled = 0;
+  private settling: Promise<void> | undefined;
 
   constructor(options: RateLimiterOptions = {}) {
     this.limit = options.limit ?? DEFAULT_LIMITS.rateLimit.limit;
@@ -123,12 +197,17 @@ export class RateLimiter {
     this.now = options.now ?? (() => Date.now());
     this.sleep = options.sleep ?? createSleep();
     this.ledger = options.ledger;
+    this.openMs = options.openMs ?? 120_000;
   }
 
-  /** Resolves when the caller may start one request; rejects with the signal's reason on abort. */
-  acquire(signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves when the caller may start one request, with the function to call once its answer came (or it
+   * failed): with a ledger, the start counts until then (see claimSlots). Rejects with the signal's reason on
+   * abort.
+   */
+  acquire(signal?: AbortSignal): Promise<Finished> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<Finished>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, signal };
       if (signal) {
         waiter.onAbort = () => this.abandon(waiter);
@@ -143,6 +222,11 @@ export class RateLimiter {
   pauseUntil(atMs: number): void {
     if (atMs > this.pausedUntil) this.pausedUntil = atMs;
     this.ledger?.pauseUntil(atMs).catch((error: unknown) => this.dropLedger(error));
+  }
+
+  /** Resolves once every answered start has been reported to the ledger (before the process exits). */
+  async settled(): Promise<void> {
+    while (this.settling) await this.settling;
   }
 
   /**
@@ -192,16 +276,23 @@ export class RateLimiter {
     this.pumping = true;
     try {
       while (this.queue.length > 0) {
-        const now = this.now();
-        let wait = this.waitMs(now);
-        if (wait <= 0 && this.ledger) wait = await this.claimShared();
-        if (wait <= 0) {
-          // The waiter that was at the head may have given up while the ledger was asked.
-          const head = this.queue.shift();
-          if (!head) break;
-          if (head.signal && head.onAbort) head.signal.removeEventListener("abort", head.onAbort);
-          this.starts.push(this.now());
-          head.resolve();
+        let wait = this.waitMs(this.now());
+        let granted = wait <= 0 ? 1 : 0;
+        let shared = false;
+        if (wait <= 0 && this.ledger) {
+          // Everyone queued that this process's own log has room for, in one claim: a burst costs one turn
+          // of the shared record, not one per request. (waitMs has just dropped the starts that no longer count.)
+          const room = this.limit - this.starts.length;
+          const claimed = await this.claimShared(Math.min(this.queue.length, room));
+          granted = claimed.granted;
+          wait = claimed.waitMs;
+          shared = claimed.shared;
+        }
+        if (granted > 0) {
+          let given = 0;
+          for (; given < granted && this.queue.length > 0; given++) this.grant(shared);
+          // Waiters that gave up while the ledger was asked leave their starts unused: answered at once.
+          if (shared && given < granted) this.finish(granted - given);
           continue;
         }
         this.wake = new AbortController();
@@ -218,16 +309,59 @@ export class RateLimiter {
     }
   }
 
-  /** 0 when the shared record granted a start (recorded there), else how long to wait. */
-  private async claimShared(): Promise<number> {
+  private grant(shared: boolean): void {
+    const head = this.queue.shift() as Waiter;
+    if (head.signal && head.onAbort) head.signal.removeEventListener("abort", head.onAbort);
+    this.starts.push(this.now());
+    let done = !shared;
+    head.resolve(() => {
+      if (done) return;
+      done = true;
+      this.finish(1);
+    });
+  }
+
+  /**
+   * What the shared record grants (`shared`: open starts there, to be settled); without a working ledger, the
+   * local decision (one start) stands.
+   */
+  private async claimShared(wanted: number): Promise<Claimed & { shared: boolean }> {
     const ledger = this.ledger;
-    if (!ledger) return 0;
+    if (!ledger) return { granted: 1, waitMs: 0, shared: false };
     try {
-      return await ledger.claim(this.limit, this.windowMs + this.marginMs, this.now);
+      const claimed = await ledger.claim({
+        limit: this.limit,
+        spanMs: this.windowMs + this.marginMs,
+        now: this.now,
+        wanted,
+        owner: this.owner,
+        openMs: this.openMs,
+      });
+      return { ...claimed, shared: true };
     } catch (error) {
       this.dropLedger(error);
-      return 0;
+      return { granted: 1, waitMs: 0, shared: false };
     }
+  }
+
+  /** Reports answered starts to the ledger, those of a whole burst in one turn of the record. */
+  private finish(count: number): void {
+    this.unsettled += count;
+    this.settling ??= this.reportSettled().finally(() => (this.settling = undefined));
+  }
+
+  private async reportSettled(): Promise<void> {
+    while (this.unsettled > 0 && this.ledger) {
+      const count = this.unsettled;
+      this.unsettled = 0;
+      try {
+        await this.ledger.settle(this.owner, count, this.now);
+      } catch (error) {
+        this.dropLedger(error);
+      }
+    }
+    // Other processes may be waiting on these starts; so may this one (a claim answered "wait a span").
+    this.wake?.abort();
   }
 
   private dropLedger(error: unknown): void {

@@ -1,7 +1,10 @@
 import fc from "fast-check";
 import {
   RateLimiter,
-  claimSlot,
+  claimSlots,
+  settleSlots,
+  type Claimed,
+  type ClaimTurn,
   type LedgerRecord,
   type Sleep,
   type StartLedger,
@@ -115,7 +118,7 @@ describe("rate limiter", () => {
     await expect(abandoned).rejects.toThrow("user cancelled");
     expect(limiter.stats().queued).toBe(1);
     wake?.();
-    await expect(next).resolves.toBeUndefined();
+    await expect(next).resolves.toBeInstanceOf(Function);
   });
 
   it("rejects at once for an already aborted signal", async () => {
@@ -210,12 +213,19 @@ function sharedClock() {
 
 /** A ledger in memory, as the CLI's file ledger behaves (one record, one decision at a time). */
 class MemoryLedger implements StartLedger {
-  readonly record: LedgerRecord = { starts: [], pausedUntil: 0 };
+  readonly record: LedgerRecord = { starts: [], open: [], pausedUntil: 0 };
   failure: Error | undefined;
-  async claim(limit: number, spanMs: number, now: () => number): Promise<number> {
+  /** Turns taken on the record (each one a lock, a read and a write in the file ledger). */
+  claims = 0;
+  async claim(turn: ClaimTurn): Promise<Claimed> {
     await Promise.resolve();
     if (this.failure) throw this.failure;
-    return claimSlot(this.record, limit, spanMs, now());
+    this.claims++;
+    return claimSlots(this.record, turn, turn.now());
+  }
+  async settle(owner: string, count: number, now: () => number): Promise<void> {
+    await Promise.resolve();
+    settleSlots(this.record, owner, count, now());
   }
   async pauseUntil(atMs: number): Promise<void> {
     this.record.pausedUntil = Math.max(this.record.pausedUntil, atMs);
@@ -223,7 +233,8 @@ class MemoryLedger implements StartLedger {
 }
 
 describe("rate limiter with a shared ledger (several processes, one key)", () => {
-  async function twoProcesses(ledger: StartLedger | undefined, perProcess: number) {
+  /** Two limiters on one clock; every request is answered `answerMs` after its start. */
+  async function twoProcesses(ledger: StartLedger | undefined, perProcess: number, answerMs = 0) {
     const clock = sharedClock();
     const make = () =>
       new RateLimiter({
@@ -235,22 +246,40 @@ describe("rate limiter with a shared ledger (several processes, one key)", () =>
         ledger,
       });
     const starts: number[] = [];
+    const answers: number[] = [];
     const run = (limiter: RateLimiter) =>
-      Array.from({ length: perProcess }, () =>
-        limiter.acquire().then(() => void starts.push(clock.now()))
-      );
+      Array.from({ length: perProcess }, async () => {
+        const finished = await limiter.acquire();
+        starts.push(clock.now());
+        await clock.sleep(answerMs);
+        answers.push(clock.now());
+        finished();
+      });
     await clock.drive(Promise.all([...run(make()), ...run(make())]));
-    return starts.sort((a, b) => a - b);
+    return { starts: starts.sort((a, b) => a - b), answers: answers.sort((a, b) => a - b) };
   }
 
   it("keeps the limit across processes together, not each on its own", async () => {
-    const alone = await twoProcesses(undefined, 8);
+    const alone = (await twoProcesses(undefined, 8)).starts;
     expect(maxInAnyWindow(alone, 1000)).toBe(10); // what two separate limiters send: twice the limit
 
-    const shared = await twoProcesses(new MemoryLedger(), 8);
+    const shared = (await twoProcesses(new MemoryLedger(), 8)).starts;
     expect(shared).toHaveLength(16);
     expect(maxInAnyWindow(shared, 1000)).toBeLessThanOrEqual(5);
     expect(shared.slice(-1)[0]).toBe(3000); // 16 starts at 5 per second: the last in the fourth second
+  });
+
+  it("counts a start until its answer came: a service that counts on arrival, however late, sees the limit", async () => {
+    // Requests reach the service at some time between their start and their answer (400 ms later here: a busy
+    // process, a slow network). Counted from their starts, the next window's first requests may reach the
+    // service within a window of the previous window's last ones; counted from their answers, never.
+    const { starts, answers } = await twoProcesses(new MemoryLedger(), 8, 400);
+    expect(maxInAnyWindow(answers, 1000)).toBeLessThanOrEqual(5);
+    // Whatever moment of [start, answer] the service counts a request at, the next window's starts come
+    // a window after the answers before them.
+    for (let i = 5; i < starts.length; i++)
+      expect(starts[i]).toBeGreaterThanOrEqual(answers[i - 5] + 1000);
+    expect(starts.slice(-1)[0]).toBe(4200); // 1400 ms per 5 (a window and the answer's time), the 16th at 4200
   });
 
   it("shares a server-requested pause with every process", async () => {
@@ -283,13 +312,78 @@ describe("rate limiter with a shared ledger (several processes, one key)", () =>
     expect(starts).toEqual([0, 0, 1000]);
   });
 
+  it("takes a burst's starts in one turn of the shared record, not one per request", async () => {
+    const clock = sharedClock();
+    const ledger = new MemoryLedger();
+    const limiter = new RateLimiter({
+      limit: 5,
+      windowMs: 1000,
+      marginMs: 0,
+      now: clock.now,
+      sleep: clock.sleep,
+      ledger,
+    });
+    const starts: number[] = [];
+    await clock.drive(
+      Promise.all(
+        Array.from({ length: 12 }, () =>
+          limiter.acquire().then((finished) => {
+            starts.push(clock.now());
+            finished();
+          })
+        )
+      )
+    );
+    expect(starts).toEqual([0, 0, 0, 0, 0, 1000, 1000, 1000, 1000, 1000, 2000, 2000]);
+    // The first caller claims alone (the others queue while it holds the record); then one turn per window
+    // for everyone queued, and none while the local log already says wait.
+    expect(ledger.claims).toBe(4);
+    await limiter.settled();
+    expect(ledger.record.open).toEqual([]);
+  });
+
+  const turn = (limit: number, wanted: number, owner = "a") => ({
+    limit,
+    spanMs: 1000,
+    wanted,
+    owner,
+    openMs: 10_000,
+  });
+
   it("decides on a shared record as the sliding log does, dropping starts that no longer count", () => {
-    const record: LedgerRecord = { starts: [100, 0, 500], pausedUntil: 0 };
-    expect(claimSlot(record, 3, 1000, 900)).toBe(100); // the oldest of the last 3 (0) frees at 1000
-    expect(claimSlot(record, 3, 1000, 1000)).toBe(0);
-    expect(record.starts).toEqual([100, 500, 1000]);
+    const record: LedgerRecord = { starts: [100, 0, 500], open: [], pausedUntil: 0 };
+    // The oldest of the last 3 (0) frees at 1000.
+    expect(claimSlots(record, turn(3, 1), 900)).toEqual({ granted: 0, waitMs: 100 });
+    expect(claimSlots(record, turn(3, 1), 1000)).toEqual({ granted: 1, waitMs: 0 });
+    expect(record).toMatchObject({ starts: [100, 500], open: [{ owner: "a", at: 1000 }] });
+    settleSlots(record, "a", 1, 1000);
+    // Of 5 wanted, as many as the window has room for: 100 and 500 no longer count at 1600, so 2.
+    expect(claimSlots(record, turn(3, 5), 1600)).toEqual({ granted: 2, waitMs: 0 });
+    expect(record.starts).toEqual([1000]);
+    settleSlots(record, "a", 2, 1600);
+    expect(record.starts).toEqual([1000, 1600, 1600]);
     record.pausedUntil = 5000;
-    expect(claimSlot(record, 10, 1000, 1200)).toBe(3800);
+    expect(claimSlots(record, turn(10, 3), 1700)).toEqual({ granted: 0, waitMs: 3300 });
+    expect(record.starts).toEqual([1000, 1600, 1600]);
+  });
+
+  it("counts an open start until it is settled, then a span from its answer", () => {
+    const record: LedgerRecord = { starts: [], open: [], pausedUntil: 0 };
+    expect(claimSlots(record, turn(2, 2, "a"), 0)).toEqual({ granted: 2, waitMs: 0 });
+    // Long past a span from the claim, the unanswered starts still count; at least a span is left to wait.
+    expect(claimSlots(record, turn(2, 1, "b"), 5000)).toEqual({ granted: 0, waitMs: 1000 });
+    // Another owner's answer settles none of a's starts.
+    settleSlots(record, "b", 2, 5000);
+    expect(record.open).toHaveLength(2);
+    settleSlots(record, "a", 1, 5200);
+    expect(claimSlots(record, turn(2, 1, "b"), 6000)).toEqual({ granted: 0, waitMs: 200 });
+    expect(claimSlots(record, turn(2, 1, "b"), 6200)).toEqual({ granted: 1, waitMs: 0 });
+  });
+
+  it("takes a start left open past openMs (its process died) as answered then", () => {
+    const record: LedgerRecord = { starts: [], open: [{ owner: "dead", at: 0 }], pausedUntil: 0 };
+    expect(claimSlots(record, turn(1, 1), 10_500)).toEqual({ granted: 0, waitMs: 500 });
+    expect(claimSlots(record, turn(1, 1), 11_000)).toEqual({ granted: 1, waitMs: 0 });
   });
 });
 
