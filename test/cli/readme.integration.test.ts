@@ -14,6 +14,7 @@ import { promisify } from "util";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
 import type { JsonCell } from "../../src/cli/output/json";
 import { extractFormulas, type ShownFormula } from "../support/readme-formulas";
+import { shellSteps, shellWords } from "../support/readme-commands";
 
 const ROOT = resolve(__dirname, "../..");
 const CLI = resolve(ROOT, "dist/node/cli/main.js");
@@ -130,6 +131,119 @@ describe("the README's formulas", () => {
     // For the record (the lead's report quotes it): how many formulas the README holds and were evaluated.
     process.stdout.write(`README formulas evaluated: ${formulas.length}\n`);
   }, 240_000);
+});
+
+/** The address the README's commands use for the simulator (`npm run simulator`'s default). */
+const README_SIMULATOR = "http://127.0.0.1:3001";
+
+describe("the README's command-line examples", () => {
+  it("run as a user types them: built, against the simulator, exit 0 with results printed", async () => {
+    const block = /## Command-line evaluator[\s\S]*?```sh\n([\s\S]*?)```/.exec(README);
+    expect(block).not.toBeNull();
+    // `npm run cli` is the built CLI under node: the test runs that file with the words after `--`.
+    const pkg = JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    };
+    expect(pkg.scripts.cli).toBe("node dist/node/cli/main.js");
+    expect(existsSync(CLI)).toBe(true);
+    const local = (word: string): string => word.split(README_SIMULATOR).join(simulator.url);
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env.CRYPTOMETRICS_BASE_URL;
+    delete env.CRYPTOMETRICS_API_KEY;
+    const out = mkdtempSync(join(tmpdir(), "cm-readme-out-"));
+    const skipped: string[] = [];
+    const ran: string[] = [];
+    for (const step of shellSteps(block![1])) {
+      if (step.kind === "export") {
+        for (const [name, value] of Object.entries(step.vars)) env[name] = local(value);
+        continue;
+      }
+      const command = step.words.join(" ");
+      // The build is the suite's own (npm test builds first); the simulator is this test's, on its own port.
+      if (["npm ci", "npm run build", "npm run simulator"].includes(command)) {
+        skipped.push(command);
+        continue;
+      }
+      const prefix = ["npm", "run", "--silent", "cli", "--"];
+      if (prefix.some((word, i) => step.words[i] !== word))
+        throw new Error(
+          `README sh block line ${step.line}: not a CLI command this test knows: ${command}`
+        );
+      const args = step.words.slice(prefix.length).map(local);
+      const { stdout, stderr, code } = await execFileAsync(process.execPath, [CLI, ...args], {
+        cwd: ROOT,
+        env,
+        timeout: 120_000,
+        maxBuffer: 64 * 1024 * 1024,
+      }).then(
+        ({ stdout, stderr }) => ({ stdout, stderr, code: 0 }),
+        (error: { stdout?: string; stderr?: string; code?: number }) => ({
+          stdout: error.stdout ?? "",
+          stderr: error.stderr ?? "",
+          code: error.code,
+        })
+      );
+      if (step.redirect) writeFileSync(join(out, step.redirect), stdout);
+      expect({ command, code, stderr }).toEqual({ command, code: 0, stderr: "" });
+      expect(stdout).toMatch(/\d/);
+      // Exit 0 allows an error in part of a result: none is shown either.
+      expect({ command, errors: stdout.match(/#(N\/A|VALUE!|NAME\?|NUM!|USAGE)/g) }).toEqual({
+        command,
+        errors: null,
+      });
+      ran.push(command);
+    }
+    expect(skipped).toEqual(["npm ci", "npm run build", "npm run simulator"]);
+    expect(ran).toHaveLength(2);
+  }, 240_000);
+
+  it("reads the shell the block uses: continuations, quotes, comments, exports, a redirect", () => {
+    expect(
+      shellSteps(
+        [
+          "npm ci && npm run build",
+          "npm run simulator   # in a second terminal",
+          "npm run --silent cli -- eval --base-url http://h \\",
+          `  '=CRYPTO.VALUE("a","b")' "x y"`,
+          "export A=1 B=http://h",
+          "npm run --silent cli -- eval --file m.txt > m.csv",
+        ].join("\n")
+      )
+    ).toEqual([
+      { kind: "run", words: ["npm", "ci"], line: 1 },
+      { kind: "run", words: ["npm", "run", "build"], line: 1 },
+      { kind: "run", words: ["npm", "run", "simulator"], line: 2 },
+      {
+        kind: "run",
+        words: [
+          "npm",
+          "run",
+          "--silent",
+          "cli",
+          "--",
+          "eval",
+          "--base-url",
+          "http://h",
+          '=CRYPTO.VALUE("a","b")',
+          "x y",
+        ],
+        line: 3,
+      },
+      { kind: "export", vars: { A: "1", B: "http://h" }, line: 5 },
+      {
+        kind: "run",
+        words: ["npm", "run", "--silent", "cli", "--", "eval", "--file", "m.txt"],
+        redirect: "m.csv",
+        line: 6,
+      },
+    ]);
+  });
+
+  it("refuses shell it does not read, naming it", () => {
+    expect(() => shellWords("cat m.txt | npm run cli")).toThrow(/'\|'/);
+    expect(() => shellWords('echo "$HOME"')).toThrow(/expansion/);
+    expect(() => shellWords("echo 'open")).toThrow(/unclosed '/);
+  });
 });
 
 describe("finding the formulas in markdown", () => {
