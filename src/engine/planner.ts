@@ -7,16 +7,27 @@
  * requests once id lists are chunked.
  * - Up to EXHAUSTIVE_LIMIT projects, every S is tried: the plan is optimal.
  * - Beyond, S starts as a minimum-weight vertex cover of the bipartite graph projects × metrics (exact by
- *   max-flow/min-cut, König–Egerváry, for costs taken on full id lists), then single-project moves that lower
- *   the true chunked cost are applied until none does. On the usual grids (many projects × a few metrics,
- *   or one project × many metrics) this reaches the optimum; for 1,000 cells it takes about a millisecond.
+ *   max-flow/min-cut, König–Egerváry, for costs taken on full id lists). When every list fits one request
+ *   (the usual case: 50 ids a request) those are the true costs and the cover is the optimum. Otherwise
+ *   moves of one project, and of two at once up to PAIR_MOVES_LIMIT projects, are applied while they lower the
+ *   true chunked cost (or keep it with fewer projects chosen), from the cover, from no project and from every
+ *   project, the best kept. Single moves from the cover alone stop short when chunking makes a metric's list
+ *   pay only once several projects leave it. On grids of 13–16 projects (where a test can afford the
+ *   exhaustive search) this gives the exhaustive count and tie when lists fit one request, and at most one
+ *   request more when they do not.
+ * - Ties keep the metric form (fewer projects chosen): one metric across projects is the service's documented
+ *   batching use, and its long rows carry one value each.
  *
  * A metric whose request may ask for every project (§4.11 with `project_ids=all`, see series-grouping.ts)
  * costs one request whatever the number of projects: a 500-project column is one request, not ten chunks.
  */
 
 /** Projects up to which the planner tries every choice (2^12 = 4,096 evaluations). */
-const EXHAUSTIVE_LIMIT = 12;
+export const EXHAUSTIVE_LIMIT = 12;
+/** Projects up to which a forced exhaustive search is allowed (2^20 evaluations: a test's budget). */
+const EXHAUSTIVE_MAX = 20;
+/** Projects up to which moves of two projects are tried (quadratic: 64 projects are 2,016 pairs a pass). */
+const PAIR_MOVES_LIMIT = 64;
 
 export interface PairNeed {
   projectId: string;
@@ -45,6 +56,116 @@ export interface PlanOptions {
    * request costs one, and is sent that way when its projects would take more than one chunk.
    */
   wholeUniverse?: (metricId: string) => boolean;
+  /**
+   * How S is chosen: "auto" (the default) tries every choice up to EXHAUSTIVE_LIMIT projects and takes the
+   * min-cut path beyond; "exhaustive" and "min-cut" force one path, so tests compare them where both run.
+   */
+  search?: "auto" | "exhaustive" | "min-cut";
+}
+
+/** The planning problem on indices: each project's metrics, and what a request list costs. */
+interface Grid {
+  metricsOf: number[][];
+  /** Requests for project p in the project form. */
+  projectCost: number[];
+  /** Requests for metric m when n projects stay in its metric form. */
+  metricCost: (n: number, m: number) => number;
+  nMetrics: number;
+}
+
+/** A choice of S with its cost and size, kept up to date one project flip at a time. */
+class Choice {
+  readonly chosen: boolean[];
+  private readonly perMetric: number[];
+  cost = 0;
+  size = 0;
+
+  constructor(
+    private readonly grid: Grid,
+    chosen: readonly boolean[]
+  ) {
+    this.chosen = chosen.slice();
+    this.perMetric = Array.from({ length: grid.nMetrics }, () => 0);
+    this.chosen.forEach((c, p) => {
+      if (c) {
+        this.cost += grid.projectCost[p];
+        this.size++;
+      } else {
+        for (const m of grid.metricsOf[p]) this.perMetric[m]++;
+      }
+    });
+    this.perMetric.forEach((n, m) => (this.cost += grid.metricCost(n, m)));
+  }
+
+  flip(p: number): void {
+    const { metricsOf, projectCost, metricCost } = this.grid;
+    const leaving = this.chosen[p];
+    this.chosen[p] = !leaving;
+    this.size += leaving ? -1 : 1;
+    this.cost += leaving ? -projectCost[p] : projectCost[p];
+    for (const m of metricsOf[p]) {
+      const n = this.perMetric[m];
+      const next = leaving ? n + 1 : n - 1;
+      this.cost += metricCost(next, m) - metricCost(n, m);
+      this.perMetric[m] = next;
+    }
+  }
+
+  /** Cheaper, or as cheap with fewer projects chosen (the tie rule). */
+  betterThan(cost: number, size: number): boolean {
+    return this.cost < cost || (this.cost === cost && this.size < size);
+  }
+}
+
+/** Every S (in Gray-code order: one flip per step), the best kept. */
+function exhaustiveChoice(grid: Grid, nProjects: number): boolean[] {
+  const choice = new Choice(
+    grid,
+    Array.from({ length: nProjects }, () => false)
+  );
+  let best = choice.chosen.slice();
+  let bestCost = choice.cost;
+  let bestSize = choice.size;
+  for (let step = 1; step < 1 << nProjects; step++) {
+    // The project to flip is the lowest set bit of the step.
+    choice.flip(31 - Math.clz32(step & -step));
+    if (choice.betterThan(bestCost, bestSize)) {
+      best = choice.chosen.slice();
+      bestCost = choice.cost;
+      bestSize = choice.size;
+    }
+  }
+  return best;
+}
+
+/** The best of several choices (the first among equals). */
+function bestOf(choices: readonly boolean[][], grid: Grid): boolean[] {
+  let best = new Choice(grid, choices[0]);
+  for (const chosen of choices.slice(1)) {
+    const choice = new Choice(grid, chosen);
+    if (choice.betterThan(best.cost, best.size)) best = choice;
+  }
+  return best.chosen;
+}
+
+/** Moves of one project, then of two, applied while one improves the choice (see the module comment). */
+function improve(grid: Grid, start: readonly boolean[]): boolean[] {
+  const choice = new Choice(grid, start);
+  const n = start.length;
+  const tryMove = (moves: readonly number[]): boolean => {
+    const [cost, size] = [choice.cost, choice.size];
+    for (const p of moves) choice.flip(p);
+    if (choice.betterThan(cost, size)) return true;
+    for (const p of moves) choice.flip(p);
+    return false;
+  };
+  for (let moved = true; moved;) {
+    moved = false;
+    for (let p = 0; p < n; p++) if (tryMove([p])) moved = true;
+    if (moved || n > PAIR_MOVES_LIMIT) continue;
+    for (let p = 0; p < n; p++) for (let q = p + 1; q < n; q++) if (tryMove([p, q])) moved = true;
+  }
+  return choice.chosen;
 }
 
 /** Requests an id list of length n costs when at most `chunk` ids fit in one request. */
@@ -118,6 +239,13 @@ class FlowGraph {
   }
 }
 
+/** How many projects need each metric. */
+function metricDegree(pairs: ReadonlyArray<{ m: number }>, nMetrics: number): number[] {
+  const degree = Array.from({ length: nMetrics }, () => 0);
+  for (const { m } of pairs) degree[m]++;
+  return degree;
+}
+
 /** Projects in a minimum-weight vertex cover, costs taken on full id lists. */
 function minimumCover(
   nProjects: number,
@@ -127,8 +255,7 @@ function minimumCover(
   /** Requests for n ids of a project (m undefined) or of metric m. */
   costOf: (n: number, m?: number) => number
 ): boolean[] {
-  const mDegree = Array.from({ length: nMetrics }, () => 0);
-  for (const { m } of pairs) mDegree[m]++;
+  const mDegree = metricDegree(pairs, nMetrics);
   // Nodes: source, projects, metrics, sink. A pair edge is uncuttable, so a finite cut picks, for every pair,
   // its project (edge source->p cut) or its metric (edge m->sink cut). A tiny bias breaks ties towards metrics.
   const source = 0;
@@ -165,53 +292,39 @@ export function planRequests(
   const chunkCost = (n: number): number => (n === 0 ? 0 : cost(n, maxIdsPerRequest));
   const whole = metrics.map((m) => options.wholeUniverse?.(m) ?? false);
   const metricCost = (n: number, m: number): number => (n === 0 ? 0 : whole[m] ? 1 : chunkCost(n));
-  const pDegree = projects.map(() => 0);
-  for (const { p } of pairList) pDegree[p]++;
-  /** True request count when the projects flagged in `chosen` use the project form. */
-  const total = (chosen: readonly boolean[]): number => {
-    const perMetric = metrics.map(() => 0);
-    let sum = 0;
-    chosen.forEach((c, p) => (sum += c ? chunkCost(pDegree[p]) : 0));
-    for (const { p, m } of pairList) if (!chosen[p]) perMetric[m]++;
-    return perMetric.reduce((acc, n, m) => acc + metricCost(n, m), sum);
+  const metricsOf: number[][] = projects.map(() => []);
+  for (const { p, m } of pairList) metricsOf[p].push(m);
+  const pDegree = metricsOf.map((ms) => ms.length);
+  const grid: Grid = {
+    metricsOf,
+    projectCost: pDegree.map(chunkCost),
+    metricCost,
+    nMetrics: metrics.length,
   };
 
-  let projectChosen: boolean[];
-  if (projects.length <= EXHAUSTIVE_LIMIT) {
-    projectChosen = projects.map(() => false);
-    let best = total(projectChosen);
-    for (let mask = 1; mask < 1 << projects.length; mask++) {
-      const chosen = projects.map((_, p) => (mask & (1 << p)) !== 0);
-      const c = total(chosen);
-      // Ties keep the metric form (fewer projects chosen): one metric across projects is the service's
-      // documented batching use, and its long rows carry one value each.
-      if (
-        c < best ||
-        (c === best && chosen.filter(Boolean).length < projectChosen.filter(Boolean).length)
-      ) {
-        best = c;
-        projectChosen = chosen;
-      }
-    }
-  } else {
-    projectChosen = minimumCover(projects.length, metrics.length, pairList, pDegree, (n, m) =>
+  const search = options.search ?? "auto";
+  const exhaustive =
+    search === "exhaustive" || (search === "auto" && projects.length <= EXHAUSTIVE_LIMIT);
+  if (exhaustive && projects.length > EXHAUSTIVE_MAX)
+    throw new RangeError(`an exhaustive plan takes at most ${EXHAUSTIVE_MAX} projects`);
+  const cover = (): boolean[] =>
+    minimumCover(projects.length, metrics.length, pairList, pDegree, (n, m) =>
       m === undefined ? cost(n, maxIdsPerRequest) : metricCost(n, m)
     );
-    let current = total(projectChosen);
-    for (let improved = true; improved;) {
-      improved = false;
-      for (let p = 0; p < projects.length; p++) {
-        projectChosen[p] = !projectChosen[p];
-        const c = total(projectChosen);
-        if (c < current) {
-          current = c;
-          improved = true;
-        } else {
-          projectChosen[p] = !projectChosen[p];
-        }
-      }
-    }
-  }
+  // Without a list longer than one request, costs are those the cover minimises: it is the optimum already.
+  const chunked = [...pDegree, ...metricDegree(pairList, metrics.length)].some(
+    (n) => n > maxIdsPerRequest
+  );
+  const projectChosen = exhaustive
+    ? exhaustiveChoice(grid, projects.length)
+    : !chunked
+      ? cover()
+      : bestOf(
+          [cover(), projects.map(() => false), projects.map(() => true)].map((start) =>
+            improve(grid, start)
+          ),
+          grid
+        );
 
   const byRequest = new Map<string, PlannedRequest>();
   for (const need of needs) {
