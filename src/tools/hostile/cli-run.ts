@@ -1,0 +1,83 @@
+/**
+ * The command-line evaluator run as a user runs it, in its own process, against a given service: exit
+ * code, output, the time it took, and its peak memory (the kernel's high-water mark, reported at exit by
+ * peak-rss.ts). A process that outlives `timeoutMs` is killed and reported so.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  /** Peak resident memory in bytes; undefined when the process was killed before it could say. */
+  peakRssBytes: number | undefined;
+  killed: boolean;
+}
+
+export interface CliOptions {
+  /** The compiled CLI (…/cli/main.js) and the compiled peak-rss.js next to it (…/tools/hostile). */
+  cliPath: string;
+  peakRssPath: string;
+  baseUrl: string;
+  apiKey: string;
+  format?: "table" | "csv" | "json";
+  timeoutMs?: number;
+}
+
+export function runCli(formulas: readonly string[], options: CliOptions): Promise<CliRun> {
+  // A home of its own: whatever the CLI may keep on disk (a cache) cannot leak from one run into another.
+  const home = mkdtempSync(join(tmpdir(), "cryptometrics-hostile-"));
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [
+        "--require",
+        options.peakRssPath,
+        options.cliPath,
+        "eval",
+        "--base-url",
+        options.baseUrl,
+        "--api-key",
+        options.apiKey,
+        "--format",
+        options.format ?? "table",
+        ...formulas,
+      ],
+      {
+        stdio: ["ignore", "pipe", "pipe", "pipe"],
+        env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CACHE_HOME: home },
+      }
+    );
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let peak = "";
+    let killed = false;
+    child.stdout?.on("data", (d: Buffer) => out.push(d));
+    child.stderr?.on("data", (d: Buffer) => err.push(d));
+    (child.stdio[3] as NodeJS.ReadableStream | null)?.on("data", (d: Buffer) => {
+      peak += d.toString();
+    });
+    const timer = setTimeout(() => {
+      killed = true;
+      child.kill("SIGKILL");
+    }, options.timeoutMs ?? 120_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      rmSync(home, { recursive: true, force: true });
+      const bytes = Number(peak.trim());
+      resolve({
+        code,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+        ms: Date.now() - started,
+        peakRssBytes: peak.trim() !== "" && Number.isFinite(bytes) ? bytes : undefined,
+        killed,
+      });
+    });
+  });
+}
