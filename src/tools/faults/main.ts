@@ -1,10 +1,13 @@
 /**
  * `npm run faults`: every fault of scenarios.ts against a workbook of hundreds of formulas, over real HTTP
- * on loopback, on virtual time (minutes of backoff and deadlines cost no real time). Prints the fault table
- * and each broken guarantee, writes test-results/faults.json, and exits 1 when any guarantee is broken.
+ * on loopback, on virtual time (minutes of backoff and deadlines cost no real time); then every attack of a
+ * hostile service and hostile data (../hostile/attacks.ts), through the CLI in its own process (memory
+ * measured) and the runtime. Prints the fault table, the hostile-data table and each broken guarantee,
+ * writes test-results/faults.json, and exits 1 when any guarantee is broken.
  *
- *   npm run faults                         # every fault, the full workbook
+ *   npm run faults                         # every fault, the full workbook, every attack
  *   npm run faults -- --only 429 --projects 12
+ *   npm run faults -- --only endless       # one attack (the fault workbook is skipped when no fault matches)
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -14,11 +17,14 @@ import { createDataset } from "../../simulator";
 import { LAB_START, openLab } from "./lab";
 import { formatTable, formatViolations } from "./report";
 import { healthyBaseline, runScenario, type FaultRow } from "./run";
-import { SCENARIOS } from "./scenarios";
+import { SCENARIOS, type FaultScenario } from "./scenarios";
+import { HOSTILE_ATTACKS, type AttackResult, type HostileAttack } from "../hostile/attacks";
+import { openHostileLab } from "../hostile/lab";
+import { formatHostileTable, formatHostileViolations } from "../hostile/report";
 import { buildWorkbook } from "./workbook";
 
 const USAGE = `usage: npm run faults -- [--only TEXT] [--projects N] [--out FILE]
-  --only TEXT     run only the faults whose name contains TEXT (repeatable)
+  --only TEXT     run only the faults and attacks whose name contains TEXT (repeatable)
   --projects N    build the workbook over the first N projects (default: all, 305 formulas)
   --out FILE      where the JSON report goes (default test-results/faults.json)
 `;
@@ -42,16 +48,43 @@ async function main(): Promise<number> {
     return 2;
   }
   const only = values.only ?? [];
-  const scenarios = SCENARIOS.filter(
-    (s) => only.length === 0 || only.some((o) => s.name.toLowerCase().includes(o.toLowerCase()))
-  );
-  if (scenarios.length === 0) {
-    process.stderr.write(`faults: no fault matches ${only.join(", ")}\n`);
+  const matches = (name: string): boolean =>
+    only.length === 0 || only.some((o) => name.toLowerCase().includes(o.toLowerCase()));
+  const scenarios = SCENARIOS.filter((s) => matches(s.name));
+  const attacks = HOSTILE_ATTACKS.filter((a) => matches(a.name));
+  if (scenarios.length === 0 && attacks.length === 0) {
+    process.stderr.write(`faults: no fault or attack matches ${only.join(", ")}\n`);
     return 2;
   }
   // The client's own warnings would interleave with the table; the table says what matters.
   setLogSink(() => undefined);
 
+  const rows = scenarios.length > 0 ? await runFaults(scenarios, projects) : [];
+  if (rows === undefined) return 1;
+  const hostile = attacks.length > 0 ? await runAttacks(attacks) : [];
+
+  if (rows.length > 0) process.stdout.write(`\n${formatTable(rows)}`);
+  if (hostile.length > 0) process.stdout.write(`\nHostile data:\n\n${formatHostileTable(hostile)}`);
+  const violations = formatViolations(rows) + formatHostileViolations(hostile.map((h) => h.result));
+  if (violations) process.stdout.write(`\nBroken guarantees:\n${violations}`);
+  const out = resolve(values.out ?? "test-results/faults.json");
+  mkdirSync(resolve(out, ".."), { recursive: true });
+  writeFileSync(
+    out,
+    `${JSON.stringify({ rows, hostile: hostile.map((h) => ({ bound: h.attack.bound, ...h.result })) }, null, 2)}\n`
+  );
+  process.stdout.write(`\nReport: ${out}\n`);
+  const broken =
+    rows.some((r) => r.violations.length > 0) ||
+    hostile.some((h) => h.result.violations.length > 0);
+  return broken ? 1 : 0;
+}
+
+/** The fault table's rows; undefined when the healthy baseline itself fails. */
+async function runFaults(
+  scenarios: readonly FaultScenario[],
+  projects: number
+): Promise<FaultRow[] | undefined> {
   const lab = await openLab();
   const rows: FaultRow[] = [];
   try {
@@ -66,7 +99,7 @@ async function main(): Promise<number> {
       process.stderr.write(
         `faults: ${broken.length} formulas fail on a healthy service, e.g. ${broken[0].address}: ${broken[0].ok ? "" : broken[0].message}\n`
       );
-      return 1;
+      return undefined;
     }
     for (const scenario of scenarios) {
       const startedAt = Date.now();
@@ -79,14 +112,32 @@ async function main(): Promise<number> {
   } finally {
     await lab.close();
   }
-  process.stdout.write(`\n${formatTable(rows)}`);
-  const violations = formatViolations(rows);
-  if (violations) process.stdout.write(`\nBroken guarantees:\n${violations}`);
-  const out = resolve(values.out ?? "test-results/faults.json");
-  mkdirSync(resolve(out, ".."), { recursive: true });
-  writeFileSync(out, `${JSON.stringify({ rows }, null, 2)}\n`);
-  process.stdout.write(`\nReport: ${out}\n`);
-  return rows.some((r) => r.violations.length > 0) ? 1 : 0;
+  return rows;
+}
+
+/** Every attack of a hostile service, the CLI taken from this build (dist/node/cli). */
+async function runAttacks(
+  attacks: readonly HostileAttack[]
+): Promise<Array<{ attack: HostileAttack; result: AttackResult }>> {
+  process.stdout.write(`\nHostile service and data: ${attacks.length} attacks.\n`);
+  const lab = await openHostileLab({
+    cliPath: resolve(__dirname, "../../cli/main.js"),
+    peakRssPath: resolve(__dirname, "../hostile/peak-rss.js"),
+  });
+  const out: Array<{ attack: HostileAttack; result: AttackResult }> = [];
+  try {
+    for (const attack of attacks) {
+      const startedAt = Date.now();
+      const result = await attack.run(lab);
+      out.push({ attack, result });
+      process.stdout.write(
+        `  ${result.violations.length === 0 ? "ok  " : "FAIL"} ${attack.name} (${Date.now() - startedAt} ms)\n`
+      );
+    }
+  } finally {
+    await lab.close();
+  }
+  return out;
 }
 
 main().then(
