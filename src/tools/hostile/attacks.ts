@@ -223,7 +223,8 @@ export const HOSTILE_ATTACKS: readonly HostileAttack[] = [
         `waits ${spacing.map((g) => `${(g / 1000).toFixed(1)}`).join(", ")} s, then ${message(out).slice(0, 60)}`,
         v
       );
-      return { ...result, waitsMs: spacing };
+      // The attempts of the refused request (the metric list beside it is answered at once).
+      return { ...result, requests: attempts.length, waitsMs: spacing };
     },
   })),
   {

@@ -1,7 +1,7 @@
 /**
- * `npm run faults`: every fault of scenarios.ts against a workbook of hundreds of formulas, over real HTTP
+ * `npm run faults` (here, above both labs it runs: faults/ and hostile/): every fault of faults/scenarios.ts against a workbook of hundreds of formulas, over real HTTP
  * on loopback, on virtual time (minutes of backoff and deadlines cost no real time); then every attack of a
- * hostile service and hostile data (../hostile/attacks.ts), through the CLI in its own process (memory
+ * hostile service and hostile data (hostile/attacks.ts), through the CLI in its own process (memory
  * measured) and the runtime. Prints the fault table, the hostile-data table and each broken guarantee,
  * writes test-results/faults.json, and exits 1 when any guarantee is broken.
  *
@@ -12,16 +12,16 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { setLogSink } from "../../client";
-import { createDataset } from "../../simulator";
-import { LAB_START, openLab } from "./lab";
-import { formatTable, formatViolations } from "./report";
-import { healthyBaseline, runScenario, type FaultRow } from "./run";
-import { SCENARIOS, type FaultScenario } from "./scenarios";
-import { HOSTILE_ATTACKS, type AttackResult, type HostileAttack } from "../hostile/attacks";
-import { openHostileLab } from "../hostile/lab";
-import { formatHostileTable, formatHostileViolations } from "../hostile/report";
-import { buildWorkbook } from "./workbook";
+import { setLogSink } from "../client";
+import { createDataset } from "../simulator";
+import { LAB_START, openLab } from "./faults/lab";
+import { formatTable, formatViolations } from "./faults/report";
+import { healthyBaseline, runScenario, type FaultRow } from "./faults/run";
+import { SCENARIOS, type FaultScenario } from "./faults/scenarios";
+import { HOSTILE_ATTACKS, type AttackResult, type HostileAttack } from "./hostile/attacks";
+import { openHostileLab } from "./hostile/lab";
+import { formatHostileTable, formatHostileViolations } from "./hostile/report";
+import { buildWorkbook } from "./faults/workbook";
 
 const USAGE = `usage: npm run faults -- [--only TEXT] [--projects N] [--out FILE]
   --only TEXT     run only the faults and attacks whose name contains TEXT (repeatable)
@@ -121,8 +121,8 @@ async function runAttacks(
 ): Promise<Array<{ attack: HostileAttack; result: AttackResult }>> {
   process.stdout.write(`\nHostile service and data: ${attacks.length} attacks.\n`);
   const lab = await openHostileLab({
-    cliPath: resolve(__dirname, "../../cli/main.js"),
-    peakRssPath: resolve(__dirname, "../hostile/peak-rss.js"),
+    cliPath: resolve(__dirname, "../cli/main.js"),
+    peakRssPath: resolve(__dirname, "hostile/peak-rss.js"),
   });
   const out: Array<{ attack: HostileAttack; result: AttackResult }> = [];
   try {
