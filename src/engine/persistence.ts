@@ -257,25 +257,49 @@ export class PersistentCache {
     if (batch.length === 0) return;
     try {
       const entries = new Map<string, string>();
+      let unwritable = 0;
       for (const w of batch) {
         const ns = await w.ns;
-        const body = w.produce();
-        if (ns === undefined || body === undefined) continue;
-        const envelope: Envelope = {
-          format: CACHE_FORMAT,
-          version: CACHE_FORMAT_VERSION,
-          ns,
-          section: w.section,
-          key: w.key,
-          savedAt: this.options.now(),
-          body,
-        };
-        entries.set(storeKey(ns, w.section, w.key), JSON.stringify(envelope));
+        const text = ns === undefined ? undefined : this.envelopeText(ns, w);
+        if (text === null) unwritable++;
+        else if (ns !== undefined && text !== undefined)
+          entries.set(storeKey(ns, w.section, w.key), text);
+      }
+      if (unwritable > 0) {
+        this.note(
+          `${unwritable} ${unwritable === 1 ? "answer is" : "answers are"} nested too deeply or too large to save on this computer; ` +
+            `kept for this session only.`
+        );
       }
       // Cleared while the namespaces were being worked out: these answers belong to the cleared cache.
       if (entries.size > 0 && epoch === this.epoch) await this.store.setMany(entries);
     } catch (error) {
       this.note(`Answers could not be saved on this computer (${messageOf(error)}).`);
+    }
+  }
+
+  /**
+   * The entry as stored text; undefined when there is nothing to save, null when it cannot be written as
+   * text (JSON.stringify recurses: a value from the service nested thousands deep overflows the stack, a
+   * huge one passes the longest string). Such an answer is skipped alone: the rest of the batch is saved.
+   */
+  private envelopeText(ns: string, w: PendingWrite): string | undefined | null {
+    const body = w.produce();
+    if (body === undefined) return undefined;
+    const envelope: Envelope = {
+      format: CACHE_FORMAT,
+      version: CACHE_FORMAT_VERSION,
+      ns,
+      section: w.section,
+      key: w.key,
+      savedAt: this.options.now(),
+      body,
+    };
+    try {
+      return JSON.stringify(envelope);
+    } catch (error) {
+      if (error instanceof RangeError) return null;
+      throw error;
     }
   }
 

@@ -305,3 +305,28 @@ describe("engine over a saved cache", () => {
     expect(store.texts.size).toBe(0);
   });
 });
+
+describe("answers that cannot be written as text", () => {
+  it("skips an answer nested too deeply to save, with a note, and saves the rest of its batch", async () => {
+    const time = new ManualTime();
+    const store = new MemoryBlobStore();
+    const notes: string[] = [];
+    const saved = new PersistentCache({
+      store,
+      namespace: async () => "https://metrics.example#abc",
+      timers: time.timers,
+      now: time.now,
+      onNote: (note) => notes.push(note),
+    });
+    // What a hostile service can send in an open member: JSON.parse reads it, JSON.stringify overflows.
+    const depth = 20_000;
+    const deep: unknown = JSON.parse(`${'{"by":'.repeat(depth)}"chain"${"}".repeat(depth)}`);
+    saved.schedule("details", "deep", () => ({ detail: deep }));
+    saved.schedule("details", "plain", () => ({ detail: { by: "chain" } }));
+    await saved.flush();
+    expect([...store.texts.keys()].map((k) => k.split("\u001f").pop())).toEqual(["plain"]);
+    expect(notes).toEqual([
+      "1 answer is nested too deeply or too large to save on this computer; kept for this session only.",
+    ]);
+  });
+});
