@@ -118,6 +118,36 @@ describe("429", () => {
     expect(clock.sleeps).toEqual([2000, 4000, 8000]);
   });
 
+  it.each([
+    ["0", 429],
+    ["-1", 429],
+    ["Wed, 21 Oct 2015 07:28:00 GMT", 503],
+    ["0.2", 503],
+  ])(
+    "spaces attempts by its own rate-limited schedule when Retry-After is %s (on %i): at least 1 s, growing",
+    async (retryAfter, code) => {
+      const clock = virtualClock();
+      const startedAt: number[] = [];
+      const { fetch } = scriptedFetch(async () => {
+        startedAt.push(clock.now());
+        return status(code, { "retry-after": retryAfter });
+      });
+      const spacing = async (jitter: number): Promise<number[]> => {
+        startedAt.length = 0;
+        const { client } = testClient(fetch, {
+          now: clock.now,
+          sleep: clock.sleep,
+          random: () => jitter,
+        });
+        await client.listMetrics().catch(() => undefined);
+        return startedAt.slice(1).map((t, i) => t - startedAt[i]);
+      };
+      // No jitter, and the most jitter the policy allows (half of each wait): never under a second.
+      expect(await spacing(0)).toEqual([2_000, 4_000, 8_000, 16_000, 30_000]);
+      expect(await spacing(1)).toEqual([1_000, 2_000, 4_000, 8_000, 15_000]);
+    }
+  );
+
   it("fails at once, telling when to come back, when Retry-After exceeds the cap", async () => {
     const { fetch, requests } = scriptedFetch(status(429, { "retry-after": "3600" }));
     const { client } = testClient(fetch);
