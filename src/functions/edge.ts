@@ -158,16 +158,44 @@ function brief(value: unknown): unknown {
 }
 
 /**
+ * A range argument past this many cells is recorded by its shape. Walking a range of a million cells for
+ * cards (twice: when the call starts and when it ends) cost more than refusing it, and the diagnostics would
+ * keep the whole range alive; no one reads a thousand ids in a diagnostics line.
+ */
+const MAX_RECORDED_CELLS = 1_000;
+
+/** Whether `rows` holds more than `limit` cells, counted a row at a time and stopping as soon as it does. */
+function overCells(rows: readonly unknown[], limit: number): boolean {
+  let cells = 0;
+  for (const row of rows) {
+    cells += Array.isArray(row) ? row.length : 1;
+    if (cells > limit) return true;
+  }
+  return false;
+}
+
+function recordedArg(value: unknown): unknown {
+  if (!Array.isArray(value)) return isEntityArgument(value) ? brief(value) : value;
+  if (overCells(value, MAX_RECORDED_CELLS)) {
+    const width = Array.isArray(value[0]) ? value[0].length : 1;
+    return `(a range of ${value.length} × ${width} cells)`;
+  }
+  return hasEntity(value) ? brief(value) : value;
+}
+
+/**
  * Arguments as the diagnostics keep them: a card passed in is recorded by its text, not as its whole
- * entity (thousands of cells each holding a card's every field would crowd the record).
+ * entity (thousands of cells each holding a card's every field would crowd the record), and a range of
+ * more than MAX_RECORDED_CELLS cells by its shape. The arguments themselves when nothing needs changing.
  */
 function recordedArgs(args: Record<string, unknown>): Record<string, unknown> {
-  let any = false;
-  for (const name in args) if (hasEntity(args[name])) any = true;
-  if (!any) return args;
+  let changed = false;
   const out: Record<string, unknown> = {};
-  for (const name in args) out[name] = brief(args[name]);
-  return out;
+  for (const name in args) {
+    out[name] = recordedArg(args[name]);
+    if (out[name] !== args[name]) changed = true;
+  }
+  return changed ? out : args;
 }
 
 /**

@@ -132,6 +132,24 @@ describe("the Excel edge", () => {
     expect(JSON.stringify(sharedDiagnostics().export())).not.toContain("SECRET");
   });
 
+  it("records a range of more than a thousand cells by its shape, small ranges and cards as given", async () => {
+    const column = Array.from({ length: 1_000_000 }, (_, i) => [`p${i}`]);
+    const card = { type: "Entity", text: "Aave", properties: {} };
+    await failure(
+      run(
+        "METRIC",
+        invocation("Sheet3!A1"),
+        { project: column, metric: [["fees"], ["revenue"]], start: card },
+        () => Promise.reject(invalid("project lists more than 500 ids"))
+      )
+    );
+    expect(sharedDiagnostics().cell("Sheet3!A1")!.args).toEqual({
+      project: "(a range of 1000000 × 1 cells)",
+      metric: [["fees"], ["revenue"]],
+      start: 'card "Aave"',
+    });
+  });
+
   it("cancels through Excel's onCanceled", async () => {
     const inv = invocation("Sheet1!C1") as CustomFunctions.CancelableInvocation;
     const call = run(
