@@ -25,6 +25,8 @@ export interface CliOptions {
   baseUrl: string;
   apiKey: string;
   format?: "table" | "csv" | "json";
+  /** More flags, before the formulas (e.g. --legacy-host). */
+  flags?: readonly string[];
   timeoutMs?: number;
 }
 
@@ -46,6 +48,7 @@ export function runCli(formulas: readonly string[], options: CliOptions): Promis
         options.apiKey,
         "--format",
         options.format ?? "table",
+        ...(options.flags ?? []),
         ...formulas,
       ],
       {

@@ -41,7 +41,12 @@ export interface HostileLab {
   cli(
     formulas: readonly string[],
     attack: Attack,
-    options?: { paths?: RegExp; format?: "table" | "csv" | "json"; timeoutMs?: number }
+    options?: {
+      paths?: RegExp;
+      format?: "table" | "csv" | "json";
+      flags?: readonly string[];
+      timeoutMs?: number;
+    }
   ): Promise<CliOutcome>;
   /** The formulas through the shared runtime on virtual time, the service under `attack`. */
   runtime(formulas: readonly Formula[], attack: Attack, paths?: RegExp): Promise<RuntimeOutcome>;
@@ -72,6 +77,7 @@ export async function openHostileLab(options: HostileLabOptions): Promise<Hostil
         baseUrl: service.url,
         apiKey: LAB_KEY,
         format: o.format,
+        flags: o.flags,
         timeoutMs: o.timeoutMs,
       });
       return { ...run, requests: service.seen.length };
