@@ -3,8 +3,32 @@
  * stored key; the outcome said in plain words. The message never contains the key: client errors are
  * redacted at the source and this module only adds the URL.
  */
-import { isCryptometricsError, type MetricsClient } from "../client";
+import { isCryptometricsError, type ClientConfig, type MetricsClient } from "../client";
 import { messageOf } from "../client/errors";
+
+/**
+ * The connection test's own policy, given to its client through the ordinary client options: a verdict
+ * on screen within 3 seconds. A workbook's calls get the patient default policy (six attempts, up to two
+ * minutes); a person waiting on a button does not, and a test only has to tell "answers" from "does not".
+ */
+export const CONNECTION_TEST_LIMITS: Readonly<
+  Pick<ClientConfig, "retry" | "timeoutMs" | "deadlineMs">
+> = Object.freeze({
+  retry: Object.freeze({
+    // One retry: a single dropped connection does not fail the test; a second failure is the answer.
+    maxAttempts: 2,
+    // A short pause before it: a refused connection is reported in well under a second.
+    baseDelayMs: 200,
+    rateLimitedBaseDelayMs: 200,
+    // A service asking to wait longer than this is answered "rate-limiting right now" at once.
+    maxRetryAfterMs: 1_000,
+  }),
+  // Per attempt: a live service lists its metrics in well under a second; one that has not answered
+  // in 2.5 s is reported as not answering.
+  timeoutMs: 2_500,
+  // The whole test, a wait at the rate limiter included: the verdict comes before 3 s.
+  deadlineMs: 2_800,
+});
 
 export type Verdict =
   "valid" | "key-rejected" | "subscription" | "unreachable" | "not-configured" | "service-problem";
@@ -51,10 +75,18 @@ export function describeFailure(error: unknown, baseUrl: string): ConnectionOutc
     case "cancelled":
       return {
         verdict: "unreachable",
-        message: `Unreachable: no answer from the service${where} (${error.kind === "network" ? "network error" : "timed out"}). Check the service URL and your internet connection.`,
+        message: `Unreachable: no answer from the service${where} (${error.kind === "network" ? "network error" : "no answer in time"}). Check the service address and your internet connection.`,
       };
     case "invalid-input":
-      return { verdict: "not-configured", message: `Not set up: ${error.message}.` };
+      return {
+        verdict: "not-configured",
+        message:
+          error.operation === "configure"
+            ? "Not set up: enter the service address and save it first."
+            : error.operation === "createClient"
+              ? "Not set up: the service address is not a valid web address. Enter the full address, starting with https://."
+              : `Not set up: ${error.message}.`,
+      };
     case "rate-limited":
       return {
         verdict: "service-problem",
@@ -64,12 +96,12 @@ export function describeFailure(error: unknown, baseUrl: string): ConnectionOutc
     case "malformed-response":
       return {
         verdict: "service-problem",
-        message: `Something answered${where}, but not like the metrics service. Check the service URL.`,
+        message: `Something answered${where}, but not like the metrics service. Check the service address.`,
       };
     default:
       return {
         verdict: "service-problem",
-        message: `The service${where} had a problem (${error.message}). Try again later.`,
+        message: `The service${where} had a problem${error.status ? ` (it answered ${error.status})` : ""}. Try again later.`,
       };
   }
 }

@@ -75,6 +75,7 @@ export class Runtime {
   /** Whether this runtime's answers come from the simulator: the stamp on its latest response. */
   readonly source = new DataSourceWatch(undefined);
   private readonly unsubscribe: () => void;
+  private readonly clientConfig: ClientConfig;
 
   constructor(
     readonly config: RuntimeConfig,
@@ -94,7 +95,7 @@ export class Runtime {
     const sleep = config.sleep ?? createSleep(timers);
     const limit = config.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
     const maxIdsPerRequest = config.client?.maxIdsPerRequest ?? config.engine?.maxIdsPerRequest;
-    this.client = createClient({
+    this.clientConfig = {
       baseUrl: config.baseUrl.trim(),
       apiKey: config.apiKey,
       fetch: config.fetch,
@@ -110,7 +111,8 @@ export class Runtime {
       }),
       ...config.client,
       ...(maxIdsPerRequest ? { maxIdsPerRequest } : {}),
-    });
+    };
+    this.client = createClient(this.clientConfig);
     if (config.savedCache) {
       const { store, digest, writeDelayMs } = config.savedCache;
       this.saved = new PersistentCache({
@@ -152,6 +154,20 @@ export class Runtime {
   async clearCaches(): Promise<void> {
     this.engine.clear();
     await this.saved?.clear();
+  }
+
+  /**
+   * A client for one quick check (the connection test): the same service, fetch, clock and rate limiter
+   * (its request counts against the same budget, and its events reach the diagnostics), its own retry
+   * policy and deadline, and optionally a key that is not stored yet (a key being tried before saving).
+   */
+  probeClient(
+    limits: Pick<ClientConfig, "retry" | "timeoutMs" | "deadlineMs">,
+    apiKey: ApiKeySource = this.config.apiKey
+  ): MetricsClient {
+    const probe = createClient({ ...this.clientConfig, ...limits, apiKey });
+    probe.subscribe(this.diagnostics.onClientEvent);
+    return probe;
   }
 
   dispose(): void {

@@ -6,9 +6,15 @@
 import { readFileSync } from "fs";
 import { createServer } from "net";
 import { join } from "path";
-import { createClient, CryptometricsError, type FetchLike } from "../../src/client";
+import { createClient, createSleep, CryptometricsError, type FetchLike } from "../../src/client";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
-import { describeFailure, testConnection } from "../../src/runtime/connection-test";
+import {
+  CONNECTION_TEST_LIMITS,
+  describeFailure,
+  testConnection,
+  type ConnectionOutcome,
+} from "../../src/runtime/connection-test";
+import { ManualTime } from "../support/manual-time";
 
 const noWait = async (): Promise<void> => undefined;
 let sim: RunningSimulator;
@@ -65,7 +71,7 @@ test("nothing listening: unreachable, in words that point at the URL and the con
   );
   expect(outcome.verdict).toBe("unreachable");
   expect(outcome.message).toMatch(
-    /^Unreachable: no answer from the service at http:\/\/127\.0\.0\.1:\d+\/ \(network error\)/
+    /^Unreachable: no answer from the service at http:\/\/127\.0\.0\.1:\d+\/ \(network error\)\. Check the service address/
   );
 });
 
@@ -81,7 +87,7 @@ test("no runtime yet (no URL) and no key: 'not set up', saying what to do", asyn
   });
   expect(noUrl).toEqual({
     verdict: "not-configured",
-    message: "Not set up: no service URL is set: open the Cryptometrics taskpane.",
+    message: "Not set up: enter the service address and save it first.",
   });
   const noKey = await testConnection(async () => client(""));
   expect(noKey.verdict).toBe("not-configured");
@@ -97,9 +103,63 @@ test("every other kind is a plain 'service problem' sentence", () => {
       "https://x.example"
     );
   expect(e("rate-limited").message).toMatch(/rate-limiting/);
+  // Plain words: no client operation names, no raw message.
   expect(e("server").message).toBe(
-    "The service at https://x.example had a problem (listMetrics: boom). Try again later."
+    "The service at https://x.example had a problem. Try again later."
   );
   expect(e("malformed-response").message).toMatch(/not like the metrics service/);
   expect(describeFailure(new Error("weird"), "")).toMatchObject({ verdict: "service-problem" });
+});
+
+describe("the test's own policy: a verdict within 3 seconds", () => {
+  /** A service that accepts the request and never answers (the fetch settles only when aborted). */
+  const hanging: FetchLike = (_url, init) =>
+    new Promise((_resolve, reject) => {
+      init.signal?.addEventListener("abort", () =>
+        reject(init.signal?.reason ?? new Error("aborted"))
+      );
+    });
+  const probe = (time: ManualTime, fetch: FetchLike) =>
+    createClient({
+      baseUrl: "https://metrics.example.com",
+      apiKey: DEMO_API_KEY,
+      fetch,
+      now: time.now,
+      timers: time.timers,
+      sleep: createSleep(time.timers),
+      ...CONNECTION_TEST_LIMITS,
+    });
+
+  test("a service that never answers is 'unreachable' at 2.8 s of the clock, not after the full retry budget", async () => {
+    const time = new ManualTime();
+    let outcome: ConnectionOutcome | undefined;
+    void testConnection(async () => probe(time, hanging)).then((o) => (outcome = o));
+    await time.advance(2_799);
+    expect(outcome).toBeUndefined();
+    await time.advance(1);
+    expect(outcome).toMatchObject({ verdict: "unreachable" });
+    expect(outcome?.message).toMatch(/no answer in time/);
+  });
+
+  test("a refused connection is 'unreachable' after one short retry", async () => {
+    const time = new ManualTime();
+    let calls = 0;
+    const refused: FetchLike = async () => {
+      calls++;
+      throw new TypeError("fetch failed");
+    };
+    let outcome: ConnectionOutcome | undefined;
+    void testConnection(async () => probe(time, refused)).then((o) => (outcome = o));
+    await time.advance(200);
+    expect(outcome).toMatchObject({ verdict: "unreachable" });
+    expect(calls).toBe(2);
+  });
+
+  test("the policy is the client's ordinary options: two attempts, 2.5 s each, 2.8 s in all", () => {
+    expect(CONNECTION_TEST_LIMITS).toMatchObject({
+      retry: { maxAttempts: 2 },
+      timeoutMs: 2_500,
+      deadlineMs: 2_800,
+    });
+  });
 });
