@@ -32,17 +32,17 @@ function devPorts(env) {
   };
 }
 
+/** office.js (outside Office at least) opens Microsoft's telemetry page in a hidden frame. */
+const OFFICE_TELEMETRY = "https://telemetryservice.firstpartyapps.oaspapps.com";
+
 /**
  * The pages' Content-Security-Policy. Scripts only from the add-in's origin (and Microsoft's office.js CDN in
  * production: office.js loads its host scripts from there); no inline scripts, no eval. Requests go to the
  * add-in's origin and the metrics service, whose URL the user sets: any https origin, or plain http on this
- * computer only (the client refuses anything else). Styles: the pages' own files (Fluent UI's components
- * style themselves through constructed style sheets, which CSP does not govern).
+ * computer only (the client refuses anything else). Styles: the pages' own files only; Fluent UI's
+ * components (web components 3) and its design tokens style the page through constructed style sheets
+ * (adoptedStyleSheets) and CSSOM properties, which CSP does not govern: no <style> element, no 'unsafe-inline'.
  */
-const EMPTY_STYLE_HASH = "sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=";
-/** office.js (outside Office at least) opens Microsoft's telemetry page in a hidden frame. */
-const OFFICE_TELEMETRY = "https://telemetryservice.firstpartyapps.oaspapps.com";
-
 function contentSecurityPolicy(dev) {
   const scripts = dev ? "'self'" : `'self' ${new URL(devDefaults.officeJsCdn).origin}`;
   return [
@@ -50,9 +50,7 @@ function contentSecurityPolicy(dev) {
     `script-src ${scripts}`,
     // No websocket: the dev server runs without its live-reload client (see src/tools/start.ts).
     "connect-src 'self' https: http://localhost:* http://127.0.0.1:*",
-    // The pages' own style sheets, and one empty <style> element: Fluent's focus-visible feature test adds it
-    // (then fills it through CSSOM, which CSP does not govern). The hash is the empty string's.
-    `style-src 'self' '${EMPTY_STYLE_HASH}'`,
+    "style-src 'self'",
     // office.js hides its telemetry frame with a style attribute; attributes cannot run code.
     "style-src-attr 'unsafe-inline'",
     `frame-src ${OFFICE_TELEMETRY}`,

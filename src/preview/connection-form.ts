@@ -1,62 +1,85 @@
 /**
  * The preview page's connection settings: the same stored settings as the taskpane (same origin, same
- * storage), in a compact form. Development builds start on the simulator with its demo key.
+ * storage), in a compact form that folds away once the connection works. Development builds start on the
+ * simulator with its demo key. The test uses the taskpane's 3-second policy and never keeps a key the
+ * service refuses.
  */
 import type { Settings } from "../runtime/settings";
 import { testConnection, type ConnectionClient } from "../runtime/connection-test";
 import { h } from "../ui/dom";
+import { disclosure, textField } from "../ui/controls";
 import { statusLine, withBusy } from "../ui/status";
+import { apiKeyProblem, serviceUrlProblem } from "../taskpane/model/field-checks";
 
 export function connectionForm(
   settings: Settings,
-  client: () => Promise<ConnectionClient>,
+  /** A client for the test, with the key to try (undefined: the stored one). */
+  client: (apiKey?: string) => Promise<ConnectionClient>,
   saved: (simulated: boolean | undefined) => void
 ): HTMLElement {
-  const summary = h("summary", { id: "connection-summary" }, "Connection");
-  const url = h("input", {
-    id: "preview-base-url",
-    class: "input",
-    type: "url",
-    autocomplete: "off",
-  });
-  const key = h("input", {
+  const url = textField({ id: "preview-base-url", label: "Service address", type: "url" });
+  const key = textField({
     id: "preview-api-key",
-    class: "input",
+    label: "API key",
     type: "password",
-    autocomplete: "off",
-    placeholder: "Paste your API key (leave empty to keep the saved one)",
+    placeholder: "Leave empty to keep the saved one",
   });
   const status = statusLine("preview-connection-status");
-  const details = h(
-    "details",
-    { id: "connection" },
-    summary,
-    h("div", { class: "field" }, h("label", { for: url.id, class: "label" }, "Service URL"), url),
-    h("div", { class: "field" }, h("label", { for: key.id, class: "label" }, "API key"), key)
+  const save = h("fluent-button", { id: "preview-save", appearance: "primary" }, "Save and test");
+  const form = h(
+    "div",
+    { class: "stack" },
+    url.element,
+    key.element,
+    h("div", { class: "buttons" }, save)
   );
-  const show = async (): Promise<void> => {
+  const folded = disclosure("connection-toggle", "Connection", form);
+  folded.element.id = "connection";
+
+  const show = async (open?: boolean): Promise<void> => {
     const s = await settings.snapshot();
-    url.value = s.baseUrl;
-    summary.textContent = s.baseUrl
-      ? `Connection: ${s.baseUrl} · key ${s.hasKey ? s.maskedKey : "not set"}`
-      : "Connection: not set up";
-    details.open = !s.baseUrl || !s.hasKey;
+    url.setValue(s.baseUrl);
+    folded.setLabel(
+      s.baseUrl
+        ? `Connection: ${s.baseUrl} · key ${s.hasKey ? s.maskedKey : "not set"}`
+        : "Connection: not set up"
+    );
+    folded.setOpen(open ?? (!s.baseUrl || !s.hasKey));
   };
-  const save = h("fluent-button", { id: "preview-save", appearance: "accent" }, "Save and test");
-  save.addEventListener("click", () =>
-    withBusy(save, status, "Testing…", async () => {
-      await settings.saveConnection(url.value, await settings.rateLimit());
-      if (key.value.trim() !== "") await settings.saveApiKey(key.value);
-      key.value = "";
-      const outcome = await testConnection(client, AbortSignal.timeout(20_000));
-      status.show(outcome.verdict === "valid" ? "success" : "error", outcome.message);
-      await show();
-      details.open = outcome.verdict !== "valid";
-      saved(outcome.simulated);
-    })
+
+  save.addEventListener(
+    "click",
+    () =>
+      void withBusy(save, status, "Testing…", async () => {
+        const urlProblem = serviceUrlProblem(url.value());
+        const typed = key.value().trim();
+        const keyProblem = typed === "" ? undefined : apiKeyProblem(typed);
+        url.setError(urlProblem);
+        key.setError(keyProblem);
+        if (urlProblem || keyProblem) {
+          status.clear();
+          (urlProblem ? url : key).focus();
+          return;
+        }
+        await settings.saveConnection(url.value(), await settings.rateLimit());
+        const outcome = await testConnection(() => client(typed === "" ? undefined : typed));
+        if (outcome.verdict === "key-rejected") {
+          key.setError("The service refused this key, so it was not saved.");
+          status.error(outcome.message);
+          key.focus();
+          return;
+        }
+        if (typed !== "") await settings.saveApiKey(typed);
+        key.setValue("");
+        if (outcome.verdict === "valid") status.show("success", outcome.message);
+        else status.error(outcome.message);
+        await show(outcome.verdict !== "valid");
+        // Focus stays on the page: on the toggle when the form folds away.
+        if (outcome.verdict === "valid") folded.toggle.focus();
+        saved(outcome.simulated);
+      })
   );
-  details.append(h("div", { class: "buttons" }, save));
   void show();
   // The outcome stays in view when the form folds away after a successful test.
-  return h("div", { class: "connection" }, details, status.element);
+  return h("div", { class: "connection" }, folded.element, status.element);
 }

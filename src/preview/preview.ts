@@ -6,11 +6,13 @@
 import { displayCell } from "../sheet/cell-display";
 import { DataSourceWatch } from "../runtime/data-source";
 import { h, replaceChildren } from "../ui/dom";
-import { registerFluent } from "../ui/fluent";
+import { followTheme } from "../ui/fluent";
+import { textField } from "../ui/controls";
 import { officeSettings } from "../runtime/office";
 import { onRuntimeChange, readyRuntime } from "../runtime/runtime";
 import { completeBrowserHost } from "../sheet/browser-host";
 import { connectionForm } from "./connection-form";
+import { CONNECTION_TEST_LIMITS } from "../runtime/connection-test";
 import { evaluateFormula } from "../sheet/evaluate";
 import { cardView } from "../ui/card-view";
 import { renderGrid } from "./grid-view";
@@ -50,14 +52,14 @@ function start(): void {
     "aria-label": "Preview sheet",
   });
   const nameBox = h("output", { id: "name-box", class: "name-box" }, "A1");
-  const input = h("input", {
+  const formulaField = textField({
     id: "formula-input",
-    class: "input mono",
-    autocomplete: "off",
-    spellcheck: "false",
+    label: "Formula for A1",
     placeholder: '=CRYPTO.VALUE("aave","revenue")',
-    "aria-label": "Formula for A1",
+    spellcheck: false,
   });
+  formulaField.element.classList.add("formula-field");
+  const input = formulaField.input as HTMLElement & { value: string };
   const message = h("p", {
     id: "cell-message",
     role: "status",
@@ -113,7 +115,7 @@ function start(): void {
   const select = (at: Position): void => {
     selected = at;
     nameBox.textContent = addressOf(at);
-    input.setAttribute("aria-label", `Formula for ${addressOf(at)}`);
+    replaceChildren(input, `Formula for ${addressOf(at)}`);
     input.value = model.entryAt(at)?.formula ?? "";
     draw(true);
   };
@@ -178,7 +180,7 @@ function start(): void {
   });
   const enter = h(
     "fluent-button",
-    { id: "formula-enter", appearance: "accent", onclick: commit },
+    { id: "formula-enter", appearance: "primary", onclick: commit },
     "Enter"
   );
   const refresh = h("fluent-button", { id: "preview-refresh" }, "Refresh all");
@@ -208,8 +210,8 @@ function start(): void {
         "li",
         {},
         h(
-          "button",
-          { type: "button", class: "example mono", onclick: () => edit(selected, example) },
+          "fluent-button",
+          { appearance: "subtle", class: "example mono", onclick: () => edit(selected, example) },
           example
         )
       )
@@ -231,12 +233,12 @@ function start(): void {
     ),
     connectionForm(
       settings,
-      async () => (await readyRuntime()).client,
+      async (key) => (await readyRuntime()).probeClient(CONNECTION_TEST_LIMITS, key),
       (simulated) => {
         if (simulated !== undefined) source.noteResult(simulated);
       }
     ),
-    h("div", { class: "formula-bar" }, nameBox, input, enter, refresh, clear),
+    h("div", { class: "formula-bar" }, nameBox, formulaField.element, enter, refresh, clear),
     message,
     h("div", { class: "sheet-area" }, h("div", { class: "sheet-scroll" }, table), cardPanel),
     h("h2", {}, "Examples"),
@@ -248,7 +250,7 @@ function start(): void {
   document.body.dataset.ready = "true";
 }
 
-registerFluent();
+followTheme();
 void Office.onReady((info) => {
   // The preview page is for plain browsers; inside Office the host provides everything itself.
   if (info.host === null || info.host === undefined) completeBrowserHost();

@@ -11,7 +11,11 @@ import type { DataSourceWatch } from "../runtime/data-source";
 import type { BuilderState } from "./model/formula-builder";
 import type { WorkbookPort } from "../excel/port";
 
-export type SectionId = "browse" | "build" | "tables" | "refresh" | "diagnostics" | "settings";
+/** The sections behind the navigation's tabs. */
+export type TabId = "browse" | "build" | "tables";
+/** The sections the More menu opens as pages (with Back). */
+export type PageId = "refresh" | "diagnostics" | "settings";
+export type SectionId = TabId | PageId;
 
 export interface AppContext {
   build: BuildConfig;
@@ -30,6 +34,7 @@ export interface AppContext {
   /** Settings changed the connection: catalogues reload. */
   connectionChanged(): void;
   onConnectionChanged(listener: () => void): void;
+  /** Shows a section and puts keyboard focus there (its tab, or the page's title). */
   navigate(section: SectionId): void;
   openInBuilder(state: BuilderState): void;
 }

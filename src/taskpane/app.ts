@@ -1,12 +1,15 @@
 /**
- * The taskpane, assembled: header with the demo-data banner, six sections behind a tab list, each section a
- * view over the shared runtime and the workbook port. Opens on Settings until a service URL and key exist.
+ * The taskpane, assembled. One row of navigation: Browse / Build / Tables as tabs, and a "More" menu for
+ * Refresh (the ribbon has it too), Diagnostics and Settings. Those three open as pages over the tabs, with
+ * their title and a Back button in the same row; Back and Escape return to where the user was. No title
+ * repeats Office's own (a heading for screen readers only). The demo-data banner is one compact line.
+ * Opens on Settings until a service URL and key exist.
  */
-import { buildConfig } from "../runtime/build-config";
-import type { AppContext, SectionId } from "./app-context";
+import type { AppContext, PageId, SectionId, TabId } from "./app-context";
 import type { BuilderState } from "./model/formula-builder";
 import { h, replaceChildren } from "../ui/dom";
 import { tabList } from "../ui/tabs";
+import { closedPopup } from "../ui/controls";
 import { builderView } from "./views/builder-view";
 import { catalogueView } from "./views/catalogue-view";
 import { diagnosticsView } from "./views/diagnostics-view";
@@ -21,19 +24,41 @@ export type AppServices = Omit<
 
 export const DEMO_BANNER_TEXT = "Demo data — not real figures";
 
-const SECTIONS: readonly { id: SectionId; label: string }[] = [
+const TABS: readonly { id: TabId; label: string }[] = [
   { id: "browse", label: "Browse" },
   { id: "build", label: "Build" },
   { id: "tables", label: "Tables" },
+];
+
+const PAGES: readonly { id: PageId; label: string }[] = [
   { id: "refresh", label: "Refresh" },
   { id: "diagnostics", label: "Diagnostics" },
   { id: "settings", label: "Settings" },
 ];
 
+const isPage = (id: SectionId): id is PageId => PAGES.some((p) => p.id === id);
+
+/** The menu's dots, drawn (no icon font, no image request). */
+function moreIcon(): SVGElement {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 20 20");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("class", "icon");
+  for (const cx of [4, 10, 16]) {
+    const dot = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+    dot.setAttribute("cx", String(cx));
+    dot.setAttribute("cy", "10");
+    dot.setAttribute("r", "1.6");
+    dot.setAttribute("fill", "currentColor");
+    svg.appendChild(dot);
+  }
+  return svg;
+}
+
 export async function startApp(root: HTMLElement, services: AppServices): Promise<AppContext> {
   const connectionListeners: (() => void)[] = [];
-  // Filled once the panels exist; the views are built first and may navigate only later.
-  const nav: { tabs?: ReturnType<typeof tabList> } = {};
+  // Filled once the shell exists; the views are built first and may navigate only later.
+  let navigate: (section: SectionId) => void = () => undefined;
   let openBuilder: (state: BuilderState) => void = () => undefined;
   const ctx: AppContext = {
     ...services,
@@ -42,10 +67,10 @@ export async function startApp(root: HTMLElement, services: AppServices): Promis
       connectionListeners.forEach((l) => l());
     },
     onConnectionChanged: (l) => connectionListeners.push(l),
-    navigate: (section) => nav.tabs?.select(section, true),
+    navigate: (section) => navigate(section),
     openInBuilder: (state) => {
       openBuilder(state);
-      nav.tabs?.select("build", true);
+      navigate("build");
     },
   };
 
@@ -60,9 +85,12 @@ export async function startApp(root: HTMLElement, services: AppServices): Promis
   ctx.source.subscribe(showSource);
   showSource();
 
-  const panels = Object.fromEntries(
-    SECTIONS.map((s) => [s.id, h("section", { id: `panel-${s.id}`, class: "panel", tabindex: 0 })])
-  ) as Record<SectionId, HTMLElement>;
+  const panel = (id: SectionId): HTMLElement =>
+    h("section", { id: `panel-${id}`, class: "panel", "data-section": id });
+  const panels = Object.fromEntries([...TABS, ...PAGES].map((s) => [s.id, panel(s.id)])) as Record<
+    SectionId,
+    HTMLElement
+  >;
   const builder = builderView(ctx);
   openBuilder = builder.open;
   replaceChildren(panels.browse, catalogueView(ctx));
@@ -71,46 +99,126 @@ export async function startApp(root: HTMLElement, services: AppServices): Promis
   replaceChildren(panels.refresh, refreshView(ctx));
   replaceChildren(panels.diagnostics, diagnosticsView(ctx));
   replaceChildren(panels.settings, settingsView(ctx));
+
   const tabs = tabList(
-    "Cryptometrics sections",
-    SECTIONS.map((s) => ({ id: s.id, label: s.label, panel: panels[s.id] }))
+    "Cryptometrics",
+    TABS.map((s) => ({ id: s.id, label: s.label, panel: panels[s.id] })),
+    { id: "sections", class: "sections" }
   );
 
-  nav.tabs = tabs;
+  // ---- the More menu and the pages it opens ----
+  const menuButton = h(
+    "fluent-menu-button",
+    {
+      id: "more-menu",
+      slot: "trigger",
+      role: "button",
+      appearance: "subtle",
+      "icon-only": true,
+      "aria-label": "More: Refresh, Diagnostics, Settings",
+      title: "More",
+    },
+    moreIcon()
+  );
+  const menuItems = PAGES.map((p) =>
+    h("fluent-menu-item", { id: `menu-${p.id}`, role: "menuitem", "data-page": p.id }, p.label)
+  );
+  const menu = h(
+    "fluent-menu",
+    { class: "more" },
+    menuButton,
+    h("fluent-menu-list", { role: "menu", "aria-label": "More" }, ...menuItems)
+  );
+  const pageTitle = h("h2", { id: "page-title", class: "page-title", tabindex: -1 });
+  const back = h(
+    "fluent-button",
+    { id: "page-back", appearance: "subtle", class: "back" },
+    h("span", { "aria-hidden": "true" }, "← "),
+    "Back"
+  );
+  const pageBar = h("div", { class: "page-bar", hidden: true }, back, pageTitle);
+  const tabBar = h("div", { class: "tab-bar" }, tabs.element, menu);
+  // Tab panels and pages in two groups: a page hides the whole tab group, whatever the tab list (which
+  // shows and hides its own panels) does meanwhile.
+  const tabGroup = h("div", { class: "tab-panels" }, ...TABS.map((s) => panels[s.id]));
+  const pageGroup = h("div", { class: "pages", hidden: true }, ...PAGES.map((s) => panels[s.id]));
+
+  let openPage: PageId | undefined;
+  /** Where focus goes back to when a page closes: what opened it. */
+  let returnFocus: HTMLElement | undefined;
+
+  const showPage = (page: PageId | undefined, focus: boolean): void => {
+    openPage = page;
+    const label = PAGES.find((p) => p.id === page)?.label ?? "";
+    tabBar.hidden = page !== undefined;
+    pageBar.hidden = page === undefined;
+    replaceChildren(pageTitle, label);
+    for (const p of PAGES) panels[p.id].hidden = p.id !== page;
+    tabGroup.hidden = page !== undefined;
+    pageGroup.hidden = page === undefined;
+    document.body.dataset.section = page ?? tabs.selected();
+    if (page && focus) pageTitle.focus();
+  };
+
+  const closePage = (): void => {
+    if (!openPage) return;
+    showPage(undefined, false);
+    const target =
+      returnFocus?.isConnected && !returnFocus.closest("[hidden]") ? returnFocus : undefined;
+    (target ?? menuButton).focus();
+    returnFocus = undefined;
+  };
+
+  navigate = (section) => {
+    if (isPage(section)) {
+      if (openPage !== section) {
+        const active = document.activeElement;
+        returnFocus =
+          openPage === undefined && active instanceof HTMLElement && active !== document.body
+            ? active
+            : returnFocus;
+      }
+      showPage(section, true);
+      return;
+    }
+    if (openPage) showPage(undefined, false);
+    tabs.select(section, true);
+    document.body.dataset.section = section;
+  };
+
+  for (const item of menuItems) {
+    // The component's "change" is its activation, by pointer or keyboard. The page's title takes focus
+    // at once, before the menu (which held focus) closes.
+    item.addEventListener("change", () => {
+      returnFocus = menuButton;
+      showPage(item.dataset.page as PageId, true);
+    });
+  }
+  back.addEventListener("click", closePage);
+  tabs.onSelect((id) => (document.body.dataset.section = id));
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || event.defaultPrevented || !openPage) return;
+    // An open dropdown takes its own Escape (an open menu marks it handled).
+    if (closedPopup(event)) return;
+    event.preventDefault();
+    closePage();
+  });
+
   replaceChildren(
     root,
-    h(
-      "header",
-      { class: "app-header" },
-      h("h1", {}, "Cryptometrics"),
-      // The same help page every function's @helpurl opens (generated from functions.json).
-      h(
-        "a",
-        {
-          href: buildConfig.helpUrl,
-          target: "_blank",
-          rel: "noopener noreferrer",
-          class: "help-link",
-        },
-        "Function reference"
-      ),
-      ctx.workbook.kind === "excel"
-        ? null
-        : h(
-            "p",
-            { class: "hint", id: "workbook-kind" },
-            ctx.workbook.kind === "recording"
-              ? "Outside Excel: workbook actions are recorded, not written."
-              : "Outside Excel: open Cryptometrics from Excel to write into a workbook."
-          ),
-      banner
-    ),
-    tabs.element,
-    ...SECTIONS.map((s) => panels[s.id])
+    h("h1", { class: "visually-hidden" }, "Cryptometrics"),
+    h("header", { class: "app-bar" }, tabBar, pageBar, banner),
+    tabGroup,
+    pageGroup
   );
 
   const snapshot = await ctx.settings.snapshot();
-  tabs.select(snapshot.baseUrl && snapshot.hasKey ? "browse" : "settings");
+  tabs.select("browse");
+  if (snapshot.baseUrl && snapshot.hasKey) showPage(undefined, false);
+  else {
+    returnFocus = undefined;
+    showPage("settings", false);
+  }
   root.removeAttribute("aria-busy");
   document.body.dataset.ready = "true";
   return ctx;

@@ -13,7 +13,7 @@ import { startApp } from "./app";
 import { officeWorkbook } from "../excel/office-workbook";
 import { CatalogueStore } from "./model/catalogue-store";
 import { DataSourceWatch } from "../runtime/data-source";
-import { registerFluent } from "../ui/fluent";
+import { followTheme } from "../ui/fluent";
 import type { WorkbookPort } from "../excel/port";
 import { noWorkbook, RecordingWorkbook } from "../excel/recording-workbook";
 
@@ -31,11 +31,13 @@ function browserWorkbook(): WorkbookPort {
   return recording;
 }
 
-registerFluent();
+followTheme();
 
 void Office.onReady(async (info) => {
   const inExcel = info.host === Office.HostType.Excel;
   if (!inExcel) completeBrowserHost();
+  // Office's theme inside Office; outside it (no host), the system's colour scheme.
+  followTheme(() => (info.host ? Office.context?.officeTheme : undefined));
   const source = new DataSourceWatch(undefined);
   onRuntimeChange((runtime) => source.follow(runtime));
   // The functions bundle configured the runtime already (or is doing so): follow the current one.

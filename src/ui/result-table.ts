@@ -5,7 +5,7 @@ import { h } from "./dom";
 
 export function resultTable(
   grid: Grid,
-  options: { id?: string; maxRows?: number } = {}
+  options: { id?: string; maxRows?: number; label?: string } = {}
 ): HTMLElement {
   const maxRows = options.maxRows ?? 12;
   const messages: string[] = [];
@@ -30,9 +30,16 @@ export function resultTable(
   return h(
     "div",
     { class: "result", id: options.id },
+    // A wide result scrolls sideways inside its box: the box is a named region keyboard users can focus
+    // and scroll with the arrow keys.
     h(
       "div",
-      { class: "result-scroll" },
+      {
+        class: "result-scroll",
+        role: "region",
+        tabindex: 0,
+        "aria-label": options.label ?? "Result",
+      },
       h("table", { class: "result-table" }, h("tbody", {}, ...rows))
     ),
     more > 0 ? h("p", { class: "hint" }, `… ${more} more row${more === 1 ? "" : "s"}`) : null,

@@ -1,6 +1,8 @@
 /**
- * An accessible tab list that wraps onto a second line at the narrow taskpane width (Fluent's tabs scroll
- * sideways instead): role=tab buttons, arrow keys and Home/End move between them, one tab stop.
+ * A Fluent 2 tab list (fluent-tablist / fluent-tab) over panels the page owns: ARIA tabs pattern, arrow
+ * keys and Home/End move between tabs and select them, the selected tab is the list's one tab stop, panels
+ * are labelled by their tab and are not tab stops themselves (their content is). The `change` event is
+ * read after the component has moved `activeid`, so listeners always see the tab just chosen.
  */
 import { h } from "./dom";
 
@@ -12,54 +14,85 @@ export interface TabSpec {
 
 export interface TabList {
   element: HTMLElement;
+  /** Selects a tab (and shows its panel); `focus` puts keyboard focus on the tab. */
   select(id: string, focus?: boolean): void;
+  selected(): string;
   onSelect(listener: (id: string) => void): void;
 }
 
-export function tabList(label: string, tabs: readonly TabSpec[]): TabList {
+export interface TabListOptions {
+  /** Prefix of the tab elements' ids: `${prefix}-${tab.id}`. */
+  prefix?: string;
+  size?: "small" | "medium" | "large";
+  id?: string;
+  class?: string;
+}
+
+type FluentTablist = HTMLElement & { activeid?: string };
+
+export function tabList(
+  label: string,
+  tabs: readonly TabSpec[],
+  options: TabListOptions = {}
+): TabList {
+  const prefix = options.prefix ?? "tab";
   const listeners: ((id: string) => void)[] = [];
-  const buttons = tabs.map((tab) =>
-    h(
-      "button",
-      {
-        type: "button",
-        role: "tab",
-        id: `tab-${tab.id}`,
-        "aria-controls": tab.panel.id,
-        class: "tab",
-      },
+  const tabElements = tabs.map((tab) => {
+    tab.panel.setAttribute("role", "tabpanel");
+    tab.panel.setAttribute("aria-labelledby", `${prefix}-${tab.id}`);
+    tab.panel.removeAttribute("tabindex");
+    // Explicit roles beside the component's ElementInternals ones, for checkers that only read attributes.
+    return h(
+      "fluent-tab",
+      { id: `${prefix}-${tab.id}`, role: "tab", "aria-controls": tab.panel.id },
       tab.label
-    )
-  );
-  const element = h("div", { role: "tablist", "aria-label": label, class: "tablist" }, ...buttons);
-  const select = (id: string, focus = false): void => {
+    );
+  });
+  const element = h(
+    "fluent-tablist",
+    {
+      id: options.id ?? null,
+      role: "tablist",
+      "aria-label": label,
+      size: options.size ?? null,
+      class: options.class ?? null,
+      activeid: `${prefix}-${tabs[0]?.id ?? ""}`,
+    },
+    ...tabElements
+  ) as FluentTablist;
+  let current = tabs[0]?.id ?? "";
+
+  const show = (id: string): void => {
     tabs.forEach((tab, i) => {
       const active = tab.id === id;
-      buttons[i].setAttribute("aria-selected", String(active));
-      buttons[i].tabIndex = active ? 0 : -1;
       tab.panel.hidden = !active;
-      tab.panel.setAttribute("role", "tabpanel");
-      tab.panel.setAttribute("aria-labelledby", buttons[i].id);
-      if (active && focus) buttons[i].focus();
+      tabElements[i].setAttribute("aria-selected", String(active));
     });
+  };
+  show(current);
+
+  const settle = (id: string): void => {
+    if (!tabs.some((t) => t.id === id)) return;
+    show(id);
+    if (id === current) return;
+    current = id;
     listeners.forEach((l) => l(id));
   };
-  buttons.forEach((button, i) => {
-    button.addEventListener("click", () => select(tabs[i].id));
-    button.addEventListener("keydown", (event) => {
-      const keys: Record<string, number> = {
-        ArrowRight: (i + 1) % tabs.length,
-        ArrowDown: (i + 1) % tabs.length,
-        ArrowLeft: (i - 1 + tabs.length) % tabs.length,
-        ArrowUp: (i - 1 + tabs.length) % tabs.length,
-        Home: 0,
-        End: tabs.length - 1,
-      };
-      const next = keys[event.key];
-      if (next === undefined) return;
-      event.preventDefault();
-      select(tabs[next].id, true);
-    });
+
+  element.addEventListener("change", () => {
+    const active = element.activeid ?? "";
+    settle(active.startsWith(`${prefix}-`) ? active.slice(prefix.length + 1) : active);
   });
-  return { element, select, onSelect: (l) => listeners.push(l) };
+
+  return {
+    element,
+    select(id, focus = false) {
+      element.activeid = `${prefix}-${id}`;
+      element.setAttribute("activeid", `${prefix}-${id}`);
+      settle(id);
+      if (focus) tabElements[tabs.findIndex((t) => t.id === id)]?.focus();
+    },
+    selected: () => current,
+    onSelect: (l) => listeners.push(l),
+  };
 }

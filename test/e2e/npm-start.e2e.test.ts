@@ -13,6 +13,7 @@ import { certificatePaths } from "../../src/tools/dev-certs";
 import devDefaults from "../../src/config/dev-defaults.json";
 import { cspViolations, launch, openPage, screenshot, type Problems } from "./support/browser";
 import { ROOT } from "./support/build";
+import { expectAccessible, recordAxeStates } from "./support/axe";
 import { portIsFree, startNpmStart, type NpmStart } from "./support/npm-start";
 import {
   associatedIds,
@@ -62,6 +63,7 @@ beforeAll(async () => {
 }, 660_000);
 
 afterAll(async () => {
+  recordAxeStates(__filename);
   await browser?.close();
   app?.kill();
 });
@@ -121,9 +123,9 @@ describe("the pages npm start serves, in Chromium", () => {
     expect(scripts).toEqual(
       expect.arrayContaining(["/functions.js", "/commands.js", "/taskpane.js"])
     );
-    const sections = page.getByRole("tablist", { name: "Cryptometrics sections" });
+    const sections = page.getByRole("tablist", { name: "Cryptometrics" });
     const tabs = await sections.getByRole("tab").allInnerTexts();
-    expect(tabs).toEqual(["Browse", "Build", "Tables", "Refresh", "Diagnostics", "Settings"]);
+    expect(tabs).toEqual(["Browse", "Build", "Tables"]);
     // Development builds start on the simulator with its demo key: straight to Browse, data flowing.
     expect(await sections.getByRole("tab", { name: "Browse" }).getAttribute("aria-selected")).toBe(
       "true"
@@ -131,7 +133,23 @@ describe("the pages npm start serves, in Chromium", () => {
     await page.waitForSelector("#demo-banner:not([hidden])", { timeout: 30_000 });
     expect(await page.innerText("#demo-banner")).toBe("Demo data — not real figures");
     await page.waitForSelector("#catalogue-count:has-text('projects')", { timeout: 30_000 });
-    await screenshot(page, "taskpane", { readme: true });
+    await page.locator("#list-projects [role='option']").first().waitFor();
+    // The README's pictures: light, dark and forced colours, the section tab focused as a keyboard user
+    // arriving on the pane sees it. Each one checked by axe too.
+    for (const [name, media] of [
+      ["taskpane", { colorScheme: "light", forcedColors: "none" }],
+      ["taskpane-dark", { colorScheme: "dark", forcedColors: "none" }],
+      ["taskpane-forced-colors", { colorScheme: "light", forcedColors: "active" }],
+    ] as const) {
+      await page.emulateMedia(media);
+      await page.waitForFunction(
+        (dark) => document.documentElement.dataset.theme === (dark ? "dark" : "light"),
+        media.colorScheme === "dark"
+      );
+      await page.focus("#tab-browse");
+      await screenshot(page, name, { readme: true });
+      await expectAccessible(page, `npm start: taskpane, ${name}`);
+    }
     await expectNoProblems(page, problems);
     await page.context().close();
   });
@@ -141,18 +159,18 @@ describe("the pages npm start serves, in Chromium", () => {
     await page.goto(app.urls.preview);
     await page.waitForSelector("body[data-ready='true']", { timeout: 30_000 });
     // No form to fill: the connection is the simulator with the demo key, folded away.
-    await page.waitForSelector("#connection-summary:has-text('key')");
-    expect(await page.innerText("#connection-summary")).toBe(
+    await page.waitForSelector("#connection-toggle:has-text('key')");
+    expect(await page.innerText("#connection-toggle")).toContain(
       `Connection: ${app.urls.simulator} · key ••••••••${devDefaults.demoApiKey.slice(-4)}`
     );
-    expect(await page.getAttribute("#connection", "open")).toBeNull();
+    expect(await page.getAttribute("#connection-toggle", "aria-expanded")).toBe("false");
 
     await page.click("#cell-A1");
     await page.fill(
-      "#formula-input",
+      "#formula-input input",
       '=CRYPTO.METRIC("aave","fees,revenue","2024-01-01","2024-01-10")'
     );
-    await page.press("#formula-input", "Enter");
+    await page.press("#formula-input input", "Enter");
     await page.waitForFunction(() => {
       const text = document.getElementById("cell-A1")?.textContent ?? "";
       return text !== "" && text !== "#BUSY!";
@@ -173,19 +191,20 @@ describe("the pages npm start serves, in Chromium", () => {
 
     await page.click("#cell-E1");
     await page.fill(
-      "#formula-input",
+      "#formula-input input",
       '=CRYPTO.VALUE("aave","revenue",DATE(2024,3,31),"period=quarter")'
     );
-    await page.press("#formula-input", "Enter");
+    await page.press("#formula-input input", "Enter");
     await page.waitForFunction(() =>
       /\d/.test(document.getElementById("cell-E1")?.textContent ?? "")
     );
     await page.click("#cell-E3");
-    await page.fill("#formula-input", '=CRYPTO.VALUE("aavee","fees")');
-    await page.press("#formula-input", "Enter");
+    await page.fill("#formula-input input", '=CRYPTO.VALUE("aavee","fees")');
+    await page.press("#formula-input input", "Enter");
     await page.waitForFunction(() => document.getElementById("cell-E3")?.textContent === "#N/A");
     await page.click("#cell-E3");
     await screenshot(page, "preview", { readme: true });
+    await expectAccessible(page, "npm start: preview");
     await expectNoProblems(page, problems);
     await page.context().close();
   });
@@ -195,6 +214,7 @@ describe("the pages npm start serves, in Chromium", () => {
     await page.goto(`https://localhost:${app.port}/help.html`);
     expect(await page.locator("h1").innerText()).toMatch(/function reference/);
     expect(await page.locator("#metric").count()).toBe(1);
+    await expectAccessible(page, "npm start: function reference");
     await expectNoProblems(page, problems);
     await page.context().close();
   });

@@ -7,6 +7,7 @@ import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/s
 import { ensureBuild } from "./support/build";
 import { cspViolations, launch, openPage, screenshot, type Problems } from "./support/browser";
 import { serveStatic, type StaticServer } from "./support/static-server";
+import { expectAccessible, recordAxeStates } from "./support/axe";
 
 let simulator: RunningSimulator;
 let server: StaticServer;
@@ -17,8 +18,8 @@ let problems: Problems;
 /** Types a formula into a cell as a user would (select, type, Enter) and waits for its result. */
 async function enter(address: string, formula: string): Promise<string> {
   await page.click(`#cell-${address}`);
-  await page.fill("#formula-input", formula);
-  await page.press("#formula-input", "Enter");
+  await page.fill("#formula-input input", formula);
+  await page.press("#formula-input input", "Enter");
   const cell = page.locator(`#cell-${address}`);
   await page.waitForFunction((id) => {
     const text = document.getElementById(id)?.textContent ?? "";
@@ -41,22 +42,24 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  recordAxeStates(__filename);
   await browser?.close();
   await Promise.all([server?.close(), simulator?.close()]);
 });
 
 test("the page asks for a connection, then shows the demo banner once the simulator answers", async () => {
-  expect(await page.getAttribute("#connection", "open")).not.toBeNull();
+  expect(await page.getAttribute("#connection-toggle", "aria-expanded")).toBe("true");
   expect(await page.isHidden("#demo-banner")).toBe(true);
-  await page.fill("#preview-base-url", simulator.url);
-  await page.fill("#preview-api-key", DEMO_API_KEY);
+  await expectAccessible(page, "preview: not connected");
+  await page.fill("#preview-base-url input", simulator.url);
+  await page.fill("#preview-api-key input", DEMO_API_KEY);
   await page.click("#preview-save");
   await page.waitForSelector("#preview-connection-status[data-kind='success']");
   expect(await page.innerText("#preview-connection-status")).toMatch(/^Valid key/);
   await page.waitForSelector("#demo-banner:not([hidden])");
-  expect(await page.innerText("#connection-summary")).toContain(
-    `••••••••${DEMO_API_KEY.slice(-4)}`
-  );
+  expect(await page.getAttribute("#connection-toggle", "aria-expanded")).toBe("false");
+  expect(await page.innerText("#connection-toggle")).toContain(`••••••••${DEMO_API_KEY.slice(-4)}`);
+  await expectAccessible(page, "preview: connected");
   expect(await page.evaluate(() => document.body.innerText)).not.toContain(DEMO_API_KEY);
 });
 
@@ -77,11 +80,13 @@ test("METRIC spills a table: a Date column with real dates, then the values", as
   expect(await page.getAttribute("#cell-B8", "class")).toContain("spilled");
   await page.click("#cell-B8");
   expect(await page.innerText("#cell-message")).toContain("A3: =CRYPTO.METRIC");
+  await expectAccessible(page, "preview: a spilled series");
 });
 
 test("an unknown project shows #N/A and its message", async () => {
   expect(await enter("D1", '=CRYPTO.VALUE("no-such-project","fees")')).toBe("#N/A");
   expect(await page.innerText("#cell-error")).toMatch(/#N\/A .*no-such-project/);
+  await expectAccessible(page, "preview: an error cell");
 });
 
 test("a formula Excel would refuse is refused with the reason; an unknown function is #NAME?", async () => {
@@ -171,8 +176,8 @@ test("a spill over another formula is blocked with #SPILL!, as in Excel", async 
   expect(await enter("C2", '=CRYPTO.SECTOR("lending")')).toBe("#SPILL!");
   expect(await page.innerText("#cell-error")).toMatch(/#SPILL! .*C2.*not empty/);
   await page.click("#cell-C2");
-  await page.fill("#formula-input", "");
-  await page.press("#formula-input", "Enter");
+  await page.fill("#formula-input input", "");
+  await page.press("#formula-input input", "Enter");
   expect(await page.innerText("#cell-C2")).toBe("");
 });
 
@@ -188,6 +193,7 @@ test("the sheet works from the keyboard: arrows move, typing starts a formula, E
   expect(await page.innerText("#cell-I2")).toBe("name");
   await page.click("#cell-D1");
   expect(await page.innerText("#cell-error")).toContain("#N/A");
+  await expectAccessible(page, "preview: keyboard edit");
   await screenshot(page, "preview-production");
 });
 

@@ -2,15 +2,16 @@
  * The taskpane in a real browser (Debian's Chromium), against the production build served on loopback and
  * the simulator started in-process. Excel is absent, so the page runs with ?workbook=recording and the tests
  * check what the taskpane asked the workbook to do. One browser for the file; each test continues where
- * the previous one left the page, as a user would.
+ * the previous one left the page, as a user would. axe-core checks every state visited (WCAG 2.2 AA).
  */
 import type { Browser, Page } from "playwright-core";
 import { startSimulator, DEMO_API_KEY } from "../../src/simulator";
 import type { RunningSimulator } from "../../src/simulator";
-import type { RecordedCall } from "../../src/excel/recording-workbook";
 import { ensureBuild } from "./support/build";
 import { cspViolations, launch, openPage, screenshot, type Problems } from "./support/browser";
 import { serveStatic, type StaticServer } from "./support/static-server";
+import { expectAccessible, recordAxeStates } from "./support/axe";
+import { choose, openSection, pick, recordedCalls, statusOf } from "./support/taskpane";
 
 let simulator: RunningSimulator;
 let server: StaticServer;
@@ -18,25 +19,8 @@ let browser: Browser;
 let page: Page;
 let problems: Problems;
 
-async function calls(): Promise<RecordedCall[]> {
-  return page.evaluate(() => window.__cryptometricsWorkbook?.calls ?? []);
-}
-
-async function lastCall(): Promise<RecordedCall | undefined> {
-  return (await calls()).at(-1);
-}
-
-async function openSection(id: string): Promise<void> {
-  await page.click(`#tab-${id}`);
-  await page.waitForSelector(`#panel-${id}:not([hidden])`);
-}
-
-async function statusOf(selector: string): Promise<{ kind: string; text: string }> {
-  const element = page.locator(
-    `${selector}:is([data-kind="success"], [data-kind="error"], [data-kind="info"])`
-  );
-  await element.waitFor();
-  return { kind: (await element.getAttribute("data-kind")) ?? "", text: await element.innerText() };
+async function lastCall() {
+  return (await recordedCalls(page)).at(-1);
 }
 
 beforeAll(async () => {
@@ -53,38 +37,56 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  recordAxeStates(__filename);
   await browser?.close();
   await Promise.all([server?.close(), simulator?.close()]);
 });
 
 test("a production build opens on Settings: no service URL and no key are built in", async () => {
-  expect(await page.getAttribute("#tab-settings", "aria-selected")).toBe("true");
+  expect(await page.isVisible("#panel-settings")).toBe(true);
+  expect(await page.innerText("#page-title")).toBe("Settings");
   await expect(page.locator("#key-state").innerText()).resolves.toMatch(/No key saved/);
   expect(await page.inputValue("#base-url input")).toBe("");
+  await expectAccessible(page, "first run: settings");
 });
 
-test("the header links to the function reference, the page every function's help opens", async () => {
-  const link = page.getByRole("link", { name: "Function reference" });
+test("Settings links to the function reference, the page every function's help opens", async () => {
+  const link = page.locator("#settings-help-link");
   expect(await link.getAttribute("href")).toMatch(/^https:\/\/[^/]+\/help\.html$/);
   expect(await link.getAttribute("rel")).toBe("noopener noreferrer");
 });
 
-test("the key field is masked, a wrong key is 'rejected', the right one is 'valid' and shown masked only", async () => {
-  await page.fill("#base-url input", simulator.url);
+test("a service address that is not one is refused inline, in plain words, with aria-invalid", async () => {
+  await page.fill("#base-url input", "foo");
   await page.click("#save-connection");
-  expect(await statusOf("#service-status")).toMatchObject({ kind: "success" });
+  await page.waitForSelector("#base-url-error:visible");
+  expect(await page.innerText("#base-url-error")).toMatch(/^This is not a web address/);
+  expect(await page.getAttribute("#base-url input", "aria-invalid")).toBe("true");
+  expect(await page.innerText("#panel-settings")).not.toMatch(/createClient|absolute URL/);
+  await expectAccessible(page, "settings: invalid address");
+  await page.fill("#base-url input", simulator.url);
+  expect(await page.getAttribute("#base-url input", "aria-invalid")).toBeNull();
+  await page.click("#save-connection");
+  expect(await statusOf(page, "#service-status")).toMatchObject({ kind: "success" });
+});
 
+test("a wrong key is rejected and NOT kept; the right one is 'valid' and shown masked only", async () => {
   expect(await page.getAttribute("#api-key input", "type")).toBe("password");
   await page.fill("#api-key input", "cm_wrong_key_0000");
-  await page.click("#test-connection");
-  await page.waitForSelector("#connection-result[data-verdict='key-rejected']");
-  expect(await page.innerText("#connection-result")).toMatch(/^Key rejected/);
+  await page.click("#save-key");
+  await page.waitForSelector("#api-key-error:visible");
+  expect(await page.innerText("#api-key-error")).toMatch(/refused this key, so it was not saved/);
+  expect(await page.getAttribute("#api-key input", "aria-invalid")).toBe("true");
+  expect(await page.innerText("#key-status")).toMatch(/^Key rejected/);
+  expect(await page.innerText("#key-state")).toMatch(/No key saved/);
+  expect(await page.evaluate(() => localStorage.getItem("cryptometrics.apiKey"))).toBeNull();
+  await expectAccessible(page, "settings: key rejected");
 
   await page.fill("#api-key input", DEMO_API_KEY);
   await page.click("#test-connection");
   await page.waitForSelector("#connection-result[data-verdict='valid']");
   expect(await page.innerText("#connection-result")).toMatch(
-    /^Valid key: connected to http:\/\/127\.0\.0\.1/
+    /^Key saved\. Valid key: connected to http:\/\/127\.0\.0\.1/
   );
   expect(await page.innerText("#key-state")).toContain(`••••••••${DEMO_API_KEY.slice(-4)}`);
   // Stored outside the workbook (the page's storage stands in for OfficeRuntime.storage), never shown whole.
@@ -93,6 +95,7 @@ test("the key field is masked, a wrong key is 'rejected', the right one is 'vali
   );
   expect(await page.inputValue("#api-key input")).toBe("");
   expect(await page.evaluate(() => document.body.innerText)).not.toContain(DEMO_API_KEY);
+  await expectAccessible(page, "settings: connected");
 });
 
 test("the demo banner shows while the data comes from the simulator", async () => {
@@ -100,42 +103,91 @@ test("the demo banner shows while the data comes from the simulator", async () =
   expect(await page.innerText("#demo-banner")).toBe("Demo data — not real figures");
 });
 
+test("Back returns from Settings to the tabs, and the navigation is one row", async () => {
+  await page.click("#page-back");
+  await page.waitForSelector("#panel-browse:visible");
+  const boxes = await page.evaluate(() =>
+    ["#tab-browse", "#tab-build", "#tab-tables", "#more-menu"].map((s) => {
+      const box = document.querySelector(s)!.getBoundingClientRect();
+      return { top: box.top, bottom: box.bottom };
+    })
+  );
+  // One row: the lowest top is above the highest bottom (every box overlaps every other vertically).
+  const lowestTop = boxes.reduce((m, b) => Math.max(m, b.top), -Infinity);
+  const highestBottom = boxes.reduce((m, b) => Math.min(m, b.bottom), Infinity);
+  expect(lowestTop).toBeLessThan(highestBottom);
+});
+
 test("search finds projects instantly and an HTML-breaking name is shown as text", async () => {
-  await openSection("browse");
+  await openSection(page, "browse");
   await page.waitForSelector("#catalogue-count:has-text('projects')");
-  await page.fill("#catalogue-search", "tick");
-  const entry = page.locator("#list-projects .entry[data-id='tick-and-tock'] .entry-name");
+  await expectAccessible(page, "browse: projects");
+  await page.fill("#catalogue-search input", "tick");
+  const entry = page.locator("#list-projects [data-id='tick-and-tock'] .entry-name");
   expect(await entry.innerText()).toBe(`Tick & Tock "Perps" <beta> 'v2'`);
   expect(await page.evaluate(() => document.querySelectorAll("beta").length)).toBe(0);
   expect(await page.innerText("#catalogue-count")).toBe("1 of 46 projects");
 
-  await page.fill("#catalogue-search", "anchor");
+  await page.fill("#catalogue-search input", "anchor");
   expect(
-    await page.innerText("#list-projects .entry[data-id='anchor-protocol'] .badge.archived")
+    await page.innerText("#list-projects [data-id='anchor-protocol'] .badge.archived")
   ).toMatch(/^Archived: \S/);
-  await page.fill("#catalogue-search", "sushi");
-  expect(
-    await page.innerText("#list-projects .entry[data-id='sushiswap'] .badge.maintenance")
-  ).toMatch(/^Maintenance: \S/);
+  await page.fill("#catalogue-search input", "sushi");
+  expect(await page.innerText("#list-projects [data-id='sushiswap'] .badge.maintenance")).toMatch(
+    /^Maintenance: \S/
+  );
+});
+
+test("nothing found is a real empty state, with a way back", async () => {
+  await page.fill("#catalogue-search input", "zzzz-no-such-thing");
+  await page.waitForSelector("#catalogue-empty:visible");
+  expect(await page.innerText("#catalogue-empty")).toMatch(
+    /No projects match “zzzz-no-such-thing”/
+  );
+  await expectAccessible(page, "browse: no match");
+  await page.click("#catalogue-clear");
+  expect(await page.inputValue("#catalogue-search input")).toBe("");
+  expect(await page.innerText("#catalogue-count")).toBe("46 projects");
+});
+
+test("the Metrics and Sectors tabs show their own lists on first visit, and search filters them", async () => {
+  await page.click("#ctab-metrics");
+  await page.waitForSelector("#list-metrics [role='option']");
+  expect(await page.innerText("#catalogue-count")).toMatch(/^\d+ metrics$/);
+  expect(await page.locator("#list-metrics [role='option']").count()).toBeGreaterThan(10);
+  await page.fill("#catalogue-search input", "fees");
+  expect(await page.innerText("#catalogue-count")).toMatch(/^\d+ of \d+ metrics$/);
+  expect(await page.locator("#list-metrics [data-id='fees']").count()).toBe(1);
+  await expectAccessible(page, "browse: metrics");
+  // The search stays as typed when the tab changes: it now filters the sectors.
+  await page.click("#ctab-sectors");
+  expect(await page.innerText("#catalogue-count")).toMatch(/^0 of \d+ sectors$/);
+  await page.fill("#catalogue-search input", "");
+  await page.waitForSelector("#list-sectors [role='option']");
+  expect(await page.innerText("#catalogue-count")).toMatch(/^\d+ sectors$/);
+  await page.click("#ctab-projects");
+  await page.waitForSelector("#catalogue-count:has-text('46 projects')");
 });
 
 test("a project's detail lists its metrics, and Insert writes a ready formula into the active cell", async () => {
   await page.evaluate(() => window.__cryptometricsWorkbook?.select("Sheet1!B2"));
-  await page.fill("#catalogue-search", "aave");
-  await page.click("#list-projects .entry[data-id='aave']");
+  await page.fill("#catalogue-search input", "aave");
+  await page.click("#list-projects [data-id='aave']");
   await page.waitForSelector("#insert-value");
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe("detail-title");
   expect(await page.innerText("#detail-title")).toMatch(/Aave/);
   expect(await page.innerText("#detail")).toMatch(/Chains\s+ethereum/);
-  await page.click("#detail-metrics-box summary");
+  await page.click("#detail-metrics-toggle");
   const metrics = page.locator("#detail-metrics li");
   expect(await metrics.count()).toBeGreaterThan(3);
   // Each metric with its definition and source, as text.
   expect(await metrics.first().innerText()).toMatch(/\(\w+\)\n.+\nSource: .+/);
-  await page.click("#detail-metrics-box summary");
+  await expectAccessible(page, "browse: project detail, metrics open");
+  await page.click("#detail-metrics-toggle");
 
-  await page.selectOption("#detail-metric", "fees");
+  await choose(page, "detail-metric", "fees");
   await page.click("#insert-value");
-  expect(await statusOf("#detail-status")).toMatchObject({ kind: "success" });
+  expect(await statusOf(page, "#detail-status")).toMatchObject({ kind: "success" });
   expect(await lastCall()).toEqual({
     op: "insertFormula",
     address: "Sheet1!B2",
@@ -152,50 +204,77 @@ test("a project's detail lists its metrics, and Insert writes a ready formula in
     address: "Sheet1!B2",
     formula: '=CRYPTO.PROJECT("aave")',
   });
-  expect((await statusOf("#detail-status")).text).toMatch(/as a card in Sheet1!B2.*=B2\.Revenue/);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await screenshot(page, "taskpane-production");
+  await page.waitForSelector("#detail-status:has-text('as a card')");
+  expect((await statusOf(page, "#detail-status")).text).toMatch(
+    /as a card in Sheet1!B2.*=B2\.Revenue/
+  );
+  await expectAccessible(page, "browse: project detail, inserted");
 });
 
 test("the formula builder writes the reference's formula, previews it with the engine, and inserts it", async () => {
   await page.click("#open-builder");
-  await page.waitForSelector("#panel-build:not([hidden])");
+  await page.waitForSelector("#panel-build:visible");
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe("tab-build");
   await page.waitForFunction(
     () => document.querySelector("#builder-formula")?.textContent === '=CRYPTO.VALUE("aave","fees")'
   );
   await page.waitForSelector("#builder-result td.cell.number");
+  await expectAccessible(page, "build: VALUE with preview");
 
-  await page.selectOption("#builder-function", "METRIC");
-  await page.selectOption("#b-project", ["aave"]);
-  await page.selectOption("#b-metric", ["fees"]);
-  await page.selectOption("#b-start-mode", "fixed");
-  await page.fill("#b-start-date", "2024-01-01");
-  await page.selectOption("#b-end-mode", "fixed");
-  await page.fill("#b-end-date", "2024-01-05");
-  await page.selectOption("#b-opt-order", "desc");
+  await choose(page, "builder-function", "METRIC");
+  // A series starts a year back, not at the first day the service has.
+  await pick(page, "b-project", ["aave"]);
+  await pick(page, "b-metric", ["fees"]);
+  await page.waitForFunction(
+    () =>
+      document.querySelector("#builder-formula")?.textContent ===
+      '=CRYPTO.METRIC("aave","fees",TODAY()-365)'
+  );
+  await choose(page, "b-start-mode", "fixed");
+  await page.fill("#b-start-date input", "2024-01-01");
+  await choose(page, "b-end-mode", "fixed");
+  await page.fill("#b-end-date input", "2024-01-05");
+  expect(await page.getAttribute("#b-options-toggle", "aria-expanded")).toBe("false");
+  await page.click("#b-options-toggle");
+  await choose(page, "b-opt-order", "desc");
   const formula = '=CRYPTO.METRIC("aave","fees","2024-01-01","2024-01-05","order=desc")';
   await page.waitForFunction(
     (f) => document.querySelector("#builder-formula")?.textContent === f,
     formula
   );
-  await page.waitForSelector("#builder-result td.cell.date");
-  const firstDate = await page
-    .locator("#builder-result tr")
-    .nth(1)
-    .locator("td")
-    .first()
-    .innerText();
-  expect(firstDate).toBe("2024-01-05");
+  // The preview follows the formula: newest first once order=desc is set.
+  await page.waitForFunction(
+    () =>
+      document.querySelector("#builder-result tr:nth-child(2) td.cell.date")?.textContent ===
+      "2024-01-05"
+  );
+  await expectAccessible(page, "build: METRIC, options open");
+
+  await page.fill("#b-end-date input", "2024-13-45");
+  await page.press("#b-end-date input", "Tab");
+  await page.waitForSelector("#b-end-date-error:visible");
+  expect(await page.getAttribute("#b-end-date input", "aria-invalid")).toBe("true");
+  await expectAccessible(page, "build: invalid date");
+  await page.fill("#b-end-date input", "2024-01-05");
+  await page.waitForSelector("#b-end-date-error", { state: "hidden" });
 
   await page.evaluate(() => window.__cryptometricsWorkbook?.select("Sheet1!D4"));
   await page.click("#builder-insert");
-  expect(await statusOf("#builder-insert-status")).toMatchObject({ kind: "success" });
+  expect(await statusOf(page, "#builder-insert-status")).toMatchObject({ kind: "success" });
   expect(await lastCall()).toEqual({ op: "insertFormula", address: "Sheet1!D4", formula });
+  // The footer (formula, Insert, preview) stays in the pane while the parameters scroll.
+  const footer = await page.evaluate(() => {
+    window.scrollTo(0, document.body.scrollHeight / 3);
+    const box = document.querySelector(".builder-footer")!.getBoundingClientRect();
+    return { bottom: Math.round(box.bottom), height: window.innerHeight };
+  });
+  expect(footer.bottom).toBe(footer.height);
+  await page.evaluate(() => window.scrollTo(0, 0));
 });
 
 test("the builder offers a project as a card and previews the card itself", async () => {
-  await page.selectOption("#builder-function", "PROJECT");
-  await page.selectOption("#b-project", ["aave"]);
+  await choose(page, "builder-function", "PROJECT");
+  await pick(page, "b-project", ["aave"]);
   await page.waitForFunction(
     () => document.querySelector("#builder-formula")?.textContent === '=CRYPTO.PROJECT("aave")'
   );
@@ -205,11 +284,12 @@ test("the builder offers a project as a card and previews the card itself", asyn
 });
 
 test("Insert statement builds a formatted worksheet named after the project: static, then live", async () => {
-  await openSection("tables");
-  await page.selectOption("#statement-project", ["aave"]);
+  await openSection(page, "tables");
+  await expectAccessible(page, "tables");
+  await pick(page, "statement-project", ["aave"]);
   await page.click("#statement-static");
   await page.click("#insert-statement");
-  expect(await statusOf("#statement-status")).toMatchObject({ kind: "success" });
+  expect(await statusOf(page, "#statement-status")).toMatchObject({ kind: "success" });
   const staticSheet = await lastCall();
   if (staticSheet?.op !== "createSheet")
     throw new Error(`expected a new sheet, got ${JSON.stringify(staticSheet)}`);
@@ -230,7 +310,7 @@ test("Insert statement builds a formatted worksheet named after the project: sta
   expect(formats).toContainEqual({ numberFormat: "0.0%;-0.0%" });
   expect(formats.filter((f) => f.bold).length).toBeGreaterThan(3);
 
-  await page.click("#statement-live");
+  await page.click("#statement-static");
   await page.click("#insert-statement");
   await page.waitForFunction(
     () =>
@@ -243,12 +323,15 @@ test("Insert statement builds a formatted worksheet named after the project: sta
   expect(live.plan.blocks.flatMap((b) => b.cells.flat())).toContainEqual({
     formula: '=CRYPTO.STATEMENT("aave","quarter","1y","headers=2")',
   });
+  await expectAccessible(page, "tables: statement inserted");
 });
 
 test("Refresh all asks for a full recalculation and shows when it ran", async () => {
-  await openSection("refresh");
+  await openSection(page, "refresh");
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe("page-title");
+  await expectAccessible(page, "refresh");
   await page.click("#refresh-all");
-  expect(await statusOf("#refresh-status")).toMatchObject({ kind: "success" });
+  expect(await statusOf(page, "#refresh-status")).toMatchObject({ kind: "success" });
   expect(await lastCall()).toEqual({ op: "recalculate", scope: "all" });
   expect(await page.innerText("#last-refresh")).toMatch(
     /^Last refresh: \d\d:\d\d:\d\d UTC \(all, from the taskpane\)/
@@ -258,24 +341,29 @@ test("Refresh all asks for a full recalculation and shows when it ran", async ()
     () => window.__cryptometricsWorkbook?.calls.at(-1)?.op === "freezeToValues"
   );
   expect(await lastCall()).toMatchObject({ op: "freezeToValues", scope: "selection" });
+  await page.keyboard.press("Escape");
+  await page.waitForSelector("#panel-refresh", { state: "hidden" });
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe("more-menu");
 });
 
 test("diagnostics show usage against the limit and export JSON without the key", async () => {
-  await openSection("diagnostics");
+  await openSection(page, "diagnostics");
   expect(await page.innerText("#usage-text")).toMatch(/^\d+ of 60 requests in the last minute$/);
   await page.click("#export-diagnostics");
   await page.waitForSelector("#diagnostics-json:not([hidden])");
-  const exported = JSON.parse(await page.inputValue("#diagnostics-json")) as {
-    settings: { apiKey: string };
-    usage: { requestsTotal: number };
-  };
+  const exported = JSON.parse(
+    await page.evaluate(
+      () => (document.getElementById("diagnostics-json") as HTMLElement & { value: string }).value
+    )
+  ) as { settings: { apiKey: string }; usage: { requestsTotal: number } };
   expect(exported.settings.apiKey).toBe(`••••••••${DEMO_API_KEY.slice(-4)}`);
   expect(JSON.stringify(exported)).not.toContain(DEMO_API_KEY);
   expect(exported.usage.requestsTotal).toBeGreaterThan(0);
+  await expectAccessible(page, "diagnostics: exported");
 });
 
 test("Settings show the cache saved in IndexedDB, which never holds the key, and Clear cache empties it", async () => {
-  await openSection("settings");
+  await openSection(page, "settings");
   // The catalogue the Browse section loaded was written behind; Settings read the size again every 10 s.
   await page.waitForFunction(
     () =>
@@ -306,39 +394,50 @@ test("Settings show the cache saved in IndexedDB, which never holds the key, and
   expect(dump).not.toContain(DEMO_API_KEY);
 
   await page.click("#clear-cache");
-  expect(await statusOf("#cache-status")).toMatchObject({ kind: "success" });
+  expect(await statusOf(page, "#cache-status")).toMatchObject({ kind: "success" });
   expect(await page.innerText("#cache-state")).toMatch(
     /^0 bytes in 0 answers, on this computer \(limit 50 MB/
   );
+  await expectAccessible(page, "settings: cache cleared");
 });
 
-test("keyboard: the section tabs take arrow keys; every control has a name; nothing scrolls sideways at 320 px", async () => {
-  await page.focus("#tab-diagnostics");
-  await page.keyboard.press("ArrowRight");
-  expect(await page.evaluate(() => document.activeElement?.id)).toBe("tab-settings");
-  expect(await page.getAttribute("#tab-settings", "aria-selected")).toBe("true");
-
-  for (const section of ["browse", "build", "tables", "refresh", "diagnostics", "settings"]) {
-    await openSection(section);
+test("every section fits 320 px without scrolling sideways, and every control has a name", async () => {
+  for (const section of [
+    "browse",
+    "build",
+    "tables",
+    "refresh",
+    "diagnostics",
+    "settings",
+  ] as const) {
+    await openSection(page, section);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
     expect({ section, overflow }).toEqual({ section, overflow: 320 });
-    const unnamed = await page.evaluate(() =>
-      [
-        ...document.querySelectorAll<HTMLElement>(
-          "button, input, select, textarea, fluent-button, fluent-text-field, a[href]"
-        ),
-      ]
-        .filter((el) => el.offsetParent !== null)
-        .filter((el) => {
-          const labelled = el.getAttribute("aria-label") || el.getAttribute("aria-labelledby");
-          const byFor = el.id && document.querySelector(`label[for="${el.id}"]`);
-          const inLegend = el.closest("fieldset")?.querySelector("legend");
-          return !labelled && !byFor && !(el.textContent ?? "").trim() && !inLegend;
-        })
-        .map((el) => el.id || el.tagName)
-    );
-    expect({ section, unnamed }).toEqual({ section, unnamed: [] });
+    await expectAccessible(page, `${section} at 320 px`);
   }
+});
+
+test("the production page at 320 px in light, dark and forced colours passes axe (screenshots kept)", async () => {
+  await openSection(page, "browse");
+  if (await page.isVisible("#detail-back")) await page.click("#detail-back");
+  await page.fill("#catalogue-search input", "");
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.locator("#list-projects [role='option']").first().waitFor();
+  for (const [name, media] of [
+    ["taskpane-production", { colorScheme: "light", forcedColors: "none" }],
+    ["taskpane-production-dark", { colorScheme: "dark", forcedColors: "none" }],
+    ["taskpane-production-forced-colors", { colorScheme: "light", forcedColors: "active" }],
+  ] as const) {
+    await page.emulateMedia(media);
+    await page.waitForFunction(
+      (dark) => document.documentElement.dataset.theme === (dark ? "dark" : "light"),
+      media.colorScheme === "dark"
+    );
+    await page.focus("#tab-browse");
+    await screenshot(page, name);
+    await expectAccessible(page, `browse: ${name}`);
+  }
+  await page.emulateMedia({ colorScheme: "light", forcedColors: "none" });
 });
 
 test("no script errors and no Content-Security-Policy violations", async () => {

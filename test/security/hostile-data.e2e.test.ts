@@ -9,6 +9,7 @@ import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/s
 import { ensureBuild } from "../e2e/support/build";
 import { cspViolations, launch, openPage, type Problems } from "../e2e/support/browser";
 import { serveStatic, type StaticServer } from "../e2e/support/static-server";
+import { openSection } from "../e2e/support/taskpane";
 import {
   HOSTILE_ERROR,
   HOSTILE_LINKS,
@@ -55,11 +56,6 @@ async function nothingRan(): Promise<void> {
   expect(found).toEqual({ pwned: null, handlers: 0, images: 0, inlineScripts: 0 });
 }
 
-async function openSection(id: string): Promise<void> {
-  await page.click(`#tab-${id}`);
-  await page.waitForSelector(`#panel-${id}:not([hidden])`);
-}
-
 test("a service error message full of markup is shown as text", async () => {
   await page.fill("#base-url input", proxy.url);
   await page.click("#save-connection");
@@ -75,20 +71,20 @@ test("a service error message full of markup is shown as text", async () => {
 });
 
 test("names with markup are listed as text", async () => {
-  await openSection("browse");
+  await openSection(page, "browse");
   await page.waitForSelector("#catalogue-count:has-text('projects')");
-  await page.fill("#catalogue-search", "aave");
-  const name = page.locator("#list-projects .entry[data-id='aave'] .entry-name");
+  await page.fill("#catalogue-search input", "aave");
+  const name = page.locator("#list-projects [data-id='aave'] .entry-name");
   expect(await name.innerText()).toBe(HOSTILE_NAME);
   await nothingRan();
 });
 
 test("a project's name, description and definitions are shown as text; only http(s) links open", async () => {
-  await page.click("#list-projects .entry[data-id='aave']");
+  await page.click("#list-projects [data-id='aave']");
   await page.waitForSelector("#insert-value");
   expect(await page.innerText("#detail-title")).toBe(HOSTILE_NAME);
   expect(await page.innerText("#detail")).toContain(HOSTILE_WHAT);
-  await page.click("#detail-metrics-box summary");
+  await page.click("#detail-metrics-toggle");
   expect(await page.innerText("#detail-metrics")).toContain(
     "<script>window.__pwned='definition'</script>"
   );

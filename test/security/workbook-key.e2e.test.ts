@@ -12,6 +12,7 @@ import { startSimulator, type RunningSimulator } from "../../src/simulator";
 import { ensureBuild } from "../e2e/support/build";
 import { launch, openPage } from "../e2e/support/browser";
 import { serveStatic, type StaticServer } from "../e2e/support/static-server";
+import { openSection, pick } from "../e2e/support/taskpane";
 
 const SECRET = "sk_live_TaskpaneSecret9081";
 
@@ -38,11 +39,6 @@ afterAll(async () => {
   await Promise.all([server?.close(), simulator?.close()]);
 });
 
-async function openSection(id: string): Promise<void> {
-  await page.click(`#tab-${id}`);
-  await page.waitForSelector(`#panel-${id}:not([hidden])`);
-}
-
 async function succeeded(status: string): Promise<void> {
   await page.waitForSelector(`${status}[data-kind="success"]`);
 }
@@ -59,10 +55,10 @@ test("every request to write to the workbook is free of the key; the key lives i
   await page.waitForSelector("#connection-result[data-verdict='valid']");
 
   // Insert from a project's detail.
-  await openSection("browse");
+  await openSection(page, "browse");
   await page.waitForSelector("#catalogue-count:has-text('projects')");
-  await page.fill("#catalogue-search", "aave");
-  await page.click("#list-projects .entry[data-id='aave']");
+  await page.fill("#catalogue-search input", "aave");
+  await page.click("#list-projects [data-id='aave']");
   await page.waitForSelector("#insert-value");
   await page.click("#insert-value");
   await succeeded("#detail-status");
@@ -71,22 +67,22 @@ test("every request to write to the workbook is free of the key; the key lives i
 
   // The formula builder.
   await page.click("#open-builder");
-  await page.waitForSelector("#panel-build:not([hidden])");
+  await page.waitForSelector("#panel-build:visible");
   await page.waitForSelector("#builder-result td.cell.number");
   await page.click("#builder-insert");
   await succeeded("#builder-insert-status");
 
   // A comparison grid and statements, static and live.
-  await openSection("tables");
-  await page.selectOption("#grid-projects", ["aave", "uniswap"]);
-  await page.selectOption("#grid-metrics-table", ["fees"]);
+  await openSection(page, "tables");
+  await pick(page, "grid-projects", ["aave", "uniswap"]);
+  await pick(page, "grid-metrics-table", ["fees"]);
   await page.click("#insert-grid");
   await succeeded("#grid-status");
-  await page.selectOption("#statement-project", ["aave"]);
+  await pick(page, "statement-project", ["aave"]);
   await page.click("#statement-static");
   await page.click("#insert-statement");
   await succeeded("#statement-status");
-  await page.click("#statement-live");
+  await page.click("#statement-static");
   await page.click("#insert-statement");
   await page.waitForFunction(
     () =>
@@ -95,7 +91,7 @@ test("every request to write to the workbook is free of the key; the key lives i
   );
 
   // Refresh and freeze to values.
-  await openSection("refresh");
+  await openSection(page, "refresh");
   await page.click("#refresh-all");
   await succeeded("#refresh-status");
   const before = await callCount();

@@ -109,7 +109,8 @@ test("the usage meter: requests in the last minute against the limit, and retrie
     share: 50 / 60,
     level: "medium",
     summary: "50 of 60 requests in the last minute",
-    detail: "50 requests, 1 retries, 0 failed calls since the add-in started",
+    detail:
+      "50 requests, 1 retries, 0 failed service calls (cells, catalogue and tests) since the add-in started",
   });
   const quiet = {
     requestsLastMinute: 1,

@@ -2,6 +2,7 @@ import { parseFormula } from "../../src/sheet/formula";
 import {
   build,
   emptyState,
+  startingState,
   optionsText,
   withValue,
   type BuilderState,
@@ -123,4 +124,22 @@ test("functions without parameters, and optional-only ones, build as they are", 
     ok: true,
     formula: "=CRYPTO.AGGREGATIONS()",
   });
+});
+
+test("the builder starts a series a year back (TODAY()-365), never at the service's first day", () => {
+  const metric = withValue(
+    withValue(startingState("METRIC"), "project", { kind: "ids", ids: ["aave"] }),
+    "metric",
+    { kind: "ids", ids: ["fees"] }
+  );
+  expect(build(metric)).toMatchObject({
+    ok: true,
+    formula: '=CRYPTO.METRIC("aave","fees",TODAY()-365)',
+  });
+  expect(startingState("PRODUCT_METRIC").values.start).toEqual({
+    kind: "date",
+    value: { mode: "rolling", days: 365 },
+  });
+  // Functions without a start date start empty.
+  expect(startingState("VALUE")).toEqual(emptyState("VALUE"));
 });

@@ -130,7 +130,8 @@ export function describeUsage(usage: Usage): UsageView {
     share: Math.min(1, share),
     level: share >= 0.9 ? "high" : share >= 0.6 ? "medium" : "low",
     summary: `${usage.requestsLastMinute} of ${usage.limitPerMinute} requests in the last minute`,
-    detail: `${usage.requestsTotal} requests, ${usage.retriesTotal} retries, ${usage.errorsTotal} failed calls since the add-in started`,
+    // Calls of every caller (cells, the catalogue, connection tests): the cell errors are listed apart.
+    detail: `${usage.requestsTotal} requests, ${usage.retriesTotal} retries, ${usage.errorsTotal} failed service calls (cells, catalogue and tests) since the add-in started`,
   };
 }
 

@@ -42,6 +42,20 @@ export function emptyState(fn: string): BuilderState {
   return { fn, values: {} };
 }
 
+/**
+ * Where the builder starts for a function: a series with a start date starts a year back (TODAY()-365),
+ * so its preview and its first insert are a bounded, recent range rather than years of daily rows.
+ */
+export const DEFAULT_START: DateValue = { mode: "rolling", days: 365 };
+
+export function startingState(fn: string): BuilderState {
+  const spec = specFor(fn);
+  const start = spec?.params.find((p) => p.name === "start" && p.kind === "date");
+  return start
+    ? withValue(emptyState(fn), start.name, { kind: "date", value: DEFAULT_START })
+    : emptyState(fn);
+}
+
 export function withValue(state: BuilderState, param: string, value: ParamValue): BuilderState {
   return { ...state, values: { ...state.values, [param]: value } };
 }

@@ -1,7 +1,8 @@
 /**
- * One control per builder parameter, chosen by the parameter's kind: pickers over the catalogue, selects of
- * fixed choices, a date control (none, a date, or the last N days), and the options group. Controls report
- * a ParamValue; none of them takes free text that ends up in the formula unchecked.
+ * One control per builder parameter, chosen by the parameter's kind: pickers over the catalogue, dropdowns
+ * of fixed choices, a date control (none, a date, or the last N days) with inline errors, and the options
+ * group, folded until opened. Controls report a ParamValue; none of them takes free text that ends up in
+ * the formula unchecked.
  */
 import type { OptionKey } from "../../functions/options";
 import type { Catalogue } from "../model/catalogue-store";
@@ -16,8 +17,10 @@ import {
   PROJECT_FIELDS,
   type ParamSpec,
 } from "../model/function-specs";
-import { h, replaceChildren } from "../../ui/dom";
-import { choiceSelect, picker } from "./picker";
+import { h } from "../../ui/dom";
+import { checkboxField, disclosure, dropdownField, textField } from "../../ui/controls";
+import { picker } from "./picker";
+import { dateProblem, daysProblem } from "../model/field-checks";
 
 export interface ControlEnv {
   catalogue: Catalogue;
@@ -44,7 +47,7 @@ function entityControl(param: ParamSpec, env: ControlEnv, report: Report): Contr
     id: `b-${param.name}`,
     label: `${param.label}${param.optional ? " (optional)" : ""}`,
     multiple,
-    noneLabel: param.optional ? "(none)" : undefined,
+    optional: param.optional,
   });
   const c = env.catalogue;
   if (param.kind === "project" || param.kind === "projects") {
@@ -74,85 +77,103 @@ function choiceControl(
   report: Report,
   noneLabel: string
 ): Control & { setChoices(choices: readonly string[]): void } {
-  const none = { value: "", label: noneLabel };
-  const made = choiceSelect(`b-${param.name}`, param.label, [
-    ...(param.optional || choices.length === 0 ? [none] : []),
-    ...choices.map((c) => ({ value: c, label: c })),
-  ]);
-  const select = made.select;
-  select.addEventListener("change", () =>
-    report({ kind: "choice", value: select.value || undefined })
-  );
+  const list = (values: readonly string[]) => [
+    ...(param.optional || values.length === 0 ? [{ value: "", label: noneLabel }] : []),
+    ...values.map((c) => ({ value: c, label: c })),
+  ];
+  const made = dropdownField(`b-${param.name}`, param.label, list(choices));
+  made.onChange((value) => report({ kind: "choice", value: value || undefined }));
   return {
     element: made.element,
     set: (value) => {
-      select.value =
-        value?.kind === "choice" && value.value ? value.value : (select.options[0]?.value ?? "");
-      report({ kind: "choice", value: select.value || undefined });
+      const next =
+        value?.kind === "choice" && value.value ? value.value : (list(choices)[0]?.value ?? "");
+      made.setValue(next);
+      report({ kind: "choice", value: next || undefined });
     },
     setChoices: (next) => {
-      replaceChildren(
-        select,
-        ...(param.optional || next.length === 0 ? [h("option", { value: "" }, noneLabel)] : []),
-        ...next.map((c) => h("option", { value: c }, c))
-      );
-      report({ kind: "choice", value: select.value || undefined });
+      const first = list(next)[0]?.value ?? "";
+      made.setChoices(list(next), first);
+      report({ kind: "choice", value: first || undefined });
     },
   };
 }
 
 function dateControl(param: ParamSpec, report: Report): Control {
   const base = `b-${param.name}`;
-  const mode = h(
-    "select",
-    { id: `${base}-mode`, class: "input", "aria-label": `${param.label}: how` },
-    h("option", { value: "none" }, param.name === "date" ? "Latest" : "Not set"),
-    h("option", { value: "fixed" }, "A date"),
-    h("option", { value: "rolling" }, "The last N days (TODAY()-N)")
+  const mode = dropdownField(
+    `${base}-mode`,
+    `${param.label}${param.optional ? " (optional)" : ""}`,
+    [
+      { value: "none", label: param.name === "date" ? "Latest" : "Not set" },
+      { value: "fixed", label: "A date" },
+      { value: "rolling", label: "The last N days (TODAY()-N)" },
+    ],
+    "none"
   );
-  const date = h("input", {
+  const date = textField({
     id: `${base}-date`,
-    type: "date",
-    class: "input",
-    "aria-label": `${param.label} date`,
+    label: `${param.label} date`,
+    placeholder: "YYYY-MM-DD",
+    inputmode: "numeric",
+    maxlength: 10,
   });
-  const days = h("input", {
+  const days = textField({
     id: `${base}-days`,
-    type: "number",
-    class: "input",
-    min: 0,
-    step: 1,
-    value: 365,
-    "aria-label": `${param.label}: number of days back from today`,
+    label: `${param.label}: days back from today`,
+    inputmode: "numeric",
+    maxlength: 5,
   });
+  days.setValue("365");
   const current = (): DateValue =>
-    mode.value === "fixed"
-      ? { mode: "fixed", date: date.value }
-      : mode.value === "rolling"
-        ? { mode: "rolling", days: Number(days.value) }
+    mode.value() === "fixed"
+      ? { mode: "fixed", date: date.value().trim() }
+      : mode.value() === "rolling"
+        ? { mode: "rolling", days: daysProblem(days.value()) ? NaN : Number(days.value()) }
         : { mode: "none" };
   const sync = (): void => {
-    date.hidden = mode.value !== "fixed";
-    days.hidden = mode.value !== "rolling";
+    date.element.hidden = mode.value() !== "fixed";
+    days.element.hidden = mode.value() !== "rolling";
     report({ kind: "date", value: current() });
   };
-  [mode, date, days].forEach((el) => el.addEventListener("input", sync));
-  mode.addEventListener("change", sync);
+  /**
+   * The inline error appears when the field is committed (left, or Enter), not while it is being typed;
+   * it goes away as soon as the text is fixed.
+   */
+  const validate = (
+    field: typeof date,
+    problem: (text: string) => string | undefined,
+    committed: boolean
+  ): void => {
+    const text = field.value().trim();
+    const why = text === "" ? undefined : problem(text);
+    if (committed || !why) field.setError(why);
+  };
+  for (const [field, problem] of [
+    [date, dateProblem],
+    [days, daysProblem],
+  ] as const) {
+    field.input.addEventListener("input", () => {
+      validate(field, problem, false);
+      sync();
+    });
+    field.input.addEventListener("change", () => validate(field, problem, true));
+  }
+  mode.onChange(sync);
   sync();
   return {
     element: h(
-      "fieldset",
-      { class: "field date-control" },
-      h("legend", { class: "label" }, `${param.label}${param.optional ? " (optional)" : ""}`),
-      mode,
-      date,
-      days
+      "div",
+      { class: "date-control stack tight" },
+      mode.element,
+      date.element,
+      days.element
     ),
     set: (value) => {
       const v = value?.kind === "date" ? value.value : { mode: "none" as const };
-      mode.value = v.mode;
-      if (v.mode === "fixed") date.value = v.date;
-      if (v.mode === "rolling") days.value = String(v.days);
+      mode.setValue(v.mode);
+      if (v.mode === "fixed") date.setValue(v.date);
+      if (v.mode === "rolling") days.setValue(String(v.days));
       sync();
     },
   };
@@ -173,74 +194,71 @@ const OPTION_LABELS: Partial<Record<OptionKey, string>> = {
 
 function optionsControl(param: ParamSpec, env: ControlEnv, report: Report): Control {
   const values: OptionValues = {};
-  const emit = (): void => report({ kind: "options", options: { ...values } });
   const parts: HTMLElement[] = [];
-  let chainsSelect: HTMLSelectElement | undefined;
+  let chains: ReturnType<typeof picker> | undefined;
+  const folded = disclosure("b-options-toggle", "Options", h("div"));
+  const emit = (): void => {
+    const set = Object.values(values).filter((v) =>
+      Array.isArray(v) ? v.length > 0 : v !== undefined
+    ).length;
+    folded.setLabel(set === 0 ? "Options (defaults)" : `Options (${set} set)`);
+    report({ kind: "options", options: { ...values } });
+  };
   for (const key of param.optionKeys ?? []) {
     const id = `b-opt-${key}`;
     if (key === "bridged") {
-      const box = h("input", { id, type: "checkbox", checked: true });
-      box.addEventListener("change", () => {
-        values.bridged = box.checked ? undefined : "false";
+      const box = checkboxField(id, "Count bridged assets", true);
+      box.onChange((checked) => {
+        values.bridged = checked ? undefined : "false";
         emit();
       });
-      parts.push(
-        h("div", { class: "check" }, box, h("label", { for: id }, "Count bridged assets"))
-      );
+      parts.push(box.element);
     } else if (key === "chains" || key === "sectors") {
-      const select = h("select", { id, class: "input list", multiple: true, size: 4 });
-      if (key === "sectors") {
-        replaceChildren(
-          select,
-          ...env.catalogue.sectors.map((s) => h("option", { value: s.id }, s.name))
-        );
-      } else {
-        chainsSelect = select;
-      }
-      select.addEventListener("change", () => {
-        values[key] = [...select.selectedOptions].map((o) => o.value);
+      const p = picker({ id, label: OPTION_LABELS[key] ?? key, multiple: true });
+      if (key === "sectors")
+        p.setItems(env.catalogue.sectors.map((s) => ({ id: s.id, name: s.name })));
+      else chains = p;
+      p.onChange((chosen) => {
+        values[key] = chosen;
         emit();
       });
-      parts.push(
-        h(
-          "div",
-          { class: "field" },
-          h("label", { for: id, class: "label" }, OPTION_LABELS[key] ?? key),
-          select
-        )
-      );
+      parts.push(p.element);
     } else {
       const def = OPTION_DEFAULTS[key];
-      const made = choiceSelect(id, OPTION_LABELS[key] ?? key, [
-        { value: "", label: def ? `${def} (default)` : "(by metric)" },
-        ...(OPTION_CHOICES[key] ?? [])
-          .filter((c) => c !== def)
-          .map((c) => ({ value: c, label: c })),
-      ]);
-      made.select.addEventListener("change", () => {
-        values[key] = made.select.value || undefined;
+      const made = dropdownField(
+        id,
+        OPTION_LABELS[key] ?? key,
+        [
+          { value: "", label: def ? `${def} (default)` : "(by metric)" },
+          ...(OPTION_CHOICES[key] ?? [])
+            .filter((c) => c !== def)
+            .map((c) => ({ value: c, label: c })),
+        ],
+        ""
+      );
+      made.onChange((value) => {
+        values[key] = value || undefined;
         emit();
       });
       parts.push(made.element);
     }
   }
+  const region = folded.element.querySelector<HTMLElement>(".disclosure-region");
+  region?.replaceChildren(
+    h("div", { class: "stack options", role: "group", "aria-label": "Options" }, ...parts)
+  );
   return {
-    element: h(
-      "fieldset",
-      { class: "field options" },
-      h("legend", { class: "label" }, "Options"),
-      ...parts
-    ),
+    element: h("div", { class: "field options-control" }, folded.element),
     set: () => emit(),
     projectChanged: (projectId) => {
-      if (!chainsSelect) return;
-      const select = chainsSelect;
-      replaceChildren(select);
+      if (!chains) return;
+      const p = chains;
+      p.setItems([]);
       values.chains = undefined;
       emit();
       if (projectId) {
         void env.chainsOf(projectId).then(
-          (chains) => replaceChildren(select, ...chains.map((c) => h("option", { value: c }, c))),
+          (list) => p.setItems(list.map((c) => ({ id: c, name: c }))),
           () => undefined
         );
       }

@@ -1,7 +1,9 @@
 /**
  * The formula builder: pick a function, fill its parameters with controls, see the formula as it will be
  * written and a live preview of its result computed by the same engine (and cache) as the cells, then
- * insert it at the active cell.
+ * insert it at the active cell. The formula, Insert and the preview stay in a footer stuck to the bottom
+ * of the pane while the parameters scroll; options are folded until opened; a series starts a year back.
+ * The preview is announced once it is ready ("12 rows"), not redrawn into a live region.
  */
 import { dayOfInstant } from "../../client/data/days";
 import { evaluateCall } from "../../sheet/evaluate";
@@ -10,22 +12,24 @@ import type { Catalogue } from "../model/catalogue-store";
 import { FUNCTION_SPECS, specFor } from "../model/function-specs";
 import {
   build,
-  emptyState,
+  startingState,
   withValue,
   type BuilderState,
   type ParamValue,
 } from "../model/formula-builder";
 import { callForPreview } from "../model/formula-text";
 import { h, replaceChildren } from "../../ui/dom";
-import { choiceSelect } from "./picker";
 import { cardView } from "../../ui/card-view";
+import { dropdownField } from "../../ui/controls";
 import { resultTable } from "../../ui/result-table";
-import { statusLine, withBusy } from "../../ui/status";
+import { setInactive, statusLine } from "../../ui/status";
 import { paramControl, type Control } from "./builder-controls";
-import { messageOf } from "../../client/errors";
+import { onPress, reportError } from "./feedback";
 
 /** Typing pauses this long before the preview asks the engine. */
 const PREVIEW_DELAY_MS = 350;
+/** Rows of the preview in the footer: enough to see the shape, little enough to keep the footer short. */
+const PREVIEW_ROWS = 6;
 export const PREVIEW_ADDRESS = "Formula builder";
 
 export interface BuilderView {
@@ -34,35 +38,43 @@ export interface BuilderView {
 }
 
 export function builderView(ctx: AppContext): BuilderView {
-  let state: BuilderState = emptyState("VALUE");
+  let state: BuilderState = startingState("VALUE");
   let catalogue: Catalogue | undefined;
   let controls: { name: string; control: Control }[] = [];
   let previewTimer: ReturnType<typeof setTimeout> | undefined;
   let previewRun = 0;
 
-  const fn = choiceSelect(
+  const fn = dropdownField(
     "builder-function",
     "Function",
     FUNCTION_SPECS.map((s) => ({ value: s.name, label: `CRYPTO.${s.name}` })),
     state.fn
   );
   const summary = h("p", { class: "hint", id: "builder-summary" });
+  const help = h(
+    "fluent-link",
+    {
+      id: "help-link",
+      href: ctx.build.helpUrl,
+      target: "_blank",
+      rel: "noopener noreferrer",
+      class: "help-link",
+    },
+    "Function reference"
+  );
   const params = h("div", { id: "builder-params", class: "stack" });
-  const formula = h("output", {
-    id: "builder-formula",
-    class: "formula",
-    "aria-live": "polite",
-    for: "builder-params",
-  });
+  const loadStatus = statusLine("builder-load-status");
+  const formula = h("output", { id: "builder-formula", class: "formula", for: "builder-params" });
   const problems = h("ul", { id: "builder-problems", class: "problems" });
-  const preview = h("div", { id: "builder-preview", "aria-live": "polite" });
+  const preview = h("div", { id: "builder-preview" });
   const previewStatus = statusLine("builder-preview-status");
   const insertStatus = statusLine("builder-insert-status");
   const insert = h(
     "fluent-button",
-    { id: "builder-insert", appearance: "accent", disabled: true },
+    { id: "builder-insert", appearance: "primary" },
     "Insert at the active cell"
   );
+  setInactive(insert, true);
 
   const runPreview = (): void => {
     const result = build(state);
@@ -76,23 +88,34 @@ export function builderView(ctx: AppContext): BuilderView {
         const evaluation = await evaluateCall(call, registry, PREVIEW_ADDRESS);
         if (run !== previewRun) return;
         if (evaluation.kind === "refused") {
-          previewStatus.show("error", evaluation.message);
+          previewStatus.error(evaluation.message);
           replaceChildren(preview);
         } else {
-          previewStatus.clear();
+          const rows = evaluation.grid.length;
           const [[first]] = evaluation.grid;
+          const card =
+            rows === 1 && evaluation.grid[0].length === 1 && first.kind === "entity"
+              ? first
+              : undefined;
+          previewStatus.show(
+            "info",
+            card
+              ? "Preview ready: the card."
+              : rows === 1 && evaluation.grid[0].length === 1
+                ? "Preview ready."
+                : `Preview: ${rows.toLocaleString("en-US")} row${rows === 1 ? "" : "s"}.`
+          );
           // A card (PROJECT without a field) previews as the card Excel will open on click.
           replaceChildren(
             preview,
-            evaluation.grid.length === 1 &&
-              evaluation.grid[0].length === 1 &&
-              first.kind === "entity"
-              ? cardView(first.value, { id: "builder-result" })
-              : resultTable(evaluation.grid, { id: "builder-result" })
+            card
+              ? cardView(card.value, { id: "builder-result" })
+              : resultTable(evaluation.grid, { id: "builder-result", maxRows: PREVIEW_ROWS })
           );
         }
       } catch (error) {
-        if (run === previewRun) previewStatus.show("error", `No preview: ${messageOf(error)}`);
+        if (run === previewRun)
+          reportError(ctx, previewStatus, error, "compute the preview", () => runPreview());
       }
     })();
   };
@@ -102,11 +125,11 @@ export function builderView(ctx: AppContext): BuilderView {
     if (result.ok) {
       formula.textContent = result.formula;
       replaceChildren(problems);
-      insert.removeAttribute("disabled");
+      setInactive(insert, false);
     } else {
       formula.textContent = "";
       replaceChildren(problems, ...result.problems.map((p) => h("li", {}, p)));
-      insert.setAttribute("disabled", "");
+      setInactive(insert, true);
       previewRun++;
       previewStatus.clear();
       replaceChildren(preview);
@@ -124,6 +147,8 @@ export function builderView(ctx: AppContext): BuilderView {
     const spec = specFor(state.fn);
     summary.textContent = spec?.summary ?? "";
     if (!spec || !catalogue) return;
+    // Controls report their first value as they are made: the values to show are the ones from before.
+    const initial = state.values;
     const env = {
       catalogue,
       fn: spec.name,
@@ -141,56 +166,81 @@ export function builderView(ctx: AppContext): BuilderView {
         update();
       }),
     }));
-    replaceChildren(params, ...controls.map((c) => c.control.element));
-    controls.forEach((c) => c.control.set(state.values[c.name]));
+    replaceChildren(
+      params,
+      ...(controls.length === 0
+        ? [h("p", { class: "hint" }, "This function takes no arguments.")]
+        : []),
+      ...controls.map((c) => c.control.element)
+    );
+    controls.forEach((c) => c.control.set(initial[c.name]));
     controls.forEach((c) => c.control.projectChanged?.(projectOf()));
     update();
   };
 
-  fn.select.addEventListener("change", () => {
-    state = emptyState(fn.select.value);
+  fn.onChange((name) => {
+    state = startingState(name);
     renderParams();
   });
 
-  insert.addEventListener("click", () =>
-    withBusy(insert, insertStatus, "Inserting…", async () => {
-      const result = build(state);
-      if (!result.ok) throw new Error(result.problems.join(" "));
-      const { address } = await ctx.workbook.insertFormula(result.formula);
-      insertStatus.show("success", `Inserted ${result.formula} in ${address}.`);
-    })
-  );
+  onPress(ctx, insert, insertStatus, "Inserting…", "insert the formula", async () => {
+    const result = build(state);
+    if (!result.ok) {
+      insertStatus.error(`Not ready to insert: ${result.problems.join(" ")}`);
+      return;
+    }
+    const { address } = await ctx.workbook.insertFormula(result.formula);
+    insertStatus.show("success", `Inserted ${result.formula} in ${address}.`);
+  });
 
   const load = async (): Promise<void> => {
+    loadStatus.show("busy", "Loading the catalogue…");
     try {
       catalogue = await ctx.catalogue.load();
+      loadStatus.clear();
       renderParams();
     } catch (error) {
-      previewStatus.show("error", `The catalogue is not loaded: ${messageOf(error)}`);
+      catalogue = undefined;
+      replaceChildren(params);
+      reportError(ctx, loadStatus, error, "load the catalogue for the builder", () => void load());
     }
   };
-  ctx.onConnectionChanged(() => void load());
+  ctx.onConnectionChanged(() => {
+    insertStatus.clear();
+    previewStatus.clear();
+    replaceChildren(preview);
+    void load();
+  });
   void load();
 
   return {
     element: h(
       "div",
-      { class: "stack" },
-      fn.element,
-      summary,
-      params,
-      h("h3", {}, "Formula"),
-      formula,
-      problems,
-      h("h3", {}, "Preview"),
-      previewStatus.element,
-      preview,
-      h("div", { class: "buttons" }, insert),
-      insertStatus.element
+      { class: "builder" },
+      h(
+        "div",
+        { class: "stack builder-body" },
+        h("h2", { class: "visually-hidden" }, "Build a formula"),
+        fn.element,
+        h("div", { class: "summary-row" }, summary, help),
+        loadStatus.element,
+        params
+      ),
+      h(
+        "div",
+        { class: "builder-footer", role: "region", "aria-label": "Formula and preview" },
+        h("h2", { class: "footer-label", id: "builder-formula-label" }, "Formula"),
+        formula,
+        problems,
+        h("div", { class: "buttons" }, insert),
+        insertStatus.element,
+        previewStatus.element,
+        preview
+      )
     ),
     open(next) {
       state = next;
-      fn.select.value = next.fn;
+      fn.setValue(next.fn);
       renderParams();
     },
   };

@@ -1,15 +1,20 @@
 /**
  * The catalogue browser: Projects, Metrics and Sectors tabs over one search box. The whole catalogue is in
- * memory and every keystroke filters it in one pass (see catalogue-search.ts); archived projects carry their
- * reason, projects under maintenance say so. Choosing an entry opens its detail panel.
+ * memory and every keystroke filters it in one pass (see catalogue-search.ts); the count under the search
+ * follows each keystroke, the announcement of it waits for a pause in typing. Each list is one tab stop
+ * (arrow keys inside; Enter opens). Archived projects carry their reason, projects under maintenance say
+ * so. Opening an entry moves focus to its detail's heading; Back or Escape returns to the entry.
  */
 import type { MarketSector, Metric, Project } from "../../client/data/types";
 import type { AppContext } from "../app-context";
 import type { Catalogue } from "../model/catalogue-store";
-import { h, replaceChildren } from "../../ui/dom";
+import { h, type Child } from "../../ui/dom";
+import { textField } from "../../ui/controls";
+import { listbox } from "../../ui/listbox";
 import { statusLine } from "../../ui/status";
+import { tabList } from "../../ui/tabs";
 import { detailView } from "./detail-view";
-import { messageOf } from "../../client/errors";
+import { reportError } from "./feedback";
 
 type Tab = "projects" | "metrics" | "sectors";
 const TABS: readonly Tab[] = ["projects", "metrics", "sectors"];
@@ -20,11 +25,13 @@ const LABELS: Record<Tab, string> = {
 };
 /** Entries drawn per keystroke; more are reached by refining the search. */
 const SHOWN = 150;
+/** The result count is announced once typing pauses this long: once per search, not per keystroke. */
+const ANNOUNCE_AFTER_MS = 700;
 
-function projectEntry(p: Project): HTMLElement[] {
-  const badges: HTMLElement[] = [];
+function badges(p: Project): HTMLElement[] {
+  const list: HTMLElement[] = [];
   if (p.isArchived) {
-    badges.push(
+    list.push(
       h(
         "span",
         { class: "badge archived" },
@@ -33,151 +40,216 @@ function projectEntry(p: Project): HTMLElement[] {
     );
   }
   if (p.maintenanceReason) {
-    badges.push(h("span", { class: "badge maintenance" }, `Maintenance: ${p.maintenanceReason}`));
+    list.push(h("span", { class: "badge maintenance" }, `Maintenance: ${p.maintenanceReason}`));
   }
-  return [
-    h("span", { class: "entry-name" }, p.name),
-    h("span", { class: "entry-meta" }, [p.projectId, p.symbol].filter(Boolean).join(" · ")),
-    ...badges,
-  ];
+  return list;
 }
 
-function metricEntry(m: Metric): HTMLElement[] {
-  return [
-    h("span", { class: "entry-name" }, m.metricName),
-    h("span", { class: "entry-meta" }, m.metricId),
-  ];
-}
-
-function sectorEntry(s: MarketSector): HTMLElement[] {
-  return [h("span", { class: "entry-name" }, s.name), h("span", { class: "entry-meta" }, s.id)];
-}
+const entry = (name: string, meta: string, ...more: Child[]): Child[] => [
+  h("span", { class: "entry-name" }, name),
+  h("span", { class: "entry-meta" }, meta),
+  ...more,
+];
 
 export function catalogueView(ctx: AppContext): HTMLElement {
   let catalogue: Catalogue | undefined;
   let active: Tab = "projects";
   const status = statusLine("catalogue-status");
-  const search = h("input", {
+  const search = textField({
     id: "catalogue-search",
-    type: "search",
-    class: "input",
-    placeholder: "Search by id, name or symbol",
-    "aria-label": "Search the catalogue",
-    autocomplete: "off",
+    label: "Search",
+    placeholder: "Id, name or symbol",
   });
-  const count = h("p", { id: "catalogue-count", class: "hint", "aria-live": "polite" });
-  const lists = Object.fromEntries(
-    TABS.map((t) => [t, h("ul", { id: `list-${t}`, class: "entries", "aria-label": LABELS[t] })])
-  ) as Record<Tab, HTMLUListElement>;
-  const tabs = h(
-    "fluent-tabs",
-    { id: "catalogue-tabs", activeid: "ctab-projects" },
-    ...TABS.map((t) => h("fluent-tab", { id: `ctab-${t}`, slot: "tab" }, LABELS[t])),
-    ...TABS.map((t) => h("fluent-tab-panel", { id: `cpanel-${t}`, slot: "tabpanel" }, lists[t]))
-  );
-  const browse = h("div", { class: "stack", id: "catalogue-browse" }, search, count, tabs);
-  const detail = detailView(ctx, () => {
-    detail.element.hidden = true;
-    browse.hidden = false;
-    search.focus();
-  });
+  const count = h("p", { id: "catalogue-count", class: "hint count" });
+  const announce = h("p", { id: "catalogue-announce", class: "visually-hidden", role: "status" });
+  const empty = h("div", { id: "catalogue-empty", class: "empty-state", hidden: true });
+
+  const detail = detailView(ctx, () => closeDetail());
   detail.element.hidden = true;
 
-  const entry = (id: string, content: HTMLElement[], open: () => void): HTMLLIElement =>
-    h(
-      "li",
-      {},
-      h("button", { type: "button", class: "entry", "data-id": id, onclick: open }, ...content)
-    );
+  const lists = {
+    projects: listbox<Project>({
+      id: "list-projects",
+      label: "Projects",
+      key: (p) => p.projectId,
+      render: (p) =>
+        entry(p.name, [p.projectId, p.symbol].filter(Boolean).join(" · "), ...badges(p)),
+      onActivate: (p) => openDetail(() => detail.showProject(p)),
+      onFocusLost: () => search.focus(),
+    }),
+    metrics: listbox<Metric>({
+      id: "list-metrics",
+      label: "Metrics",
+      key: (m) => m.metricId,
+      render: (m) => entry(m.metricName, m.metricId),
+      onActivate: (m) => openDetail(() => detail.showMetric(m)),
+      onFocusLost: () => search.focus(),
+    }),
+    sectors: listbox<MarketSector>({
+      id: "list-sectors",
+      label: "Sectors",
+      key: (s) => s.id,
+      render: (s) => entry(s.name, s.id),
+      onActivate: (s) => openDetail(() => detail.showSector(s)),
+      onFocusLost: () => search.focus(),
+    }),
+  };
+  const panel = (t: Tab): HTMLElement =>
+    h("div", { id: `cpanel-${t}`, class: "catalogue-panel" }, lists[t].element);
+  const panels: Record<Tab, HTMLElement> = {
+    projects: panel("projects"),
+    metrics: panel("metrics"),
+    sectors: panel("sectors"),
+  };
+  const tabs = tabList(
+    "Catalogue",
+    TABS.map((t) => ({ id: t, label: LABELS[t], panel: panels[t] })),
+    { prefix: "ctab", size: "small", id: "catalogue-tabs", class: "subtabs" }
+  );
+  const browse = h(
+    "div",
+    { class: "stack", id: "catalogue-browse" },
+    search.element,
+    tabs.element,
+    count,
+    announce,
+    empty,
+    ...TABS.map((t) => panels[t])
+  );
 
-  const open = (show: () => void): void => {
+  const openDetail = (show: () => void): void => {
     browse.hidden = true;
     detail.element.hidden = false;
     show();
+    detail.focusTitle();
+  };
+  const closeDetail = (): void => {
+    if (detail.element.hidden) return;
+    detail.element.hidden = true;
+    browse.hidden = false;
+    if (!lists[active].focus()) search.focus();
   };
 
-  const render = (): void => {
+  let announceTimer: ReturnType<typeof setTimeout> | undefined;
+  const say = (text: string, now: boolean): void => {
+    if (announceTimer) clearTimeout(announceTimer);
+    announceTimer = setTimeout(
+      () => {
+        announce.textContent = text;
+      },
+      now ? 0 : ANNOUNCE_AFTER_MS
+    );
+  };
+
+  const showEmpty = (message: string, clearSearch: boolean): void => {
+    const clear = clearSearch
+      ? h(
+          "fluent-button",
+          { id: "catalogue-clear", appearance: "outline", size: "small" },
+          "Clear the search"
+        )
+      : null;
+    clear?.addEventListener("click", () => {
+      search.setValue("");
+      render(true);
+      search.focus();
+    });
+    empty.replaceChildren(h("p", {}, message), ...(clear ? [clear] : []));
+    empty.hidden = false;
+  };
+
+  const render = (announceNow: boolean): void => {
     if (!catalogue) return;
     const c = catalogue;
-    const q = search.value;
+    const q = search.value();
     const started = performance.now();
-    let total = 0;
-    let found = 0;
-    if (active === "projects") {
-      const hits = c.projectIndex.search(q);
-      [total, found] = [c.projects.length, hits.length];
-      replaceChildren(
-        lists.projects,
-        ...hits
-          .slice(0, SHOWN)
-          .map((p) => entry(p.projectId, projectEntry(p), () => open(() => detail.showProject(p))))
-      );
-    } else if (active === "metrics") {
-      const hits = c.metricIndex.search(q);
-      [total, found] = [c.metrics.length, hits.length];
-      replaceChildren(
-        lists.metrics,
-        ...hits
-          .slice(0, SHOWN)
-          .map((m) => entry(m.metricId, metricEntry(m), () => open(() => detail.showMetric(m))))
-      );
-    } else {
-      const hits = c.sectorIndex.search(q);
-      [total, found] = [c.sectors.length, hits.length];
-      replaceChildren(
-        lists.sectors,
-        ...hits
-          .slice(0, SHOWN)
-          .map((s) => entry(s.id, sectorEntry(s), () => open(() => detail.showSector(s))))
+    const hits =
+      active === "projects"
+        ? c.projectIndex.search(q)
+        : active === "metrics"
+          ? c.metricIndex.search(q)
+          : c.sectorIndex.search(q);
+    const total =
+      active === "projects"
+        ? c.projects.length
+        : active === "metrics"
+          ? c.metrics.length
+          : c.sectors.length;
+    // The lists share one search: each is drawn from its own items.
+    if (active === "projects") lists.projects.setItems((hits as Project[]).slice(0, SHOWN));
+    else if (active === "metrics") lists.metrics.setItems((hits as Metric[]).slice(0, SHOWN));
+    else lists.sectors.setItems((hits as MarketSector[]).slice(0, SHOWN));
+    const shown = Math.min(hits.length, SHOWN);
+    const text =
+      (q.trim() === "" ? `${total} ${active}` : `${hits.length} of ${total} ${active}`) +
+      (shown < hits.length ? ` (first ${shown} shown; refine the search)` : "");
+    count.textContent = text;
+    count.dataset.ms = (performance.now() - started).toFixed(1);
+    empty.hidden = true;
+    if (hits.length === 0) {
+      showEmpty(
+        total === 0
+          ? `The service lists no ${active}.`
+          : `No ${active} match “${q.trim()}”. Search by id, name or symbol.`,
+        total > 0
       );
     }
-    const shown = Math.min(found, SHOWN);
-    count.textContent =
-      (q.trim() === "" ? `${total} ${active}` : `${found} of ${total} ${active}`) +
-      (shown < found ? ` (first ${shown} shown; refine the search)` : "");
-    count.dataset.ms = (performance.now() - started).toFixed(1);
+    say(text, announceNow);
   };
 
-  search.addEventListener("input", render);
-  tabs.addEventListener("change", () => {
-    const id = tabs.getAttribute("activeid") ?? "";
-    const tab = TABS.find((t) => `ctab-${t}` === id);
-    if (tab && tab !== active) {
-      active = tab;
-      render();
-    }
+  search.input.addEventListener("input", () => render(false));
+  tabs.onSelect((id) => {
+    active = id as Tab;
+    render(true);
   });
 
+  let loading = 0;
   const load = async (): Promise<void> => {
+    const run = ++loading;
     status.show("busy", "Loading the catalogue…");
+    count.textContent = "";
     // The client retries a silent service for a while: say so rather than spin without a word.
     let stopRetries = (): void => undefined;
     let settled = false;
     ctx.runtime().then(
       (runtime) => {
         if (settled) return;
-        stopRetries = runtime.client.on("retry", (e) =>
+        stopRetries = runtime.client.on("retry", () =>
           status.show(
             "busy",
-            `Loading the catalogue… the service did not answer (${e.reason}); trying again.`
+            "Loading the catalogue… the service has not answered yet; trying again."
           )
         );
       },
       () => undefined
     );
     try {
-      catalogue = await ctx.catalogue.load();
+      const loaded = await ctx.catalogue.load();
+      if (run !== loading) return;
+      catalogue = loaded;
       status.clear();
-      render();
+      browse.hidden = !detail.element.hidden;
+      render(true);
     } catch (error) {
+      if (run !== loading) return;
       catalogue = undefined;
-      status.show("error", `The catalogue could not be loaded: ${messageOf(error)}`);
+      TABS.forEach((t) => lists[t].setItems([]));
+      empty.hidden = true;
+      reportError(ctx, status, error, "load the catalogue", () => void load());
     } finally {
       settled = true;
       stopRetries();
     }
   };
-  ctx.onConnectionChanged(() => void load());
+  ctx.onConnectionChanged(() => {
+    // What was on screen came from the old connection: close it and start over.
+    const hadFocus = detail.element.contains(document.activeElement);
+    detail.clear();
+    detail.element.hidden = true;
+    browse.hidden = false;
+    if (hadFocus) search.focus();
+    void load();
+  });
   void load();
 
   return h("div", { class: "stack" }, status.element, browse, detail.element);

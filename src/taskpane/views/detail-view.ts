@@ -1,11 +1,13 @@
 /**
  * The detail panel of a project, metric or sector, and its insert actions. Everything from the service is
- * set as text; links open only when they are web addresses.
+ * set as text; links open only when they are web addresses. The heading takes focus when a detail opens;
+ * Back and Escape return to the list. A failed load says why in plain words, with Retry.
  */
 import type { MarketSector, Metric, Project, ProjectDetail } from "../../client/data/types";
 import type { AppContext } from "../app-context";
+import type { Catalogue } from "../model/catalogue-store";
 import { comparisonGrid } from "../model/comparison-grid";
-import { emptyState, withValue } from "../model/formula-builder";
+import { emptyState, startingState, withValue } from "../model/formula-builder";
 import {
   defaultMetric,
   metricLastYearFormula,
@@ -15,15 +17,20 @@ import {
   valueFormula,
 } from "../model/insert-actions";
 import { h, replaceChildren, safeHref } from "../../ui/dom";
-import { choiceSelect, picker } from "./picker";
-import { statusLine, withBusy, type StatusLine } from "../../ui/status";
-import { messageOf } from "../../client/errors";
+import { closedPopup, disclosure, dropdownField } from "../../ui/controls";
+import { statusLine, type StatusLine } from "../../ui/status";
+import { picker } from "./picker";
+import { onPress, reportError } from "./feedback";
 
 export interface DetailView {
   element: HTMLElement;
   showProject(project: Project): void;
   showMetric(metric: Metric): void;
   showSector(sector: MarketSector): void;
+  /** Keyboard focus on the detail's heading (on opening). */
+  focusTitle(): void;
+  /** Forgets what is shown (the connection changed). */
+  clear(): void;
 }
 
 function list(items: readonly string[], empty = "None listed."): HTMLElement {
@@ -32,25 +39,41 @@ function list(items: readonly string[], empty = "None listed."): HTMLElement {
     : h("ul", { class: "plain" }, ...items.map((i) => h("li", {}, i)));
 }
 
+const title = (text: string): HTMLElement =>
+  h("h2", { id: "detail-title", class: "detail-title", tabindex: -1 }, text);
+
 export function detailView(ctx: AppContext, back: () => void): DetailView {
   const body = h("div", { id: "detail-body", class: "stack" });
   const status = statusLine("detail-status");
   const backButton = h(
     "fluent-button",
-    { id: "detail-back", appearance: "stealth", onclick: back },
-    "← Back to the list"
+    { id: "detail-back", appearance: "subtle", size: "small", class: "back", onclick: back },
+    h("span", { "aria-hidden": "true" }, "← "),
+    "Back to the list"
   );
-  const element = h("section", { id: "detail", class: "stack" }, backButton, status.element, body);
+  const element = h(
+    "section",
+    { id: "detail", class: "stack detail", "aria-labelledby": "detail-title" },
+    backButton,
+    body,
+    status.element
+  );
+  element.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || event.defaultPrevented) return;
+    // An open dropdown takes its own Escape (an open menu marks it handled).
+    if (closedPopup(event)) return;
+    event.preventDefault();
+    back();
+  });
+  /** Each show() bumps it: a slow answer for a detail the user already left is dropped. */
+  let shown = 0;
 
-  const insert = (button: HTMLElement, st: StatusLine, formula: () => string): void => {
-    button.addEventListener("click", () =>
-      withBusy(button, st, "Inserting…", async () => {
-        const text = formula();
-        const { address } = await ctx.workbook.insertFormula(text);
-        st.show("success", `Inserted ${text} in ${address}.`);
-      })
-    );
-  };
+  const insert = (button: HTMLElement, st: StatusLine, formula: () => string): void =>
+    onPress(ctx, button, st, "Inserting…", "insert the formula", async () => {
+      const text = formula();
+      const { address } = await ctx.workbook.insertFormula(text);
+      st.show("success", `Inserted ${text} in ${address}.`);
+    });
 
   const projectActions = (
     p: Project,
@@ -60,19 +83,15 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
     const available = Object.entries(d.metricAvailability)
       .filter(([, ok]) => ok)
       .map(([id]) => id);
-    const catalogueMetrics = available.map((id) => ({
-      value: id,
-      label: `${metricName(id)} (${id})`,
-    }));
-    const metric = choiceSelect(
+    const metric = dropdownField(
       "detail-metric",
       "Metric for VALUE and METRIC",
-      catalogueMetrics,
+      available.map((id) => ({ value: id, label: `${metricName(id)} (${id})` })),
       defaultMetric(available)
     );
-    const chosen = (): string => metric.select.value;
+    const chosen = (): string => metric.value();
     const buttons = {
-      card: h("fluent-button", { id: "insert-card", appearance: "accent" }, "Insert as card"),
+      card: h("fluent-button", { id: "insert-card", appearance: "primary" }, "Insert as card"),
       value: h("fluent-button", { id: "insert-value" }, "Insert VALUE"),
       metric: h("fluent-button", { id: "insert-metric" }, "Insert METRIC (last 365 days)"),
       statement: h("fluent-button", { id: "insert-statement-formula" }, "Insert STATEMENT"),
@@ -85,35 +104,136 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
     insert(buttons.value, status, () => valueFormula(p.projectId, chosen()));
     insert(buttons.metric, status, () => metricLastYearFormula(p.projectId, chosen()));
     insert(buttons.statement, status, () => statementFormula(p.projectId));
-    buttons.card.addEventListener("click", () =>
-      withBusy(buttons.card, status, "Inserting…", async () => {
-        const text = projectFormula(p.projectId);
-        const { address } = await ctx.workbook.insertFormula(text);
-        const cell = address.replace(/^.*!/, "");
-        status.show(
-          "success",
-          `Inserted ${p.name} as a card in ${address} (${text}). Click its icon for the card; =${cell}.Revenue reads a field.`
-        );
-      })
-    );
+    onPress(ctx, buttons.card, status, "Inserting…", "insert the card", async () => {
+      const text = projectFormula(p.projectId);
+      const { address } = await ctx.workbook.insertFormula(text);
+      const cell = address.replace(/^.*!/, "");
+      status.show(
+        "success",
+        `Inserted ${p.name} as a card in ${address} (${text}). Click its icon for the card; =${cell}.Revenue reads a field.`
+      );
+    });
     buttons.builder.addEventListener("click", () => {
       let state = withValue(emptyState("VALUE"), "project", { kind: "ids", ids: [p.projectId] });
       if (chosen()) state = withValue(state, "metric", { kind: "ids", ids: [chosen()] });
       ctx.openInBuilder(state);
     });
+    // Without a metric, VALUE and METRIC would have nothing to insert.
+    const offered =
+      available.length > 0
+        ? Object.values(buttons)
+        : [buttons.card, buttons.statement, buttons.builder];
     return h(
       "div",
       { class: "stack actions" },
       h("h3", {}, "Insert into the active cell"),
       available.length > 0
         ? metric.element
-        : h("p", { class: "hint" }, "No metrics are listed as available."),
-      h("div", { class: "buttons" }, ...Object.values(buttons))
+        : h("p", { class: "hint" }, "No metrics are listed as available for this project."),
+      h("div", { class: "buttons" }, ...offered)
     );
   };
 
+  const renderProject = (p: Project, d: ProjectDetail, catalogue: Catalogue): void => {
+    const sectorNames = new Map(catalogue.sectors.map((s) => [s.id, s.name]));
+    const description = Object.entries(d.description);
+    const links = d.links
+      .map((l) => ({ ...l, href: safeHref(l.url) }))
+      .map((l) =>
+        l.href
+          ? h(
+              "li",
+              {},
+              // A plain anchor styled as a Fluent link, not fluent-link: the component opens a Ctrl+click
+              // with window.open(href, "_blank"), without noopener, and these addresses come from the service.
+              h(
+                "a",
+                { href: l.href, target: "_blank", rel: "noopener noreferrer", class: "link" },
+                l.summary || l.url
+              )
+            )
+          : h("li", {}, `${l.summary}: ${l.url}`)
+      );
+    const available = Object.entries(d.metricAvailability)
+      .filter(([, ok]) => ok)
+      .map(([id]) => id);
+    const defs = new Map(d.metricDefinitions.map((x) => [x.metricId, x.definition]));
+    const sources = new Map(d.metricSources.map((x) => [x.metricId, x.definition]));
+    const metricsList = h(
+      "ul",
+      { class: "plain metrics", id: "detail-metrics" },
+      ...available.map((id) =>
+        h(
+          "li",
+          {},
+          h("strong", {}, catalogue.metricName(id)),
+          ` (${id})`,
+          defs.get(id) ? h("div", { class: "hint" }, defs.get(id)) : null,
+          sources.get(id) ? h("div", { class: "hint" }, `Source: ${sources.get(id)}`) : null
+        )
+      )
+    );
+    const metricsBox = disclosure(
+      "detail-metrics-toggle",
+      `Metrics available (${available.length}): definitions and sources`,
+      metricsList
+    );
+    replaceChildren(
+      body,
+      title(d.name),
+      h(
+        "p",
+        { class: "entry-meta" },
+        [p.projectId, d.symbol ?? p.symbol].filter(Boolean).join(" · ")
+      ),
+      p.isArchived
+        ? h(
+            "p",
+            { class: "badge archived" },
+            `Archived${p.archivedReason ? `: ${p.archivedReason}` : ""} — history kept, no new data.`
+          )
+        : null,
+      p.maintenanceReason
+        ? h("p", { class: "badge maintenance" }, `Under maintenance: ${p.maintenanceReason}`)
+        : null,
+      ...description.map(([k, v]) =>
+        h("p", {}, h("strong", {}, `${k[0].toUpperCase()}${k.slice(1)}: `), v)
+      ),
+      projectActions(p, d, catalogue.metricName),
+      h(
+        "dl",
+        { class: "facts" },
+        h("dt", {}, "Sectors"),
+        h(
+          "dd",
+          {},
+          d.marketSectors.map((id) => sectorNames.get(id) ?? id).join(", ") || "None listed."
+        ),
+        h("dt", {}, "Chains"),
+        h("dd", {}, d.chains.join(", ") || "None listed."),
+        h("dt", {}, "Products"),
+        h(
+          "dd",
+          {},
+          p.products.map((x) => `${x.productName} (${x.productId})`).join(", ") || "None listed."
+        ),
+        h("dt", {}, "Links"),
+        h("dd", {}, links.length ? h("ul", { class: "plain" }, ...links) : "None listed.")
+      ),
+      h("div", { id: "detail-metrics-box" }, metricsBox.element)
+    );
+  };
+
+  /** Keeps focus on the page when the heading it was on is redrawn. */
+  const keepFocus = (draw: () => void): void => {
+    const onTitle = document.activeElement?.id === "detail-title";
+    draw();
+    if (onTitle) document.getElementById("detail-title")?.focus();
+  };
+
   const showProject = (p: Project): void => {
-    replaceChildren(body, h("h2", { id: "detail-title" }, p.name));
+    const run = ++shown;
+    keepFocus(() => replaceChildren(body, title(p.name)));
     status.show("busy", "Loading the project…");
     void (async () => {
       try {
@@ -121,121 +241,43 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
           ctx.catalogue.projectDetail(p.projectId),
           ctx.catalogue.load(),
         ]);
-        const sectorNames = new Map(catalogue.sectors.map((s) => [s.id, s.name]));
-        const description = Object.entries(d.description);
-        const links = d.links
-          .map((l) => ({ ...l, href: safeHref(l.url) }))
-          .map((l) =>
-            l.href
-              ? h(
-                  "li",
-                  {},
-                  h(
-                    "a",
-                    { href: l.href, target: "_blank", rel: "noopener noreferrer" },
-                    l.summary || l.url
-                  )
-                )
-              : h("li", {}, `${l.summary}: ${l.url}`)
-          );
-        const available = Object.entries(d.metricAvailability)
-          .filter(([, ok]) => ok)
-          .map(([id]) => id);
-        const defs = new Map(d.metricDefinitions.map((x) => [x.metricId, x.definition]));
-        const sources = new Map(d.metricSources.map((x) => [x.metricId, x.definition]));
-        replaceChildren(
-          body,
-          h("h2", { id: "detail-title" }, d.name),
-          h(
-            "p",
-            { class: "entry-meta" },
-            [p.projectId, d.symbol ?? p.symbol].filter(Boolean).join(" · ")
-          ),
-          p.isArchived
-            ? h(
-                "p",
-                { class: "badge archived" },
-                `Archived${p.archivedReason ? `: ${p.archivedReason}` : ""} — history kept, no new data.`
-              )
-            : null,
-          p.maintenanceReason
-            ? h("p", { class: "badge maintenance" }, `Under maintenance: ${p.maintenanceReason}`)
-            : null,
-          ...description.map(([k, v]) =>
-            h("p", {}, h("strong", {}, `${k[0].toUpperCase()}${k.slice(1)}: `), v)
-          ),
-          projectActions(p, d, catalogue.metricName),
-          h(
-            "dl",
-            { class: "facts" },
-            h("dt", {}, "Sectors"),
-            h(
-              "dd",
-              {},
-              d.marketSectors.map((id) => sectorNames.get(id) ?? id).join(", ") || "None listed."
-            ),
-            h("dt", {}, "Chains"),
-            h("dd", {}, d.chains.join(", ") || "None listed."),
-            h("dt", {}, "Products"),
-            h(
-              "dd",
-              {},
-              p.products.map((x) => `${x.productName} (${x.productId})`).join(", ") ||
-                "None listed."
-            ),
-            h("dt", {}, "Links"),
-            h("dd", {}, links.length ? h("ul", { class: "plain" }, ...links) : "None listed.")
-          ),
-          h(
-            "details",
-            { id: "detail-metrics-box" },
-            h("summary", {}, `Metrics available (${available.length}): definitions and sources`),
-            h(
-              "ul",
-              { class: "plain metrics", id: "detail-metrics" },
-              ...available.map((id) =>
-                h(
-                  "li",
-                  {},
-                  h("strong", {}, catalogue.metricName(id)),
-                  ` (${id})`,
-                  defs.get(id) ? h("div", { class: "hint" }, defs.get(id)) : null,
-                  sources.get(id) ? h("div", { class: "hint" }, `Source: ${sources.get(id)}`) : null
-                )
-              )
-            )
-          )
-        );
+        if (run !== shown) return;
+        keepFocus(() => renderProject(p, d, catalogue));
         status.clear();
       } catch (error) {
-        status.show("error", `Could not load ${p.projectId}: ${messageOf(error)}`);
+        if (run !== shown) return;
+        reportError(ctx, status, error, `load ${p.name}`, () => showProject(p));
       }
     })();
   };
 
   const showMetric = (m: Metric): void => {
+    shown++;
     const builder = h(
       "fluent-button",
-      { id: "metric-to-builder", appearance: "accent" },
+      { id: "metric-to-builder", appearance: "primary" },
       "Use in the formula builder"
     );
     builder.addEventListener("click", () =>
       ctx.openInBuilder(
-        withValue(emptyState("METRIC"), "metric", { kind: "ids", ids: [m.metricId] })
+        withValue(startingState("METRIC"), "metric", { kind: "ids", ids: [m.metricId] })
       )
     );
     status.clear();
-    replaceChildren(
-      body,
-      h("h2", { id: "detail-title" }, m.metricName),
-      h("p", { class: "entry-meta" }, m.metricId),
-      h("p", {}, m.description || "No description."),
-      h("div", { class: "buttons" }, builder)
+    keepFocus(() =>
+      replaceChildren(
+        body,
+        title(m.metricName),
+        h("p", { class: "entry-meta" }, m.metricId),
+        h("p", {}, m.description || "No description."),
+        h("div", { class: "buttons" }, builder)
+      )
     );
   };
 
   const showSector = (s: MarketSector): void => {
-    replaceChildren(body, h("h2", { id: "detail-title" }, s.name));
+    const run = ++shown;
+    keepFocus(() => replaceChildren(body, title(s.name)));
     status.show("busy", "Loading the sector…");
     void (async () => {
       try {
@@ -243,6 +285,7 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
           ctx.catalogue.sectorDetail(s.id),
           ctx.catalogue.load(),
         ]);
+        if (run !== shown) return;
         const metrics = picker({
           id: "grid-metrics",
           label: "Metrics for the comparison grid",
@@ -256,39 +299,51 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
         );
         const gridButton = h(
           "fluent-button",
-          { id: "insert-sector-grid", appearance: "accent" },
+          { id: "insert-sector-grid", appearance: "primary" },
           "Insert comparison grid"
         );
-        gridButton.addEventListener("click", () =>
-          withBusy(gridButton, status, "Inserting…", async () => {
-            const plan = comparisonGrid({
-              projects: d.projects.map((x) => ({ id: x.projectId, name: x.name })),
-              metrics: metrics.value().map((id) => ({ id, name: catalogue.metricName(id) })),
-            });
-            const { address } = await ctx.workbook.insertGrid(plan);
-            status.show("success", `Inserted the comparison grid in ${address}.`);
-          })
-        );
+        onPress(ctx, gridButton, status, "Inserting…", "insert the comparison grid", async () => {
+          const plan = comparisonGrid({
+            projects: d.projects.map((x) => ({ id: x.projectId, name: x.name })),
+            metrics: metrics.value().map((id) => ({ id, name: catalogue.metricName(id) })),
+          });
+          const { address } = await ctx.workbook.insertGrid(plan);
+          status.show("success", `Inserted the comparison grid in ${address}.`);
+        });
         const sectorButton = h("fluent-button", { id: "insert-sector" }, "Insert SECTOR");
         insert(sectorButton, status, () => sectorFormula(s.id));
-        replaceChildren(
-          body,
-          h("h2", { id: "detail-title" }, d.name),
-          h("p", { class: "entry-meta" }, d.marketSectorId),
-          d.description.what ? h("p", {}, h("strong", {}, "What: "), d.description.what) : null,
-          d.description.how ? h("p", {}, h("strong", {}, "How: "), d.description.how) : null,
-          h("h3", {}, `Projects (${d.projects.length})`),
-          list(d.projects.map((x) => `${x.name} (${x.projectId})`)),
-          h("h3", {}, "Insert into the active cell"),
-          metrics.element,
-          h("div", { class: "buttons" }, gridButton, sectorButton)
+        keepFocus(() =>
+          replaceChildren(
+            body,
+            title(d.name),
+            h("p", { class: "entry-meta" }, d.marketSectorId),
+            d.description.what ? h("p", {}, h("strong", {}, "What: "), d.description.what) : null,
+            d.description.how ? h("p", {}, h("strong", {}, "How: "), d.description.how) : null,
+            h("h3", {}, `Projects (${d.projects.length})`),
+            list(d.projects.map((x) => `${x.name} (${x.projectId})`)),
+            h("h3", {}, "Insert into the active cell"),
+            metrics.element,
+            h("div", { class: "buttons" }, gridButton, sectorButton)
+          )
         );
         status.clear();
       } catch (error) {
-        status.show("error", `Could not load ${s.id}: ${messageOf(error)}`);
+        if (run !== shown) return;
+        reportError(ctx, status, error, `load ${s.name}`, () => showSector(s));
       }
     })();
   };
 
-  return { element, showProject, showMetric, showSector };
+  return {
+    element,
+    showProject,
+    showMetric,
+    showSector,
+    focusTitle: () => document.getElementById("detail-title")?.focus(),
+    clear: () => {
+      shown++;
+      replaceChildren(body);
+      status.clear();
+    },
+  };
 }

@@ -12,7 +12,8 @@ import {
   exportDiagnostics,
 } from "../model/diagnostics-model";
 import { h, replaceChildren } from "../../ui/dom";
-import { statusLine, withBusy } from "../../ui/status";
+import { statusLine } from "../../ui/status";
+import { onPress } from "./feedback";
 
 const USAGE_TICK_MS = 5_000;
 
@@ -22,29 +23,30 @@ async function storedKey(ctx: AppContext): Promise<string | undefined> {
 }
 
 export function diagnosticsView(ctx: AppContext): HTMLElement {
-  const cell = h("div", { id: "diag-cell", class: "stack", "aria-live": "polite" });
+  const cell = h("div", { id: "diag-cell", class: "stack" });
   const errors = h("ul", { id: "diag-errors", class: "plain errors-list" });
   const notes = h("div", { id: "diag-notes" });
-  const meter = h("meter", {
+  // A Fluent bar; the ARIA values are written on the element too (not only in its ElementInternals).
+  const meter = h("fluent-progress-bar", {
     id: "usage-meter",
+    role: "progressbar",
+    "aria-labelledby": "usage-meter-label",
+    "aria-valuemin": 0,
+    "aria-valuemax": 60,
+    "aria-valuenow": 0,
     min: 0,
     max: 60,
-    low: 36,
-    high: 54,
-    optimum: 0,
     value: 0,
+    thickness: "large",
   });
   const usageText = h("p", { id: "usage-text" });
   const usageDetail = h("p", { id: "usage-detail", class: "hint" });
   const exportStatus = statusLine("export-status");
-  const exportBox = h("textarea", {
-    id: "diagnostics-json",
-    class: "input mono",
-    rows: 8,
-    readonly: true,
-    "aria-label": "Exported diagnostics (JSON)",
-    hidden: true,
-  });
+  const exportBox = h(
+    "fluent-textarea",
+    { id: "diagnostics-json", class: "mono", readonly: true, resize: "vertical", hidden: true },
+    h("span", { slot: "label" }, "Exported diagnostics (JSON)")
+  ) as HTMLElement & { value: string };
   let address: string | undefined;
   let downloadUrl: string | undefined;
 
@@ -115,14 +117,14 @@ export function diagnosticsView(ctx: AppContext): HTMLElement {
               h("span", { class: "hint" }, e.at)
             )
           )
-        : [h("li", { class: "hint" }, "No errors.")])
+        : [h("li", { class: "hint" }, "No cell has shown an error since the add-in started.")])
     );
     const noteList = describeNotes(ctx.diagnostics.notes());
     replaceChildren(
       notes,
       ...(noteList.length
         ? [
-            h("h2", {}, "Saved cache"),
+            h("h3", {}, "Saved cache"),
             h(
               "ul",
               { class: "plain" },
@@ -132,10 +134,16 @@ export function diagnosticsView(ctx: AppContext): HTMLElement {
         : [])
     );
     const usage = describeUsage(ctx.diagnostics.usage());
-    meter.max = usage.limitPerMinute;
-    meter.low = usage.limitPerMinute * 0.6;
-    meter.high = usage.limitPerMinute * 0.9;
-    meter.value = usage.requestsLastMinute;
+    const bar = meter as HTMLElement & { max: number; value: number };
+    bar.max = usage.limitPerMinute;
+    bar.value = usage.requestsLastMinute;
+    meter.setAttribute("aria-valuemax", String(usage.limitPerMinute));
+    meter.setAttribute("aria-valuenow", String(usage.requestsLastMinute));
+    meter.setAttribute("aria-valuetext", usage.summary);
+    meter.setAttribute(
+      "validation-state",
+      usage.level === "high" ? "error" : usage.level === "medium" ? "warning" : "success"
+    );
     meter.dataset.level = usage.level;
     usageText.textContent = usage.summary;
     usageDetail.textContent = usage.detail;
@@ -165,34 +173,36 @@ export function diagnosticsView(ctx: AppContext): HTMLElement {
   setInterval(renderRest, USAGE_TICK_MS);
 
   const exportButton = h("fluent-button", { id: "export-diagnostics" }, "Export diagnostics");
-  exportButton.addEventListener("click", () =>
-    withBusy(exportButton, exportStatus, "Exporting…", async () => {
-      const json = exportDiagnostics({
-        diagnostics: ctx.diagnostics,
-        settings: await ctx.settings.snapshot(),
-        version: ctx.build.version,
-        mode: ctx.build.mode,
-        now: ctx.now(),
-        secrets: [await storedKey(ctx)],
-      });
-      exportBox.value = json;
-      exportBox.hidden = false;
-      if (downloadUrl) URL.revokeObjectURL(downloadUrl);
-      const url = URL.createObjectURL(new Blob([json], { type: "application/json" }));
-      downloadUrl = url;
-      const link = h(
-        "a",
-        { href: url, download: "cryptometrics-diagnostics.json", id: "diagnostics-download" },
-        "Download cryptometrics-diagnostics.json"
-      );
-      replaceChildren(
-        exportStatus.element,
-        "Ready (no API key inside). ",
-        link,
-        " or copy the text below."
-      );
-      exportStatus.element.dataset.kind = "success";
-    })
+  onPress(ctx, exportButton, exportStatus, "Exporting…", "export the diagnostics", async () => {
+    const json = exportDiagnostics({
+      diagnostics: ctx.diagnostics,
+      settings: await ctx.settings.snapshot(),
+      version: ctx.build.version,
+      mode: ctx.build.mode,
+      now: ctx.now(),
+      secrets: [await storedKey(ctx)],
+    });
+    exportBox.value = json;
+    exportBox.hidden = false;
+    if (downloadUrl) URL.revokeObjectURL(downloadUrl);
+    const url = URL.createObjectURL(new Blob([json], { type: "application/json" }));
+    downloadUrl = url;
+    download.setAttribute("href", url);
+    download.hidden = false;
+    exportStatus.show(
+      "success",
+      "Ready (no API key inside): download the file, or copy the text below."
+    );
+  });
+  const download = h(
+    "fluent-link",
+    {
+      href: "#",
+      download: "cryptometrics-diagnostics.json",
+      id: "diagnostics-download",
+      hidden: true,
+    },
+    "Download cryptometrics-diagnostics.json"
   );
   const refreshCell = h(
     "fluent-button",
@@ -206,20 +216,21 @@ export function diagnosticsView(ctx: AppContext): HTMLElement {
   return h(
     "div",
     { class: "stack" },
-    h("h2", {}, "Active cell"),
+    h("h3", {}, "Active cell"),
     cell,
     h("div", { class: "buttons" }, refreshCell),
-    h("h2", {}, "Usage"),
-    h("label", { for: "usage-meter", class: "label" }, "Requests in the last minute"),
+    h("h3", {}, "Usage"),
+    h("p", { class: "label", id: "usage-meter-label" }, "Requests in the last minute"),
     meter,
     usageText,
     usageDetail,
-    h("h2", {}, "Recent errors"),
+    h("h3", {}, "Errors in cells"),
     errors,
     notes,
-    h("fluent-divider", {}),
+    h("fluent-divider", { role: "separator" }),
     h("div", { class: "buttons" }, exportButton),
     exportStatus.element,
+    download,
     exportBox
   );
 }

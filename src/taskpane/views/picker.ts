@@ -1,10 +1,13 @@
 /**
- * Picking projects, metrics, sectors...: a search box over a native list box (single or multiple
- * choice). Native <select> elements are keyboard- and screen-reader-friendly and compact at 320 px. The
- * choice is a set of ids that survives filtering: searching for another project does not drop the first.
+ * Picking projects, metrics, sectors...: a Fluent search field over a list box (single or multiple choice)
+ * that is one tab stop, arrow keys inside, Space or Enter to choose. The choice is a set of ids that
+ * survives filtering: searching for another project does not drop the first. A summary line says what is
+ * chosen (announced when the choice changes, not on every keystroke of the search).
  */
 import { CatalogueIndex } from "../model/catalogue-search";
-import { h, replaceChildren } from "../../ui/dom";
+import { h } from "../../ui/dom";
+import { textField } from "../../ui/controls";
+import { listbox } from "../../ui/listbox";
 
 export interface PickerEntity {
   id: string;
@@ -20,16 +23,16 @@ export interface Picker {
   value(): string[];
   setValue(ids: readonly string[]): void;
   onChange(listener: (ids: string[]) => void): void;
+  /** Keyboard focus on the list (its current option), or on the search when nothing is listed. */
+  focus(): void;
 }
 
 export interface PickerOptions {
   id: string;
   label: string;
   multiple?: boolean;
-  /** Rows visible in the list. */
-  size?: number;
-  /** A first "none" option for optional single choices. */
-  noneLabel?: string;
+  /** Optional single choices: the choice can be cleared. */
+  optional?: boolean;
 }
 
 const MAX_SHOWN = 300;
@@ -37,88 +40,88 @@ const MAX_SHOWN = 300;
 export function picker(options: PickerOptions): Picker {
   let index = new CatalogueIndex<PickerEntity>([], (e) => e);
   let byId = new Map<string, PickerEntity>();
-  let chosen: string[] = [];
   const listeners: ((ids: string[]) => void)[] = [];
-  const search = h("input", {
-    type: "search",
+  // The search field carries the picker's label; the list below it is named the same.
+  const search = textField({
     id: `${options.id}-search`,
-    class: "input",
-    placeholder: "Search…",
-    "aria-label": `Search ${options.label.toLowerCase()}`,
-    autocomplete: "off",
+    label: options.label,
+    placeholder: "Search: id, name or symbol",
   });
-  const select = h("select", {
+  const summary = h("p", { class: "hint chosen", id: `${options.id}-chosen`, role: "status" });
+  const empty = h("p", { class: "hint empty", hidden: true });
+  const list = listbox<PickerEntity>({
     id: options.id,
-    class: "input list",
-    size: options.size ?? (options.multiple ? 6 : 5),
-    multiple: options.multiple ?? false,
+    label: options.label,
+    multiple: options.multiple,
+    key: (e) => e.id,
+    render: (e) => [
+      h("span", { class: "check", "aria-hidden": "true" }),
+      h(
+        "span",
+        { class: "option-text" },
+        `${e.name}${e.symbol ? ` (${e.symbol})` : ""}`,
+        e.note ? h("span", { class: "option-note" }, ` — ${e.note}`) : null
+      ),
+    ],
+    onChoose: (ids) => {
+      describe();
+      listeners.forEach((l) => l(ids));
+    },
+    onFocusLost: () => search.focus(),
   });
-  const label = h("label", { for: options.id, class: "label" }, options.label);
-  const summary = h("p", { class: "hint", id: `${options.id}-chosen`, "aria-live": "polite" });
-  select.setAttribute("aria-describedby", summary.id);
+  list.element.classList.add("picker-list");
+  const clear = h(
+    "fluent-button",
+    { id: `${options.id}-clear`, appearance: "subtle", size: "small", hidden: true },
+    "Clear choice"
+  );
+  clear.addEventListener("click", () => {
+    list.setChosen([]);
+    describe();
+    listeners.forEach((l) => l([]));
+    if (!list.focus()) search.focus();
+  });
 
-  const render = (): void => {
-    const shown = index.search(search.value, MAX_SHOWN);
-    const opts: HTMLOptionElement[] = [];
-    if (options.noneLabel && !options.multiple) {
-      opts.push(h("option", { value: "" }, options.noneLabel));
-    }
-    for (const e of shown) {
-      const text = `${e.name}${e.symbol ? ` (${e.symbol})` : ""}${e.note ? ` — ${e.note}` : ""}`;
-      const option = h("option", { value: e.id, title: e.id }, text);
-      option.selected = chosen.includes(e.id);
-      opts.push(option);
-    }
-    replaceChildren(select, ...opts);
+  const describe = (): void => {
+    const chosen = list.chosen();
     const names = chosen.map((id) => byId.get(id)?.name ?? id);
     summary.textContent = chosen.length === 0 ? "Nothing chosen." : `Chosen: ${names.join(", ")}`;
+    clear.hidden = chosen.length === 0 || (!options.multiple && !options.optional);
   };
 
-  select.addEventListener("change", () => {
-    const visible = new Set([...select.options].map((o) => o.value));
-    const picked = [...select.selectedOptions].map((o) => o.value).filter((v) => v !== "");
-    chosen = options.multiple
-      ? [...chosen.filter((id) => !visible.has(id)), ...picked]
-      : picked.slice(0, 1);
-    render();
-    listeners.forEach((l) => l([...chosen]));
-  });
-  search.addEventListener("input", render);
+  const render = (): void => {
+    const q = search.value();
+    const shown = index.search(q, MAX_SHOWN);
+    list.setItems(shown);
+    empty.hidden = shown.length > 0;
+    empty.textContent =
+      byId.size === 0 ? "Nothing to choose from yet." : `Nothing matches “${q.trim()}”.`;
+  };
+  search.input.addEventListener("input", render);
 
   return {
-    element: h("div", { class: "field picker" }, label, search, select, summary),
+    element: h(
+      "div",
+      { class: "picker" },
+      search.element,
+      list.element,
+      empty,
+      h("div", { class: "picker-footer" }, summary, clear)
+    ),
     setItems(items) {
       index = new CatalogueIndex(items, (e) => e);
       byId = new Map(items.map((e) => [e.id, e]));
       render();
+      describe();
     },
-    value: () => [...chosen],
+    value: () => list.chosen(),
     setValue(ids) {
-      chosen = options.multiple ? [...ids] : ids.slice(0, 1);
-      render();
+      list.setChosen(ids);
+      describe();
     },
     onChange: (l) => listeners.push(l),
-  };
-}
-
-/** A labelled native select of fixed choices. */
-export function choiceSelect(
-  id: string,
-  label: string,
-  choices: readonly { value: string; label: string }[],
-  initial?: string
-): { element: HTMLElement; select: HTMLSelectElement } {
-  const select = h(
-    "select",
-    { id, class: "input" },
-    ...choices.map((c) => {
-      const option = h("option", { value: c.value }, c.label);
-      option.selected = c.value === initial;
-      return option;
-    })
-  );
-  return {
-    element: h("div", { class: "field" }, h("label", { for: id, class: "label" }, label), select),
-    select,
+    focus: () => {
+      if (!list.focus()) search.focus();
+    },
   };
 }

@@ -7,12 +7,13 @@ import type { RefreshRecord } from "../../excel/refresh-log";
 import type { AppContext } from "../app-context";
 import { freezeNote } from "../model/freeze-note";
 import { h, replaceChildren } from "../../ui/dom";
-import { statusLine, withBusy } from "../../ui/status";
+import { statusLine } from "../../ui/status";
+import { onPress } from "./feedback";
 
 export function refreshView(ctx: AppContext): HTMLElement {
   const last = h(
     "p",
-    { id: "last-refresh", class: "hint", "aria-live": "polite" },
+    { id: "last-refresh", class: "hint" },
     "Not refreshed since the add-in started."
   );
   const status = statusLine("refresh-status");
@@ -35,35 +36,28 @@ export function refreshView(ctx: AppContext): HTMLElement {
     id: string,
     label: string,
     scope: "all" | "selection",
-    accent = false
+    primary = false
   ): HTMLElement => {
-    const b = h("fluent-button", { id, appearance: accent ? "accent" : "neutral" }, label);
-    b.addEventListener("click", () =>
-      withBusy(b, status, "Refreshing…", async () => {
-        const record = await refresh(deps, scope, "taskpane");
-        status.show(record.ok ? "success" : "error", record.message);
-      })
-    );
+    const b = h("fluent-button", { id, appearance: primary ? "primary" : null }, label);
+    onPress(ctx, b, status, "Refreshing…", "refresh", async () => {
+      // Not set up (no address, no key): said in plain words here, with Go to Settings.
+      await ctx.runtime();
+      const record = await refresh(deps, scope, "taskpane");
+      if (record.ok) status.show("success", record.message);
+      else status.error(record.message);
+    });
     return b;
   };
 
-  const scope = h(
-    "fluent-radio-group",
-    { id: "freeze-scope", value: "selection", orientation: "vertical" },
-    h("label", { slot: "label" }, "Freeze"),
-    h(
-      "fluent-radio",
-      { value: "selection", id: "freeze-selection", checked: true },
-      "The selected cells"
-    ),
-    h("fluent-radio", { value: "sheet", id: "freeze-sheet" }, "The whole active sheet")
-  );
   const freezeStatus = statusLine("freeze-status");
-  const freeze = h("fluent-button", { id: "freeze", appearance: "accent" }, "Freeze to values");
-  freeze.addEventListener("click", () =>
-    withBusy(freeze, freezeStatus, "Freezing…", async () => {
-      const where = ((scope as HTMLElement & { value: string }).value || "selection") as
-        "selection" | "sheet";
+  const freezeButton = (
+    id: string,
+    label: string,
+    where: "selection" | "sheet",
+    primary: boolean
+  ): HTMLElement => {
+    const b = h("fluent-button", { id, appearance: primary ? "primary" : null }, label);
+    onPress(ctx, b, freezeStatus, "Freezing…", "freeze the formulas", async () => {
       const result = await ctx.workbook.freezeToValues(
         where,
         freezeNote(ctx.now(), ctx.source.current === "simulated")
@@ -82,17 +76,17 @@ export function refreshView(ctx: AppContext): HTMLElement {
         "success",
         `Replaced ${result.formulas} CRYPTO formula${result.formulas === 1 ? "" : "s"} by values (${result.ranges.join(", ")}).${note}`
       );
-    })
-  );
+    });
+    return b;
+  };
 
   return h(
     "div",
     { class: "stack" },
-    h("h2", {}, "Refresh"),
     h(
       "p",
       { class: "hint" },
-      "Fetches fresh figures: the cache is cleared (kept only as a fallback if the service fails) and the formulas recalculate."
+      "Fetches fresh figures: the cache is cleared (kept only as a fallback if the service fails) and the formulas recalculate. The ribbon's Refresh button does the same."
     ),
     h(
       "div",
@@ -102,15 +96,19 @@ export function refreshView(ctx: AppContext): HTMLElement {
     ),
     last,
     status.element,
-    h("fluent-divider", {}),
-    h("h2", {}, "Share without a key"),
+    h("fluent-divider", { role: "separator" }),
+    h("h3", {}, "Share without a key"),
     h(
       "p",
       { class: "hint" },
       "Replaces CRYPTO formulas by their current values (other formulas stay) and notes the time on the first cell."
     ),
-    scope,
-    h("div", { class: "buttons" }, freeze),
+    h(
+      "div",
+      { class: "buttons" },
+      freezeButton("freeze", "Freeze the selection", "selection", true),
+      freezeButton("freeze-sheet", "Freeze the whole sheet", "sheet", false)
+    ),
     freezeStatus.element
   );
 }

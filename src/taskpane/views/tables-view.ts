@@ -1,6 +1,7 @@
 /**
  * Tables and templates: a statement worksheet (project, granularity, interval; live formulas or static
- * values) and a comparison grid (projects × metrics of VALUE formulas) at the active cell.
+ * values) and a comparison grid (projects × metrics of VALUE formulas) at the active cell. A missing
+ * choice or a mistyped date is said next to it, and focus goes there.
  */
 import { formatInstant } from "../model/diagnostics-model";
 import type { AppContext } from "../app-context";
@@ -9,8 +10,11 @@ import { comparisonGrid } from "../model/comparison-grid";
 import { GRANULARITY_CHOICES, INTERVAL_CHOICES } from "../model/function-specs";
 import { statementSheet, type StatementMode } from "../model/statement-layout";
 import { h } from "../../ui/dom";
-import { choiceSelect, picker, type Picker } from "./picker";
-import { statusLine, withBusy } from "../../ui/status";
+import { checkboxField, dropdownField, textField } from "../../ui/controls";
+import { picker } from "./picker";
+import { statusLine } from "../../ui/status";
+import { dateProblem } from "../model/field-checks";
+import { onPress, reportError } from "./feedback";
 import type { StatementGranularity } from "../../engine/engine";
 import type { StatementInterval } from "../../client/data/types";
 
@@ -21,53 +25,54 @@ function projectItems(c: Catalogue): { id: string; name: string; symbol?: string
 export function tablesView(ctx: AppContext): HTMLElement {
   // ---- statement ----
   const statementProject = picker({ id: "statement-project", label: "Project" });
-  const granularity = choiceSelect(
+  const granularity = dropdownField(
     "statement-granularity",
     "Periods",
     GRANULARITY_CHOICES.map((g) => ({ value: g, label: g })),
     "quarter"
   );
-  const interval = choiceSelect(
+  const interval = dropdownField(
     "statement-interval",
     "Over",
     INTERVAL_CHOICES.map((i) => ({ value: i, label: i })),
     "1y"
   );
-  const mode = h(
-    "fluent-radio-group",
-    { id: "statement-mode", value: "live", orientation: "vertical" },
-    h("label", { slot: "label" }, "Figures"),
-    h(
-      "fluent-radio",
-      { value: "live", id: "statement-live", checked: true },
-      "Live (STATEMENT formulas, update on Refresh)"
-    ),
-    h(
-      "fluent-radio",
-      { value: "static", id: "statement-static" },
-      "Static values (share without a key)"
-    )
+  const staticValues = checkboxField(
+    "statement-static",
+    "Static values instead of live STATEMENT formulas (to share without a key)"
   );
   const statementStatus = statusLine("statement-status");
   const statementButton = h(
     "fluent-button",
-    { id: "insert-statement", appearance: "accent" },
+    { id: "insert-statement", appearance: "primary" },
     "Insert statement sheet"
   );
-  statementButton.addEventListener("click", () =>
-    withBusy(statementButton, statementStatus, "Building the statement…", async () => {
+  onPress(
+    ctx,
+    statementButton,
+    statementStatus,
+    "Building the statement…",
+    "insert the statement",
+    async () => {
       const [projectId] = statementProject.value();
-      if (!projectId) throw new Error("Choose a project.");
+      if (!projectId) {
+        statementStatus.error("Choose a project first.");
+        statementProject.focus();
+        return;
+      }
       const catalogue = await ctx.catalogue.load();
       const project = catalogue.projectById(projectId);
       const runtime = await ctx.runtime();
-      const g = granularity.select.value as StatementGranularity;
-      const i = interval.select.value as StatementInterval;
+      const g = granularity.value() as StatementGranularity;
+      const i = interval.value() as StatementInterval;
       const loaded = await runtime.engine.statement(projectId, g, i);
-      if (loaded.value.length === 0)
-        throw new Error(`The service has no ${g} statement for ${projectId} over ${i}.`);
-      const chosenMode = ((mode as HTMLElement & { value: string }).value ||
-        "live") as StatementMode;
+      if (loaded.value.length === 0) {
+        statementStatus.error(
+          `The service has no ${g} statement for ${project?.name ?? projectId} over ${i}.`
+        );
+        return;
+      }
+      const chosenMode: StatementMode = staticValues.checked() ? "static" : "live";
       const plan = statementSheet({
         projectId,
         projectName: project?.name ?? projectId,
@@ -83,7 +88,7 @@ export function tablesView(ctx: AppContext): HTMLElement {
         "success",
         `Added the worksheet "${sheetName}" with the ${chosenMode} ${g} statement of ${project?.name ?? projectId}.`
       );
-    })
+    }
   );
 
   // ---- comparison grid ----
@@ -93,64 +98,78 @@ export function tablesView(ctx: AppContext): HTMLElement {
     label: "Metrics (across)",
     multiple: true,
   });
-  const gridDate = h("input", { id: "grid-date", type: "date", class: "input" });
+  const gridDate = textField({
+    id: "grid-date",
+    label: "As of (empty: latest values)",
+    placeholder: "YYYY-MM-DD",
+    inputmode: "numeric",
+    maxlength: 10,
+  });
+  gridDate.input.addEventListener("change", () => {
+    const text = gridDate.value().trim();
+    gridDate.setError(text === "" ? undefined : dateProblem(text));
+  });
   const gridStatus = statusLine("grid-status");
   const gridButton = h(
     "fluent-button",
-    { id: "insert-grid", appearance: "accent" },
+    { id: "insert-grid", appearance: "primary" },
     "Insert comparison grid"
   );
-  gridButton.addEventListener("click", () =>
-    withBusy(gridButton, gridStatus, "Inserting…", async () => {
-      const catalogue = await ctx.catalogue.load();
-      const plan = comparisonGrid({
-        projects: gridProjects
-          .value()
-          .map((id) => ({ id, name: catalogue.projectById(id)?.name ?? id })),
-        metrics: gridMetrics.value().map((id) => ({ id, name: catalogue.metricName(id) })),
-        date: gridDate.value || undefined,
-      });
-      const { address } = await ctx.workbook.insertGrid(plan);
-      gridStatus.show("success", `Inserted the comparison grid in ${address}.`);
-    })
-  );
+  onPress(ctx, gridButton, gridStatus, "Inserting…", "insert the comparison grid", async () => {
+    const date = gridDate.value().trim();
+    const problem = date === "" ? undefined : dateProblem(date);
+    gridDate.setError(problem);
+    if (problem) {
+      gridStatus.clear();
+      gridDate.focus();
+      return;
+    }
+    const catalogue = await ctx.catalogue.load();
+    const plan = comparisonGrid({
+      projects: gridProjects
+        .value()
+        .map((id) => ({ id, name: catalogue.projectById(id)?.name ?? id })),
+      metrics: gridMetrics.value().map((id) => ({ id, name: catalogue.metricName(id) })),
+      date: date || undefined,
+    });
+    const { address } = await ctx.workbook.insertGrid(plan);
+    gridStatus.show("success", `Inserted the comparison grid in ${address}.`);
+  });
 
-  const fill = (p: Picker, items: { id: string; name: string }[]): void => p.setItems(items);
+  const loadStatus = statusLine("tables-load-status");
   const load = async (): Promise<void> => {
     try {
       const c = await ctx.catalogue.load();
-      fill(statementProject, projectItems(c));
-      fill(gridProjects, projectItems(c));
-      fill(
-        gridMetrics,
-        c.metrics.map((m) => ({ id: m.metricId, name: m.metricName }))
-      );
-    } catch {
-      // The catalogue view says why it did not load.
+      loadStatus.clear();
+      statementProject.setItems(projectItems(c));
+      gridProjects.setItems(projectItems(c));
+      gridMetrics.setItems(c.metrics.map((m) => ({ id: m.metricId, name: m.metricName })));
+    } catch (error) {
+      reportError(ctx, loadStatus, error, "load the catalogue", () => void load());
     }
   };
-  ctx.onConnectionChanged(() => void load());
+  ctx.onConnectionChanged(() => {
+    statementStatus.clear();
+    gridStatus.clear();
+    void load();
+  });
   void load();
 
   return h(
     "div",
     { class: "stack" },
+    loadStatus.element,
     h("h2", {}, "Statement worksheet"),
     statementProject.element,
     h("div", { class: "row" }, granularity.element, interval.element),
-    mode,
+    staticValues.element,
     h("div", { class: "buttons" }, statementButton),
     statementStatus.element,
-    h("fluent-divider", {}),
+    h("fluent-divider", { role: "separator" }),
     h("h2", {}, "Comparison grid"),
     gridProjects.element,
     gridMetrics.element,
-    h(
-      "div",
-      { class: "field" },
-      h("label", { for: "grid-date", class: "label" }, "As of (empty: latest values)"),
-      gridDate
-    ),
+    gridDate.element,
     h("div", { class: "buttons" }, gridButton),
     gridStatus.element
   );

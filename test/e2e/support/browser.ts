@@ -70,6 +70,8 @@ export interface PageOptions {
    * off; a page that must load cleanly (what `npm start` serves) turns it on.
    */
   strict?: boolean;
+  /** Device pixels per CSS pixel: 2 with a viewport of half the pane's width is the pane at 200 % zoom. */
+  deviceScaleFactor?: number;
 }
 
 /** A page at the taskpane's width, office.js served locally, problems collected. */
@@ -78,7 +80,11 @@ export async function openPage(
   viewport = { width: 320, height: 900 },
   options: PageOptions = {}
 ): Promise<{ page: Page; problems: Problems }> {
-  const context = await browser.newContext({ viewport, reducedMotion: "reduce" });
+  const context = await browser.newContext({
+    viewport,
+    reducedMotion: "reduce",
+    deviceScaleFactor: options.deviceScaleFactor,
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   const problems: Problems = { errors: [], csp: [] };

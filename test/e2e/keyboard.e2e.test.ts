@@ -1,0 +1,249 @@
+/**
+ * The taskpane by keyboard only, as a user without a pointer runs it: set the service address and the key,
+ * browse, open a project, insert, build a formula, insert a statement, open a page of the More menu and
+ * leave it. After every key press (and once its action has finished) keyboard focus is somewhere on the
+ * page, never dropped to <body>; a watcher in the page also reports any moment focus fell to <body> in
+ * between. axe-core checks each state on the way. Production build, simulator over loopback, 320 px.
+ */
+import type { Browser, Page } from "playwright-core";
+import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
+import { ensureBuild } from "./support/build";
+import { launch, openPage } from "./support/browser";
+import { serveStatic, type StaticServer } from "./support/static-server";
+import { expectAccessible, recordAxeStates } from "./support/axe";
+import { focused, recordedCalls } from "./support/taskpane";
+
+let simulator: RunningSimulator;
+let server: StaticServer;
+let browser: Browser;
+let page: Page;
+/** Key presses of the whole walk, for the record. */
+let presses = 0;
+
+beforeAll(async () => {
+  const [built, sim] = await Promise.all([
+    ensureBuild(),
+    startSimulator({ port: 0, rateLimit: null }),
+  ]);
+  simulator = sim;
+  server = await serveStatic(built);
+  browser = await launch();
+  ({ page } = await openPage(browser));
+  // Any focus change that leaves focus on <body> once the event loop has moved on is a drop.
+  await page.addInitScript(() => {
+    const drops: string[] = [];
+    (window as unknown as { __focusDrops: string[] }).__focusDrops = drops;
+    document.addEventListener(
+      "focusout",
+      (event) => {
+        const from = event.target as HTMLElement;
+        setTimeout(() => {
+          if (document.activeElement === document.body && document.hasFocus())
+            drops.push(`${from.tagName.toLowerCase()}#${from.id}`);
+        }, 50);
+      },
+      true
+    );
+  });
+  await page.goto(`${server.url}/taskpane.html?workbook=recording`);
+  await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
+}, 300_000);
+
+afterAll(async () => {
+  recordAxeStates(__filename);
+  await browser?.close();
+  await Promise.all([server?.close(), simulator?.close()]);
+});
+
+afterEach(async () => {
+  expect(
+    await page.evaluate(() => (window as unknown as { __focusDrops: string[] }).__focusDrops)
+  ).toEqual([]);
+});
+
+async function notOnBody(after: string): Promise<string> {
+  const where = await focused(page);
+  expect({ after, focus: where }).not.toEqual({ after, focus: "body" });
+  return where;
+}
+
+/** Presses a key (or a chord) and checks focus stayed on the page. */
+async function press(key: string): Promise<string> {
+  presses++;
+  await page.keyboard.press(key);
+  return notOnBody(key);
+}
+
+async function type(text: string): Promise<void> {
+  await page.keyboard.type(text);
+  await notOnBody(`typing ${text}`);
+}
+
+/** Tab (or Shift+Tab) until `target` (a selector) holds focus; returns how many presses it took. */
+async function tabTo(target: string, backwards = false, max = 60): Promise<number> {
+  for (let n = 0; n <= max; n++) {
+    const here = await page.evaluate(
+      (sel) => !!document.activeElement && document.activeElement.matches(sel),
+      target
+    );
+    if (here) return n;
+    await press(backwards ? "Shift+Tab" : "Tab");
+  }
+  throw new Error(
+    `${target} not reached with ${max} presses of ${backwards ? "Shift+Tab" : "Tab"}`
+  );
+}
+
+/** After an action has finished (`done` appears), focus is still where it was: on the action's control. */
+async function settled(done: string, stillOn: string): Promise<void> {
+  await page.waitForSelector(done);
+  expect(await notOnBody(`waiting for ${done}`)).toBe(stillOn);
+}
+
+test("set the service address and the key from the keyboard; a pressed button keeps focus", async () => {
+  expect(await page.isVisible("#panel-settings")).toBe(true);
+  await tabTo("#base-url");
+  await type(simulator.url);
+  await tabTo("#save-connection");
+  await press("Enter");
+  await settled("#service-status[data-kind='success']", "fluent-button#save-connection");
+
+  await tabTo("#api-key", true);
+  await type(DEMO_API_KEY);
+  await tabTo("#save-key");
+  await press("Enter");
+  await settled("#connection-result[data-verdict='valid']", "fluent-button#save-key");
+  await expectAccessible(page, "keyboard: settings, connected");
+
+  // Escape leaves the page; focus goes to the menu that opens it.
+  expect(await press("Escape")).toBe("fluent-menu-button#more-menu");
+  expect(await page.isVisible("#panel-browse")).toBe(true);
+});
+
+test("browse: the list is one tab stop with arrow keys; Enter opens, Escape returns to the entry", async () => {
+  await page.waitForSelector("#list-projects [role='option']");
+  await tabTo("#tab-browse", true);
+  // From the section's tab to the first project: menu, search, catalogue tab, list.
+  const toList = await tabTo("#list-projects [role='option']");
+  expect(toList).toBeLessThanOrEqual(4);
+  expect(await focused(page)).toBe("div#list-projects-0");
+  await press("ArrowDown");
+  await press("ArrowDown");
+  expect(await focused(page)).toBe("div#list-projects-2");
+  await press("End");
+  expect(await focused(page)).toMatch(/^div#list-projects-\d+$/);
+  // One press of Shift+Tab leaves the whole list, wherever in it focus is.
+  await press("Shift+Tab");
+  expect(await focused(page)).toBe("fluent-tab#ctab-projects");
+
+  await tabTo("#catalogue-search", true);
+  await type("aave");
+  await tabTo("#list-projects [role='option']");
+  expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.id)).toBe(
+    "aave"
+  );
+  await expectAccessible(page, "keyboard: browse, filtered");
+  await press("Enter");
+  await page.waitForSelector("#insert-value");
+  expect(await focused(page)).toBe("h2#detail-title");
+
+  await page.evaluate(() => window.__cryptometricsWorkbook?.select("Sheet1!C3"));
+  await tabTo("#insert-value");
+  await press("Enter");
+  await settled("#detail-status[data-kind='success']", "fluent-button#insert-value");
+  expect((await recordedCalls(page)).at(-1)).toMatchObject({
+    op: "insertFormula",
+    address: "Sheet1!C3",
+  });
+  await expectAccessible(page, "keyboard: project detail, inserted");
+
+  await press("Escape");
+  expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.id)).toBe(
+    "aave"
+  );
+});
+
+test("build: open in the builder, change the function with the keyboard, pick, insert", async () => {
+  await press("Enter");
+  await page.waitForSelector("#open-builder");
+  await tabTo("#open-builder");
+  await press("Enter");
+  await page.waitForSelector("#panel-build:visible");
+  expect(await focused(page)).toBe("fluent-tab#tab-build");
+  await page.waitForSelector("#builder-result td.cell");
+
+  // The function dropdown: open, move down to METRIC, choose.
+  await tabTo("#builder-function [slot='control']");
+  await press("Enter");
+  await press("ArrowDown");
+  await press("Enter");
+  await page.waitForFunction(
+    () =>
+      (document.getElementById("builder-function") as HTMLElement & { value: string }).value ===
+      "METRIC"
+  );
+  await tabTo("#b-project-search");
+  await type("aave");
+  await press("Tab");
+  await press("Space");
+  await tabTo("#b-metric-search");
+  await type("fees");
+  await press("Tab");
+  await press("Space");
+  await page.waitForFunction(
+    () =>
+      document.querySelector("#builder-formula")?.textContent ===
+      '=CRYPTO.METRIC("aave","fees",TODAY()-365)'
+  );
+  await expectAccessible(page, "keyboard: builder, METRIC");
+  await page.evaluate(() => window.__cryptometricsWorkbook?.select("Sheet1!E5"));
+  await tabTo("#builder-insert");
+  await press("Enter");
+  await settled("#builder-insert-status[data-kind='success']", "fluent-button#builder-insert");
+  expect((await recordedCalls(page)).at(-1)).toEqual({
+    op: "insertFormula",
+    address: "Sheet1!E5",
+    formula: '=CRYPTO.METRIC("aave","fees",TODAY()-365)',
+  });
+});
+
+test("tables: arrow to the Tables tab, pick a project, insert a statement sheet", async () => {
+  await tabTo("#tab-build", true);
+  await press("ArrowRight");
+  expect(await focused(page)).toBe("fluent-tab#tab-tables");
+  await page.waitForSelector("#panel-tables:visible");
+  await tabTo("#statement-project-search");
+  await type("aave");
+  await press("Tab");
+  await press("Space");
+  await tabTo("#insert-statement");
+  await press("Enter");
+  await settled("#statement-status[data-kind='success']", "fluent-button#insert-statement");
+  expect((await recordedCalls(page)).at(-1)).toMatchObject({
+    op: "createSheet",
+    sheetName: "Aave",
+  });
+  await expectAccessible(page, "keyboard: tables, statement inserted");
+});
+
+test("the More menu: open it, choose Diagnostics, read, Escape back to the menu button", async () => {
+  await tabTo("#more-menu", true);
+  await press("Enter");
+  await page.waitForSelector("fluent-menu-list:popover-open");
+  await expectAccessible(page, "keyboard: menu open");
+  // Arrow keys move inside the menu.
+  for (let i = 0; i < 4; i++) {
+    if (await page.evaluate(() => document.activeElement?.id === "menu-diagnostics")) break;
+    await press("ArrowDown");
+  }
+  expect(await focused(page)).toBe("fluent-menu-item#menu-diagnostics");
+  await press("Enter");
+  await page.waitForSelector("#panel-diagnostics:visible");
+  await page.waitForFunction(() => document.activeElement?.id === "page-title");
+  await expectAccessible(page, "keyboard: diagnostics page");
+  await tabTo("#export-diagnostics");
+  await press("Enter");
+  await settled("#export-status[data-kind='success']", "fluent-button#export-diagnostics");
+  expect(await press("Escape")).toBe("fluent-menu-button#more-menu");
+  expect(presses).toBeGreaterThan(20);
+});

@@ -1,0 +1,73 @@
+/**
+ * Driving the taskpane as a user does: sections through the tabs or the More menu, choices through the
+ * Fluent dropdowns and the pickers' list boxes, outcomes read from the status lines. Shared by the browser
+ * tests of the taskpane and of its security.
+ */
+import type { Page } from "playwright-core";
+import type { RecordedCall } from "../../../src/excel/recording-workbook";
+
+export type Section = "browse" | "build" | "tables" | "refresh" | "diagnostics" | "settings";
+const PAGES: readonly Section[] = ["refresh", "diagnostics", "settings"];
+
+/** Opens a section with the pointer: its tab, or the More menu's item for a page. */
+export async function openSection(page: Page, id: Section): Promise<void> {
+  if (PAGES.includes(id)) {
+    if (await page.isVisible(`#panel-${id}`)) return;
+    if (await page.isVisible("#page-back")) await page.click("#page-back");
+    await page.click("#more-menu");
+    await page.click(`#menu-${id}`);
+  } else {
+    if (await page.isVisible("#page-back")) await page.click("#page-back");
+    await page.click(`#tab-${id}`);
+  }
+  await page.waitForSelector(`#panel-${id}:visible`);
+}
+
+/** The settled outcome of a status line: its kind and text (an error's text is its alert's). */
+export async function statusOf(
+  page: Page,
+  selector: string
+): Promise<{ kind: string; text: string }> {
+  const element = page.locator(
+    `${selector}:is([data-kind="success"], [data-kind="error"], [data-kind="info"])`
+  );
+  await element.waitFor();
+  return { kind: (await element.getAttribute("data-kind")) ?? "", text: await element.innerText() };
+}
+
+/** Chooses options of a picker (search, then click each option). */
+export async function pick(page: Page, pickerId: string, ids: readonly string[]): Promise<void> {
+  for (const id of ids) {
+    await page.fill(`#${pickerId}-search input`, id);
+    const option = page.locator(`#${pickerId} [role='option'][data-id='${id}']`);
+    if ((await option.getAttribute("aria-selected")) !== "true") await option.click();
+  }
+  await page.fill(`#${pickerId}-search input`, "");
+}
+
+/** Chooses a value of a Fluent dropdown with the pointer. */
+export async function choose(page: Page, dropdownId: string, value: string): Promise<void> {
+  await page.click(`#${dropdownId}`);
+  await page.click(`#${dropdownId} fluent-option[value='${value}']`);
+  await page.waitForFunction(
+    ([id, v]) => (document.getElementById(id) as HTMLElement & { value?: string }).value === v,
+    [dropdownId, value] as const
+  );
+}
+
+export async function recordedCalls(page: Page): Promise<RecordedCall[]> {
+  return page.evaluate(() => window.__cryptometricsWorkbook?.calls ?? []);
+}
+
+/**
+ * The element holding keyboard focus, as a short description ("body" when focus was dropped), looking
+ * through shadow roots to the inner control.
+ */
+export function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const active = document.activeElement;
+    if (!active || active === document.body) return "body";
+    const id = active.id ? `#${active.id}` : "";
+    return `${active.tagName.toLowerCase()}${id}`;
+  });
+}
