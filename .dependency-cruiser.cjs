@@ -89,5 +89,11 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     exclude: { path: "[.](css|html|json)$" },
+    // Packages that publish their modules through package.json "exports" only (Fluent UI web components 3:
+    // "@fluentui/web-components/button.js"), resolved as webpack resolves them.
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default"],
+    },
   },
 };
