@@ -4,7 +4,13 @@
  * every HTTP request that reached it, retries included.
  */
 import { performance } from "node:perf_hooks";
-import { createClient, createSleep, scaledRetryPolicy, type MetricsClient } from "../../client";
+import {
+  createClient,
+  createSleep,
+  scaledRetryPolicy,
+  type MetricsClient,
+  type RetryPolicy,
+} from "../../client";
 import { configureRuntime, type Runtime } from "../../runtime/runtime";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../simulator";
 import { REAL_LIMIT_PER_MINUTE, ThrottleMeter } from "./projection";
@@ -47,6 +53,10 @@ export interface Measurement {
 
 export interface BenchEnvironment {
   readonly runtime: Runtime;
+  /** The bench's clock (real time from the fixed starting instant). */
+  readonly now: () => number;
+  /** The client's retry policy, scaled like the limiter's window. */
+  readonly retry: Partial<RetryPolicy>;
   readonly naiveClient: MetricsClient;
   readonly simulator: RunningSimulator;
   readonly scale: number | null;
@@ -144,6 +154,8 @@ export async function startBenchEnvironment(
 
   return {
     runtime,
+    now: options.now,
+    retry,
     naiveClient,
     simulator,
     scale,

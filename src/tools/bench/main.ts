@@ -10,7 +10,7 @@ import { setLogSink, type LogRecord } from "../../client";
 import { projectRoot } from "./bundles";
 import { installExcelHost } from "./excel";
 import { formatMarkdown, formatReport } from "./report";
-import { WORKLOAD_IDS, type WorkloadId } from "./results";
+import { BENCH_PARTS, type BenchPart } from "./results";
 import { BENCH_DEFAULTS, runBench } from "./run";
 import { messageOf } from "../../client/errors";
 
@@ -19,7 +19,9 @@ const HELP = `Usage: npm run bench [-- options]
   --latency A-B    simulator latency per request in ms; default ${BENCH_DEFAULTS.latencyMs.join("-")}
   --hot-runs N     timed evaluations of the hot path (median reported); default 7
   --strict-window  the simulator checks exactly the client's window (shows the 429s its latency causes)
-  --only LIST      run only these workloads, comma-separated: ${WORKLOAD_IDS.join(", ")}
+  --only LIST      run only these parts, comma-separated (results go to latest-partial.*):
+                   ${BENCH_PARTS.join(", ")}
+  --cli-scale N    "10 CLI runs": the service's minute N× faster; default ${BENCH_DEFAULTS.cliScale}
   --out DIR        where results go; default bench-results
   --help`;
 
@@ -42,17 +44,17 @@ function parseLatency(text: string): [number, number] {
   return [a, b];
 }
 
-function parseOnly(text: string): WorkloadId[] {
+function parseOnly(text: string): BenchPart[] {
   const ids = text
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  const unknown = ids.filter((id) => !(WORKLOAD_IDS as readonly string[]).includes(id));
+  const unknown = ids.filter((id) => !(BENCH_PARTS as readonly string[]).includes(id));
   if (ids.length === 0 || unknown.length > 0)
     throw new BenchOptionError(
-      `--only takes workloads from ${WORKLOAD_IDS.join(", ")}${unknown.length ? `; not ${unknown.join(", ")}` : ""}`
+      `--only takes parts from ${BENCH_PARTS.join(", ")}${unknown.length ? `; not ${unknown.join(", ")}` : ""}`
     );
-  return ids as WorkloadId[];
+  return ids as BenchPart[];
 }
 
 function logToStderr(record: LogRecord): void {
@@ -69,6 +71,7 @@ async function main(): Promise<number> {
       "hot-runs": { type: "string", default: "7" },
       "strict-window": { type: "boolean", default: false },
       only: { type: "string" },
+      "cli-scale": { type: "string", default: String(BENCH_DEFAULTS.cliScale) },
       out: { type: "string", default: "bench-results" },
       help: { type: "boolean", default: false },
     },
@@ -82,6 +85,8 @@ async function main(): Promise<number> {
   const latencyMs = parseLatency(values.latency);
   const hotRuns = Math.round(positive(values["hot-runs"], "--hot-runs"));
   const only = values.only === undefined ? undefined : parseOnly(values.only);
+  const cliScale = positive(values["cli-scale"], "--cli-scale");
+  if (cliScale < 1) throw new BenchOptionError("--cli-scale must be at least 1");
   const root = projectRoot();
 
   setLogSink(logToStderr);
@@ -96,16 +101,20 @@ async function main(): Promise<number> {
     strictWindow: values["strict-window"],
     only,
     webDir: join(root, "dist", "web"),
+    root,
+    cliScale,
     progress: (line) => process.stderr.write(`  ${line}\n`),
   });
 
   const outDir = join(root, values.out);
   mkdirSync(outDir, { recursive: true });
   const stamp = results.startedAt.replace(/[:.]/g, "-");
+  // A partial run (--only) never replaces the full results the README's figures come from.
+  const latest = only ? "latest-partial" : "latest";
   const files = {
     run: join(outDir, `bench-${stamp}.json`),
-    latest: join(outDir, "latest.json"),
-    markdown: join(outDir, "latest.md"),
+    latest: join(outDir, `${latest}.json`),
+    markdown: join(outDir, `${latest}.md`),
   };
   const json = `${JSON.stringify(results, null, 2)}\n`;
   writeFileSync(files.run, json);

@@ -1,6 +1,7 @@
 /** The printed report of a run, and the markdown table the README's Performance section carries. */
 import { alignColumns, formatBytes, formatCount, formatDuration, formatRatio } from "./format";
 import type { BenchResults, WorkloadResult } from "./results";
+import type { CliSide } from "./cli-runs";
 
 export const BENCH_COMMAND = "npm run bench";
 
@@ -170,6 +171,42 @@ function smallTimingLines(r: BenchResults): string[] {
   ];
 }
 
+/** The two runs across sessions and processes: reopen same day, and 10 CLI runs against a naive loop. */
+function persistenceLines(r: BenchResults): string[] {
+  const lines: string[] = [];
+  const reopen = r.persistence?.reopen;
+  if (reopen) {
+    lines.push(
+      `Reopen same day: a workbook of ${formatCount(reopen.cells)} cells (the model sheet, the history sheet and ` +
+        `20 statements) calculated in one session (${formatCount(reopen.first.requests)} requests, ` +
+        `${formatDuration(reopen.first.wallMs)}), then opened again ${formatDuration(reopen.laterMs)} later in a ` +
+        `new session over the same saved cache (IndexedDB through idb; fake-indexeddb in Node, so times are a ` +
+        `floor): ${formatCount(reopen.reopen.requests)} requests, ${formatDuration(reopen.reopen.wallMs)}, ` +
+        `${formatCount(reopen.reopen.restoredCells)} cells flagged as from the saved cache; ` +
+        `${formatCount(reopen.agreement.agree)} of ${formatCount(reopen.agreement.compared)} single-value cells ` +
+        `equal to the first session's. Saved cache: ${formatCount(reopen.store.entries)} entries, ` +
+        `${formatBytes(reopen.store.bytes)}.`
+    );
+  }
+  const cli = r.persistence?.cliRuns;
+  if (cli) {
+    const side = (name: string, s: CliSide) =>
+      `${name}: ${formatCount(s.requests)} requests, ${formatCount(s.rateLimited)} answered 429, ` +
+      `${formatDuration(s.wallMs)} in all (runs ${s.runsMs.map((ms) => formatDuration(ms)).join(", ")}), ` +
+      `${s.failedRuns} runs with a formula in error, ${formatCount(s.errorCells)} error cells`;
+    lines.push(
+      `10 CLI runs: the built CLI run ${cli.runs} times in a row on a ${cli.formulasPerRun}-formula file ` +
+        `(190 values on another day each run, 10 statements in another view), against a simulator enforcing ` +
+        `60 requests per ${formatDuration(cli.windowMs)} for the key (the minute ${cli.scale}× faster, in ` +
+        `the client too), ${cli.latencyMs[0]}–${cli.latencyMs[1]} ms latency. ` +
+        `${side("Add-in (one cache directory: saved answers, shared rate budget)", cli.ours)}. ` +
+        `${side("Naive loop (separate processes, no cache, no shared budget)", cli.naive)}. ` +
+        `Same output in ${cli.sameOutput} of ${cli.runs} runs.`
+    );
+  }
+  return lines;
+}
+
 function bundleLines(r: BenchResults): string[] {
   const lines = [
     `Bundles (gzip, zlib's default level; 1 kB = 1,000 bytes): functions.js ` +
@@ -204,6 +241,7 @@ export function formatReport(r: BenchResults, written: readonly string[]): strin
     ...wrap(hotLine(r)),
     ...wrap(heapLine(r)),
     ...smallTimingLines(r).flatMap((l) => wrap(l)),
+    ...persistenceLines(r).flatMap((l) => ["", ...wrap(l)]),
     ...bundleLines(r),
     "",
     `Targets: ${met} of ${r.targets.length} met`,
@@ -256,6 +294,7 @@ export function formatMarkdown(r: BenchResults): string {
     "",
     [hotLine(r), heapLine(r), ...smallTimingLines(r)].join(" "),
     "",
+    ...persistenceLines(r).flatMap((l) => [l, ""]),
     `Measured ${r.startedAt.slice(0, 10)} on ${r.environment.cpus} × ${r.environment.cpuModel}, node ` +
       `${r.environment.node}. Times vary by machine; request counts do not (they are asserted in test/bench).`,
     "",

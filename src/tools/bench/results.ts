@@ -3,6 +3,8 @@ import type { BundleReport } from "./bundles";
 import type { Agreement, OutcomeSummary } from "./outcomes";
 import type { Projection } from "./projection";
 import type { SmallTimings } from "./small-timings";
+import type { ReopenResult } from "./reopen";
+import type { CliRunsResult } from "./cli-runs";
 
 export type WorkloadId =
   "model" | "large" | "history" | "overlap" | "statements" | "warm" | "cold" | "hot";
@@ -18,6 +20,17 @@ export const WORKLOAD_IDS: readonly WorkloadId[] = [
   "cold",
   "hot",
 ];
+
+/** What `--only` selects: the workloads, and the two runs across sessions and processes. */
+export type BenchPart = WorkloadId | "reopen" | "cli-runs";
+
+export const BENCH_PARTS: readonly BenchPart[] = [...WORKLOAD_IDS, "reopen", "cli-runs"];
+
+/** Across sessions and processes: the saved cache and the shared rate budget. */
+export interface PersistenceResults {
+  reopen?: ReopenResult;
+  cliRuns?: CliRunsResult;
+}
 
 /** One evaluator's run of one workload. */
 export interface SideResult {
@@ -109,6 +122,8 @@ export interface BenchResults {
   hotPath?: HotPathResult;
   /** Absent when `--only` left the model sheet out. */
   heap?: HeapResult;
+  /** Absent when `--only` left both "reopen" and "cli-runs" out. */
+  persistence?: PersistenceResults;
   bundles: BundleReport;
   /** Catalogue search and simulator timings (absent from runs recorded before they were measured). */
   smallTimings?: SmallTimings;

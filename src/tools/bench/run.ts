@@ -20,14 +20,19 @@ import { naiveRecalculate } from "./naive";
 import { compareOutcomes, summarise, type CellOutcome } from "./outcomes";
 import { projectToRealLimit } from "./projection";
 import {
+  BENCH_PARTS,
   WORKLOAD_IDS,
+  type BenchPart,
   type BenchResults,
   type HotPathResult,
+  type PersistenceResults,
   type SideResult,
   type WorkloadId,
   type WorkloadResult,
 } from "./results";
 import { measureSmallTimings } from "./small-timings";
+import { reopenSameDay } from "./reopen";
+import { tenCliRuns } from "./cli-runs";
 import { evaluateTargets } from "./targets";
 import {
   BENCH_NOW,
@@ -57,8 +62,12 @@ export interface BenchOptions {
   hotRuns?: number;
   /** The simulator enforces exactly the client's window (see simulatorWindow). */
   strictWindow?: boolean;
-  /** Run only these workloads (default: all of them). */
-  only?: readonly WorkloadId[];
+  /** Run only these parts (default: all of them). */
+  only?: readonly BenchPart[];
+  /** The repository (the CLI runs its built entry point from there). */
+  root: string;
+  /** Speed-up of the minute for "10 CLI runs" (see cli-runs.ts); default BENCH_DEFAULTS.cliScale. */
+  cliScale?: number;
   progress?: (line: string) => void;
 }
 
@@ -191,8 +200,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   // The clock runs in real time (the limiter's windows must pass) but starts at the same instant every
   // run, so the dataset's "today", and every number, is the same from run to run.
   const offset = BENCH_NOW - Date.now();
-  const selected = new Set(options.only ?? WORKLOAD_IDS);
-  const runs = (id: WorkloadId): boolean => selected.has(id);
+  const selected = new Set<BenchPart>(options.only ?? BENCH_PARTS);
+  const runs = (id: BenchPart): boolean => selected.has(id);
   const env = await startBenchEnvironment({
     scale: options.scale,
     latencyMs: options.latencyMs,
@@ -273,6 +282,26 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       smallTimings = await measureSmallTimings();
     }
 
+    // Last: these configure runtimes and processes of their own.
+    const persistence: PersistenceResults = {};
+    if (runs("reopen")) {
+      progress("reopen same day: a workbook calculated, then opened again in a new session");
+      const book = [...model, ...historySheet(), ...statementsSheet()];
+      persistence.reopen = await reopenSameDay(env, book);
+      const r = persistence.reopen;
+      progress(
+        `reopen same day: ${r.first.requests} requests in the first session, ${r.reopen.requests} on reopening`
+      );
+    }
+    if (runs("cli-runs")) {
+      persistence.cliRuns = await tenCliRuns({
+        root: options.root,
+        scale: options.cliScale ?? BENCH_DEFAULTS.cliScale,
+        latencyMs: options.latencyMs,
+        progress,
+      });
+    }
+
     const cpu = cpus();
     const measured: Omit<BenchResults, "targets"> = {
       startedAt: startedAt.toISOString(),
@@ -295,13 +324,14 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
         sheetRows: SHEET_ROWS,
         distinctProjects: distinctProjectCount(SHEET_ROWS),
         universe: LARGE_UNIVERSE,
-        workloads: WORKLOAD_IDS.filter(runs),
+        workloads: WORKLOAD_IDS.filter((id) => runs(id)),
       },
       workloads: runner.workloads,
       ...(hotPath ? { hotPath } : {}),
       ...(heap ? { heap } : {}),
       bundles,
       ...(smallTimings ? { smallTimings } : {}),
+      ...(persistence.reopen || persistence.cliRuns ? { persistence } : {}),
     };
     return { ...measured, targets: evaluateTargets(measured) };
   } finally {
@@ -315,4 +345,10 @@ export const BENCH_DEFAULTS = {
   latencyMs: [50, 100] as [number, number],
   maxIdsPerRequest: DEFAULT_LIMITS.maxIdsPerRequest,
   engineWindowMs: DEFAULT_ENGINE_OPTIONS.windowMs,
+  /**
+   * 5: a 12 s window. The CLI runs as real processes, and a process's start-up (about a second) does not
+   * shrink with the scale: at 100× it would span a whole window and hide what consecutive runs do to the
+   * service's minute. At 5× a start-up is a tenth of a window (at the real limit, a sixtieth).
+   */
+  cliScale: 5,
 };
