@@ -14,11 +14,11 @@ import {
   type ProductDetail,
   type Project,
   type ProjectDetail,
-  type ProjectMetricAggregation,
   type StatementInterval,
   type Timers,
   openText,
 } from "../client";
+import { AggregationBatcher, type PairAggregations } from "./aggregation-batcher";
 import { DEFAULT_CACHE_POLICY, type CachePolicy } from "./cache-policy";
 import { dayOfInstant } from "../client/data/days";
 import { withDeadline } from "./deadline";
@@ -100,6 +100,7 @@ export class Engine {
   private readonly store: SeriesStore;
   private readonly cache: KeyedCache;
   private readonly batcher: SeriesBatcher;
+  private readonly aggregationBatcher: AggregationBatcher;
   private readonly saved?: PersistentCache;
   /** Series being looked up in the saved cache, by key. */
   private readonly restoring = new Map<string, Promise<void>>();
@@ -122,6 +123,11 @@ export class Engine {
           }))
     );
     this.cache = new KeyedCache(this.options.cache, now, this.timers, saved && savedEntries(saved));
+    this.aggregationBatcher = new AggregationBatcher(
+      this.client,
+      this.timers,
+      this.options.windowMs
+    );
     this.batcher = new SeriesBatcher(
       this.client,
       this.store,
@@ -163,7 +169,7 @@ export class Engine {
       series,
       points,
       entries: this.cache.size,
-      waiting: this.batcher.waiting,
+      waiting: this.batcher.waiting + this.aggregationBatcher.waiting,
       loading: this.cache.pending,
     };
   }
@@ -196,6 +202,7 @@ export class Engine {
   /** Sends what the current window holds now, instead of when its timer fires. */
   flush(): void {
     this.batcher.flush();
+    this.aggregationBatcher.flush();
   }
 
   /** The project catalogue if it is cached and fresh, without waiting: the warm path of every cell. */
@@ -280,12 +287,16 @@ export class Engine {
     );
   }
 
-  projectAggregations(projectId: string): Promise<Loaded<ProjectMetricAggregation[]>> {
+  /**
+   * The service's aggregations of one project's metric (AGGREGATION). The pairs asked within one window share
+   * one metric-aggregations request (§4.12); each pair is cached on its own until the next daily update.
+   */
+  aggregation(projectId: string, metricId: string): Promise<Loaded<PairAggregations>> {
     return this.load(
-      `aggregations:${projectId}`,
+      `aggregation:${projectId.length}:${projectId}:${metricId}`,
       "daily",
-      "getProjectMetricAggregations",
-      async () => (await this.client.getProjectMetricAggregations(projectId)).data
+      "getMetricAggregations",
+      () => this.aggregationBatcher.get(projectId, metricId)
     );
   }
 

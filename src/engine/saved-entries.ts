@@ -159,6 +159,12 @@ const recordWith =
 const aggregationRows: Check = (value) =>
   isRecord(value) && listOf()(value.rows) && isStrings(value.errors);
 
+/** One pair's aggregations (engine/aggregation-batcher.ts): its rows, and why there are none. */
+const pairAggregations: Check = (value) =>
+  isRecord(value) &&
+  listOf()(value.rows) &&
+  (value.issue === undefined || typeof value.issue === "string");
+
 /**
  * The shape of each kind of answer, by the engine's cache key (engine.ts names them). An answer the functions
  * read is checked on its identifying members; the rest of it was normalised by the client before it was saved.
@@ -171,8 +177,8 @@ const SHAPES: ReadonlyArray<[RegExp, Check]> = [
   [/^project:/, recordWith("projectId", "name")],
   [/^product:/, recordWith("productId", "projectId")],
   [/^statement:/, listOf("metricId", "section")],
-  [/^aggregations:/, listOf("metricId", "aggregation")],
   [/^metric-aggregations:/, aggregationRows],
+  [/^aggregation:/, pairAggregations],
   [/^breakdown:/, listOf()],
   // A first day with data (engine/history-start.ts): a day number, or null for "no data".
   [/^history-start:/, (value) => value === null || Number.isInteger(value)],

@@ -24,6 +24,43 @@ describe("aggregation functions", () => {
     );
   });
 
+  it("AGGREGATION cells of one recalculation share one request, each with its own pair's figure", async () => {
+    const projects = [
+      "aave",
+      "uniswap",
+      "lido-finance",
+      "makerdao",
+      "compound",
+      "curve",
+      "gmx",
+      "dydx",
+      "pancakeswap",
+      "sushiswap",
+    ];
+    await fns.projects_(null, inv()); // the catalogue, read once, is not what this counts
+    h.sim.requestLog.length = 0;
+    const got = await Promise.all(
+      projects.map((p, i) => fns.aggregation_(p, i % 2 ? "fees" : "revenue", "sum_30d", inv()))
+    );
+    const paths = h.requests();
+    expect(paths).toEqual(["/v2/metric-aggregations"]);
+    projects.forEach((p, i) => {
+      const expected = dataset
+        .aggregations(p, [i % 2 ? "fees" : "revenue"])
+        .find((r) => r.name === "sum_30d")!;
+      expect(got[i]).toBeCloseTo(expected.value as number, 4);
+    });
+  });
+
+  it("AGGREGATION says so when the metric is not available for the project, the other cells of the batch unharmed", async () => {
+    const [missing, fine] = await Promise.all([
+      excelError(fns.aggregation_("bitcoin", "revenue", "sum_30d", inv())),
+      fns.aggregation_("aave", "revenue", "sum_30d", inv()),
+    ]);
+    expect(missing.code).toBe("#N/A");
+    expect(typeof fine).toBe("number");
+  });
+
   it("AGGREGATIONS spills rows for projects and metrics, keeping unknown ids visible with their reason", async () => {
     const rows = showTable(
       (await fns.aggregations_([["aave", "nope"]], [["revenue"]], inv())) as unknown[][]

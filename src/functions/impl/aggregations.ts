@@ -25,12 +25,16 @@ export async function aggregation(
     resolveProject(ctx, projectText),
     resolveMetric(ctx, metricText),
   ]);
-  const rows = await traced(
+  // The cells of one recalculation share one metric-aggregations request (engine/aggregation-batcher.ts).
+  const pair = await traced(
     ctx,
-    `GET /v2/projects/${p.projectId}/metric-aggregations`,
-    ctx.engine.projectAggregations(p.projectId)
+    "GET /v2/metric-aggregations",
+    ctx.engine.aggregation(p.projectId, m.metricId)
   );
-  const ofMetric = rows.filter((r) => r.metricId === m.metricId);
+  if (pair.issue) throw notAvailable(pair.issue);
+  const ofMetric = pair.rows.flatMap((r) =>
+    r.aggregation === undefined ? [] : [{ aggregation: r.aggregation, value: r.value }]
+  );
   if (ofMetric.length === 0)
     throw notAvailable(`no aggregations of ${m.metricId} for ${p.projectId}`);
   const row = ofMetric.find((r) => r.aggregation.toLowerCase() === name);
@@ -39,7 +43,7 @@ export async function aggregation(
       `no aggregation "${name}" of ${m.metricId} for ${p.projectId}; available: ${ofMetric.map((r) => r.aggregation).join(", ")}`
     );
   }
-  if (row.value === null)
+  if (row.value === null || row.value === undefined)
     throw notAvailable(`${name} of ${m.metricId} for ${p.projectId} is empty`);
   return row.value;
 }
