@@ -8,7 +8,13 @@
  * 8 characters of the key is shown anywhere.
  */
 import { join } from "path";
-import { HOSTILE_ATTACKS, MAX_RSS_BYTES, type AttackResult } from "../../src/tools/hostile/attacks";
+import {
+  busiestMinute,
+  HOSTILE_ATTACKS,
+  MAX_RSS_BYTES,
+  type AttackResult,
+} from "../../src/tools/hostile/attacks";
+import { HELD_ATTACKS } from "../../src/tools/hostile/held";
 import { openHostileLab, type HostileLab } from "../../src/tools/hostile/lab";
 import { installCliHost } from "../../src/cli/host";
 import { ensureNodeBuild } from "../support/node-build";
@@ -26,7 +32,7 @@ beforeAll(async () => {
 afterAll(() => lab?.close());
 
 async function attack(name: string): Promise<AttackResult> {
-  const found = HOSTILE_ATTACKS.find((a) => a.name === name);
+  const found = HOSTILE_ATTACKS.concat(HELD_ATTACKS).find((a) => a.name === name);
   if (!found) throw new Error(`no attack named ${name}`);
   const result = await found.run(lab);
   // Every attack's own bounds first (memory, requests, time, key), then what this test states.
@@ -128,6 +134,31 @@ describe("what held, and must keep holding", () => {
 
   it("reports a connection reset mid-body as a network error", async () => {
     await attack("connection reset in the middle of the body");
+  });
+
+  it.each(["redirect to plain http", "redirect to itself"])(
+    "refuses a %s at once, with the reason",
+    async (name) => {
+      const r = await attack(name);
+      expect(r.requests).toBe(1);
+      expect(r.observed).toMatch(/refused redirect to http:|redirect loop/);
+    }
+  );
+
+  it("lets no __proto__ or constructor member of an answer pollute anything", async () => {
+    const r = await attack("__proto__ and constructor.prototype in every object");
+    expect(r.observed).toBe("nothing polluted; the same figures");
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("sends ids that would change a URL only percent-encoded", async () => {
+    const r = await attack("ids that would change a URL");
+    expect(r.observed).toMatch(/with aave%26metric_ids%3Dx, none unencoded/);
+  });
+
+  it("counts the busiest minute of request starts, which every runtime attack keeps within 60", () => {
+    expect(busiestMinute([0, ...Array.from({ length: 60 }, (_, i) => 1_000 + i * 980)])).toBe(61);
+    expect(busiestMinute(Array.from({ length: 120 }, (_, i) => i * 1_000))).toBe(60);
   });
 
   it("never sends the key to the origin a redirect points to", async () => {

@@ -95,7 +95,20 @@ function cliResult(
   };
 }
 
-function runtimeResult(
+/** Most request starts in any 60 s: the client's limit (60 a minute) must hold whatever the service does. */
+const RATE_LIMIT_PER_MINUTE = 60;
+
+export function busiestMinute(startsMs: readonly number[]): number {
+  let most = 0;
+  let from = 0;
+  for (let to = 0; to < startsMs.length; to++) {
+    while (startsMs[to] - startsMs[from] >= 60_000) from++;
+    most = Math.max(most, to - from + 1);
+  }
+  return most;
+}
+
+export function runtimeResult(
   name: string,
   out: RuntimeOutcome,
   key: string,
@@ -106,6 +119,8 @@ function runtimeResult(
   const keyRun = longestKeyRun(out.visible, key);
   const v = [...violations];
   if (keyRun >= 8) v.push(`${keyRun} characters of the key visible`);
+  const busiest = busiestMinute(out.starts.map((s) => s.ms));
+  if (busiest > RATE_LIMIT_PER_MINUTE) v.push(`${busiest} requests started within a minute`);
   for (const c of out.cells) {
     if (c.ms > SETTLE_BOUND_MS) v.push(`${c.address} took ${Math.round(c.ms / 1000)} s`);
     if (!c.ok && c.code === "#BUSY!") v.push(`${c.address} never settled`);
@@ -121,7 +136,7 @@ function runtimeResult(
   };
 }
 
-function message(out: RuntimeOutcome, i = 0): string {
+export function message(out: RuntimeOutcome, i = 0): string {
   const c = out.cells[i];
   return c.ok ? "a value" : `${c.code} ${c.message}`;
 }
@@ -131,13 +146,17 @@ export function gaps(startsMs: readonly number[]): number[] {
   return startsMs.slice(1).map((t, i) => t - startsMs[i]);
 }
 
-const PROJECTS_PATH = /^\/v2\/projects$/;
+export const PROJECTS_PATH = /^\/v2\/projects$/;
 
 /** What a terminal acts on: controls but LF, C1, bidirectional formatting. */
 const UNSAFE =
   // eslint-disable-next-line no-control-regex
   /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const value = (address: string, ...args: unknown[]): Formula => ({ address, name: "VALUE", args });
+export const value = (address: string, ...args: unknown[]): Formula => ({
+  address,
+  name: "VALUE",
+  args,
+});
 
 export const HOSTILE_ATTACKS: readonly HostileAttack[] = [
   {

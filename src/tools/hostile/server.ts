@@ -3,8 +3,9 @@
  * `attack`, answers the way a broken or malicious service could (bodies without end, nesting thousands
  * deep, catalogues of a hundred thousand projects, spreadsheet formulas and terminal escapes in names, the
  * caller's own key echoed back, Retry-After 0, a body that trickles or breaks off, a redirect to another
- * origin). Real HTTP, so the client meets it exactly as it meets the service. Used by the hostile-service
- * tests and by `npm run faults`; never part of a production bundle.
+ * origin, to plain http or to itself, `__proto__` members, ids that would change a URL). Real HTTP, so
+ * the client meets it exactly as it meets the service. Used by the hostile-service tests and by
+ * `npm run faults`; never part of a production bundle.
  */
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -35,7 +36,13 @@ export type Attack =
   /** Headers and half a body, then the connection is destroyed. */
   | { kind: "reset-mid-body" }
   /** 307 to the same path on `to` (another origin). */
-  | { kind: "redirect"; to: string };
+  | { kind: "redirect"; to: string }
+  /** 307 back to the very URL asked for. */
+  | { kind: "redirect-loop" }
+  /** `__proto__` and `constructor.prototype` members planted in every object of the answer. */
+  | { kind: "proto-keys" }
+  /** The catalogue with its first projects' ids replaced by `ids` (text that would change a URL). */
+  | { kind: "ids"; ids: readonly string[] };
 
 export interface SeenRequest {
   at: number;
@@ -123,6 +130,18 @@ function plantNames(body: Json, texts: readonly string[]): Json {
   };
   if (Array.isArray(body.data)) body.data.filter(isJson).forEach(plantIn);
   else if (isJson(body.data)) plantIn(body.data);
+  return body;
+}
+
+/** Members that would pollute Object.prototype in a reader that copies parsed JSON carelessly. */
+const PROTO_MEMBERS =
+  '"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}';
+
+function renameIds(body: Json, ids: readonly string[]): Json {
+  if (Array.isArray(body.data))
+    body.data.filter(isJson).forEach((item, i) => {
+      if (i < ids.length) item.project_id = ids[i];
+    });
   return body;
 }
 
@@ -226,10 +245,16 @@ export async function startHostileService(options: {
         res.writeHead(307, { location: new URL(path, attack.to).href });
         res.end();
         return;
+      case "redirect-loop":
+        res.writeHead(307, { location: path });
+        res.end();
+        return;
       case "none":
       case "deep":
       case "wide":
       case "duplicated-rows":
+      case "proto-keys":
+      case "ids":
       case "names": {
         const answer = await upstreamJson(options.upstream, req);
         let body = answer.body;
@@ -246,6 +271,11 @@ export async function startHostileService(options: {
             body = JSON.stringify(duplicateRows(parsed));
           } else if (attack.kind === "names") {
             body = JSON.stringify(plantNames(parsed, attack.texts));
+          } else if (attack.kind === "ids") {
+            body = JSON.stringify(renameIds(parsed, attack.ids));
+          } else if (attack.kind === "proto-keys") {
+            // As text: an object built in JavaScript would take "__proto__" as its prototype, not a member.
+            body = body.replace(/\{"/g, `{${PROTO_MEMBERS},"`);
           }
         }
         res.writeHead(answer.status, answer.headers);
