@@ -172,6 +172,19 @@ test("a card's fields read by dot access in the sheet, recomputed when the card 
   expect(await page.innerText("#cell-D20")).toBe("Uniswap");
 });
 
+test("arguments compute dates and text with Excel's functions; any other function is refused by name", async () => {
+  // DATE(2024,1,1)+30 is 31 Jan; EOMONTH(…,0)+2 is 2 Feb; "period="&"day" is the option text.
+  const formula =
+    '=CRYPTO.METRIC("aave","fees",DATE(2024,1,1)+30,EOMONTH(DATE(2024,1,1),0)+2,"period="&"day")';
+  expect(await enter("A23", formula)).toBe("Date");
+  expect(await page.innerText("#cell-A24")).toBe("2024-01-31");
+  expect(await page.innerText("#cell-A26")).toBe("2024-02-02");
+  expect(await page.innerText("#cell-B26")).toMatch(/^[\d,.]+$/);
+  expect(await page.innerText("#cell-A27")).toBe("");
+  expect(await enter("D23", '=CRYPTO.VALUE("aave","fees",SUM(1,2))')).toBe("#ERROR");
+  expect(await page.innerText("#cell-error")).toContain("function SUM is not supported");
+});
+
 test("a spill over another formula is blocked with #SPILL!, as in Excel", async () => {
   expect(await enter("C2", '=CRYPTO.SECTOR("lending")')).toBe("#SPILL!");
   expect(await page.innerText("#cell-error")).toMatch(/#SPILL! .*C2.*not empty/);
