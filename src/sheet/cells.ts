@@ -28,6 +28,11 @@ export function errorCell(code: string, message = ""): ErrorCell {
   return { kind: "error", code, message };
 }
 
+/** Whether a value (a host value or a coerced argument, which may also be a card) is an error cell. */
+export function isErrorCell(value: unknown): value is ErrorCell {
+  return isRecord(value) && value.kind === "error" && typeof value.code === "string";
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

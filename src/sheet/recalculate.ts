@@ -6,9 +6,8 @@
  */
 import { coerce, HostValue, PreparedArgument, prepareArguments } from "./arguments";
 import { BoundFormula } from "./bind";
-import { Cell, errorCell, Grid, thrownToCell, toGrid, toLiftedCell } from "./cells";
+import { Cell, errorCell, Grid, isErrorCell, thrownToCell, toGrid, toLiftedCell } from "./cells";
 import type { ExcelFunctionContext } from "./excel-functions";
-import { isEntity } from "./entity";
 import { computeArguments, systemClock, type SheetClock } from "./expressions";
 import type { Argument } from "./formula";
 import {
@@ -116,8 +115,7 @@ function resolveScalars(values: readonly (HostValue | HostValue[][])[], site: Ca
       continue;
     }
     const coerced = coerce(value, parameter, site.label);
-    if (coerced !== null && typeof coerced === "object" && !isEntity(coerced))
-      return { ok: false, error: coerced };
+    if (isErrorCell(coerced)) return { ok: false, error: coerced };
     out.push(coerced);
   }
   return { ok: true, values: out };

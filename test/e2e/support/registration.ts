@@ -12,7 +12,7 @@ import { resolve } from "path";
 import { promisify } from "util";
 import type { Page } from "playwright-core";
 import { coerce, prepareArguments } from "../../../src/sheet/arguments";
-import { toGrid } from "../../../src/sheet/cells";
+import { isErrorCell, toGrid } from "../../../src/sheet/cells";
 import { computeArguments, systemClock } from "../../../src/sheet/expressions";
 import { parseFormula } from "../../../src/sheet/formula";
 import type { ParameterMeta } from "../../../src/sheet/registry";
@@ -141,8 +141,7 @@ export async function callAsExcel(
     const value = prepared.value;
     if (Array.isArray(value) || value === null) return value;
     const coerced = coerce(value, meta.parameters[i], label);
-    if (coerced !== null && typeof coerced === "object")
-      throw new Error(`${formula}: ${coerced.message}`);
+    if (isErrorCell(coerced)) throw new Error(`${formula}: ${coerced.message}`);
     return coerced;
   });
   const invocation: Record<string, string> = { functionName: meta.id };
