@@ -87,6 +87,20 @@ describe("PROJECT without a field, where the host takes entity values", () => {
       const cell = await fns.value_("aave", id, null, null, inv()).catch((e: Error) => e);
       if (typeof cell === "number") {
         expect(property).toMatchObject({ type: "FormattedNumber", basicValue: cell });
+        // Its as-of date is the note: the day of the series' last value.
+        const rows = (await fns.metric_(
+          [["aave"]],
+          [[id]],
+          null,
+          null,
+          null,
+          inv()
+        )) as unknown[][];
+        const lastDay = rows.at(-1)![0] as number | Excel.FormattedNumberCellValue;
+        const serial = typeof lastDay === "number" ? lastDay : lastDay.basicValue;
+        expect(sublabel(property)).toBe(
+          `as of ${new Date((serial - 25569) * 86_400_000).toISOString().slice(0, 10)}`
+        );
       } else {
         expect(plain(property)).toMatch(/^#N\/A: /);
       }

@@ -13,7 +13,10 @@ import { formatDay, periodEnd, periodStart } from "../../client/data/days";
 import type { FnContext } from "../context";
 import { FunctionError } from "../result";
 import { value } from "./value";
-import type { Figure, Quarter } from "./card-model";
+import { isMissing, type Figure, type Quarter } from "./card-model";
+import { DEFAULT_VARIANT } from "../../engine/series-types";
+import { lastValueAtOrBefore } from "../../engine/series-ops";
+import { LATEST_LOOKBACK_DAYS, fetchSeries, plainPoints } from "./series-common";
 
 /** The statement lines the card's Financials shows, by section, in the service's order. */
 export const STATEMENT_LINES: readonly { section: string; metricId: string }[] = [
@@ -44,8 +47,34 @@ async function figureOf(compute: () => Promise<unknown>): Promise<Figure> {
   }
 }
 
-export function latestFigure(ctx: FnContext, projectId: string, metricId: string): Promise<Figure> {
-  return figureOf(() => value(ctx, projectId, metricId, null, null));
+/**
+ * The day of a series' latest value, read as VALUE reads it (the recent window, the whole history only for
+ * a series with nothing recent): answered from what the card batch already fetched.
+ */
+async function latestDay(
+  ctx: FnContext,
+  projectId: string,
+  metricId: string
+): Promise<number | undefined> {
+  const base = { projectId, metricId, variant: DEFAULT_VARIANT };
+  const label = `${projectId} ${metricId}`;
+  const lastIn = async (start: number): Promise<number | undefined> => {
+    const answer = await fetchSeries(ctx, { ...base, start, end: Infinity }, label);
+    return answer.issue ? undefined : lastValueAtOrBefore(plainPoints(answer), Infinity)?.day;
+  };
+  return (await lastIn(ctx.today - LATEST_LOOKBACK_DAYS)) ?? (await lastIn(-Infinity));
+}
+
+/** `VALUE(project, metric)`, with the day it is as of (the card shows it as the field's note). */
+export async function latestFigure(
+  ctx: FnContext,
+  projectId: string,
+  metricId: string
+): Promise<Figure> {
+  const figure = await figureOf(() => value(ctx, projectId, metricId, null, null));
+  if (isMissing(figure)) return figure;
+  const day = await latestDay(ctx, projectId, metricId);
+  return day === undefined ? figure : { ...figure, asOf: day };
 }
 
 export async function ttmFigure(
