@@ -205,6 +205,21 @@ describe("the pages npm start serves, in Chromium", () => {
     await page.click("#cell-E3");
     await screenshot(page, "preview", { readme: true });
     await expectAccessible(page, "npm start: preview");
+
+    // A project as a card: the card icon in the cell, its card beside the sheet as it first opens (title,
+    // key figures, profile; the rest folded), one field read by dot access.
+    for (const [address, formula] of [
+      ["A14", '=CRYPTO.PROJECT("aave")'],
+      ["B14", "=A14.Symbol"],
+    ]) {
+      await page.click(`#cell-${address}`);
+      await page.fill("#formula-input input", formula);
+      await page.press("#formula-input input", "Enter");
+    }
+    await page.waitForFunction(() => document.getElementById("cell-B14")?.textContent === "AAVE");
+    await page.click("#cell-A14");
+    await page.waitForSelector("#card");
+    await screenshot(page, "preview-card", { readme: true });
     await expectNoProblems(page, problems);
     await page.context().close();
   });
