@@ -124,6 +124,17 @@ describe("series operations", () => {
       value: 1,
     });
     expect(lastValueAtOrBefore(series, d("2023-12-31"))).toBeUndefined();
+    // The day itself counts.
+    expect(lastValueAtOrBefore(series, d("2024-01-04"))).toEqual({
+      day: d("2024-01-04"),
+      value: 4,
+    });
+  });
+
+  it("leaves daily points as they are, in a new array the caller may change", () => {
+    const rolled = rollUp(series, "day", "sum");
+    expect(rolled).toEqual(series);
+    expect(rolled).not.toBe(series);
   });
 });
 

@@ -32,6 +32,7 @@ export function parseRetryAfter(
 ): number | undefined {
   if (value === null || value === undefined) return undefined;
   const text = value.trim();
+  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent, kept for the reader: "" also fails both tests below.
   if (text === "") return undefined;
   if (/^[-+]?\d+(\.\d+)?$/.test(text)) return Math.max(0, Math.round(Number(text) * 1000));
   // Only date-like text: Date.parse would also accept things like "5" or "-1" as years.
@@ -54,6 +55,7 @@ export function retryDelay(
   rateLimited: boolean,
   retryAfterMs: number | undefined
 ): { delayMs: number; fromServer: boolean } {
+  // Stryker disable next-line ConditionalExpression: equivalent, `undefined >= n` is false; the check states the intent.
   if (retryAfterMs !== undefined && retryAfterMs >= policy.minRetryAfterMs)
     return { delayMs: retryAfterMs, fromServer: true };
   const throttled = rateLimited || retryAfterMs !== undefined;
