@@ -37,6 +37,20 @@ export async function axeViolations(
 ): Promise<{ violations: AxeViolation[]; passes: number }> {
   const loaded = await page.evaluate(() => typeof (window as { axe?: unknown }).axe === "object");
   if (!loaded) await page.evaluate(AXE_SOURCE);
+  // Colours are read as they will stay: a control that just changed state (a button that became usable) is
+  // still at its old colours when its transition starts, and axe would judge a frame no user reads.
+  // Finite animations only (a spinner runs forever), and never longer than 2 s.
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity))
+          .map((a) => a.finished.catch(() => undefined))
+      ),
+      new Promise((resolve) => setTimeout(resolve, 2_000)),
+    ])
+  );
   const result = (await page.evaluate(
     (tags) =>
       (
