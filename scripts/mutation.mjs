@@ -1,4 +1,4 @@
-// `npm run mutation [-- <file>…] [--concurrency N] [--force]`: StrykerJS over the core files of
+// `npm run mutation [-- <file>…] [--concurrency N] [--force] [--ignore-static]`: StrykerJS over the core files of
 // stryker.config.mjs, one file at a time with its own tests (so a file's score is its tests' doing), each with
 // its own incremental record and report under reports/mutation/ (git-ignored). Prints a score per file and exits
 // 1 when one is below the threshold. Not part of `npm test`: minutes per file on a 2-core machine.
@@ -21,6 +21,9 @@ const flag = (name) => {
 };
 const single = flag("--single-to");
 const force = args.includes("--force");
+// Static mutants (constants evaluated once at load, e.g. option tables) rerun every test: --ignore-static
+// leaves them out of the run and the score, for a quick look.
+const ignoreStatic = args.includes("--ignore-static");
 const concurrency = Number(flag("--concurrency") ?? 1);
 const files = args.filter((a) => !a.startsWith("--"));
 for (const file of files) {
@@ -51,6 +54,7 @@ async function mutateOne(file) {
     jsonReporter: { fileName: `reports/mutation/${slug}/report.json` },
     concurrency,
     force,
+    ignoreStatic,
     // Judged by the parent, per file, once every file has run.
     thresholds: { high: THRESHOLD, low: 80, break: 0 },
   });
@@ -75,7 +79,12 @@ if (single !== undefined) {
 const rows = [];
 const out = join(mkdtempSync(join(tmpdir(), "mutation-")), "result.json");
 for (const file of files.length > 0 ? files : Object.keys(TARGETS)) {
-  const extra = [...(force ? ["--force"] : []), "--concurrency", String(concurrency)];
+  const extra = [
+    ...(force ? ["--force"] : []),
+    ...(ignoreStatic ? ["--ignore-static"] : []),
+    "--concurrency",
+    String(concurrency),
+  ];
   const child = spawnSync(process.execPath, [SELF, file, ...extra, "--single-to", out], {
     stdio: "inherit",
   });

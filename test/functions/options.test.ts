@@ -134,6 +134,9 @@ describe("the options argument", () => {
     expect(refusal("Colour=red", "STATEMENT", ["order", "headers"])).toBe(
       'unknown option "Colour"; STATEMENT takes order, headers'
     );
+    expect(refusal("Colour =red", "STATEMENT", ["order"])).toBe(
+      'unknown option "Colour"; STATEMENT takes order'
+    );
     expect(refusal("colour=red", "PROJECTS", [])).toBe(
       'unknown option "colour"; PROJECTS takes no options'
     );
@@ -142,6 +145,9 @@ describe("the options argument", () => {
   it("refuses an option that does not apply to the function", () => {
     expect(refusal("fill=zero", "STATEMENT", ["order"])).toBe(
       'option "fill" does not apply to STATEMENT; it takes order'
+    );
+    expect(refusal("fill=zero", "STATEMENT", ["order", "headers"])).toBe(
+      'option "fill" does not apply to STATEMENT; it takes order, headers'
     );
     expect(refusal("fill=zero", "PROJECTS", [])).toBe(
       'option "fill" does not apply to PROJECTS; it takes no options'
@@ -162,6 +168,11 @@ describe("the options argument", () => {
   it("refuses an option given twice, in one text or across a range's cells", () => {
     expect(refusal("fill=zero; FILL=none")).toBe('option "fill" is given twice');
     expect(refusal([["fill=zero"], ["fill=none"]])).toBe('option "fill" is given twice');
+  });
+
+  it("names the options argument when a cell is not text", () => {
+    expect(refusal(true)).toMatch(/^options /);
+    expect(refusal([[true], ["order=desc"]])).toMatch(/^options /);
   });
 
   it("refuses a number cell in an options range: it is not key=value", () => {
