@@ -16,7 +16,8 @@ function norm(text: string): string {
  */
 const MAX_SUGGEST_LENGTH = 100;
 
-function closest(
+/** The ids closest to a typed text (typos), best first: what "did you mean" offers. */
+export function closest(
   text: string,
   candidates: ReadonlyArray<{ id: string; labels: readonly string[] }>,
   n = 3
@@ -40,18 +41,27 @@ function closest(
     .map((c) => c.id);
 }
 
+/** `; did you mean "a", "b"?`, or nothing without suggestions. */
+export function didYouMean(suggestions: readonly string[]): string {
+  return suggestions.length > 0
+    ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(", ")}?`
+    : "";
+}
+
 function notFound(
   what: string,
   text: string,
   suggestions: readonly string[],
   operation: string
 ): CryptometricsError {
-  const hint =
-    suggestions.length > 0 ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(", ")}?` : "";
-  return new CryptometricsError("not-found", `unknown ${what} "${text.trim()}"${hint}`, {
-    operation,
-    ids: [text],
-  });
+  return new CryptometricsError(
+    "not-found",
+    `unknown ${what} "${text.trim()}"${didYouMean(suggestions)}`,
+    {
+      operation,
+      ids: [text],
+    }
+  );
 }
 
 interface ProjectIndex {

@@ -142,6 +142,32 @@ export function uniqueIds(ids: readonly string[]): string[] {
   return out;
 }
 
+/**
+ * Ids by position, for results whose columns (or rows) stand for the input: as idList, and an empty cell or
+ * an empty part of a comma list keeps its place too, as "" (its column says so), so references into the
+ * result never shift when an input changes. At least one id; at most `maxIds` positions, checked while reading.
+ */
+export function idPositions(value: unknown, name: string, maxIds = 500): string[] {
+  const ids: string[] = [];
+  const add = (id: string): void => {
+    if (ids.length === maxIds)
+      throw invalid(`${name} lists more than ${maxIds} ids; at most ${maxIds} fit in one formula`);
+    ids.push(id);
+  };
+  const read = (cell: unknown): void => {
+    if (isMissing(cell)) add("");
+    else for (const part of requiredText(cell, name).split(",")) add(part.trim());
+  };
+  if (!Array.isArray(value)) read(value);
+  else
+    for (const row of value as unknown[]) {
+      if (Array.isArray(row)) for (const cell of row as unknown[]) read(cell);
+      else read(row);
+    }
+  if (ids.every((id) => id === "")) throw invalid(`${name} is missing`);
+  return ids;
+}
+
 export function requiredIds(value: unknown, name: string): string[] {
   const ids = idList(value, name);
   if (ids.length === 0) throw invalid(`${name} is missing`);

@@ -12,6 +12,12 @@ export class CallTrace {
   /** The oldest answer read back from the cache saved on this computer, if any served the cell. */
   restored?: { fetchedAt: number };
   readonly definitions: Record<string, string> = {};
+  /** Day of each latest value shown, by series label ("aave tvl"): what a "latest" figure is as of. */
+  readonly asOf = new Map<string, number>();
+
+  noteAsOf(label: string, day: number): void {
+    this.asOf.set(label, day);
+  }
 
   noteSeries(label: string, answer: SeriesAnswer): void {
     answer.servedBy.forEach((r) => this.requests.add(r));

@@ -239,6 +239,10 @@ export async function run(
       stale: trace.stale,
       restored: trace.restored,
       definitions: Object.keys(trace.definitions).length > 0 ? trace.definitions : undefined,
+      asOf:
+        trace.asOf.size > 0
+          ? Object.fromEntries([...trace.asOf].map(([label, day]) => [label, formatDay(day)]))
+          : undefined,
       error: error
         ? { code: error.code === "na" ? "#N/A" : "#VALUE!", message: error.message }
         : undefined,

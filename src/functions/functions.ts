@@ -8,7 +8,7 @@ import { run } from "./edge";
 import * as aggregates from "./impl/aggregations";
 import * as catalogue from "./impl/catalogue";
 import * as series from "./impl/series";
-import { value } from "./impl/value";
+import { asOf, value } from "./impl/value";
 import * as statements from "./impl/statement";
 
 /**
@@ -18,7 +18,7 @@ import * as statements from "./impl/statement";
  * @param project Project id, token symbol or name, e.g. "aave".
  * @param metric Metric id, e.g. "revenue".
  * @param [date] The day (a date or "YYYY-MM-DD"); omitted: the latest available value.
- * @param [options] e.g. "period=quarter" (roll up the period holding the date), "fill=previous", "chains=base", "bridged=false", "agg=avg".
+ * @param [options] e.g. "period=quarter" (the complete quarter holding the date), "partial=include", "maxage=7d", "fill=zero", "chains=base", "bridged=false", "agg=avg".
  * @param invocation Invocation object.
  * @returns The metric's value.
  * @requiresAddress
@@ -37,6 +37,31 @@ export async function value_(
 }
 
 /**
+ * The date of the value VALUE returns with the same arguments: the latest value's day, or the last day a period's figure covers.
+ * @customfunction ASOF
+ * @helpurl https://localhost:3000/help.html#asof
+ * @param project Project id, token symbol or name, e.g. "aave".
+ * @param metric Metric id, e.g. "tvl".
+ * @param [date] The day (a date or "YYYY-MM-DD"); omitted: the latest available value.
+ * @param [options] The same options as VALUE, e.g. "period=quarter".
+ * @param invocation Invocation object.
+ * @returns A date.
+ * @requiresAddress
+ * @cancelable
+ */
+export async function asof_(
+  project: any,
+  metric: any,
+  date: any,
+  options: any,
+  invocation: CustomFunctions.CancelableInvocation
+): Promise<any> {
+  return run("ASOF", invocation, { project, metric, date, options }, (ctx) =>
+    asOf(ctx, project, metric, date, options)
+  );
+}
+
+/**
  * A time series table: a Date column, then one column per metric of one project, or per project of one metric.
  * @customfunction METRIC
  * @helpurl https://localhost:3000/help.html#metric
@@ -44,7 +69,7 @@ export async function value_(
  * @param metric Metric id; a comma list or a range of them (with one project).
  * @param [start] First day; omitted: from launch.
  * @param [end] Last day; omitted: to the latest data.
- * @param [options] e.g. "order=desc; headers=2; period=month; agg=sum; fill=previous; breakdown=chain; chains=base,arbitrum".
+ * @param [options] e.g. "order=desc; headers=2; period=month; partial=include; agg=sum; fill=zero; breakdown=chain; chains=base,arbitrum".
  * @param invocation Invocation object.
  * @returns The series, oldest first by default.
  * @requiresAddress
@@ -70,7 +95,7 @@ export async function metric_(
  * @param project Project id, symbol or name.
  * @param [granularity] year, quarter (default), month or week.
  * @param [interval] 1m, 1y (default), 2y, 3y, 5y or max.
- * @param [options] e.g. "order=desc", "layout=long", "values=pop" (period-on-period change), "headers=2" (adds date ranges).
+ * @param [options] e.g. "order=desc", "layout=long", "values=pop" (period-on-period change), "values=coverage" (days with data), "headers=2" (adds date ranges), "partial=include", "rows=service".
  * @param invocation Invocation object.
  * @returns The statement table.
  * @requiresAddress

@@ -3,6 +3,7 @@
  * as finance terminals take them (e.g. "order=desc; period=month"). Unknown keys, values outside their set
  * and options that do not apply to the function are refused by name with what is allowed.
  */
+import { DEFAULT_PARTIAL, type PartialPeriods } from "../engine/completeness";
 import type { Aggregation } from "../engine/metric-kinds";
 import type { Period } from "../client/data/days";
 import type { Fill } from "../engine/series-ops";
@@ -21,7 +22,13 @@ export interface Options {
   agg?: Aggregation;
   fill: Fill;
   layout: "wide" | "long";
-  values: "value" | "pop";
+  values: "value" | "pop" | "coverage";
+  /** Incomplete periods (their days run past the latest data or today): left out (default) or shown. */
+  partial: PartialPeriods;
+  /** VALUE without a date: a latest value older than this many days before today is a #N/A. */
+  maxage?: number;
+  /** STATEMENT: the standard template's rows for every project (default), or the service's own rows. */
+  rows: "standard" | "service";
 }
 
 export type OptionKey = keyof Options;
@@ -36,13 +43,18 @@ export const OPTION_CHOICES: Readonly<Partial<Record<OptionKey, readonly string[
   agg: ["sum", "avg", "last", "first", "min", "max"],
   fill: ["none", "previous", "zero"],
   layout: ["wide", "long"],
-  values: ["value", "pop"],
+  values: ["value", "pop", "coverage"],
+  partial: ["exclude", "include"],
+  rows: ["standard", "service"],
 };
+/** Options whose value is a number of days written `<N>d` (e.g. maxage=7d). */
+export const DAYS_OPTIONS: readonly OptionKey[] = ["maxage"];
+const DAYS = /^(\d{1,5})d$/;
 /** Options whose value is a comma list of ids. */
 export const LIST_OPTIONS: readonly OptionKey[] = ["chains", "products", "sectors"];
 const CHOICES = OPTION_CHOICES;
 const LISTS = LIST_OPTIONS;
-const ALL_KEYS = [...Object.keys(CHOICES), ...LISTS] as OptionKey[];
+const ALL_KEYS = [...Object.keys(CHOICES), ...LISTS, ...DAYS_OPTIONS] as OptionKey[];
 
 export const DEFAULT_OPTIONS: Readonly<Options> = Object.freeze({
   order: "asc", // oldest first, as STOCKHISTORY
@@ -55,10 +67,14 @@ export const DEFAULT_OPTIONS: Readonly<Options> = Object.freeze({
   fill: "none",
   layout: "wide",
   values: "value",
+  partial: DEFAULT_PARTIAL,
+  rows: "standard", // every project's statement on the same rows, so templates line up
 } satisfies Options);
 
 function describeAllowed(key: OptionKey): string {
-  return LISTS.includes(key) ? "a comma list of ids" : (CHOICES[key] ?? []).join("|");
+  if (LISTS.includes(key)) return "a comma list of ids";
+  if (DAYS_OPTIONS.includes(key)) return "a number of days such as 7d";
+  return (CHOICES[key] ?? []).join("|");
 }
 
 export function parseOptions(
@@ -108,6 +124,13 @@ export function parseOptions(
       continue;
     }
     const v = val.toLowerCase();
+    if (DAYS_OPTIONS.includes(key)) {
+      const days = DAYS.exec(v.replace(/\s+/g, ""));
+      if (!days)
+        throw invalid(`option ${key}="${val}" is not allowed; use ${key}=<N>d, e.g. ${key}=7d`);
+      options.maxage = Number(days[1]);
+      continue;
+    }
     if (!(CHOICES[key] ?? []).includes(v)) {
       throw invalid(`option ${key}="${val}" is not allowed; use ${key}=${describeAllowed(key)}`);
     }
@@ -144,6 +167,12 @@ function assign(options: Options, key: OptionKey, v: string): void {
       break;
     case "values":
       options.values = v as Options["values"];
+      break;
+    case "partial":
+      options.partial = v as PartialPeriods;
+      break;
+    case "rows":
+      options.rows = v as Options["rows"];
       break;
     default:
       break;

@@ -10,6 +10,7 @@ import * as exported from "./functions";
 
 export const FUNCTION_EXPORTS: Readonly<Record<string, keyof typeof exported>> = {
   VALUE: "value_",
+  ASOF: "asof_",
   METRIC: "metric_",
   STATEMENT: "statement_",
   PROJECTS: "projects_",

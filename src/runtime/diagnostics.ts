@@ -21,6 +21,8 @@ export interface CellRecord {
   error?: { code: string; message: string };
   /** Metric definitions relevant to the cell, when known. */
   definitions?: Readonly<Record<string, string>>;
+  /** The date ("YYYY-MM-DD") of each latest value the cell shows, by series ("aave tvl"). */
+  asOf?: Readonly<Record<string, string>>;
 }
 
 export interface ErrorRecord {

@@ -122,15 +122,15 @@ describe("CRYPTO.METRIC", () => {
     );
   });
 
-  it("gives every day of the range with fill, carrying the last value over gaps", async () => {
+  it("gives every day of the range with fill, carrying a level's last value over gaps", async () => {
     const rows = await table(
       [["tick-and-tock"]],
-      [["fees"]],
+      [["tvl"]],
       "2023-02-27",
       "2023-03-02",
       "fill=previous"
     );
-    const carried = expectedDaily("tick-and-tock", "fees", "2023-02-28", "2023-02-28")[0].value!;
+    const carried = expectedDaily("tick-and-tock", "tvl", "2023-02-28", "2023-02-28")[0].value!;
     expect(rows.slice(1).map((r) => r[0])).toEqual([
       "2023-02-27",
       "2023-02-28",
@@ -139,7 +139,7 @@ describe("CRYPTO.METRIC", () => {
     ]);
     expect(rows[3][1]).toBeCloseTo(carried, 6);
     expect(rows[4][1]).toBeCloseTo(carried, 6);
-    const asIs = await table([["tick-and-tock"]], [["fees"]], "2023-02-28", "2023-03-01", null);
+    const asIs = await table([["tick-and-tock"]], [["tvl"]], "2023-02-28", "2023-03-01", null);
     expect(asIs[2][1]).toBe(""); // a null from the service is an empty cell
   });
 

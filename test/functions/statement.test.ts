@@ -27,13 +27,15 @@ async function table(
 }
 
 describe("CRYPTO.STATEMENT", () => {
-  it("pivots the statement like a real one: sections and metrics down, quarters across, oldest left", async () => {
+  it("pivots the statement like a real one: sections and metrics down, complete quarters across, oldest left", async () => {
     const rows = await table("aave", null, null, null);
     const expected = dataset.statement("aave", "quarter", "1y");
     const headings = [...new Map(expected.map((r) => [r.timestamp, r.heading])).entries()]
       .sort((a, b) => a[0].localeCompare(b[0]))
       .map(([, h]) => h);
-    expect(rows[0]).toEqual(["Section", "Metric", ...headings]);
+    // Today is 2026-11-20: Q4 '26 has 51 of its 92 days and is left out.
+    expect(headings[headings.length - 1]).toBe("Q4 '26");
+    expect(rows[0]).toEqual(["Section", "Metric", ...headings.slice(0, -1)]);
     const lines = [
       ...new Map(
         expected.map((r) => [`${r.section}|${r.metricId}`, [r.section, r.metricId]])
@@ -42,6 +44,77 @@ describe("CRYPTO.STATEMENT", () => {
     expect(rows.slice(1).map((r) => [r[0], r[1]])).toEqual(lines);
     const revenue = rows.find((r) => r[0] === "Income statement" && r[1] === "revenue")!;
     expect(revenue.slice(2).every((v) => typeof v === "number")).toBe(true);
+  });
+
+  it("shows an incomplete period with partial=include, its heading stating the days covered", async () => {
+    const rows = await table("aave", "quarter", "1y", "headers=2; partial=include");
+    expect(rows[1][rows[1].length - 1]).toBe("Q4 '26");
+    expect(rows[0][rows[0].length - 1]).toBe("Oct 1 – Nov 20, 2026 (51 of 92 days)");
+    expect(rows[0][rows[0].length - 2]).toBe("Jul 1 – Sep 30, 2026");
+    const fees = expectedDaily("aave", "fees", "2026-10-01", "2026-11-20");
+    expect(rows.find((r) => r[1] === "fees")!.at(-1)).toBeCloseTo(
+      fees.reduce((s, p) => s + (p.value ?? 0), 0),
+      0
+    );
+  });
+
+  it("leaves the incomplete period out of period-on-period changes", async () => {
+    const pop = await table("aave", "quarter", "1y", "values=pop");
+    const expected = dataset
+      .statement("aave", "quarter", "1y")
+      .filter((r) => r.metricId === "fees")
+      .map((r) => r.popChange);
+    expect(pop.find((r) => r[1] === "fees")!.slice(2)).toEqual(
+      expected.slice(0, -1).map((v) => v ?? "")
+    );
+  });
+
+  it("ends an archived project's statement with its last complete period", async () => {
+    // anchor-protocol's data stops on 2022-05-13: May 2022 is incomplete.
+    const rows = await table("anchor-protocol", "month", "max", "order=desc");
+    expect(rows[0][2]).toBe("Apr '22");
+    const included = await table(
+      "anchor-protocol",
+      "month",
+      "max",
+      "order=desc; partial=include; headers=2"
+    );
+    expect(included[1][2]).toBe("May '22");
+    expect(included[0][2]).toBe("May 1 – May 13, 2022 (13 of 31 days)");
+  });
+
+  it("gives every project the same rows in the same order by default, the service's own with rows=service", async () => {
+    const lines = async (project: string, options: string | null) =>
+      (await table(project, "quarter", "1y", options)).slice(1).map((r) => `${r[0]}|${r[1]}`);
+    const maker = await lines("makerdao", null);
+    expect(await lines("uniswap", null)).toEqual(maker);
+    expect(await lines("bitcoin", null)).toEqual(maker);
+    expect(maker.slice(0, 3)).toEqual([
+      "Income statement|fees",
+      "Income statement|fees_supply_side",
+      "Income statement|revenue",
+    ]);
+    // A line the project has not is there, empty.
+    const bitcoin = await table("bitcoin", "quarter", "1y", null);
+    expect(
+      bitcoin
+        .find((r) => r[1] === "revenue")!
+        .slice(2)
+        .every((v) => v === "")
+    ).toBe(true);
+    // rows=service: MakerDAO has no supply-side fees, so its revenue is the service's second line.
+    expect((await lines("makerdao", "rows=service"))[1]).toBe("Income statement|revenue");
+    expect(await lines("bitcoin", "rows=service")).not.toContain("Income statement|revenue");
+  });
+
+  it("shows the days with data behind each figure with values=coverage", async () => {
+    const rows = await table("tick-and-tock", "month", "max", "values=coverage; layout=long");
+    expect(rows[0]).toEqual(["Date", "Period", "Section", "Metric", "Days with data"]);
+    // The outage of 2023-03-01..14 leaves 17 of March's 31 days with fees.
+    const march = rows.find((r) => r[0] === "2023-03-01" && r[3] === "fees")!;
+    const days = expectedDaily("tick-and-tock", "fees", "2023-03-01", "2023-03-31");
+    expect(march[4]).toBe(days.filter((p) => p.value !== null).length);
+    expect(march[4]).toBeLessThanOrEqual(17);
   });
 
   it("agrees with the daily series: a quarter's revenue is the sum of its days", async () => {
@@ -64,12 +137,6 @@ describe("CRYPTO.STATEMENT", () => {
     const asc = await table("aave", "month", "1y", null);
     const desc = await table("aave", "month", "1y", "order=desc");
     expect(desc[0].slice(2)).toEqual([...asc[0].slice(2)].reverse());
-    const pop = await table("aave", "quarter", "1y", "values=pop");
-    const expected = dataset
-      .statement("aave", "quarter", "1y")
-      .filter((r) => r.metricId === "fees")
-      .map((r) => r.popChange);
-    expect(pop.find((r) => r[1] === "fees")!.slice(2)).toEqual(expected.map((v) => v ?? ""));
     const withRanges = await table("aave", "quarter", "1y", "headers=2");
     expect(withRanges[0][0]).toBe("Aave");
     expect(withRanges[1][0]).toBe("Section");

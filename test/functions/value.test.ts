@@ -47,13 +47,19 @@ describe("CRYPTO.VALUE", () => {
     );
   });
 
-  it("returns an archived project's last value when the date is omitted", async () => {
+  it("gives no latest value for an archived project, naming the archive; its history reads with a date", async () => {
     const info = dataset.project("anchor-protocol")!;
     const points = expectedDaily("anchor-protocol", "fees", "2020-01-01", info.lastDate).filter(
       (p) => p.value !== null
     );
-    expect(await fns.value_("anchor-protocol", "fees", "", null, inv())).toBeCloseTo(
-      points[points.length - 1].value!,
+    const last = points[points.length - 1];
+    expect(await excelError(fns.value_("anchor-protocol", "fees", "", null, inv()))).toEqual({
+      code: "#N/A",
+      // The service's reason is quoted up to 80 characters, so the advice fits Excel's message.
+      message: `anchor-protocol is archived since ${last.date} (${info.archivedReason!.slice(0, 79)}…); give a date to read its history`,
+    });
+    expect(await fns.value_("anchor-protocol", "fees", last.date, null, inv())).toBeCloseTo(
+      last.value!,
       4
     );
   });
@@ -77,19 +83,24 @@ describe("CRYPTO.VALUE", () => {
     );
   });
 
-  it("says #N/A on a day without a value, unless fill says otherwise", async () => {
+  it("says #N/A on a day without a value, unless a fill the metric admits says otherwise", async () => {
     // tick-and-tock's data has an outage (null values) from 2023-03-01 to 2023-03-14.
-    const before = expectedDaily("tick-and-tock", "fees", "2023-02-28", "2023-02-28")[0].value!;
-    const gap = await excelError(fns.value_("tick-and-tock", "fees", "2023-03-05", null, inv()));
+    const before = expectedDaily("tick-and-tock", "tvl", "2023-02-28", "2023-02-28")[0].value!;
+    const gap = await excelError(fns.value_("tick-and-tock", "tvl", "2023-03-05", null, inv()));
     expect(gap).toEqual({
       code: "#N/A",
-      message: expect.stringContaining("no tick-and-tock fees value on 2023-03-05"),
+      message: expect.stringContaining("no tick-and-tock tvl value on 2023-03-05"),
     });
     expect(gap.message).toContain("fill=previous");
+    // A level carries its last value forward; a flow's missing day counts 0.
     expect(
-      await fns.value_("tick-and-tock", "fees", "2023-03-05", "fill=previous", inv())
+      await fns.value_("tick-and-tock", "tvl", "2023-03-05", "fill=previous", inv())
     ).toBeCloseTo(before, 6);
     expect(await fns.value_("tick-and-tock", "fees", "2023-03-05", "fill=zero", inv())).toBe(0);
+    const flowGap = await excelError(
+      fns.value_("tick-and-tock", "fees", "2023-03-05", null, inv())
+    );
+    expect(flowGap.message).toContain("fill=zero");
   });
 
   it("changes asset metrics when bridged assets are excluded", async () => {
@@ -123,7 +134,8 @@ describe("CRYPTO.VALUE", () => {
       "#VALUE!",
       "date -5 is not a date Excel can show",
     ],
-    ["a missing project", [null, "revenue", null, null], "#VALUE!", "project is missing"],
+    // An empty project cell of a lifted range is a position with nothing to show, like an unknown id.
+    ["a missing project", [null, "revenue", null, null], "#N/A", "no project given"],
     [
       "an unknown option",
       ["aave", "revenue", null, "colour=red"],

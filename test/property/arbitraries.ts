@@ -17,6 +17,7 @@ import type { FunctionName } from "../../src/tools/faults/workbook";
 
 export type ParamKind =
   | "text" // one required text: project, metric, product, sector, aggregation name
+  | "position" // one project of a lifted range: empty is a #N/A ("no project given"), like an unknown one
   | "ids" // required ids: one, a comma list or a range
   | "optionalIds" // ids, omitted = all
   | "date" // optional date: serial or "YYYY-MM-DD"
@@ -27,6 +28,7 @@ export type ParamKind =
 
 export const OPTION_KEYS: Partial<Record<FunctionName, readonly OptionKey[]>> = {
   VALUE: VALUE_OPTIONS,
+  ASOF: VALUE_OPTIONS,
   METRIC: METRIC_OPTIONS,
   PRODUCT_METRIC: PRODUCT_METRIC_OPTIONS,
   STATEMENT: STATEMENT_OPTIONS,
@@ -132,7 +134,10 @@ function validOptions(name: FunctionName): fc.Arbitrary<unknown> {
     bridged: ["bridged=false"],
     breakdown: ["breakdown=chain"],
     layout: ["layout=long"],
-    values: ["values=pop"],
+    values: ["values=pop", "values=coverage"],
+    partial: ["partial=include", "PARTIAL=Exclude"],
+    maxage: ["maxage=7d", "maxage=400d"],
+    rows: ["rows=service"],
     sectors: ["sectors=lending"],
     products: ["products=aave-v3"],
   };
@@ -178,10 +183,16 @@ const date = param("date", validDate);
 /** Every function's parameters in order, as the functions module declares them (invocation aside). */
 export const SIGNATURES: Record<FunctionName, readonly Param[]> = {
   VALUE: [
-    param("text", project),
+    param("position", project),
     param("text", metric),
     date,
     param("options", validOptions("VALUE")),
+  ],
+  ASOF: [
+    param("position", project),
+    param("text", metric),
+    date,
+    param("options", validOptions("ASOF")),
   ],
   METRIC: [
     param("ids", projects),
@@ -263,6 +274,8 @@ export function faceInvalid(kind: ParamKind, name: FunctionName): fc.Arbitrary<u
   switch (kind) {
     case "text":
       return fc.oneof(missing, notText, tooLong, severalCells, fc.constant([[true]]));
+    case "position":
+      return fc.oneof(notText, tooLong, severalCells, fc.constant([[true]]));
     case "ids":
       return fc.oneof(
         missing,
@@ -319,6 +332,7 @@ export function faceInvalid(kind: ParamKind, name: FunctionName): fc.Arbitrary<u
 /** One call per function that works on a healthy service: the success path is always among the runs. */
 export const EXAMPLES: Record<FunctionName, readonly unknown[]> = {
   VALUE: ["aave", "fees", null, null],
+  ASOF: ["aave", "tvl", null, null],
   METRIC: [[["aave"]], [["fees"]], 45_292, 45_300, null],
   STATEMENT: ["aave", null, null, null],
   PROJECTS: [null],

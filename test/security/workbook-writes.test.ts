@@ -11,7 +11,12 @@ import { join, relative } from "path";
 import { officeWorkbook } from "../../src/excel/office-workbook";
 import { comparisonGrid } from "../../src/taskpane/model/comparison-grid";
 import { metricLastYearFormula, valueFormula } from "../../src/taskpane/model/insert-actions";
-import { statementSheet } from "../../src/taskpane/model/statement-layout";
+import { statementGrid } from "../../src/functions/statement-grids";
+import {
+  CHANGES_OPTIONS,
+  VALUES_OPTIONS,
+  statementSheet,
+} from "../../src/taskpane/model/statement-layout";
 import { openLab, type Lab } from "../../src/tools/faults/lab";
 import { mock, rangeMock, runOn, type Mock } from "../excel/office-mocks";
 
@@ -97,11 +102,11 @@ function written(x: ReturnType<typeof excel>): string {
 
 describe("what the taskpane's Office side writes", () => {
   it("holds no key and goes only into cells and a sheet name, never names, settings or properties", async () => {
-    const statement = await lab.drive(
-      lab.runtime.client.getFinancialStatement("aave", {
-        timestampGranularity: "quarter",
-        interval: "1y",
-      })
+    const [values, changes] = await lab.drive(
+      Promise.all([
+        statementGrid(lab.runtime, "aave", "quarter", "1y", VALUES_OPTIONS),
+        statementGrid(lab.runtime, "aave", "quarter", "1y", CHANGES_OPTIONS),
+      ])
     );
     const projects = (await lab.drive(lab.runtime.client.listProjects())).data.slice(0, 3);
     const input = {
@@ -109,9 +114,10 @@ describe("what the taskpane's Office side writes", () => {
       projectName: projects[0].name,
       granularity: "quarter",
       interval: "1y",
-      rows: statement.data,
+      values,
+      changes,
       asOf: "2026-11-20 12:00 UTC",
-      simulated: statement.meta.simulated,
+      simulated: true,
     };
     const x = excel();
     const port = officeWorkbook({

@@ -30,6 +30,7 @@ function diagnostics(): Diagnostics {
     warnings: ["uniswap fees: METRIC_NOT_AVAILABLE"],
     stale: { fetchedAt: T - 3_600_000, reason: "the service could not be reached" },
     definitions: { fees: "Total fees paid by users." },
+    asOf: { "aave fees": "2025-06-14" },
   });
   now += 1000;
   d.recordCell({
@@ -62,7 +63,7 @@ function diagnostics(): Diagnostics {
   return d;
 }
 
-test("a cell's record reads as its arguments, requests, partial results, staleness and definitions", () => {
+test("a cell's record reads as its arguments, requests, partial results, staleness, definitions and dates", () => {
   const view = describeCell(diagnostics().cell("Sheet1!$B$2")!);
   expect(view).toEqual({
     address: "Sheet1!B2",
@@ -80,6 +81,7 @@ test("a cell's record reads as its arguments, requests, partial results, stalene
       "Served from data fetched 2025-06-15 11:00:05 UTC, because the refresh failed: the service could not be reached",
     error: undefined,
     definitions: [{ metric: "fees", definition: "Total fees paid by users." }],
+    asOf: ["aave fees: latest value from 2025-06-14"],
     computedAt: "2025-06-15 12:00:05 UTC",
   });
 });

@@ -49,6 +49,7 @@ test("the builder offers every function of the reference, with its parameters in
 
 const ALLOWED: Record<string, readonly OptionKey[]> = {
   VALUE: VALUE_OPTIONS,
+  ASOF: VALUE_OPTIONS,
   METRIC: METRIC_OPTIONS,
   PRODUCT_METRIC: PRODUCT_METRIC_OPTIONS,
   STATEMENT: STATEMENT_OPTIONS,

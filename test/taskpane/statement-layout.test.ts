@@ -1,4 +1,4 @@
-import rows from "../fixtures/taskpane/statement-rows.json";
+import grids from "../fixtures/taskpane/statement-grids.json";
 import {
   CHANGE_FORMAT,
   HEADER_ROWS,
@@ -13,7 +13,8 @@ const input: StatementInput = {
   projectName: "Aave",
   granularity: "quarter",
   interval: "1y",
-  rows,
+  values: grids.values,
+  changes: grids.changes,
   mode: "static",
   asOf: "2025-06-15 12:00 UTC",
   simulated: true,

@@ -8,9 +8,12 @@ import { evaluateFormula } from "../../src/sheet/evaluate";
 import { pageRegistry } from "../../src/functions/page-registry";
 import { configureRuntime } from "../../src/runtime/runtime";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
+import { statementGrid } from "../../src/functions/statement-grids";
 import {
+  CHANGES_OPTIONS,
   statementSheet,
   VALUE_FORMAT,
+  VALUES_OPTIONS,
   CHANGE_FORMAT,
 } from "../../src/taskpane/model/statement-layout";
 import { generateFunctionsMeta } from "../../src/tools/gen-functions-meta";
@@ -41,13 +44,13 @@ test.each([
       await generateFunctionsMeta(resolve(__dirname, "../../src/functions/functions.ts"))
     ) as { metadata: unknown };
     const registry = pageRegistry(meta.metadata);
-    const rows = (await runtime.engine.statement(projectId, granularity, interval)).value;
     const plan = statementSheet({
       projectId,
       projectName: projectId,
       granularity,
       interval,
-      rows,
+      values: await statementGrid(runtime, projectId, granularity, interval, VALUES_OPTIONS),
+      changes: await statementGrid(runtime, projectId, granularity, interval, CHANGES_OPTIONS),
       mode: "live",
       asOf: "now",
       simulated: true,

@@ -1,16 +1,71 @@
-/** AGGREGATION, AGGREGATIONS and BREAKDOWN: the service's own aggregates (§4.4, §4.12, §4.13). */
+/**
+ * AGGREGATION, AGGREGATIONS and BREAKDOWN: the service's own aggregates (§4.4, §4.12, §4.13).
+ *
+ * - An archived project has no latest figure: its aggregates (latest, sum_30d, …) describe its last days,
+ *   not now, so they are a #N/A naming the archive (engine/as-of.ts); its history reads with dates.
+ * - Stable shapes when projects are listed: every input position keeps its rows, in input order (a repeated
+ *   id repeats them; an empty, unknown, archived or unavailable one is a row of #N/A with the reason).
+ *   Omitted projects mean all of them, in the service's order.
+ */
+import { archivedMessage } from "../../engine/as-of";
+import { notAvailableIssue } from "../../engine/availability";
 import { formatDay } from "../../client/data/days";
-import { openText, type JsonValue, type OpenRow } from "../../client";
-import { checkRange, idList, optionalDate, requiredText, uniqueIds } from "../coerce";
-import { traced, type FnContext } from "../context";
-import { notAvailable, type Cell, type Table } from "../result";
+import { DEFAULT_VARIANT } from "../../engine/series-types";
+import { openText, type JsonValue, type OpenRow, type Project } from "../../client";
 import {
+  checkRange,
+  idList,
+  idPositions,
+  optionalDate,
+  requiredText,
+  uniqueIds,
+} from "../coerce";
+import { traced, type FnContext } from "../context";
+import { FunctionError, notAvailable, type Cell, type ErrorCell, type Table } from "../result";
+import { latestPoint } from "./latest";
+import {
+  projectCatalogue,
   resolveMetric,
   resolveMetrics,
   resolveProject,
   resolveProjects,
   type Resolved,
 } from "./resolve";
+
+/** What to do instead of reading an archived project's aggregates. */
+const ARCHIVED_ADVICE =
+  "its aggregates describe its last days; VALUE or METRIC with dates read its history";
+
+/** The last day with data of an archived project's metric ("archived since"), when it can be read. */
+async function lastDayOf(
+  ctx: FnContext,
+  projectId: string,
+  metricId: string
+): Promise<number | undefined> {
+  try {
+    return (
+      await latestPoint(
+        ctx,
+        { projectId, metricId, variant: DEFAULT_VARIANT },
+        `${projectId} ${metricId}`
+      )
+    )?.day;
+  } catch (error) {
+    if (error instanceof FunctionError) return undefined;
+    throw error;
+  }
+}
+
+async function archivedCell(
+  ctx: FnContext,
+  project: Project,
+  metricId: string | undefined,
+  advice = ARCHIVED_ADVICE
+): Promise<ErrorCell> {
+  const last =
+    metricId === undefined ? undefined : await lastDayOf(ctx, project.projectId, metricId);
+  return { error: "na", message: archivedMessage(project, last, advice) };
+}
 
 export async function aggregation(
   ctx: FnContext,
@@ -25,6 +80,7 @@ export async function aggregation(
     resolveProject(ctx, projectText),
     resolveMetric(ctx, metricText),
   ]);
+  if (p.isArchived) throw notAvailable((await archivedCell(ctx, p, m.metricId)).message);
   // The cells of one recalculation share one metric-aggregations request (engine/aggregation-batcher.ts).
   const pair = await traced(
     ctx,
@@ -61,11 +117,13 @@ function cellOf(value: JsonValue | undefined): Cell {
  */
 const MAX_OPEN_COLUMNS = 256;
 
+/** A row of the output: a service row, or a position that has none, with the reason in `value`. */
+type Line =
+  | { kind: "row"; row: OpenRow; value?: ErrorCell }
+  | { kind: "reason"; fields: Record<string, string>; error: ErrorCell };
+
 /** Rows of an open shape (§2.12): columns are the union of their members, in first-seen order. */
-function openTable(
-  rows: readonly OpenRow[],
-  unresolved: ReadonlyArray<{ column: string; text: string; message: string }>
-): Table {
+function openTable(lines: readonly Line[]): Table {
   const seen = new Set<string>();
   const columns: string[] = [];
   const add = (k: string): void => {
@@ -77,34 +135,28 @@ function openTable(
     seen.add(k);
     columns.push(k);
   };
-  for (const r of rows) for (const k of Object.keys(r.fields)) add(k);
-  for (const u of unresolved) add(u.column);
+  for (const l of lines) Object.keys(l.kind === "row" ? l.row.fields : l.fields).forEach(add);
   add("value");
   const out: Table = [columns];
-  for (const r of rows) {
+  for (const l of lines) {
+    if (l.kind === "reason") {
+      out.push(columns.map((c): Cell => (c === "value" ? l.error : (l.fields[c] ?? null))));
+      continue;
+    }
     // The client normalises `value` (number, numeric string or null); other members are shown as sent.
     out.push(
-      columns.map((c) => (c === "value" && r.value !== undefined ? r.value : cellOf(r.fields[c])))
-    );
-  }
-  // Unknown ids stay visible as rows with their reason, never silently dropped.
-  for (const u of unresolved) {
-    out.push(
-      columns.map((c): Cell =>
-        c === u.column ? u.text : c === "value" ? { error: "na", message: u.message } : null
+      columns.map((c) =>
+        c === "value"
+          ? (l.value ?? (l.row.value !== undefined ? l.row.value : cellOf(l.row.fields[c])))
+          : cellOf(l.row.fields[c])
       )
     );
   }
   return out;
 }
 
-function failures<T>(
-  resolved: readonly Resolved<T>[],
-  column: string
-): Array<{ column: string; text: string; message: string }> {
-  return resolved.flatMap((r) =>
-    "error" in r ? [{ column, text: r.text, message: r.error.message }] : []
-  );
+function errorOf<T>(r: Resolved<T>): ErrorCell | undefined {
+  return "error" in r ? r.error : undefined;
 }
 
 /** The ids to request: each once, however often the range repeats it. */
@@ -117,30 +169,103 @@ export async function aggregations(
   projectsArg: unknown,
   metricsArg: unknown
 ): Promise<Table> {
-  const projectTexts = idList(projectsArg, "projects");
-  const metricTexts = idList(metricsArg, "metrics");
+  const all = idList(projectsArg, "projects").length === 0;
+  const projectTexts = all ? [] : idPositions(projectsArg, "projects");
+  const metricTexts =
+    idList(metricsArg, "metrics").length === 0 ? [] : idPositions(metricsArg, "metrics");
   const [projects, metrics] = await Promise.all([
     resolveProjects(ctx, projectTexts),
     resolveMetrics(ctx, metricTexts),
   ]);
-  const projectIds = projectTexts.length === 0 ? "all" : ids(projects, (p) => p.projectId);
+  const projectIds = all ? "all" : ids(projects, (p) => p.projectId);
   const metricIds = metricTexts.length === 0 ? "all" : ids(metrics, (m) => m.metricId);
-  const unresolved = [...failures(projects, "project_id"), ...failures(metrics, "metric_id")];
-  if (
+  const nothingValid =
     (projectIds !== "all" && projectIds.length === 0) ||
-    (metricIds !== "all" && metricIds.length === 0)
-  ) {
-    throw notAvailable(unresolved.map((u) => u.message).join("; "));
-  }
-  const loaded = await traced(
-    ctx,
-    "GET /v2/metric-aggregations",
-    ctx.engine.metricAggregations(projectIds, metricIds)
-  );
+    (metricIds !== "all" && metricIds.length === 0);
+  const loaded = nothingValid
+    ? { rows: [], errors: [] }
+    : await traced(
+        ctx,
+        "GET /v2/metric-aggregations",
+        ctx.engine.metricAggregations(projectIds, metricIds)
+      );
   loaded.errors.forEach((e) => ctx.trace.warnings.add(e));
-  if (loaded.rows.length === 0 && unresolved.length === 0)
-    throw notAvailable("no aggregations for these projects and metrics");
-  return openTable(loaded.rows, unresolved);
+
+  // An archived project's reason, once per project (dated by one of its metrics), read concurrently.
+  const catalogue = new Map((await projectCatalogue(ctx)).map((p) => [p.projectId, p] as const));
+  const archivedProjects = new Map<string, { project: Project; metricId?: string }>();
+  const firstMetric = metricIds === "all" ? undefined : metricIds[0];
+  for (const r of loaded.rows) {
+    const project = r.projectId ? catalogue.get(r.projectId) : undefined;
+    if (project?.isArchived && !archivedProjects.has(project.projectId))
+      archivedProjects.set(project.projectId, { project, metricId: firstMetric ?? r.metricId });
+  }
+  for (const p of projects)
+    if ("value" in p && p.value.isArchived && !archivedProjects.has(p.value.projectId))
+      archivedProjects.set(p.value.projectId, { project: p.value, metricId: firstMetric });
+  const archived = new Map(
+    await Promise.all(
+      [...archivedProjects.values()].map(
+        async ({ project, metricId }) =>
+          [project.projectId, await archivedCell(ctx, project, metricId)] as const
+      )
+    )
+  );
+
+  if (all) {
+    // Every project, in the service's order; an archived project's figures are its reason.
+    const lines: Line[] = [];
+    for (const row of loaded.rows)
+      lines.push({
+        kind: "row",
+        row,
+        value: row.projectId ? archived.get(row.projectId) : undefined,
+      });
+    for (const m of metrics) {
+      const e = errorOf(m);
+      if (e) lines.push({ kind: "reason", fields: { metric_id: m.text }, error: e });
+    }
+    if (lines.length === 0) throw notAvailable("no aggregations for these projects and metrics");
+    return openTable(lines);
+  }
+
+  const lines: Line[] = [];
+  for (const p of projects) {
+    const pError = errorOf(p);
+    const project = "value" in p ? p.value : undefined;
+    const ofProject = project ? loaded.rows.filter((r) => r.projectId === project.projectId) : [];
+    const wanted = metricTexts.length === 0 ? [undefined] : metrics;
+    for (const m of wanted) {
+      const fields = {
+        project_id: project?.projectId ?? p.text,
+        ...(m ? { metric_id: "value" in m ? m.value.metricId : m.text } : {}),
+      };
+      const mError = m ? errorOf(m) : undefined;
+      if (pError || mError) {
+        lines.push({ kind: "reason", fields, error: (pError ?? mError)! });
+        continue;
+      }
+      const metricId = m && "value" in m ? m.value.metricId : undefined;
+      const rows = metricId ? ofProject.filter((r) => r.metricId === metricId) : ofProject;
+      const reason = project ? archived.get(project.projectId) : undefined;
+      if (reason) {
+        if (rows.length === 0) lines.push({ kind: "reason", fields, error: reason });
+        for (const row of rows) lines.push({ kind: "row", row, value: reason });
+        continue;
+      }
+      if (rows.length === 0) {
+        const what = metricId ? `${metricId} ` : "";
+        lines.push({
+          kind: "reason",
+          fields,
+          error: { error: "na", message: `no ${what}aggregations for ${fields.project_id}` },
+        });
+        continue;
+      }
+      for (const row of rows) lines.push({ kind: "row", row });
+    }
+  }
+  return openTable(lines);
 }
 
 export async function breakdown(
@@ -152,27 +277,79 @@ export async function breakdown(
 ): Promise<Table> {
   // Every argument is checked before the first request: a bad one must not cost any.
   const metricText = requiredText(metricArg, "metric");
-  const projectTexts = idList(projectsArg, "projects");
+  const all = idList(projectsArg, "projects").length === 0;
+  const projectTexts = all ? [] : idPositions(projectsArg, "projects");
   const start = optionalDate(startArg, "start");
   const end = optionalDate(endArg, "end");
   checkRange(start, end);
   const metric = await resolveMetric(ctx, metricText);
   const projects = await resolveProjects(ctx, projectTexts);
-  const projectIds = projectTexts.length === 0 ? "all" : ids(projects, (p) => p.projectId);
-  const unresolved = failures(projects, "project_id");
-  if (projectIds !== "all" && projectIds.length === 0)
-    throw notAvailable(unresolved.map((u) => u.message).join("; "));
-  const rows = await traced(
-    ctx,
-    `GET /v2/metrics-breakdown/${metric.metricId}`,
-    ctx.engine.breakdown(
-      metric.metricId,
-      projectIds,
-      start === undefined ? undefined : formatDay(start),
-      end === undefined ? undefined : formatDay(end)
-    )
-  );
-  if (rows.length === 0 && unresolved.length === 0)
-    throw notAvailable(`no ${metric.metricId} breakdown for these projects`);
-  return openTable(rows, unresolved);
+  const projectIds = all ? "all" : ids(projects, (p) => p.projectId);
+  const rows =
+    projectIds !== "all" && projectIds.length === 0
+      ? []
+      : await traced(
+          ctx,
+          `GET /v2/metrics-breakdown/${metric.metricId}`,
+          ctx.engine.breakdown(
+            metric.metricId,
+            projectIds,
+            start === undefined ? undefined : formatDay(start),
+            end === undefined ? undefined : formatDay(end)
+          )
+        );
+  if (all) {
+    if (rows.length === 0) throw notAvailable(`no ${metric.metricId} breakdown for these projects`);
+    return openTable(rows.map((row) => ({ kind: "row", row })));
+  }
+  // Input order: each position its row, or the reason it has none.
+  const lines: Line[] = [];
+  for (const p of projects) {
+    const fields = {
+      project_id: "value" in p ? p.value.projectId : p.text,
+      metric_id: metric.metricId,
+    };
+    if ("error" in p) {
+      lines.push({ kind: "reason", fields, error: p.error });
+      continue;
+    }
+    const row = rows.find((r) => r.projectId === p.value.projectId);
+    if (row) {
+      lines.push({ kind: "row", row });
+      continue;
+    }
+    lines.push({
+      kind: "reason",
+      fields,
+      error: await missingReason(ctx, p.value, metric.metricId, start, end),
+    });
+  }
+  return openTable(lines);
+}
+
+/** Why the breakdown has no row for a listed project. */
+async function missingReason(
+  ctx: FnContext,
+  project: Project,
+  metricId: string,
+  start: number | undefined,
+  end: number | undefined
+): Promise<ErrorCell> {
+  const id = project.projectId;
+  if (project.isArchived)
+    return archivedCell(
+      ctx,
+      project,
+      metricId,
+      start === undefined && end === undefined
+        ? "give start and end dates to read its history"
+        : `no ${metricId} data in this period`
+    );
+  if ((await ctx.engine.published(id, undefined, metricId)) === false)
+    return { error: "na", message: notAvailableIssue(id, metricId).message };
+  const period =
+    start === undefined && end === undefined
+      ? "in the service's default period (the last 30 days)"
+      : `between ${start === undefined ? "launch" : formatDay(start)} and ${end === undefined ? "the latest data" : formatDay(end)}`;
+  return { error: "na", message: `no ${metricId} data for ${id} ${period}` };
 }

@@ -13,6 +13,11 @@ function asErrorCell(error: unknown): ErrorCell {
   throw error; // anything else (no key, service down) fails the whole call
 }
 
+/** An empty position of a range or list: its column (or row) stays, saying why it is empty. */
+function emptyPosition(what: string): ErrorCell {
+  return { error: "na", message: `no ${what} given (the cell is empty)` };
+}
+
 export async function projectCatalogue(ctx: FnContext): Promise<Project[]> {
   const cached = ctx.engine.cachedProjects();
   if (cached) {
@@ -38,6 +43,7 @@ export async function resolveProjects(
   const projects = await projectCatalogue(ctx);
   return texts.map(
     once<Project>((text) => {
+      if (text.trim() === "") return { text, error: emptyPosition("project") };
       try {
         return { text, value: resolveProjectIn(projects, text) };
       } catch (error) {
@@ -68,6 +74,7 @@ export async function resolveMetrics(
   const metrics = await metricCatalogue(ctx);
   return texts.map(
     once<Metric>((text) => {
+      if (text.trim() === "") return { text, error: emptyPosition("metric") };
       try {
         const value = resolveMetricIn(metrics, text);
         if (value.description) ctx.trace.definitions[value.metricId] = value.description;

@@ -13,6 +13,8 @@ export const VALUE_OPTIONS: readonly OptionKey[] = [
   "fill",
   "period",
   "agg",
+  "partial",
+  "maxage",
 ];
 export const METRIC_OPTIONS: readonly OptionKey[] = [
   "order",
@@ -25,6 +27,7 @@ export const METRIC_OPTIONS: readonly OptionKey[] = [
   "period",
   "agg",
   "fill",
+  "partial",
 ];
 export const PRODUCT_METRIC_OPTIONS: readonly OptionKey[] = [
   "order",
@@ -35,6 +38,7 @@ export const PRODUCT_METRIC_OPTIONS: readonly OptionKey[] = [
   "period",
   "agg",
   "fill",
+  "partial",
 ];
 
 /** fill=previous carries a value across gaps of up to this many days before the asked date or range. */

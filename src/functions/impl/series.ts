@@ -1,14 +1,32 @@
 /**
  * METRIC and PRODUCT_METRIC: time series through the engine, shaped like STOCKHISTORY (a Date column, then
  * one column per metric or per project), rolled up and filled as the options say.
+ *
+ * - Stable shape: one column per input position. An empty, unknown or unavailable project (or metric) is a
+ *   column of #N/A with the reason, a repeated one repeats its column (coerce.idPositions).
+ * - Complete periods only by default (engine/completeness.ts): a period whose days run past a column's
+ *   latest data or today is a #N/A in that column naming the days covered, and a row no column completes is
+ *   left out; `partial=include` shows them. The user's own start and end cut periods as they choose.
+ * - Fills only where the metric admits them (fill-rules.ts) and never past the latest data or today.
  */
 import type { Project } from "../../client";
+import { incompleteMessage, isComplete, windowOf } from "../../engine/completeness";
+import { fillRefusal } from "../../engine/fill-rules";
 import { defaultAggregation } from "../../engine/metric-kinds";
 import { fillDays, rollUp, slicePoints, type DayPoint } from "../../engine/series-ops";
-import { checkRange, optionalDate, requiredIds, requiredText } from "../coerce";
+import { checkRange, idPositions, optionalDate, requiredIds, requiredText } from "../coerce";
 import type { FnContext } from "../context";
 import { parseOptions, type Options } from "../options";
-import { invalid, notAvailable, type Cell, type ErrorCell, type Table } from "../result";
+import {
+  FunctionError,
+  invalid,
+  notAvailable,
+  type Cell,
+  type ErrorCell,
+  type Table,
+} from "../result";
+import { checkFilters } from "./filters";
+import { horizonFor, type SeriesBase } from "./latest";
 import { resolveMetrics, resolveProduct, resolveProject, resolveProjects } from "./resolve";
 import {
   FILL_LOOKBACK_DAYS,
@@ -19,12 +37,19 @@ import {
   variantOf,
 } from "./series-common";
 
+/** One column of the table: its heading and, per breakdown dimension, a cell per row day. */
 interface Column {
   label: string;
   projectName: string;
   metricId: string;
-  dims?: Map<string, DayPoint[]>;
+  cells?: Map<string, Map<number, Cell>>;
   error?: ErrorCell;
+  /** Why the column's last period is left out, when it is (the message of a table left empty by it). */
+  incomplete?: string;
+  /** The column's horizon (completeness.ts), when periods or fills needed it. */
+  horizon?: number;
+  /** Who the column's messages name ("sushiswap", or "aave fees" in a one-project table). */
+  subject?: string;
 }
 
 interface TableRequest {
@@ -34,7 +59,7 @@ interface TableRequest {
   productId?: string;
   start?: number;
   end?: number;
-  options: Options;
+  options: Readonly<Options>;
 }
 
 export async function metric(
@@ -46,8 +71,8 @@ export async function metric(
   optionsArg: unknown
 ): Promise<Table> {
   const options = parseOptions(optionsArg, "METRIC", METRIC_OPTIONS);
-  const projectTexts = requiredIds(projectArg, "project");
-  const metricTexts = requiredIds(metricArg, "metric");
+  const projectTexts = idPositions(projectArg, "project");
+  const metricTexts = idPositions(metricArg, "metric");
   if (projectTexts.length > 1 && metricTexts.length > 1) {
     throw invalid(
       `METRIC takes several projects of one metric, or several metrics of one project, not both (${projectTexts.length} projects × ${metricTexts.length} metrics); use one formula per metric`
@@ -101,56 +126,32 @@ export async function productMetric(
 
 async function seriesTable(ctx: FnContext, req: TableRequest): Promise<Table> {
   const { options, start, end } = req;
+  for (const m of req.metrics) {
+    const refusal = m.value && fillRefusal(options.fill, m.value.metricId);
+    if (refusal) throw invalid(refusal);
+  }
   const byProject = req.projects.length > 1;
-  const fetchFrom =
-    start === undefined
-      ? -Infinity
-      : options.fill === "previous"
-        ? start - FILL_LOOKBACK_DAYS
-        : start;
-  const fetchTo = end ?? Infinity;
   const pairs = byProject
     ? req.projects.map((p) => ({ p, m: req.metrics[0] }))
     : req.metrics.map((m) => ({ p: req.projects[0], m }));
-
   const columns: Column[] = await Promise.all(
-    pairs.map(async ({ p, m }): Promise<Column> => {
-      const label = byProject ? (p.value?.projectId ?? p.text) : (m.value?.metricId ?? m.text);
-      const column: Column = {
-        label,
-        projectName: p.value?.name ?? p.text,
-        metricId: m.value?.metricId ?? m.text,
-      };
-      const failure = p.error ?? m.error;
-      if (failure || !p.value || !m.value) return { ...column, error: failure };
-      const answer = await fetchSeries(
-        ctx,
-        {
-          projectId: p.value.projectId,
-          productId: req.productId,
-          metricId: m.value.metricId,
-          start: fetchFrom,
-          end: fetchTo,
-          variant: variantOf(options),
-        },
-        `${p.value.projectId} ${m.value.metricId}`
-      );
-      if (answer.issue) return { ...column, error: { error: "na", message: answer.issue.message } };
-      return { ...column, dims: answer.dims };
-    })
+    pairs.map(({ p, m }) => column(ctx, req, p, m, byProject))
   );
 
-  const shaped = columns.map((c) => shapeColumn(c, req, ctx.today));
+  // A row for every period some column completes (or shows: partial=include, or a plain value).
   const days = new Set<number>();
   const dimsSeen = new Set<string>();
-  for (const s of shaped)
-    for (const [dim, points] of s ?? []) {
+  for (const c of columns)
+    for (const [dim, cells] of c.cells ?? []) {
       dimsSeen.add(dim);
-      for (const p of points) days.add(p.day);
+      for (const [day, cell] of cells) if (!isIncomplete(cell)) days.add(day);
     }
   if (days.size === 0) {
-    const firstError = columns.find((c) => c.error)?.error;
-    if (firstError) throw notAvailable(firstError.message);
+    const incomplete = columns.find((c) => c.incomplete)?.incomplete;
+    if (incomplete) throw notAvailable(incomplete);
+    // Nothing to show but why: the first column's reason is the result (#VALUE! for a typo in a filter).
+    const failed = columns.find((c) => c.error)?.error;
+    if (failed) throw new FunctionError(failed.error, failed.message);
     const what = columns
       .map((c) => `${c.projectName === c.label ? c.metricId : c.label}`)
       .join(", ");
@@ -167,47 +168,138 @@ async function seriesTable(ctx: FnContext, req: TableRequest): Promise<Table> {
   if (options.headers === 2)
     rows.push([...leading.map(() => null), ...columns.map((c) => c.projectName)]);
   if (options.headers >= 1) rows.push([...leading, ...columns.map((c) => c.label)]);
-  const lookup = shaped.map((s) => {
-    const m = new Map<string, number | null>();
-    for (const [dim, points] of s ?? []) for (const p of points) m.set(`${dim}|${p.day}`, p.value);
-    return m;
-  });
   for (const day of sortedDays) {
     for (const dim of dims) {
-      const cells = columns.map((c, i): Cell =>
-        c.error ? c.error : (lookup[i].get(`${dim}|${day}`) ?? null)
-      );
-      if (
-        breakdown &&
-        cells.every(
-          (cell, i) => cell === null && !columns[i].error && !lookup[i].has(`${dim}|${day}`)
-        )
-      )
-        continue;
+      const found = columns.map((c) => c.cells?.get(dim)?.get(day));
+      if (breakdown && found.every((cell, i) => cell === undefined && !columns[i].error)) continue;
+      const cells = columns.map((c, i): Cell => c.error ?? found[i] ?? missing(c, day, req));
       rows.push([{ date: day }, ...(breakdown ? [dim] : []), ...cells]);
     }
   }
   return rows;
 }
 
-/** A column's points per dimension after slicing to the range, filling and rolling up. */
-function shapeColumn(
-  column: Column,
-  req: TableRequest,
-  today: number
-): Map<string, DayPoint[]> | undefined {
-  if (!column.dims) return undefined;
+/**
+ * A row day another column has and this one has not: empty, unless the period runs past this column's
+ * latest data (a lagging project): then it says so, as a period it has data for would.
+ */
+function missing(c: Column, day: number, req: TableRequest): Cell {
   const { options } = req;
-  const agg = options.agg ?? defaultAggregation(column.metricId);
-  const out = new Map<string, DayPoint[]>();
-  for (const [dim, points] of column.dims) {
-    const from = req.start ?? points[0]?.day ?? today;
-    const to = req.end ?? Math.max(points[points.length - 1]?.day ?? today, from);
-    const filled =
-      options.fill === "none"
-        ? slicePoints(points, from, to)
-        : fillDays(points, from, Math.min(to, today), options.fill);
-    out.set(dim, rollUp(filled, options.period, agg));
+  if (options.period === "day" || options.partial === "include" || c.horizon === undefined)
+    return null;
+  const w = windowOf(day, options.period, req.start, req.end);
+  return isComplete(w, c.horizon)
+    ? null
+    : { error: "na", message: incompleteMessage(w, c.horizon, c.subject) };
+}
+
+/** Incomplete periods are marked in their column by an error cell carrying this flag. */
+interface IncompleteCell extends ErrorCell {
+  readonly incomplete: true;
+}
+
+function isIncomplete(cell: Cell): boolean {
+  return typeof cell === "object" && cell !== null && "incomplete" in cell;
+}
+
+async function column(
+  ctx: FnContext,
+  req: TableRequest,
+  p: TableRequest["projects"][number],
+  m: TableRequest["metrics"][number],
+  byProject: boolean
+): Promise<Column> {
+  const label = byProject ? (p.value?.projectId ?? p.text) : (m.value?.metricId ?? m.text);
+  const heading: Column = {
+    label,
+    projectName: p.value?.name ?? p.text,
+    metricId: m.value?.metricId ?? m.text,
+  };
+  const failure = p.error ?? m.error;
+  if (failure || !p.value || !m.value) return { ...heading, error: failure };
+  const filtered = await checkFilters(ctx, p.value, req.options, req.productId);
+  if (filtered) return { ...heading, error: filtered };
+  const { options, start, end } = req;
+  const base: SeriesBase = {
+    projectId: p.value.projectId,
+    productId: req.productId,
+    metricId: m.value.metricId,
+    variant: variantOf(options),
+  };
+  const seriesLabel = `${p.value.projectId} ${m.value.metricId}`;
+  const fetchFrom =
+    start === undefined
+      ? -Infinity
+      : options.fill === "previous"
+        ? start - FILL_LOOKBACK_DAYS
+        : start;
+  const answer = await fetchSeries(
+    ctx,
+    { ...base, start: fetchFrom, end: end ?? Infinity },
+    seriesLabel
+  );
+  if (answer.issue) return { ...heading, error: { error: "na", message: answer.issue.message } };
+
+  // The horizon matters to periods and fills only; any dimension's data counts for the series.
+  let horizon = Infinity;
+  if (options.period !== "day" || options.fill !== "none") {
+    const inRange = [...answer.dims.values()]
+      .map((points) => slicePoints(points, start ?? -Infinity, end ?? Infinity))
+      .flat()
+      .sort((a, b) => a.day - b.day);
+    horizon = await horizonFor(
+      ctx,
+      base,
+      seriesLabel,
+      inRange,
+      start ?? -Infinity,
+      end ?? Infinity
+    );
   }
-  return out;
+  const subject = byProject ? p.value.projectId : seriesLabel;
+  const agg = options.agg ?? defaultAggregation(m.value.metricId);
+  const cells = new Map<string, Map<number, Cell>>();
+  let incomplete: string | undefined;
+  for (const [dim, points] of answer.dims) {
+    const shaped = shape(points, req, horizon, agg);
+    const out = new Map<number, Cell>();
+    for (const point of shaped) {
+      if (options.period !== "day" && options.partial === "exclude") {
+        const w = windowOf(point.day, options.period, start, end);
+        if (!isComplete(w, horizon)) {
+          incomplete = incompleteMessage(w, horizon, subject);
+          const cell: IncompleteCell = { error: "na", message: incomplete, incomplete: true };
+          out.set(point.day, cell);
+          continue;
+        }
+      }
+      out.set(point.day, point.value);
+    }
+    cells.set(dim, out);
+  }
+  return {
+    ...heading,
+    cells,
+    incomplete,
+    horizon: horizon === Infinity ? undefined : horizon,
+    subject,
+  };
+}
+
+/** A dimension's points sliced to the range, filled up to the horizon, rolled up. */
+function shape(
+  points: readonly DayPoint[],
+  req: TableRequest,
+  horizon: number,
+  agg: ReturnType<typeof defaultAggregation>
+): DayPoint[] {
+  const { options } = req;
+  const inRange = slicePoints(points, req.start ?? -Infinity, req.end ?? Infinity);
+  const from = req.start ?? inRange[0]?.day;
+  if (from === undefined) return [];
+  const filled =
+    options.fill === "none"
+      ? inRange
+      : fillDays(points, from, Math.min(req.end ?? Infinity, horizon), options.fill);
+  return rollUp(filled, options.period, agg);
 }

@@ -1,7 +1,15 @@
 /**
  * STATEMENT: the financial statement pivoted like a real one: `Section`, `Metric`, then one column per
- * period (the service's heading, oldest left by default), one row per section and metric in the service's
- * order. layout=long gives one row per period, section and metric instead.
+ * period (the service's heading, oldest left by default). layout=long gives one row per period, section and
+ * metric instead.
+ *
+ * - Rows: the standard template by default, so statements of different projects line up; rows=service keeps
+ *   the service's own (statement-lines.ts).
+ * - Periods: complete ones only by default (engine/completeness.ts), up to the project's latest data (the
+ *   latest day of its first line, fees where it has them) and today; partial=include shows the others, their
+ *   headers=2 heading stating the days covered.
+ * - values=value (default), pop (the service's change on the previous period), or coverage: the days with a
+ *   value behind each figure (from the daily series), so a statement that does not foot can be explained.
  */
 import {
   STATEMENT_INTERVALS,
@@ -9,15 +17,35 @@ import {
   type FinancialStatementRow,
   type StatementInterval,
 } from "../../client";
-import { dayNumber } from "../../client/data/days";
+import {
+  coveredDays,
+  coveredUntil,
+  horizonOf,
+  incompleteMessage,
+  isComplete,
+  windowDays,
+  windowOf,
+  type PeriodWindow,
+} from "../../engine/completeness";
+import { dayNumber, formatDay } from "../../client/data/days";
 import type { StatementGranularity } from "../../engine/engine";
+import { DEFAULT_VARIANT } from "../../engine/series-types";
 import { optionalText, requiredText } from "../coerce";
 import { traced, type FnContext } from "../context";
-import { parseOptions, type OptionKey } from "../options";
-import { invalid, notAvailable, type Cell, type Table } from "../result";
+import { parseOptions, type OptionKey, type Options } from "../options";
+import { FunctionError, invalid, notAvailable, type Cell, type Table } from "../result";
+import { latestPoint, pointsOf } from "./latest";
 import { resolveProject } from "./resolve";
+import { lineKey, statementLines, type StatementLine } from "./statement-lines";
 
-export const STATEMENT_OPTIONS: readonly OptionKey[] = ["order", "headers", "layout", "values"];
+export const STATEMENT_OPTIONS: readonly OptionKey[] = [
+  "order",
+  "headers",
+  "layout",
+  "values",
+  "partial",
+  "rows",
+];
 
 function choice<T extends string>(
   value: unknown,
@@ -36,6 +64,20 @@ interface Period {
   date: string;
   heading: string;
   subheading: string;
+  window: PeriodWindow;
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** "Oct 1 – Nov 23, 2026" (or "Dec 30, 2024 – Jan 5, 2025"), as the service writes its subheadings. */
+function rangeText(from: number, to: number): string {
+  const part = (day: number, withYear: boolean): string => {
+    const text = formatDay(day);
+    const md = `${MONTHS[Number(text.slice(5, 7)) - 1]} ${Number(text.slice(8, 10))}`;
+    return withYear ? `${md}, ${text.slice(0, 4)}` : md;
+  };
+  const sameYear = formatDay(from).slice(0, 4) === formatDay(to).slice(0, 4);
+  return `${part(from, !sameYear)} – ${part(to, true)}`;
 }
 
 export async function statement(
@@ -55,59 +97,159 @@ export async function statement(
   );
   const interval = choice<StatementInterval>(intervalArg, "interval", STATEMENT_INTERVALS, "1y");
   const project = await resolveProject(ctx, projectText);
+  const id = project.projectId;
   const rows = await traced(
     ctx,
-    `GET /v2/projects/${project.projectId}/financial-statement (${granularity}, ${interval})`,
-    ctx.engine.statement(project.projectId, granularity, interval)
+    `GET /v2/projects/${id}/financial-statement (${granularity}, ${interval})`,
+    ctx.engine.statement(id, granularity, interval)
   );
   if (rows.length === 0)
-    throw notAvailable(`no ${granularity} statement for ${project.projectId} over ${interval}`);
+    throw notAvailable(`no ${granularity} statement for ${id} over ${interval}`);
   for (const r of rows) if (r.definition) ctx.trace.definitions[r.metricId] = r.definition;
 
-  const periods = new Map<string, Period>();
-  for (const r of [...rows].sort((a, b) => a.date.localeCompare(b.date))) {
-    if (!periods.has(r.date))
-      periods.set(r.date, { date: r.date, heading: r.heading, subheading: r.subheading });
+  const lines = statementLines(rows, options.rows);
+  const horizon = await projectHorizon(ctx, id, rows);
+  const all = periodsOf(rows, granularity);
+  const periods = all.filter((p) => options.partial === "include" || isComplete(p.window, horizon));
+  if (periods.length === 0) {
+    const last = all[all.length - 1].window;
+    throw notAvailable(incompleteMessage(last, horizon, `${id}'s statement`));
   }
-  const ordered = [...periods.values()];
-  if (options.order === "desc") ordered.reverse();
-  const pick = (r: FinancialStatementRow): Cell =>
-    options.values === "pop" ? r.popChange : r.value;
+  const ordered = options.order === "desc" ? [...periods].reverse() : periods;
+  const subheading = (p: Period): string => {
+    if (isComplete(p.window, horizon)) return p.subheading;
+    const last = coveredUntil(p.window, horizon);
+    const covered = `${coveredDays(p.window, horizon)} of ${windowDays(p.window)} days`;
+    return last === undefined
+      ? `no data yet (0 of ${windowDays(p.window)} days)`
+      : `${rangeText(p.window.from, last)} (${covered})`;
+  };
+  const figures = await figuresOf(ctx, id, rows, lines, periods, options, horizon);
 
   if (options.layout === "long") {
     const out: Table = [];
     if (options.headers === 2) out.push([project.name]);
     if (options.headers >= 1)
-      out.push([
-        "Date",
-        "Period",
-        "Section",
-        "Metric",
-        options.values === "pop" ? "Change" : "Value",
-      ]);
-    const order = new Map(ordered.map((p, i) => [p.date, i]));
-    const sorted = rows
-      .map((r, i) => ({ r, i }))
-      .sort((a, b) => order.get(a.r.date)! - order.get(b.r.date)! || a.i - b.i);
-    for (const { r } of sorted)
-      out.push([{ date: dayNumber(r.date) }, r.heading, r.section, r.metricId, pick(r)]);
+      out.push(["Date", "Period", "Section", "Metric", VALUE_HEADINGS[options.values]]);
+    for (const p of ordered)
+      for (const line of lines)
+        out.push([
+          { date: dayNumber(p.date) },
+          p.heading,
+          line.section,
+          line.metricId,
+          figures.get(lineKey(line))?.get(p.date) ?? null,
+        ]);
     return out;
   }
 
-  // One row per (section, metric) in the order the service lists them.
-  const lines = new Map<string, { section: string; metricId: string; cells: Map<string, Cell> }>();
-  for (const r of rows) {
-    const key = `${r.section}\u0000${r.metricId}`;
-    let line = lines.get(key);
-    if (!line)
-      lines.set(key, (line = { section: r.section, metricId: r.metricId, cells: new Map() }));
-    line.cells.set(r.date, pick(r));
-  }
   const out: Table = [];
-  if (options.headers === 2) out.push([project.name, null, ...ordered.map((p) => p.subheading)]);
+  if (options.headers === 2) out.push([project.name, null, ...ordered.map(subheading)]);
   if (options.headers >= 1) out.push(["Section", "Metric", ...ordered.map((p) => p.heading)]);
-  for (const line of lines.values()) {
-    out.push([line.section, line.metricId, ...ordered.map((p) => line.cells.get(p.date) ?? null)]);
+  for (const line of lines) {
+    const cells = figures.get(lineKey(line));
+    out.push([line.section, line.metricId, ...ordered.map((p) => cells?.get(p.date) ?? null)]);
   }
+  return out;
+}
+
+const VALUE_HEADINGS: Readonly<Record<Options["values"], string>> = {
+  value: "Value",
+  pop: "Change",
+  coverage: "Days with data",
+};
+
+/** The periods of the statement, oldest first, each with its window. */
+function periodsOf(
+  rows: readonly FinancialStatementRow[],
+  granularity: StatementGranularity
+): Period[] {
+  const periods = new Map<string, Period>();
+  for (const r of [...rows].sort((a, b) => a.date.localeCompare(b.date))) {
+    if (!periods.has(r.date))
+      periods.set(r.date, {
+        date: r.date,
+        heading: r.heading,
+        subheading: r.subheading,
+        window: windowOf(dayNumber(r.date), granularity),
+      });
+  }
+  return [...periods.values()];
+}
+
+/**
+ * The horizon of the project's statement: today, or its latest data when earlier (an archived project, a
+ * lagging one), read from its first line's series (fees where it has them: one request serves every
+ * statement of a recalculation).
+ */
+async function projectHorizon(
+  ctx: FnContext,
+  projectId: string,
+  rows: readonly FinancialStatementRow[]
+): Promise<number> {
+  const metricId = rows.some((r) => r.metricId === "fees") ? "fees" : rows[0].metricId;
+  try {
+    const latest = await latestPoint(
+      ctx,
+      { projectId, metricId, variant: DEFAULT_VARIANT },
+      `${projectId} ${metricId}`
+    );
+    return horizonOf(ctx.today, latest?.day);
+  } catch (error) {
+    // A first line without a series of its own: only today bounds the periods.
+    if (error instanceof FunctionError && error.code === "na") return ctx.today;
+    throw error;
+  }
+}
+
+/** Line -> period date -> the figure the `values` option asks for. */
+async function figuresOf(
+  ctx: FnContext,
+  projectId: string,
+  rows: readonly FinancialStatementRow[],
+  lines: readonly StatementLine[],
+  periods: readonly Period[],
+  options: Readonly<Options>,
+  horizon: number
+): Promise<Map<string, Map<string, Cell>>> {
+  const out = new Map<string, Map<string, Cell>>();
+  const cellsOf = (line: StatementLine): Map<string, Cell> => {
+    let cells = out.get(lineKey(line));
+    if (!cells) out.set(lineKey(line), (cells = new Map()));
+    return cells;
+  };
+  if (options.values !== "coverage") {
+    for (const r of rows)
+      cellsOf({ section: r.section, metricId: r.metricId }).set(
+        r.date,
+        options.values === "pop" ? r.popChange : r.value
+      );
+    return out;
+  }
+  // Days with a value behind each figure, from the daily series of the lines the project has.
+  const present = new Set(rows.map((r) => lineKey({ section: r.section, metricId: r.metricId })));
+  const from = periods[0].window.from;
+  await Promise.all(
+    lines
+      .filter((line) => present.has(lineKey(line)))
+      .map(async (line) => {
+        const base = { projectId, metricId: line.metricId, variant: DEFAULT_VARIANT };
+        let points;
+        try {
+          points = await pointsOf(ctx, base, `${projectId} ${line.metricId}`, from, Infinity);
+        } catch (error) {
+          if (error instanceof FunctionError && error.code === "na") return;
+          throw error;
+        }
+        const cells = cellsOf(line);
+        for (const p of periods) {
+          const last = Math.min(p.window.to, horizon);
+          cells.set(
+            p.date,
+            points.filter((x) => x.day >= p.window.from && x.day <= last && x.value !== null).length
+          );
+        }
+      })
+  );
   return out;
 }

@@ -1,26 +1,43 @@
-/** VALUE: one number, a metric on a date (or its latest value), optionally rolled up over the period. */
-import { formatDay, periodEnd, periodStart } from "../../client/data/days";
+/**
+ * VALUE and ASOF: one number, a metric on a date (or its latest value), optionally rolled up over the period
+ * holding the date, and the date that number is from. Both run the same reading, so ASOF always dates the
+ * number VALUE shows with the same arguments.
+ *
+ * - Without a date: the latest value; an archived project has none (engine/as-of.ts); `maxage=<N>d` refuses
+ *   one older than N days; with a period, the latest complete period (`partial=include`: the period holding
+ *   the latest data, as far as it goes).
+ * - With a date and a period: the period holding the date, if complete (engine/completeness.ts).
+ * - Fills never reach past the latest data or today, and only where the metric admits them (fill-rules.ts).
+ */
+import { archivedMessage, tooOldMessage } from "../../engine/as-of";
+import {
+  coveredUntil,
+  horizonOf,
+  incompleteMessage,
+  isComplete,
+  periodLabel,
+  previousWindow,
+  windowOf,
+  type PeriodWindow,
+} from "../../engine/completeness";
+import { formatDay } from "../../client/data/days";
+import { fillRefusal } from "../../engine/fill-rules";
 import { defaultAggregation } from "../../engine/metric-kinds";
-import {
-  fillDays,
-  lastValueAtOrBefore,
-  rollUp,
-  slicePoints,
-  type DayPoint,
-} from "../../engine/series-ops";
-import { optionalDate, requiredText } from "../coerce";
+import { fillDays, lastValueAtOrBefore, rollUp, type DayPoint } from "../../engine/series-ops";
+import { isMissing, optionalDate, requiredText } from "../coerce";
 import type { FnContext } from "../context";
-import { parseOptions } from "../options";
-import { notAvailable, type Cell } from "../result";
+import { parseOptions, type Options } from "../options";
+import { FunctionError, invalid, notAvailable, type Cell, type DateCell } from "../result";
+import { checkFilters } from "./filters";
+import { horizonFor, latestPoint, pointsOf, type SeriesBase } from "./latest";
 import { resolveMetric, resolveProject } from "./resolve";
-import {
-  FILL_LOOKBACK_DAYS,
-  LATEST_LOOKBACK_DAYS,
-  VALUE_OPTIONS,
-  fetchSeries,
-  plainPoints,
-  variantOf,
-} from "./series-common";
+import { FILL_LOOKBACK_DAYS, VALUE_OPTIONS, variantOf } from "./series-common";
+
+/** A number and the day it is from (for a period: the last day its figure covers). */
+export interface Dated {
+  value: number;
+  asOf: number;
+}
 
 export async function value(
   ctx: FnContext,
@@ -29,70 +46,159 @@ export async function value(
   dateArg: unknown,
   optionsArg: unknown
 ): Promise<Cell> {
-  const options = parseOptions(optionsArg, "VALUE", VALUE_OPTIONS);
-  const projectText = requiredText(projectArg, "project");
-  const metricText = requiredText(metricArg, "metric");
+  return (await datedValue(ctx, "VALUE", projectArg, metricArg, dateArg, optionsArg)).value;
+}
+
+export async function asOf(
+  ctx: FnContext,
+  projectArg: unknown,
+  metricArg: unknown,
+  dateArg: unknown,
+  optionsArg: unknown
+): Promise<DateCell> {
+  return { date: (await datedValue(ctx, "ASOF", projectArg, metricArg, dateArg, optionsArg)).asOf };
+}
+
+/** An empty project position is "nothing to show" in a lifted range, like an unknown one (#N/A). */
+function projectText(value: unknown): string {
+  if (Array.isArray(value) ? value.flat().every(isMissing) : isMissing(value))
+    throw notAvailable("no project given (the cell is empty)");
+  return requiredText(value, "project");
+}
+
+async function datedValue(
+  ctx: FnContext,
+  functionName: string,
+  projectArg: unknown,
+  metricArg: unknown,
+  dateArg: unknown,
+  optionsArg: unknown
+): Promise<Dated> {
+  const options = parseOptions(optionsArg, functionName, VALUE_OPTIONS);
   const date = optionalDate(dateArg, "date");
+  if (options.maxage !== undefined && date !== undefined)
+    throw invalid(
+      'option "maxage" applies to the latest value: leave the date out, or drop maxage'
+    );
+  const metricText = requiredText(metricArg, "metric");
+  const text = projectText(projectArg);
   const [project, metric] = await Promise.all([
-    resolveProject(ctx, projectText),
+    resolveProject(ctx, text),
     resolveMetric(ctx, metricText),
   ]);
+  const refusal = fillRefusal(options.fill, metric.metricId);
+  if (refusal) throw invalid(refusal);
+  const filtered = await checkFilters(ctx, project, options);
+  if (filtered) throw new FunctionError(filtered.error, filtered.message);
   const label = `${project.projectId} ${metric.metricId}`;
-  const agg = options.agg ?? defaultAggregation(metric.metricId);
-  const base = {
+  const base: SeriesBase = {
     projectId: project.projectId,
     metricId: metric.metricId,
     variant: variantOf(options),
   };
-  const ask = async (start: number, end: number): Promise<DayPoint[]> => {
-    const answer = await fetchSeries(ctx, { ...base, start, end }, label);
-    if (answer.issue) throw notAvailable(answer.issue.message);
-    return plainPoints(answer);
-  };
+  const reading: Reading = { ctx, options, base, label, metricId: metric.metricId };
 
   if (date === undefined) {
-    // Latest: a short recent window first (every latest-cell of a workbook shares it); the whole history only
-    // for series with nothing recent (archived projects).
-    let points = await ask(ctx.today - LATEST_LOOKBACK_DAYS, Infinity);
-    let last = lastValueAtOrBefore(points, Infinity);
-    if (!last) {
-      points = await ask(-Infinity, Infinity);
-      last = lastValueAtOrBefore(points, Infinity);
+    const latest = await latestPoint(ctx, base, label);
+    if (project.isArchived) throw notAvailable(archivedMessage(project, latest?.day));
+    if (latest?.value === null || latest?.value === undefined)
+      throw notAvailable(`no ${metric.metricId} data for ${project.projectId}`);
+    const dated = await latestValue(reading, { day: latest.day, value: latest.value });
+    ctx.trace.noteAsOf(label, dated.asOf);
+    if (options.maxage !== undefined) {
+      const old = tooOldMessage(`${label} value`, dated.asOf, ctx.today, options.maxage);
+      if (old) throw notAvailable(old);
     }
-    if (!last) throw notAvailable(`no ${metric.metricId} data for ${project.projectId}`);
-    if (options.period === "day") return last.value;
-    const from = periodStart(last.day, options.period);
-    const rolled = rollUp(
-      slicePoints(await ask(from, Infinity), from, Infinity),
-      options.period,
-      agg
-    );
-    return rolled[rolled.length - 1]?.value ?? null;
+    return dated;
   }
+  if (options.period !== "day") return periodValue(reading, windowOf(date, options.period));
+  return dayValue(reading, date);
+}
 
-  if (options.period !== "day") {
-    const from = periodStart(date, options.period);
-    const to = periodEnd(date, options.period);
-    const points = await ask(options.fill === "previous" ? from - FILL_LOOKBACK_DAYS : from, to);
-    const filled = fillDays(points, from, Math.min(to, ctx.today), options.fill);
-    const rolled = rollUp(filled, options.period, agg)[0]?.value ?? null;
-    if (rolled === null) {
-      if (options.fill === "zero") return 0;
-      throw notAvailable(`no ${label} value in the ${options.period} of ${formatDay(date)}`);
-    }
-    return rolled;
-  }
+interface Reading {
+  ctx: FnContext;
+  options: Readonly<Options>;
+  base: SeriesBase;
+  label: string;
+  metricId: string;
+}
 
-  const points = await ask(options.fill === "previous" ? date - FILL_LOOKBACK_DAYS : date, date);
+/** The latest value, or with a period the latest complete period (or, partial=include, the latest one). */
+async function latestValue(r: Reading, latest: { day: number; value: number }): Promise<Dated> {
+  if (r.options.period === "day") return { value: latest.value, asOf: latest.day };
+  const horizon = horizonOf(r.ctx.today, latest.day);
+  let w = windowOf(latest.day, r.options.period);
+  if (!isComplete(w, horizon) && r.options.partial === "exclude") w = previousWindow(w);
+  return rolledUp(r, w, horizon);
+}
+
+/** The period `w`, if complete (or partial=include). */
+async function periodValue(r: Reading, w: PeriodWindow): Promise<Dated> {
+  const from = r.options.fill === "previous" ? w.from - FILL_LOOKBACK_DAYS : w.from;
+  const points = await pointsOf(r.ctx, r.base, r.label, from, w.to);
+  const inWindow = points.filter((p) => p.day >= w.from);
+  const horizon = await horizonFor(r.ctx, r.base, r.label, inWindow, w.from, w.to);
+  if (!isComplete(w, horizon) && r.options.partial === "exclude")
+    throw notAvailable(incompleteMessage(w, horizon, r.label));
+  return rolledUp(r, w, horizon, points);
+}
+
+async function rolledUp(
+  r: Reading,
+  w: PeriodWindow,
+  horizon: number,
+  fetched?: readonly DayPoint[]
+): Promise<Dated> {
+  const last = coveredUntil(w, horizon);
+  if (last === undefined) throw notAvailable(incompleteMessage(w, horizon, r.label));
+  const points =
+    fetched ??
+    (await pointsOf(
+      r.ctx,
+      r.base,
+      r.label,
+      r.options.fill === "previous" ? w.from - FILL_LOOKBACK_DAYS : w.from,
+      w.to
+    ));
+  const agg = r.options.agg ?? defaultAggregation(r.metricId);
+  // Filled up to the last day the period's figure covers: never past the latest data or today.
+  const value = rollUp(fillDays(points, w.from, last, r.options.fill), r.options.period, agg)[0]
+    ?.value;
+  if (value === null || value === undefined)
+    throw notAvailable(`no ${r.label} value in ${periodLabel(w)}`);
+  return { value, asOf: last };
+}
+
+async function dayValue(r: Reading, date: number): Promise<Dated> {
+  const { ctx, options, label } = r;
+  const from = options.fill === "previous" ? date - FILL_LOOKBACK_DAYS : date;
+  const points = await pointsOf(ctx, r.base, label, from, date);
   const found =
     options.fill === "previous"
       ? lastValueAtOrBefore(points, date)
-      : points.find((p) => p.day === date);
-  if (found === undefined || found.value === null) {
-    if (options.fill === "zero") return 0;
-    const hint =
-      options.fill === "none" ? ' (option "fill=previous" takes the last earlier value)' : "";
-    throw notAvailable(`no ${label} value on ${formatDay(date)}${hint}`);
+      : points.find((p) => p.day === date && p.value !== null);
+  if (found && found.value !== null) return { value: found.value, asOf: found.day };
+  if (options.fill === "zero") {
+    // A missing day counts 0 only inside the data: a day not indexed yet is no zero.
+    const horizon = await horizonFor(ctx, r.base, label, points, from, date);
+    if (date <= horizon) return { value: 0, asOf: date };
+    throw notAvailable(`no ${label} value on ${formatDay(date)} yet: ${afterData(horizon)}`);
   }
-  return found.value;
+  const hint =
+    date > ctx.today
+      ? ` (${formatDay(date)} is after today)`
+      : options.fill !== "none"
+        ? ""
+        : fillRefusal("previous", r.metricId) === undefined
+          ? ' (option "fill=previous" takes the last earlier value)'
+          : fillRefusal("zero", r.metricId) === undefined
+            ? ' (option "fill=zero" counts a missing day as 0)'
+            : "";
+  throw notAvailable(`no ${label} value on ${formatDay(date)}${hint}`);
+}
+
+function afterData(horizon: number): string {
+  return Number.isFinite(horizon)
+    ? `the data goes up to ${formatDay(horizon)}`
+    : "the series has no data";
 }

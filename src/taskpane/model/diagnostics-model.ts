@@ -20,6 +20,8 @@ export interface CellView {
   saved?: string;
   error?: string;
   definitions: { metric: string; definition: string }[];
+  /** "aave tvl: latest value from 2026-11-23", one per latest value the cell shows. */
+  asOf: string[];
   computedAt: string;
 }
 
@@ -95,6 +97,9 @@ export function describeCell(record: CellRecord): CellView {
       metric,
       definition,
     })),
+    asOf: Object.entries(record.asOf ?? {}).map(
+      ([series, day]) => `${series}: latest value from ${day}`
+    ),
     computedAt: formatInstant(record.at),
   };
 }

@@ -52,6 +52,7 @@ const p = (
 
 const SERIES_OPTIONS: readonly OptionKey[] = [
   "period",
+  "partial",
   "agg",
   "fill",
   "order",
@@ -69,7 +70,24 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("project", "project", "Project"),
       p("metric", "metric", "Metric"),
       p("date", "date", "Date", true),
-      p("options", "options", "Options", true, ["period", "agg", "fill", "chains", "bridged"]),
+      p("options", "options", "Options", true, [
+        "period",
+        "partial",
+        "agg",
+        "fill",
+        "chains",
+        "bridged",
+      ]),
+    ],
+  },
+  {
+    name: "ASOF",
+    summary: "The date of the value VALUE gives with the same arguments.",
+    params: [
+      p("project", "project", "Project"),
+      p("metric", "metric", "Metric"),
+      p("date", "date", "Date", true),
+      p("options", "options", "Options", true, ["period", "partial", "agg", "fill"]),
     ],
   },
   {
@@ -90,7 +108,14 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("project", "project", "Project"),
       p("granularity", "granularity", "Granularity", true),
       p("interval", "interval", "Interval", true),
-      p("options", "options", "Options", true, ["order", "headers", "layout", "values"]),
+      p("options", "options", "Options", true, [
+        "order",
+        "headers",
+        "layout",
+        "values",
+        "partial",
+        "rows",
+      ]),
     ],
   },
   {
@@ -181,10 +206,19 @@ export function specFor(name: string): FunctionSpec | undefined {
  * builder leaves such values out of the formula. `agg` and `breakdown` have no fixed default: the metric decides.
  */
 export const OPTION_DEFAULTS: Readonly<Partial<Record<OptionKey, string>>> = Object.fromEntries(
-  (["order", "headers", "period", "fill", "layout", "values", "bridged"] as const).map((key) => [
-    key,
-    String(DEFAULT_OPTIONS[key]),
-  ])
+  (
+    [
+      "order",
+      "headers",
+      "period",
+      "fill",
+      "layout",
+      "values",
+      "bridged",
+      "partial",
+      "rows",
+    ] as const
+  ).map((key) => [key, String(DEFAULT_OPTIONS[key])])
 );
 
 export { LIST_OPTIONS, OPTION_CHOICES };

@@ -7,18 +7,26 @@
  * The shape of the spill is known from the statement fetched first through the same engine, so formats land
  * exactly on it (and the formulas then resolve from the cache at once).
  */
-import type { FinancialStatementRow } from "../../client/data/types";
 import type { CellInput, FormatRule, SheetPlan } from "../../excel/port";
 import { formulaText, text } from "./formula-text";
 
 export type StatementMode = "live" | "static";
+
+/** A spill of STATEMENT as the sheet will hold it: texts, numbers and empty cells. */
+export type StatementGrid = ReadonlyArray<ReadonlyArray<string | number | null>>;
 
 export interface StatementInput {
   projectId: string;
   projectName: string;
   granularity: string;
   interval: string;
-  rows: readonly FinancialStatementRow[];
+  /**
+   * What the two STATEMENT formulas of the sheet give (statementFormula): the values with headers=2
+   * (subheadings, headings, then a row per line) and the changes with headers=1 and values=pop. Laid out
+   * from these, the sheet holds exactly the function's rows and periods (complete periods, standard rows).
+   */
+  values: StatementGrid;
+  changes: StatementGrid;
   mode: StatementMode;
   /** "2025-06-15 12:00 UTC": when the figures were fetched. */
   asOf: string;
@@ -31,42 +39,37 @@ export const CHANGE_FORMAT = "0.0%;-0.0%";
 /** Rows above the figures (title, as-of, blank, headings, subheadings): frozen. */
 export const HEADER_ROWS = 5;
 
+/** The options of the sheet's two STATEMENT formulas, and of the grids it is laid out from. */
+export const VALUES_OPTIONS = "headers=2";
+export const CHANGES_OPTIONS = "headers=1; values=pop";
+
 interface Period {
-  date: string;
   heading: string;
   subheading: string;
 }
 
 interface Line {
-  section: string;
   metricId: string;
-  values: Map<string, FinancialStatementRow>;
+  values: ReadonlyArray<string | number | null>;
 }
 
-function periodsOf(rows: readonly FinancialStatementRow[]): Period[] {
-  const byDate = new Map<string, Period>();
-  for (const r of rows) {
-    if (!byDate.has(r.date))
-      byDate.set(r.date, { date: r.date, heading: r.heading, subheading: r.subheading });
-  }
-  return [...byDate.values()].sort((a, b) => a.date.localeCompare(b.date));
+function periodsOf(values: StatementGrid): Period[] {
+  return values[1].slice(2).map((heading, i) => ({
+    heading: String(heading ?? ""),
+    subheading: String(values[0][i + 2] ?? ""),
+  }));
 }
 
-/** Sections and their lines in the order the service lists them. */
-function sectionsOf(rows: readonly FinancialStatementRow[]): Map<string, Line[]> {
-  const sections = new Map<string, Map<string, Line>>();
-  for (const r of rows) {
-    let lines = sections.get(r.section);
-    if (!lines) sections.set(r.section, (lines = new Map<string, Line>()));
-    let line = lines.get(r.metricId);
-    if (!line)
-      lines.set(
-        r.metricId,
-        (line = { section: r.section, metricId: r.metricId, values: new Map() })
-      );
-    line.values.set(r.date, r);
+/** Sections and their lines in the grid's order (a section's lines are consecutive). */
+function sectionsOf(grid: StatementGrid, headerRows: number): Map<string, Line[]> {
+  const sections = new Map<string, Line[]>();
+  for (const row of grid.slice(headerRows)) {
+    const section = String(row[0] ?? "");
+    let lines = sections.get(section);
+    if (!lines) sections.set(section, (lines = []));
+    lines.push({ metricId: String(row[1] ?? ""), values: row.slice(2) });
   }
-  return new Map([...sections].map(([name, lines]) => [name, [...lines.values()]]));
+  return sections;
 }
 
 const GRANULARITY_WORDS: Record<string, string> = {
@@ -95,8 +98,7 @@ function titleFormats(): FormatRule[] {
 }
 
 function staticPlan(input: StatementInput): SheetPlan {
-  const periods = periodsOf(input.rows);
-  const sections = sectionsOf(input.rows);
+  const periods = periodsOf(input.values);
   const width = 1 + periods.length;
   const cells: CellInput[][] = [...titleRows(input), []];
   const formats: FormatRule[] = titleFormats();
@@ -116,7 +118,7 @@ function staticPlan(input: StatementInput): SheetPlan {
     cells.push([label, ...periods.map((x) => x.heading)]);
     cells.push([null, ...periods.map((x) => x.subheading)]);
   };
-  const block = (pick: (r: FinancialStatementRow) => number | null, numberFormat: string): void => {
+  const block = (sections: Map<string, Line[]>, numberFormat: string): void => {
     for (const [section, lines] of sections) {
       formats.push({
         area: { row: cells.length, column: 0, rows: 1, columns: width },
@@ -127,22 +129,15 @@ function staticPlan(input: StatementInput): SheetPlan {
         area: { row: cells.length, column: 1, rows: lines.length, columns: periods.length },
         format: { numberFormat },
       });
-      for (const line of lines) {
-        cells.push([
-          line.metricId,
-          ...periods.map((x) => {
-            const row = line.values.get(x.date);
-            return row ? pick(row) : null;
-          }),
-        ]);
-      }
+      for (const line of lines)
+        cells.push([line.metricId, ...periods.map((_, i) => line.values[i] ?? null)]);
     }
   };
   headings("Metric");
-  block((r) => r.value, VALUE_FORMAT);
+  block(sectionsOf(input.values, 2), VALUE_FORMAT);
   cells.push([]);
   headings("Change on previous period");
-  block((r) => r.popChange, CHANGE_FORMAT);
+  block(sectionsOf(input.changes, 1), CHANGE_FORMAT);
   return {
     name: input.projectName,
     blocks: [{ at: [0, 0], cells: cells.map((row) => pad(row, width)) }],
@@ -167,8 +162,8 @@ export function statementFormula(input: StatementInput, options: string): string
 }
 
 function livePlan(input: StatementInput): SheetPlan {
-  const periods = periodsOf(input.rows).length;
-  const lines = [...sectionsOf(input.rows).values()].reduce((n, l) => n + l.length, 0);
+  const periods = periodsOf(input.values).length;
+  const lines = input.values.length - 2;
   const width = 2 + periods;
   // headers=2 spills: [name, "", subheadings...], [Section, Metric, headings...], then one row per line.
   const valuesAt = 3;
@@ -197,11 +192,11 @@ function livePlan(input: StatementInput): SheetPlan {
     // Separate blocks: writing anything into the cells a formula spills over would block its spill.
     blocks: [
       { at: [0, 0], cells: titleRows(input) },
-      { at: [valuesAt, 0], cells: [[{ formula: statementFormula(input, "headers=2") }]] },
+      { at: [valuesAt, 0], cells: [[{ formula: statementFormula(input, VALUES_OPTIONS) }]] },
       { at: [changeLabelAt, 0], cells: [["Change on previous period"]] },
       {
         at: [changeAt, 0],
-        cells: [[{ formula: statementFormula(input, "headers=1; values=pop") }]],
+        cells: [[{ formula: statementFormula(input, CHANGES_OPTIONS) }]],
       },
     ],
     formats,

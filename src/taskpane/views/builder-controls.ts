@@ -183,6 +183,8 @@ const OPTION_LABELS: Partial<Record<OptionKey, string>> = {
   order: "Order",
   headers: "Headers (0 none, 1 names, 2 with title)",
   period: "Period (roll-up)",
+  partial: "Incomplete periods",
+  rows: "Rows",
   agg: "Aggregation over the period",
   fill: "Missing days",
   breakdown: "Breakdown",

@@ -70,6 +70,7 @@ export function diagnosticsView(ctx: AppContext): HTMLElement {
       v.error ? h("p", { class: "badge archived" }, v.error) : null,
       v.stale ? h("p", { class: "badge maintenance" }, v.stale) : null,
       v.saved ? h("p", { class: "hint", id: "diag-saved" }, v.saved) : null,
+      v.asOf.length ? h("p", {}, `As of: ${v.asOf.join("; ")}`) : null,
       h("h4", {}, "Arguments"),
       h(
         "dl",

@@ -8,7 +8,14 @@ import type { AppContext } from "../app-context";
 import type { Catalogue } from "../model/catalogue-store";
 import { comparisonGrid } from "../model/comparison-grid";
 import { GRANULARITY_CHOICES, INTERVAL_CHOICES } from "../model/function-specs";
-import { statementSheet, type StatementMode } from "../model/statement-layout";
+import { statementGrid, type Grid } from "../../functions/statement-grids";
+import { FunctionError } from "../../functions/result";
+import {
+  CHANGES_OPTIONS,
+  VALUES_OPTIONS,
+  statementSheet,
+  type StatementMode,
+} from "../model/statement-layout";
 import { h } from "../../ui/dom";
 import { checkboxField, dropdownField, textField } from "../../ui/controls";
 import { picker } from "./picker";
@@ -65,20 +72,30 @@ export function tablesView(ctx: AppContext): HTMLElement {
       const runtime = await ctx.runtime();
       const g = granularity.value() as StatementGranularity;
       const i = interval.value() as StatementInterval;
-      const loaded = await runtime.engine.statement(projectId, g, i);
-      if (loaded.value.length === 0) {
+      // The statement as its formulas will spill it (complete periods, standard rows). A statement the
+      // data cannot give is said here; a failure of the service goes to the usual error report.
+      let grids: [Grid, Grid];
+      try {
+        grids = await Promise.all([
+          statementGrid(runtime, projectId, g, i, VALUES_OPTIONS),
+          statementGrid(runtime, projectId, g, i, CHANGES_OPTIONS),
+        ]);
+      } catch (error) {
+        if (!(error instanceof FunctionError)) throw error;
         statementStatus.error(
-          `The service has no ${g} statement for ${project?.name ?? projectId} over ${i}.`
+          `No ${g} statement for ${project?.name ?? projectId} over ${i}: ${error.message}`
         );
         return;
       }
+      const [values, changes] = grids;
       const chosenMode: StatementMode = staticValues.checked() ? "static" : "live";
       const plan = statementSheet({
         projectId,
         projectName: project?.name ?? projectId,
         granularity: g,
         interval: i,
-        rows: loaded.value,
+        values,
+        changes,
         mode: chosenMode,
         asOf: formatInstant(ctx.now()).slice(0, 16) + " UTC",
         simulated: ctx.source.current === "simulated",

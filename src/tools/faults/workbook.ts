@@ -14,6 +14,7 @@ type Fn = (...args: never[]) => Promise<unknown>;
 /** Excel's name of each function, its export, and how many arguments it takes before the invocation. */
 export const FUNCTIONS = {
   VALUE: { fn: fns.value_ as Fn, arity: 4 },
+  ASOF: { fn: fns.asof_ as Fn, arity: 4 },
   METRIC: { fn: fns.metric_ as Fn, arity: 5 },
   STATEMENT: { fn: fns.statement_ as Fn, arity: 4 },
   PROJECTS: { fn: fns.projects_ as Fn, arity: 1 },
@@ -130,7 +131,9 @@ export function buildWorkbook(dataset: Dataset, projects = Infinity): Formula[] 
     for (const m of ["fees", "revenue", "tvl", "price"]) if (has(p.id, m)) add("VALUE", p.id, m);
   // Values on a date, and quarterly totals.
   for (const p of live.slice(0, 24)) {
-    add("VALUE", p.id, "fees", "2025-06-30", "fill=previous");
+    // A level carries its last value over a gap; a flow's missing day counts 0.
+    if (has(p.id, "tvl")) add("VALUE", p.id, "tvl", "2025-06-30", "fill=previous");
+    else add("VALUE", p.id, "fees", "2025-06-30", "fill=zero");
     add("VALUE", p.id, "fees", "2025-03-31", "period=quarter");
   }
   // Time series: one project by several metrics, several projects of one metric, monthly roll-ups.

@@ -1,0 +1,67 @@
+/**
+ * The latest data of a series and what follows from it: the latest value VALUE shows without a date, and
+ * the horizon (min(today, latest day with a value)) that decides which periods are complete
+ * (engine/completeness.ts). Reads go through the engine, so cells asking the same series share requests.
+ */
+import { horizonOf, lastValueDay } from "../../engine/completeness";
+import { lastValueAtOrBefore, type DayPoint } from "../../engine/series-ops";
+import type { SeriesQuery } from "../../engine/series-types";
+import type { FnContext } from "../context";
+import { notAvailable } from "../result";
+import { LATEST_LOOKBACK_DAYS, fetchSeries } from "./series-common";
+
+/** A series without its range. */
+export type SeriesBase = Omit<SeriesQuery, "start" | "end">;
+
+/**
+ * The points of a series over [start, end] (every breakdown dimension's, by day: for the latest data of a
+ * series, any chain's data counts); a series the service does not serve is a #N/A.
+ */
+export async function pointsOf(
+  ctx: FnContext,
+  base: SeriesBase,
+  label: string,
+  start: number,
+  end: number
+): Promise<DayPoint[]> {
+  const answer = await fetchSeries(ctx, { ...base, start, end }, label);
+  if (answer.issue) throw notAvailable(answer.issue.message);
+  if (answer.dims.size <= 1) return answer.dims.values().next().value ?? [];
+  return [...answer.dims.values()].flat().sort((a, b) => a.day - b.day);
+}
+
+/**
+ * The last point with a value: a short recent window first (every latest cell of a workbook shares it),
+ * the whole history only for series with nothing recent (archived projects, stopped metrics).
+ */
+export async function latestPoint(
+  ctx: FnContext,
+  base: SeriesBase,
+  label: string
+): Promise<DayPoint | undefined> {
+  const recent = await pointsOf(ctx, base, label, ctx.today - LATEST_LOOKBACK_DAYS, Infinity);
+  return (
+    lastValueAtOrBefore(recent, Infinity) ??
+    lastValueAtOrBefore(await pointsOf(ctx, base, label, -Infinity, Infinity), Infinity)
+  );
+}
+
+/**
+ * The horizon of a series, exact for every window ending by `upTo`, from the points fetched over
+ * [fetchedFrom, upTo] when they tell it, else from the latest data (one more read, shared).
+ * - A value on or after min(upTo, today): every window ending by upTo ends by the latest data.
+ * - A range reaching today: the last value in it is the latest (none: the latest is before the range).
+ */
+export async function horizonFor(
+  ctx: FnContext,
+  base: SeriesBase,
+  label: string,
+  points: readonly DayPoint[],
+  fetchedFrom: number,
+  upTo: number
+): Promise<number> {
+  const seen = lastValueDay(points);
+  if (seen !== undefined && seen >= Math.min(upTo, ctx.today)) return Math.min(ctx.today, seen);
+  if (upTo >= ctx.today) return seen === undefined ? fetchedFrom - 1 : Math.min(ctx.today, seen);
+  return horizonOf(ctx.today, (await latestPoint(ctx, base, label))?.day);
+}
