@@ -85,7 +85,9 @@ describe("CRYPTO.STATEMENT", () => {
 
   it("gives every project the same rows in the same order by default, the service's own with rows=service", async () => {
     const lines = async (project: string, options: string | null) =>
-      (await table(project, "quarter", "1y", options)).slice(1).map((r) => `${r[0]}|${r[1]}`);
+      (await table(project, "quarter", "1y", options))
+        .slice(1)
+        .map((r) => `${String(r[0])}|${String(r[1])}`);
     const maker = await lines("makerdao", null);
     expect(await lines("uniswap", null)).toEqual(maker);
     expect(await lines("bitcoin", null)).toEqual(maker);

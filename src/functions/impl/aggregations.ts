@@ -12,14 +12,7 @@ import { notAvailableIssue } from "../../engine/availability";
 import { formatDay } from "../../client/data/days";
 import { DEFAULT_VARIANT } from "../../engine/series-types";
 import { openText, type JsonValue, type OpenRow, type Project } from "../../client";
-import {
-  checkRange,
-  idList,
-  idPositions,
-  optionalDate,
-  requiredText,
-  uniqueIds,
-} from "../coerce";
+import { checkRange, idList, idPositions, optionalDate, requiredText, uniqueIds } from "../coerce";
 import { traced, type FnContext } from "../context";
 import { FunctionError, notAvailable, type Cell, type ErrorCell, type Table } from "../result";
 import { latestPoint } from "./latest";

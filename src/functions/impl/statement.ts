@@ -215,7 +215,7 @@ async function figuresOf(
   const out = new Map<string, Map<string, Cell>>();
   const cellsOf = (line: StatementLine): Map<string, Cell> => {
     let cells = out.get(lineKey(line));
-    if (!cells) out.set(lineKey(line), (cells = new Map()));
+    if (!cells) out.set(lineKey(line), (cells = new Map<string, Cell>()));
     return cells;
   };
   if (options.values !== "coverage") {
