@@ -9,12 +9,12 @@ import type { StatementInterval } from "../client";
 import type { Runtime } from "../runtime/runtime";
 import { CallTrace, type FnContext } from "./context";
 import { statement } from "./impl/statement";
-import { isDateCell, isErrorCell, type Cell, type Table } from "./result";
+import { isDateCell, isEntityCell, isErrorCell, type Cell, type Table } from "./result";
 
 export type Grid = Array<Array<string | number | null>>;
 
 function plainCell(cell: Cell): string | number | null {
-  if (cell === null || isDateCell(cell) || isErrorCell(cell)) return null;
+  if (cell === null || isDateCell(cell) || isErrorCell(cell) || isEntityCell(cell)) return null;
   return typeof cell === "boolean" ? String(cell) : cell;
 }
 
