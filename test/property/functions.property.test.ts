@@ -8,6 +8,7 @@
  */
 import fc from "fast-check";
 import { resolve } from "path";
+import { idList } from "../../src/functions/coerce";
 import { isEntity, validateEntity } from "../../src/sheet/entity";
 import { HostFunctionError } from "../../src/sheet/host";
 import { StuckError } from "../../src/tools/faults/driver";
@@ -84,6 +85,24 @@ async function call(name: FunctionName, args: readonly unknown[]) {
 
 const names = Object.keys(SIGNATURES) as FunctionName[];
 
+function listsNothing(value: unknown): boolean {
+  try {
+    return idList(value, "ids").length === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * AGGREGATIONS over every project and every metric at once. Left out of the random runs: that one request
+ * makes the simulator build the whole history of every series of every project (25 to 65 s on a
+ * crowded machine), and a run that outlives the test's time keeps sending requests into the next tests.
+ * Its code path is that of every project with listed metrics, which the runs keep.
+ */
+function everythingAtOnce(name: FunctionName, args: readonly unknown[]): boolean {
+  return name === "AGGREGATIONS" && listsNothing(args[0]) && listsNothing(args[1]);
+}
+
 function argumentsOf(name: FunctionName): fc.Arbitrary<unknown[]> {
   return fc.tuple(...SIGNATURES[name].map((p: Param) => argumentFor(p)));
 }
@@ -107,6 +126,7 @@ describe("every custom function, whatever Excel passes", () => {
       const seen = { value: 0, "#VALUE!": 0, "#N/A": 0 };
       await fc.assert(
         fc.asyncProperty(argumentsOf(name), async (args) => {
+          fc.pre(!everythingAtOnce(name, args));
           const outcome = await call(name, args);
           expect(problem(outcome)).toBeUndefined();
           const code = "error" in outcome ? (outcome.error as HostFunctionError).code : "value";
