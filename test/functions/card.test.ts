@@ -120,6 +120,28 @@ describe("PROJECT without a field, where the host takes entity values", () => {
     expect(plain(field(financials, "Revenue"))).toEqual([revenue]);
   });
 
+  it("shows every standard statement line on every card, a line the project lacks as #N/A", async () => {
+    const lines = (c: Card) =>
+      Object.keys((field(c, "Financials") as Card).properties ?? {}).filter(
+        (k) => k !== "Quarters" && k !== "Quarter ends"
+      );
+    const uniswap = await card("uniswap");
+    expect(lines(uniswap)).toEqual(lines(aave));
+    const financials = field(uniswap, "Financials") as Card;
+    const loans = plain(field(financials, "Active loans")) as string[][];
+    expect(loans[0]).toEqual(Array(4).fill("#N/A: "));
+  });
+
+  it("dates an archived project's quarters by its last data (May 2022), not by today", async () => {
+    const anchor = await card("anchor-protocol");
+    const financials = field(anchor, "Financials") as Card;
+    expect(plain(field(financials, "Quarters"))).toEqual([
+      ["Q2 2021", "Q3 2021", "Q4 2021", "Q1 2022"],
+    ]);
+    const fees = plain(field(financials, "Fees")) as unknown[][];
+    expect(fees[0].every((v) => typeof v === "number")).toBe(true);
+  });
+
   it("lays the card out: title, key figures, profile, then collapsed sections for the rest", () => {
     const layout = aave.layouts?.card;
     expect(layout?.title).toEqual({ property: "Name" });

@@ -45,6 +45,8 @@ interface Prepared {
   detail: ProjectDetail;
   /** Metric id -> name, available metrics in the catalogue's order. */
   metrics: Map<string, string>;
+  /** Metric id -> name, the whole catalogue (a standard line the project lacks keeps its name). */
+  names: ReadonlyMap<string, string>;
   anchor?: string;
 }
 
@@ -131,7 +133,14 @@ export class CardBatch {
       for (const id of available) if (!metrics.has(id)) metrics.set(id, names.get(id) ?? id);
       const anchor = ANCHOR_METRICS.find((id) => metrics.has(id)) ?? metrics.keys().next().value;
       const { runtime, engine, trace, today } = pending.ctx;
-      prepared.push({ pending, ctx: { runtime, engine, trace, today }, detail, metrics, anchor });
+      prepared.push({
+        pending,
+        ctx: { runtime, engine, trace, today },
+        detail,
+        metrics,
+        names,
+        anchor,
+      });
     });
     return prepared;
   }
@@ -252,26 +261,32 @@ export class CardBatch {
   private async financials(p: Prepared): Promise<ProjectCard["financials"]> {
     const { ctx } = p;
     const { project } = p.pending;
-    const lines = STATEMENT_LINES.filter((l) => p.metrics.has(l.metricId));
-    if (lines.length === 0)
+    if (!STATEMENT_LINES.some((l) => p.metrics.has(l.metricId)) || p.anchor === undefined)
       return { missing: `${project.projectId} has none of the statement's lines` };
-    const quarters = await lastCompleteQuarters(ctx);
+    // Every standard line, in the standard order, so =A1.Financials.Revenue reads alike on every card.
+    const lines = STATEMENT_LINES;
+    const quarters = await lastCompleteQuarters(ctx, project.projectId, p.anchor);
+    if (isMissing(quarters)) return quarters;
     const sections: { title: string; lines: StatementLine[] }[] = [];
     for (const line of lines) {
       let section = sections.find((s) => s.title === line.section);
       if (!section) sections.push((section = { title: line.section, lines: [] }));
       section.lines.push({
         metricId: line.metricId,
-        name: p.metrics.get(line.metricId) ?? line.metricId,
+        name: p.metrics.get(line.metricId) ?? p.names.get(line.metricId) ?? line.metricId,
         values: [],
       });
     }
     await Promise.all(
       sections.flatMap((s) =>
         s.lines.map(async (line) => {
-          line.values = await Promise.all(
-            quarters.map((q) => quarterFigure(ctx, project.projectId, line.metricId, q))
-          );
+          line.values = p.metrics.has(line.metricId)
+            ? await Promise.all(
+                quarters.map((q) => quarterFigure(ctx, project.projectId, line.metricId, q))
+              )
+            : quarters.map(() => ({
+                missing: `${line.metricId} is not available for ${project.projectId}`,
+              }));
         })
       )
     );

@@ -12,26 +12,15 @@ import { isCryptometricsError } from "../../client";
 import { formatDay, periodEnd, periodStart } from "../../client/data/days";
 import type { FnContext } from "../context";
 import { FunctionError } from "../result";
-import { value } from "./value";
+import { asOf, value } from "./value";
 import { isMissing, type Figure, type Quarter } from "./card-model";
+import { horizonOf } from "../../engine/completeness";
 import { DEFAULT_VARIANT } from "../../engine/series-types";
-import { lastValueAtOrBefore } from "../../engine/series-ops";
-import { LATEST_LOOKBACK_DAYS, fetchSeries, plainPoints } from "./series-common";
+import { latestPoint } from "./latest";
+import { STANDARD_STATEMENT } from "./statement-lines";
 
-/** The statement lines the card's Financials shows, by section, in the service's order. */
-export const STATEMENT_LINES: readonly { section: string; metricId: string }[] = [
-  ...["fees", "fees_supply_side", "revenue", "token_incentives", "expenses", "earnings"].map(
-    (metricId) => ({ section: "Income statement", metricId })
-  ),
-  ...[
-    "tvl",
-    "active_loans",
-    "user_dau",
-    "user_mau",
-    "market_cap_fully_diluted",
-    "tokenholders",
-  ].map((metricId) => ({ section: "Key metrics", metricId })),
-];
+/** The statement lines the card's Financials shows: the standard statement's, in its order (rows=standard). */
+export const STATEMENT_LINES: readonly { section: string; metricId: string }[] = STANDARD_STATEMENT;
 
 /** A data answer ("no data", "not available") becomes the figure's reason; a service failure is thrown. */
 async function figureOf(compute: () => Promise<unknown>): Promise<Figure> {
@@ -48,24 +37,9 @@ async function figureOf(compute: () => Promise<unknown>): Promise<Figure> {
 }
 
 /**
- * The day of a series' latest value, read as VALUE reads it (the recent window, the whole history only for
- * a series with nothing recent): answered from what the card batch already fetched.
+ * `VALUE(project, metric)` with `ASOF(project, metric)` as its note: the latest value by the same rules (none
+ * for an archived project, the day of the series' last value).
  */
-async function latestDay(
-  ctx: FnContext,
-  projectId: string,
-  metricId: string
-): Promise<number | undefined> {
-  const base = { projectId, metricId, variant: DEFAULT_VARIANT };
-  const label = `${projectId} ${metricId}`;
-  const lastIn = async (start: number): Promise<number | undefined> => {
-    const answer = await fetchSeries(ctx, { ...base, start, end: Infinity }, label);
-    return answer.issue ? undefined : lastValueAtOrBefore(plainPoints(answer), Infinity)?.day;
-  };
-  return (await lastIn(ctx.today - LATEST_LOOKBACK_DAYS)) ?? (await lastIn(-Infinity));
-}
-
-/** `VALUE(project, metric)`, with the day it is as of (the card shows it as the field's note). */
 export async function latestFigure(
   ctx: FnContext,
   projectId: string,
@@ -73,8 +47,8 @@ export async function latestFigure(
 ): Promise<Figure> {
   const figure = await figureOf(() => value(ctx, projectId, metricId, null, null));
   if (isMissing(figure)) return figure;
-  const day = await latestDay(ctx, projectId, metricId);
-  return day === undefined ? figure : { ...figure, asOf: day };
+  const dated = await asOf(ctx, projectId, metricId, null, null);
+  return { ...figure, asOf: dated.date };
 }
 
 export async function ttmFigure(
@@ -116,7 +90,18 @@ export function quartersUpTo(horizon: number, count: number): Quarter[] {
   return quarters;
 }
 
-/** The last four complete quarters of a project's statement. */
-export async function lastCompleteQuarters(ctx: FnContext): Promise<Quarter[]> {
-  return quartersUpTo(ctx.today - 1, 4);
+/**
+ * The last four complete quarters of a project's statement: complete as VALUE's `partial=exclude` has it,
+ * up to the horizon (min(today, the latest day with data)) of the card's anchor series, so a project whose
+ * data stopped shows its last four quarters with data, not four empty ones.
+ */
+export async function lastCompleteQuarters(
+  ctx: FnContext,
+  projectId: string,
+  anchor: string
+): Promise<Quarter[] | { missing: string }> {
+  const base = { projectId, metricId: anchor, variant: DEFAULT_VARIANT };
+  const latest = await latestPoint(ctx, base, `${projectId} ${anchor}`);
+  if (latest === undefined) return { missing: `no ${anchor} data for ${projectId}` };
+  return quartersUpTo(horizonOf(ctx.today, latest.day), 4);
 }
