@@ -49,7 +49,8 @@ export function fillDays(
   return out;
 }
 
-function aggregate(values: readonly number[], agg: Aggregation): number | null {
+/** The values rolled up with `agg` (null when there are none). */
+export function aggregate(values: readonly number[], agg: Aggregation): number | null {
   if (values.length === 0) return null;
   switch (agg) {
     case "sum":

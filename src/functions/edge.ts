@@ -14,6 +14,7 @@ import { settingsHint, supportsFormattedNumbers } from "./host";
 import {
   FunctionError,
   isDateCell,
+  isPercentCell,
   isEntityCell,
   isErrorCell,
   rectangular,
@@ -28,6 +29,8 @@ const log = createLogger("functions");
 /** Excel shows an error's message in a tooltip; long texts are cut there anyway. */
 const MAX_MESSAGE = 250;
 export const DATE_FORMAT = "yyyy-mm-dd";
+/** Growth ratios: one decimal of a percent, as terminals show growth. */
+export const PERCENT_FORMAT = "0.0%";
 
 type Invocation = CustomFunctions.Invocation & { onCanceled?: () => void };
 
@@ -118,6 +121,13 @@ export function toExcelValue(cell: Cell): unknown {
   if (typeof cell === "string" || typeof cell === "boolean") return cell;
   if (isErrorCell(cell)) return excelError(cell.error, cell.message);
   if (isEntityCell(cell)) return cell.entity;
+  if (isPercentCell(cell)) {
+    if (!Number.isFinite(cell.percent))
+      return excelError("na", "the change is not a finite number");
+    return supportsFormattedNumbers()
+      ? { type: "Double", basicValue: cell.percent, numberFormat: PERCENT_FORMAT }
+      : cell.percent;
+  }
   if (isDateCell(cell)) {
     const serial = dayToSerial(cell.date);
     return supportsFormattedNumbers()
@@ -136,6 +146,7 @@ function describeCell(cell: Cell): string {
   if (isDateCell(cell)) return formatDay(cell.date);
   if (isErrorCell(cell)) return cell.message;
   if (isEntityCell(cell)) return cell.entity.text ?? "card";
+  if (isPercentCell(cell)) return `${(cell.percent * 100).toFixed(1)}%`;
   return String(cell);
 }
 

@@ -4,6 +4,7 @@
  * and options that do not apply to the function are refused by name with what is allowed.
  */
 import { DEFAULT_PARTIAL, type PartialPeriods } from "../engine/completeness";
+import { parseWindow, WINDOW_FORMS, type TrailingWindow } from "../engine/trailing-window";
 import type { Aggregation } from "../engine/metric-kinds";
 import type { Period } from "../client/data/days";
 import type { Fill } from "../engine/series-ops";
@@ -22,13 +23,24 @@ export interface Options {
   agg?: Aggregation;
   fill: Fill;
   layout: "wide" | "long";
-  values: "value" | "pop" | "coverage";
+  /** Growth: the change against the previous period (pop) or the same period a year earlier (yoy). */
+  values: "value" | "pop" | "yoy" | "coverage";
   /** Incomplete periods (their days run past the latest data or today): left out (default) or shown. */
   partial: PartialPeriods;
   /** VALUE without a date: a latest value older than this many days before today is a #N/A. */
   maxage?: number;
   /** STATEMENT: the standard template's rows for every project (default), or the service's own rows. */
   rows: "standard" | "service";
+  /** VALUE: roll the metric up over a trailing window ending on the date (engine/trailing-window.ts). */
+  window?: TrailingWindow;
+  /** VALUE with a window: a summed window scaled to 365 days. */
+  annualize: boolean;
+  /** METRIC, PRODUCT_METRIC: the Date column (1) or none (0), so SUM over the spill adds only values. */
+  dates: boolean;
+  /** METRIC, PRODUCT_METRIC: dates down the rows (v) or across the columns (h, as Bloomberg's Dir=H). */
+  dir: "v" | "h";
+  /** METRIC, PRODUCT_METRIC with a period: a period row dated by its first day (start) or its last (end). */
+  dating: "start" | "end";
 }
 
 export type OptionKey = keyof Options;
@@ -43,10 +55,16 @@ export const OPTION_CHOICES: Readonly<Partial<Record<OptionKey, readonly string[
   agg: ["sum", "avg", "last", "first", "min", "max"],
   fill: ["none", "previous", "zero"],
   layout: ["wide", "long"],
-  values: ["value", "pop", "coverage"],
+  values: ["value", "pop", "yoy", "coverage"],
   partial: ["exclude", "include"],
   rows: ["standard", "service"],
+  annualize: ["0", "1"],
+  dates: ["0", "1"],
+  dir: ["v", "h"],
+  dating: ["start", "end"],
 };
+/** Options whose value is a trailing window (e.g. window=ttm). */
+export const WINDOW_OPTIONS: readonly OptionKey[] = ["window"];
 /** Options whose value is a number of days written `<N>d` (e.g. maxage=7d). */
 export const DAYS_OPTIONS: readonly OptionKey[] = ["maxage"];
 const DAYS = /^(\d{1,5})d$/;
@@ -54,7 +72,12 @@ const DAYS = /^(\d{1,5})d$/;
 export const LIST_OPTIONS: readonly OptionKey[] = ["chains", "products", "sectors"];
 const CHOICES = OPTION_CHOICES;
 const LISTS = LIST_OPTIONS;
-const ALL_KEYS = [...Object.keys(CHOICES), ...LISTS, ...DAYS_OPTIONS] as OptionKey[];
+const ALL_KEYS = [
+  ...Object.keys(CHOICES),
+  ...LISTS,
+  ...DAYS_OPTIONS,
+  ...WINDOW_OPTIONS,
+] as OptionKey[];
 
 export const DEFAULT_OPTIONS: Readonly<Options> = Object.freeze({
   order: "asc", // oldest first, as STOCKHISTORY
@@ -69,11 +92,16 @@ export const DEFAULT_OPTIONS: Readonly<Options> = Object.freeze({
   values: "value",
   partial: DEFAULT_PARTIAL,
   rows: "standard", // every project's statement on the same rows, so templates line up
+  annualize: false,
+  dates: true,
+  dir: "v",
+  dating: "start", // a period is named by its first day, as the service dates its rows
 } satisfies Options);
 
 function describeAllowed(key: OptionKey): string {
   if (LISTS.includes(key)) return "a comma list of ids";
   if (DAYS_OPTIONS.includes(key)) return "a number of days such as 7d";
+  if (WINDOW_OPTIONS.includes(key)) return WINDOW_FORMS;
   return (CHOICES[key] ?? []).join("|");
 }
 
@@ -131,6 +159,12 @@ export function parseOptions(
       options.maxage = Number(days[1]);
       continue;
     }
+    if (WINDOW_OPTIONS.includes(key)) {
+      options.window = parseWindow(v);
+      if (!options.window)
+        throw invalid(`option ${key}="${val}" is not allowed; use ${key}=${WINDOW_FORMS}`);
+      continue;
+    }
     if (!(CHOICES[key] ?? []).includes(v)) {
       throw invalid(`option ${key}="${val}" is not allowed; use ${key}=${describeAllowed(key)}`);
     }
@@ -173,6 +207,18 @@ function assign(options: Options, key: OptionKey, v: string): void {
       break;
     case "rows":
       options.rows = v as Options["rows"];
+      break;
+    case "annualize":
+      options.annualize = v === "1";
+      break;
+    case "dates":
+      options.dates = v === "1";
+      break;
+    case "dir":
+      options.dir = v as Options["dir"];
+      break;
+    case "dating":
+      options.dating = v as Options["dating"];
       break;
     default:
       break;

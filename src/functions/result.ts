@@ -14,12 +14,25 @@ export interface DateCell {
   readonly date: number;
 }
 
+/** A ratio shown as a percentage where the host formats numbers (0.15 shows as 15.0 %); a plain number elsewhere. */
+export interface PercentCell {
+  readonly percent: number;
+}
+
 /** A data type: an entity value (a project card) the cell holds as a whole. */
 export interface EntityCell {
   readonly entity: Excel.EntityCellValue;
 }
 
-export type Cell = number | string | boolean | null | DateCell | ErrorCell | EntityCell;
+export type Cell =
+  | number
+  | string
+  | boolean
+  | null
+  | DateCell
+  | ErrorCell
+  | EntityCell
+  | PercentCell;
 export type Table = Cell[][];
 
 /** A whole-result error raised by an implementation: a bad argument (#VALUE!) or nothing to show (#N/A). */
@@ -47,6 +60,10 @@ export function isErrorCell(cell: Cell): cell is ErrorCell {
 
 export function isDateCell(cell: Cell): cell is DateCell {
   return typeof cell === "object" && cell !== null && "date" in cell;
+}
+
+export function isPercentCell(cell: Cell): cell is PercentCell {
+  return typeof cell === "object" && cell !== null && "percent" in cell;
 }
 
 export function isEntityCell(cell: Cell): cell is EntityCell {

@@ -51,12 +51,8 @@ export async function latestFigure(
   return { ...figure, asOf: dated.date };
 }
 
-export async function ttmFigure(
-  _ctx: FnContext,
-  _projectId: string,
-  _metricId: string
-): Promise<Figure> {
-  return { missing: "trailing twelve months are not computed yet" };
+export function ttmFigure(ctx: FnContext, projectId: string, metricId: string): Promise<Figure> {
+  return figureOf(() => value(ctx, projectId, metricId, null, "window=ttm"));
 }
 
 export function quarterFigure(

@@ -15,6 +15,8 @@ export const VALUE_OPTIONS: readonly OptionKey[] = [
   "agg",
   "partial",
   "maxage",
+  "window",
+  "annualize",
 ];
 export const METRIC_OPTIONS: readonly OptionKey[] = [
   "order",

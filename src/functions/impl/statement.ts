@@ -8,8 +8,10 @@
  * - Periods: complete ones only by default (engine/completeness.ts), up to the project's latest data (the
  *   latest day of its first line, fees where it has them) and today; partial=include shows the others, their
  *   headers=2 heading stating the days covered.
- * - values=value (default), pop (the service's change on the previous period), or coverage: the days with a
- *   value behind each figure (from the daily series), so a statement that does not foot can be explained.
+ * - values=value (default), pop (the service's change on the previous period), yoy (the change on the same
+ *   period a year earlier, a ratio; #N/A without a base or with a base of 0; the statement is read a year
+ *   further back for the bases), or coverage: the days with a value behind each figure (from the daily
+ *   series), so a statement that does not foot can be explained.
  */
 import {
   STATEMENT_INTERVALS,
@@ -27,7 +29,8 @@ import {
   windowOf,
   type PeriodWindow,
 } from "../../engine/completeness";
-import { dayNumber, formatDay } from "../../client/data/days";
+import { dayNumber, formatDay, periodStart } from "../../client/data/days";
+import { baseStart, growthOf } from "../../engine/growth";
 import type { StatementGranularity } from "../../engine/engine";
 import { DEFAULT_VARIANT } from "../../engine/series-types";
 import { optionalText, requiredText } from "../coerce";
@@ -124,7 +127,10 @@ export async function statement(
       ? `no data yet (0 of ${windowDays(p.window)} days)`
       : `${rangeText(p.window.from, last)} (${covered})`;
   };
-  const figures = await figuresOf(ctx, id, rows, lines, periods, options, horizon);
+  const figures =
+    options.values === "yoy"
+      ? yoyFigures(await basesOf(ctx, id, granularity, interval, rows), rows, granularity)
+      : await figuresOf(ctx, id, rows, lines, periods, options, horizon);
 
   if (options.layout === "long") {
     const out: Table = [];
@@ -156,8 +162,60 @@ export async function statement(
 const VALUE_HEADINGS: Readonly<Record<Options["values"], string>> = {
   value: "Value",
   pop: "Change",
+  yoy: "Change YoY",
   coverage: "Days with data",
 };
+
+/** The interval one year longer, so every shown period has its base a year earlier. */
+const LONGER: Readonly<Record<StatementInterval, StatementInterval>> = {
+  "1m": "1y",
+  "1y": "2y",
+  "2y": "3y",
+  "3y": "5y",
+  "5y": "max",
+  max: "max",
+};
+
+/** The statement rows a year further back than `rows` (the bases of values=yoy). */
+async function basesOf(
+  ctx: FnContext,
+  id: string,
+  granularity: StatementGranularity,
+  interval: StatementInterval,
+  rows: readonly FinancialStatementRow[]
+): Promise<readonly FinancialStatementRow[]> {
+  const longer = LONGER[interval];
+  if (longer === interval) return rows;
+  return traced(
+    ctx,
+    `GET /v2/projects/${id}/financial-statement (${granularity}, ${longer}) for the yoy bases`,
+    ctx.engine.statement(id, granularity, longer)
+  );
+}
+
+/** Line -> period date -> the change on the same period a year earlier (an error cell where there is none). */
+function yoyFigures(
+  bases: readonly FinancialStatementRow[],
+  rows: readonly FinancialStatementRow[],
+  granularity: StatementGranularity
+): Map<string, Map<string, Cell>> {
+  const valueOf = new Map<string, number | null>();
+  const startOf = (date: string): number => periodStart(dayNumber(date), granularity);
+  for (const r of [...bases, ...rows]) valueOf.set(`${lineKey(r)}|${startOf(r.date)}`, r.value);
+  const out = new Map<string, Map<string, Cell>>();
+  for (const r of rows) {
+    const key = lineKey(r);
+    let cells = out.get(key);
+    if (!cells) out.set(key, (cells = new Map<string, Cell>()));
+    const base = baseStart(startOf(r.date), granularity, "yoy");
+    const g = growthOf(r.value, valueOf.get(`${key}|${base}`));
+    cells.set(
+      r.date,
+      "value" in g ? { percent: g.value } : { error: "na", message: `${r.metricId} ${r.date}: ${g.missing}` }
+    );
+  }
+  return out;
+}
 
 /** The periods of the statement, oldest first, each with its window. */
 function periodsOf(

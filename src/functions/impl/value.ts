@@ -7,6 +7,7 @@
  *   one older than N days; with a period, the latest complete period (`partial=include`: the period holding
  *   the latest data, as far as it goes).
  * - With a date and a period: the period holding the date, if complete (engine/completeness.ts).
+ * - With `window=`: the trailing window ending on the date or the latest value's day (window-value.ts).
  * - Fills never reach past the latest data or today, and only where the metric admits them (fill-rules.ts).
  */
 import { archivedMessage, tooOldMessage } from "../../engine/as-of";
@@ -32,6 +33,7 @@ import { checkFilters } from "./filters";
 import { horizonFor, latestPoint, pointsOf, type SeriesBase } from "./latest";
 import { resolveMetric, resolveProject } from "./resolve";
 import { FILL_LOOKBACK_DAYS, VALUE_OPTIONS, variantOf } from "./series-common";
+import { checkWindowOptions, latestHorizon, windowValue } from "./window-value";
 
 /** A number and the day it is from (for a period: the last day its figure covers). */
 export interface Dated {
@@ -80,6 +82,7 @@ async function datedValue(
     throw invalid(
       'option "maxage" applies to the latest value: leave the date out, or drop maxage'
     );
+  checkWindowOptions(options);
   const metricText = requiredText(metricArg, "metric");
   const text = projectText(projectArg);
   const [project, metric] = await Promise.all([
@@ -103,7 +106,9 @@ async function datedValue(
     if (project.isArchived) throw notAvailable(archivedMessage(project, latest?.day));
     if (latest?.value === null || latest?.value === undefined)
       throw notAvailable(`no ${metric.metricId} data for ${project.projectId}`);
-    const dated = await latestValue(reading, { day: latest.day, value: latest.value });
+    const dated = options.window
+      ? await windowValue(reading, options.window, latest.day, latestHorizon(ctx, latest.day))
+      : await latestValue(reading, { day: latest.day, value: latest.value });
     ctx.trace.noteAsOf(label, dated.asOf);
     if (options.maxage !== undefined) {
       const old = tooOldMessage(`${label} value`, dated.asOf, ctx.today, options.maxage);
@@ -111,6 +116,7 @@ async function datedValue(
     }
     return dated;
   }
+  if (options.window) return windowValue(reading, options.window, date);
   if (options.period !== "day") return periodValue(reading, windowOf(date, options.period));
   return dayValue(reading, date);
 }

@@ -1,0 +1,41 @@
+/**
+ * Growth figures (`values=pop|yoy`): the change of a period's figure against a base, as a ratio (0.15 is
+ * +15 %). `pop` compares with the previous period, `yoy` with the same period a year earlier. There is no
+ * figure (a reason instead) where there is no base, the base is 0 (no ratio to it) or the base is incomplete
+ * (a partial period would pass a part as the whole); the caller decides completeness.
+ */
+import { formatDay, periodStart, type Period } from "../client/data/days";
+
+export type Growth = "pop" | "yoy";
+
+/** The ratio, or why there is none. */
+export type GrowthFigure = { value: number } | { missing: string };
+
+export function growthOf(current: number | null, base: number | null | undefined): GrowthFigure {
+  if (current === null) return { missing: "no value for the period" };
+  if (base === null || base === undefined) return { missing: "no base period to compare with" };
+  if (base === 0) return { missing: "the base period's value is 0" };
+  return { value: current / base - 1 };
+}
+
+/** The first day of the base period of the period starting on `start`. */
+export function baseStart(start: number, period: Period, growth: Growth): number {
+  if (growth === "pop") return periodStart(start - 1, period);
+  if (period === "week") return start - 364; // 52 weeks: the same weekday, as terminals compare weeks
+  if (period === "day") return sameDayYearEarlier(start);
+  return periodStart(sameDayYearEarlier(start), period);
+}
+
+function sameDayYearEarlier(day: number): number {
+  const text = formatDay(day);
+  const d = new Date(day * 86_400_000);
+  // 29 February a year earlier is 28 February.
+  const earlier = new Date(0).setUTCFullYear(d.getUTCFullYear() - 1, d.getUTCMonth(), d.getUTCDate());
+  const result = earlier / 86_400_000;
+  return text.endsWith("-02-29") ? result - 1 : result;
+}
+
+/** "Change YoY" / "Change PoP": what a growth column's heading says. */
+export function growthHeading(growth: Growth): string {
+  return growth === "yoy" ? "Change YoY" : "Change PoP";
+}

@@ -1,0 +1,63 @@
+/**
+ * COMPS columns: what each column of a comps panel computes, read from its text.
+ * - `metric`: the metric on the date (or its latest value), as VALUE gives it;
+ * - `metric:window`: the metric rolled up over a trailing window (engine/trailing-window.ts), as VALUE with
+ *   `window=` gives it (e.g. `revenue:ttm`, `fees:30d`);
+ * - `a/b`: the ratio of two such terms (e.g. `market_cap_fully_diluted/revenue:ttm`, a P/S on TTM revenue).
+ * Metric ids are resolved later (they may be names); only the form is checked here, so a bad column is a
+ * #VALUE! naming it before anything is asked of the service.
+ */
+import { parseWindow, WINDOW_FORMS, type TrailingWindow } from "../../engine/trailing-window";
+import { invalid } from "../result";
+
+export interface CompsTerm {
+  metric: string;
+  window?: TrailingWindow;
+}
+
+export interface CompsColumn {
+  /** The column's text as the header shows it. */
+  label: string;
+  numerator: CompsTerm;
+  /** Present for a ratio column. */
+  denominator?: CompsTerm;
+}
+
+/** A panel wider than this is a mistake (a range of values passed as columns), not a comps table. */
+export const MAX_COMPS_COLUMNS = 64;
+
+function term(text: string, column: string): CompsTerm {
+  const colon = text.indexOf(":");
+  const metric = (colon < 0 ? text : text.slice(0, colon)).trim();
+  if (!metric) throw invalid(`COMPS column "${column}" names no metric`);
+  if (colon < 0) return { metric };
+  const windowText = text.slice(colon + 1).trim();
+  const window = parseWindow(windowText);
+  if (!window)
+    throw invalid(
+      `COMPS column "${column}": "${windowText}" is not a window; use ${WINDOW_FORMS}`
+    );
+  return { metric, window };
+}
+
+/** One column from its text. */
+export function parseColumn(text: string): CompsColumn {
+  const label = text.trim();
+  const parts = label.split("/");
+  if (parts.length > 2)
+    throw invalid(`COMPS column "${label}" divides more than once; use one ratio a/b per column`);
+  const numerator = term(parts[0], label);
+  return parts.length === 2
+    ? { label, numerator, denominator: term(parts[1], label) }
+    : { label, numerator };
+}
+
+/** The columns of a comma list or of a range's texts (empty cells skipped), in order. */
+export function parseColumns(texts: readonly string[]): CompsColumn[] {
+  const items = texts.flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean);
+  if (items.length === 0)
+    throw invalid('COMPS needs at least one column, e.g. "revenue:ttm, market_cap_fully_diluted"');
+  if (items.length > MAX_COMPS_COLUMNS)
+    throw invalid(`COMPS takes at most ${MAX_COMPS_COLUMNS} columns, not ${items.length}`);
+  return items.map(parseColumn);
+}
