@@ -17,6 +17,7 @@ export const VALUE_OPTIONS: readonly OptionKey[] = [
   "maxage",
   "window",
   "annualize",
+  "values",
 ];
 export const METRIC_OPTIONS: readonly OptionKey[] = [
   "order",
@@ -30,6 +31,7 @@ export const METRIC_OPTIONS: readonly OptionKey[] = [
   "agg",
   "fill",
   "partial",
+  "values",
 ];
 export const PRODUCT_METRIC_OPTIONS: readonly OptionKey[] = [
   "order",
@@ -41,6 +43,7 @@ export const PRODUCT_METRIC_OPTIONS: readonly OptionKey[] = [
   "agg",
   "fill",
   "partial",
+  "values",
 ];
 
 /** fill=previous carries a value across gaps of up to this many days before the asked date or range. */

@@ -10,7 +10,9 @@
  * - Fills only where the metric admits them (fill-rules.ts) and never past the latest data or today.
  */
 import type { Project } from "../../client";
-import { incompleteMessage, isComplete, windowOf } from "../../engine/completeness";
+import { periodStart } from "../../client/data/days";
+import { incompleteMessage, isComplete, periodLabel, windowOf } from "../../engine/completeness";
+import { baseStart, growthOf, type Growth } from "../../engine/growth";
 import { fillRefusal } from "../../engine/fill-rules";
 import { defaultAggregation } from "../../engine/metric-kinds";
 import { fillDays, rollUp, slicePoints, type DayPoint } from "../../engine/series-ops";
@@ -126,6 +128,7 @@ export async function productMetric(
 
 async function seriesTable(ctx: FnContext, req: TableRequest): Promise<Table> {
   const { options, start, end } = req;
+  checkGrowthOptions(options);
   for (const m of req.metrics) {
     const refusal = m.value && fillRefusal(options.fill, m.value.metricId);
     if (refusal) throw invalid(refusal);
@@ -227,12 +230,18 @@ async function column(
     variant: variantOf(options),
   };
   const seriesLabel = `${p.value.projectId} ${m.value.metricId}`;
+  const growth = growthOf_(options);
+  // Growth needs the base periods before the first shown one, whole.
+  const dataFrom =
+    start === undefined || !growth
+      ? start
+      : baseStart(periodStart(start, options.period), options.period, growth);
   const fetchFrom =
-    start === undefined
+    dataFrom === undefined
       ? -Infinity
       : options.fill === "previous"
-        ? start - FILL_LOOKBACK_DAYS
-        : start;
+        ? dataFrom - FILL_LOOKBACK_DAYS
+        : dataFrom;
   const answer = await fetchSeries(
     ctx,
     { ...base, start: fetchFrom, end: end ?? Infinity },
@@ -262,6 +271,14 @@ async function column(
   let incomplete: string | undefined;
   for (const [dim, points] of answer.dims) {
     const shaped = shape(points, req, horizon, agg);
+    const bases = growth
+      ? completePeriods(
+          shape(points, { ...req, start: dataFrom }, horizon, agg),
+          points,
+          req,
+          horizon
+        )
+      : undefined;
     const out = new Map<number, Cell>();
     for (const point of shaped) {
       if (options.period !== "day" && options.partial === "exclude") {
@@ -273,7 +290,10 @@ async function column(
           continue;
         }
       }
-      out.set(point.day, point.value);
+      out.set(
+        point.day,
+        bases && growth ? growthCell(point, bases, req, growth, subject) : point.value
+      );
     }
     cells.set(dim, out);
   }
@@ -302,4 +322,64 @@ function shape(
       ? inRange
       : fillDays(points, from, Math.min(req.end ?? Infinity, horizon), options.fill);
   return rollUp(filled, options.period, agg);
+}
+
+function growthOf_(options: Readonly<Options>): Growth | undefined {
+  return options.values === "pop" || options.values === "yoy" ? options.values : undefined;
+}
+
+/** values= on METRIC and PRODUCT_METRIC: growth needs a period; coverage is STATEMENT's. */
+function checkGrowthOptions(options: Readonly<Options>): void {
+  if (options.values === "coverage")
+    throw invalid(
+      'option "values=coverage" applies to STATEMENT; METRIC takes values=value|pop|yoy'
+    );
+  if (growthOf_(options) && options.period === "day")
+    throw invalid(
+      `option "values=${options.values}" compares periods: add a period, e.g. "period=quarter; values=${options.values}"`
+    );
+}
+
+/**
+ * Period start -> figure, for the periods complete at both ends: not past the horizon, and not starting
+ * before the series' first row (a launch quarter is a part of a quarter). The bases of growth.
+ */
+function completePeriods(
+  shaped: readonly DayPoint[],
+  points: readonly DayPoint[],
+  req: TableRequest,
+  horizon: number
+): Map<number, number | null> {
+  const first = points[0]?.day;
+  const out = new Map<number, number | null>();
+  for (const p of shaped) {
+    const w = windowOf(p.day, req.options.period);
+    if (!isComplete(w, horizon) || first === undefined || first > w.start) continue;
+    out.set(w.start, p.value);
+  }
+  return out;
+}
+
+/** A shown period's change on its base, or why there is none. */
+function growthCell(
+  point: DayPoint,
+  bases: ReadonlyMap<number, number | null>,
+  req: TableRequest,
+  growth: Growth,
+  subject: string
+): Cell {
+  const { period } = req.options;
+  const w = windowOf(point.day, period, req.start, req.end);
+  const label = `${subject} ${periodLabel(w)}`;
+  if (w.from !== w.start || w.to !== w.end)
+    return {
+      error: "na",
+      message: `${label} is cut by the start or end date: no ${growth} change for a part of a period`,
+    };
+  if (!bases.has(w.start)) return { error: "na", message: `${label}: the period is not complete` };
+  const base = baseStart(w.start, period, growth);
+  const g = growthOf(point.value, bases.has(base) ? bases.get(base) : undefined);
+  if ("value" in g) return { percent: g.value };
+  const why = bases.has(base) ? g.missing : "no complete base period to compare with";
+  return { error: "na", message: `${label}: ${why}` };
 }

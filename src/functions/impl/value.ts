@@ -22,6 +22,7 @@ import {
   type PeriodWindow,
 } from "../../engine/completeness";
 import { formatDay } from "../../client/data/days";
+import { baseStart, growthOf, type Growth } from "../../engine/growth";
 import { fillRefusal } from "../../engine/fill-rules";
 import { defaultAggregation } from "../../engine/metric-kinds";
 import { fillDays, lastValueAtOrBefore, rollUp, type DayPoint } from "../../engine/series-ops";
@@ -39,6 +40,8 @@ import { checkWindowOptions, latestHorizon, windowValue } from "./window-value";
 export interface Dated {
   value: number;
   asOf: number;
+  /** A growth ratio (values=pop|yoy), shown as a percentage. */
+  ratio?: boolean;
 }
 
 export async function value(
@@ -48,7 +51,8 @@ export async function value(
   dateArg: unknown,
   optionsArg: unknown
 ): Promise<Cell> {
-  return (await datedValue(ctx, "VALUE", projectArg, metricArg, dateArg, optionsArg)).value;
+  const dated = await datedValue(ctx, "VALUE", projectArg, metricArg, dateArg, optionsArg);
+  return dated.ratio ? { percent: dated.value } : dated.value;
 }
 
 export async function asOf(
@@ -83,6 +87,7 @@ async function datedValue(
       'option "maxage" applies to the latest value: leave the date out, or drop maxage'
     );
   checkWindowOptions(options);
+  const growth = growthOption(options);
   const metricText = requiredText(metricArg, "metric");
   const text = projectText(projectArg);
   const [project, metric] = await Promise.all([
@@ -109,6 +114,11 @@ async function datedValue(
     const dated = options.window
       ? await windowValue(reading, options.window, latest.day, latestHorizon(ctx, latest.day))
       : await latestValue(reading, { day: latest.day, value: latest.value });
+    if (growth) {
+      const shown = await growthValue(reading, windowOf(dated.asOf, options.period), growth, dated);
+      ctx.trace.noteAsOf(label, shown.asOf);
+      return shown;
+    }
     ctx.trace.noteAsOf(label, dated.asOf);
     if (options.maxage !== undefined) {
       const old = tooOldMessage(`${label} value`, dated.asOf, ctx.today, options.maxage);
@@ -117,6 +127,7 @@ async function datedValue(
     return dated;
   }
   if (options.window) return windowValue(reading, options.window, date);
+  if (growth) return growthValue(reading, windowOf(date, options.period), growth);
   if (options.period !== "day") return periodValue(reading, windowOf(date, options.period));
   return dayValue(reading, date);
 }
@@ -207,4 +218,49 @@ function afterData(horizon: number): string {
   return Number.isFinite(horizon)
     ? `the data goes up to ${formatDay(horizon)}`
     : "the series has no data";
+}
+
+function growthOption(options: Readonly<Options>): Growth | undefined {
+  if (options.values === "coverage")
+    throw invalid(
+      'option "values=coverage" applies to STATEMENT; VALUE takes values=value|pop|yoy'
+    );
+  if (options.values === "value") return undefined;
+  if (options.period === "day")
+    throw invalid(
+      `option "values=${options.values}" compares periods: add a period, e.g. "period=quarter; values=${options.values}"`
+    );
+  return options.values;
+}
+
+/**
+ * The change of the period `w` on its base (the previous period, or the same period a year earlier), both
+ * complete: the base also from its first day (a launch quarter is a part of a quarter).
+ */
+async function growthValue(
+  r: Reading,
+  w: PeriodWindow,
+  growth: Growth,
+  current?: Dated
+): Promise<Dated> {
+  const shown = current ?? (await periodValue(r, w));
+  const bw = windowOf(baseStart(w.start, w.period, growth), w.period);
+  let base: Dated;
+  try {
+    base = await periodValue(r, bw);
+  } catch (error) {
+    if (error instanceof FunctionError && error.code === "na")
+      throw notAvailable(`no ${growth} change for ${r.label} ${periodLabel(w)}: ${error.message}`);
+    throw error;
+  }
+  const points = await pointsOf(r.ctx, r.base, r.label, bw.from, bw.to);
+  const first = points[0]?.day;
+  if (first === undefined || first > bw.from)
+    throw notAvailable(
+      `no ${growth} change for ${r.label} ${periodLabel(w)}: its base ${periodLabel(bw)} is not complete (the data starts on ${first === undefined ? "a later day" : formatDay(first)})`
+    );
+  const g = growthOf(shown.value, base.value);
+  if (!("value" in g))
+    throw notAvailable(`no ${growth} change for ${r.label} ${periodLabel(w)}: ${g.missing}`);
+  return { value: g.value, asOf: shown.asOf, ratio: true };
 }
