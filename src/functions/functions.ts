@@ -7,6 +7,7 @@
 import { run } from "./edge";
 import * as aggregates from "./impl/aggregations";
 import * as catalogue from "./impl/catalogue";
+import { comps } from "./impl/comps";
 import * as series from "./impl/series";
 import { asOf, value } from "./impl/value";
 import * as statements from "./impl/statement";
@@ -18,7 +19,7 @@ import * as statements from "./impl/statement";
  * @param project Project id, token symbol or name, e.g. "aave".
  * @param metric Metric id, e.g. "revenue".
  * @param [date] The day (a date or "YYYY-MM-DD"); omitted: the latest available value.
- * @param [options] e.g. "period=quarter" (the complete quarter holding the date), "partial=include", "maxage=7d", "fill=zero", "chains=base", "bridged=false", "agg=avg".
+ * @param [options] e.g. "window=ttm" (trailing twelve months; 30d, 3m, ytd, qtd, mtd), "period=quarter" (the complete quarter holding the date), "period=quarter; values=yoy" (growth), "partial=include", "maxage=7d", "fill=zero", "chains=base", "bridged=false", "agg=avg".
  * @param invocation Invocation object.
  * @returns The metric's value.
  * @requiresAddress
@@ -59,6 +60,31 @@ export async function asof_(
   return run("ASOF", invocation, { project, metric, date, options }, (ctx) =>
     asOf(ctx, project, metric, date, options)
   );
+}
+
+/**
+ * A comps panel: one row per project, one column per metric, trailing window or ratio, planned as one batch.
+ * @customfunction COMPS
+ * @helpurl https://localhost:3000/help.html#comps
+ * @param projects Project ids, symbols or names: a comma list or a range, one row each in that order.
+ * @param columns Comma list or range of columns: "revenue", "fees:30d", "revenue:ttm", "market_cap_fully_diluted/revenue:ttm".
+ * @param [date] The day the figures end on (a date or "YYYY-MM-DD"); omitted: each figure's latest.
+ * @param [options] e.g. "headers=0" (numbers only), "headers=2" (adds project ids), "partial=include", "chains=base".
+ * @param invocation Invocation object.
+ * @returns The panel: a header row of column labels and a first column of project names.
+ * @requiresAddress
+ * @cancelable
+ */
+export async function comps_(
+  projects: any[][],
+  columns: any[][],
+  date: any,
+  options: any,
+  invocation: CustomFunctions.CancelableInvocation
+): Promise<any[][]> {
+  return run("COMPS", invocation, { projects, columns, date, options }, (ctx) =>
+    comps(ctx, projects, columns, date, options)
+  ) as Promise<any[][]>;
 }
 
 /**

@@ -58,6 +58,8 @@ export const OPTION_CHOICES: Readonly<Partial<Record<OptionKey, readonly string[
   values: ["value", "pop", "yoy", "coverage"],
   partial: ["exclude", "include"],
   rows: ["standard", "service"],
+  // Presets the formula builder offers; any <N>d or <N>m is taken (WINDOW_OPTIONS parses it).
+  window: ["30d", "90d", "ttm", "ytd", "qtd", "mtd"],
   annualize: ["0", "1"],
   dates: ["0", "1"],
   dir: ["v", "h"],

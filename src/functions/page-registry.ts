@@ -23,6 +23,7 @@ export const FUNCTION_EXPORTS: Readonly<Record<string, keyof typeof exported>> =
   AGGREGATION: "aggregation_",
   AGGREGATIONS: "aggregations_",
   BREAKDOWN: "breakdown_",
+  COMPS: "comps_",
 };
 
 export function pageRegistry(

@@ -52,6 +52,7 @@ const p = (
 
 const SERIES_OPTIONS: readonly OptionKey[] = [
   "period",
+  "values",
   "partial",
   "agg",
   "fill",
@@ -71,13 +72,25 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("metric", "metric", "Metric"),
       p("date", "date", "Date", true),
       p("options", "options", "Options", true, [
+        "window",
         "period",
+        "values",
         "partial",
         "agg",
         "fill",
         "chains",
         "bridged",
       ]),
+    ],
+  },
+  {
+    name: "COMPS",
+    summary: "A comps panel: one row per project, one column per metric, window or ratio.",
+    params: [
+      p("projects", "projects", "Projects"),
+      p("columns", "metrics", "Columns (edit to add :ttm, :30d or a ratio a/b)"),
+      p("date", "date", "Date", true),
+      p("options", "options", "Options", true, ["headers", "partial", "fill", "chains", "bridged"]),
     ],
   },
   {
