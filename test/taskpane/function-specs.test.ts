@@ -6,6 +6,7 @@ import { resolve } from "path";
 import { parseOptions, type OptionKey } from "../../src/functions/options";
 import { STATEMENT_OPTIONS } from "../../src/functions/impl/statement";
 import { PROJECTS_OPTIONS } from "../../src/functions/impl/catalogue";
+import { COMPS_OPTIONS } from "../../src/functions/impl/comps";
 import {
   METRIC_OPTIONS,
   PRODUCT_METRIC_OPTIONS,
@@ -54,6 +55,7 @@ const ALLOWED: Record<string, readonly OptionKey[]> = {
   PRODUCT_METRIC: PRODUCT_METRIC_OPTIONS,
   STATEMENT: STATEMENT_OPTIONS,
   PROJECTS: PROJECTS_OPTIONS,
+  COMPS: COMPS_OPTIONS,
 };
 
 test("every option the builder offers is one the function accepts, with every offered value", () => {
