@@ -32,6 +32,9 @@ export const METRIC_OPTIONS: readonly OptionKey[] = [
   "fill",
   "partial",
   "values",
+  "dates",
+  "dir",
+  "dating",
 ];
 export const PRODUCT_METRIC_OPTIONS: readonly OptionKey[] = [
   "order",
@@ -44,6 +47,9 @@ export const PRODUCT_METRIC_OPTIONS: readonly OptionKey[] = [
   "fill",
   "partial",
   "values",
+  "dates",
+  "dir",
+  "dating",
 ];
 
 /** fill=previous carries a value across gaps of up to this many days before the asked date or range. */

@@ -8,6 +8,10 @@
  *   latest data or today is a #N/A in that column naming the days covered, and a row no column completes is
  *   left out; `partial=include` shows them. The user's own start and end cut periods as they choose.
  * - Fills only where the metric admits them (fill-rules.ts) and never past the latest data or today.
+ * - Growth (`values=pop|yoy`, with a period): each period's change on its base as a ratio, #N/A where the
+ *   base is not a whole complete period or is 0 (engine/growth.ts).
+ * - Layouts: `dates=0` leaves the Date column out (SUM over the spill adds values only), `dir=h` puts the
+ *   dates across (one row per column), `dating=end` dates a period row by its last day (default: its first).
  */
 import type { Project } from "../../client";
 import { periodStart } from "../../client/data/days";
@@ -165,9 +169,9 @@ async function seriesTable(ctx: FnContext, req: TableRequest): Promise<Table> {
   const breakdown = options.breakdown;
   const dims = breakdown ? [...dimsSeen].sort() : [""];
   const rows: Table = [];
-  const leading: Cell[] = breakdown
-    ? ["Date", breakdown === "chain" ? "Chain" : "Product"]
-    : ["Date"];
+  const dimHeading: Cell[] = breakdown ? [breakdown === "chain" ? "Chain" : "Product"] : [];
+  const leading: Cell[] = options.dates ? ["Date", ...dimHeading] : dimHeading;
+  const dated = (day: number): Cell[] => (options.dates ? [{ date: rowDate(day, req) }] : []);
   if (options.headers === 2)
     rows.push([...leading.map(() => null), ...columns.map((c) => c.projectName)]);
   if (options.headers >= 1) rows.push([...leading, ...columns.map((c) => c.label)]);
@@ -176,10 +180,31 @@ async function seriesTable(ctx: FnContext, req: TableRequest): Promise<Table> {
       const found = columns.map((c) => c.cells?.get(dim)?.get(day));
       if (breakdown && found.every((cell, i) => cell === undefined && !columns[i].error)) continue;
       const cells = columns.map((c, i): Cell => c.error ?? found[i] ?? missing(c, day, req));
-      rows.push([{ date: day }, ...(breakdown ? [dim] : []), ...cells]);
+      rows.push([...dated(day), ...(breakdown ? [dim] : []), ...cells]);
     }
   }
-  return rows;
+  return options.dir === "h" ? transpose(rows) : rows;
+}
+
+/** A row's date: its period's first day (dating=start, the default) or its last (dating=end; cut by the end date). */
+function rowDate(day: number, req: TableRequest): number {
+  const { period, dating } = req.options;
+  if (period === "day" || dating === "start") return day;
+  return windowOf(day, period, req.start, req.end).to;
+}
+
+const EXCEL_COLUMNS = 16_384;
+
+/** dir=h: dates across, one row per column (as Bloomberg's Dir=H). */
+function transpose(rows: Table): Table {
+  if (rows.length > EXCEL_COLUMNS)
+    throw invalid(
+      `dir=h puts ${rows.length} rows across, more than Excel's ${EXCEL_COLUMNS} columns; use a period or a shorter range`
+    );
+  const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
+  const out: Table = [];
+  for (let c = 0; c < width; c++) out.push(rows.map((r) => r[c] ?? null));
+  return out;
 }
 
 /**
