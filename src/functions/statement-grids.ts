@@ -15,10 +15,7 @@ export type Grid = Array<Array<string | number | null>>;
 
 function plainCell(cell: Cell): string | number | null {
   if (cell === null || isDateCell(cell) || isErrorCell(cell) || isEntityCell(cell)) return null;
-<<<<<<< HEAD
-=======
   if (isPercentCell(cell)) return cell.percent;
->>>>>>> fc39c7b (VALUE window=: trailing windows (<N>d, <N>m, ttm, ytd, qtd, mtd) ending on the date or the latest value's day, rolled up with the metric's default or agg=, annualize=1 for summed windows; a window past the latest data or before the first follows partial=. Cards compute Revenue and Fees TTM through it. STATEMENT values=yoy (the bases read a year further back); growth ratios are percent-formatted numbers)
   return typeof cell === "boolean" ? String(cell) : cell;
 }
 
