@@ -30,7 +30,11 @@ function sameDayYearEarlier(day: number): number {
   const text = formatDay(day);
   const d = new Date(day * 86_400_000);
   // 29 February a year earlier is 28 February.
-  const earlier = new Date(0).setUTCFullYear(d.getUTCFullYear() - 1, d.getUTCMonth(), d.getUTCDate());
+  const earlier = new Date(0).setUTCFullYear(
+    d.getUTCFullYear() - 1,
+    d.getUTCMonth(),
+    d.getUTCDate()
+  );
   const result = earlier / 86_400_000;
   return text.endsWith("-02-29") ? result - 1 : result;
 }

@@ -25,14 +25,7 @@ export interface EntityCell {
 }
 
 export type Cell =
-  | number
-  | string
-  | boolean
-  | null
-  | DateCell
-  | ErrorCell
-  | EntityCell
-  | PercentCell;
+  number | string | boolean | null | DateCell | ErrorCell | EntityCell | PercentCell;
 export type Table = Cell[][];
 
 /** A whole-result error raised by an implementation: a bad argument (#VALUE!) or nothing to show (#N/A). */

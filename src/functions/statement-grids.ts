@@ -9,7 +9,14 @@ import type { StatementInterval } from "../client";
 import type { Runtime } from "../runtime/runtime";
 import { CallTrace, type FnContext } from "./context";
 import { statement } from "./impl/statement";
-import { isDateCell, isEntityCell, isErrorCell, isPercentCell, type Cell, type Table } from "./result";
+import {
+  isDateCell,
+  isEntityCell,
+  isErrorCell,
+  isPercentCell,
+  type Cell,
+  type Table,
+} from "./result";
 
 export type Grid = Array<Array<string | number | null>>;
 

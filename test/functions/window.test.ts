@@ -55,9 +55,10 @@ describe("CRYPTO.VALUE with window=", () => {
       4
     );
     const max = tvl.reduce((a, b) => Math.max(a, b), -Infinity);
-    expect(
-      await fns.value_("aave", "tvl", "2024-03-31", "window=30d; agg=max", inv())
-    ).toBeCloseTo(max, 4);
+    expect(await fns.value_("aave", "tvl", "2024-03-31", "window=30d; agg=max", inv())).toBeCloseTo(
+      max,
+      4
+    );
   });
 
   it("annualizes a summed window to 365 days", async () => {

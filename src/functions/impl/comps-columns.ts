@@ -34,9 +34,7 @@ function term(text: string, column: string): CompsTerm {
   const windowText = text.slice(colon + 1).trim();
   const window = parseWindow(windowText);
   if (!window)
-    throw invalid(
-      `COMPS column "${column}": "${windowText}" is not a window; use ${WINDOW_FORMS}`
-    );
+    throw invalid(`COMPS column "${column}": "${windowText}" is not a window; use ${WINDOW_FORMS}`);
   return { metric, window };
 }
 
@@ -54,7 +52,10 @@ export function parseColumn(text: string): CompsColumn {
 
 /** The columns of a comma list or of a range's texts (empty cells skipped), in order. */
 export function parseColumns(texts: readonly string[]): CompsColumn[] {
-  const items = texts.flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean);
+  const items = texts
+    .flatMap((t) => t.split(","))
+    .map((t) => t.trim())
+    .filter(Boolean);
   if (items.length === 0)
     throw invalid('COMPS needs at least one column, e.g. "revenue:ttm, market_cap_fully_diluted"');
   if (items.length > MAX_COMPS_COLUMNS)

@@ -211,7 +211,9 @@ function yoyFigures(
     const g = growthOf(r.value, valueOf.get(`${key}|${base}`));
     cells.set(
       r.date,
-      "value" in g ? { percent: g.value } : { error: "na", message: `${r.metricId} ${r.date}: ${g.missing}` }
+      "value" in g
+        ? { percent: g.value }
+        : { error: "na", message: `${r.metricId} ${r.date}: ${g.missing}` }
     );
   }
   return out;

@@ -13,7 +13,12 @@ import { formatDay } from "../../client/data/days";
 import { horizonOf } from "../../engine/completeness";
 import { defaultAggregation } from "../../engine/metric-kinds";
 import { aggregate, fillDays, type DayPoint } from "../../engine/series-ops";
-import { annualized, windowLabel, windowStart, type TrailingWindow } from "../../engine/trailing-window";
+import {
+  annualized,
+  windowLabel,
+  windowStart,
+  type TrailingWindow,
+} from "../../engine/trailing-window";
 import type { FnContext } from "../context";
 import type { Options } from "../options";
 import { invalid, notAvailable } from "../result";
@@ -68,8 +73,7 @@ export async function windowValue(
     );
   const readFrom = r.options.fill === "previous" ? from - FILL_LOOKBACK_DAYS : from;
   const points = await pointsOf(r.ctx, r.base, r.label, readFrom, end);
-  const horizon =
-    knownHorizon ?? (await horizonFor(r.ctx, r.base, r.label, points, readFrom, end));
+  const horizon = knownHorizon ?? (await horizonFor(r.ctx, r.base, r.label, points, readFrom, end));
   const partial = r.options.partial === "include";
   const last = Math.min(end, horizon);
   if (last < from) throw notAvailable(`no data in ${what}`);
