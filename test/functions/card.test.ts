@@ -142,6 +142,18 @@ describe("PROJECT without a field, where the host takes entity values", () => {
     expect(fees[0].every((v) => typeof v === "number")).toBe(true);
   });
 
+  it('gives Revenue TTM and Fees TTM as VALUE(...,"window=ttm") does, and P/S, P/F on them', async () => {
+    const [revenue, fees, cap] = await Promise.all([
+      fns.value_("aave", "revenue", null, "window=ttm", inv()),
+      fns.value_("aave", "fees", null, "window=ttm", inv()),
+      fns.value_("aave", "market_cap_fully_diluted", null, null, inv()),
+    ]);
+    expect(plain(field(aave, "Revenue TTM"))).toBe(revenue);
+    expect(plain(field(aave, "Fees TTM"))).toBe(fees);
+    expect(plain(field(aave, "P/S"))).toBeCloseTo((cap as number) / (revenue as number), 9);
+    expect(plain(field(aave, "P/F"))).toBeCloseTo((cap as number) / (fees as number), 9);
+  });
+
   it("lays the card out: title, key figures, profile, then collapsed sections for the rest", () => {
     const layout = aave.layouts?.card;
     expect(layout?.title).toEqual({ property: "Name" });
