@@ -66,22 +66,30 @@ export class FileBlobStore implements BlobStore {
     this.prepared = true;
   }
 
+  /** The entries found, in the order the keys were asked (reads run at once; their finishing order is noise). */
   async getMany(keys: readonly string[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
     const at = new Date(this.now());
-    await Promise.all(
-      [...new Set(keys)].map(async (key) => {
+    const unique = [...new Set(keys)];
+    const texts = await Promise.all(
+      unique.map(async (key): Promise<string | undefined> => {
         const path = this.pathOf(key);
+        let text: string;
         try {
-          out.set(key, await fs.readFile(path, "utf8"));
+          text = await fs.readFile(path, "utf8");
         } catch (error) {
-          if (isMissing(error)) return;
+          if (isMissing(error)) return undefined;
           throw error;
         }
         // Recently used; an entry evicted meanwhile by another process is simply gone.
         await fs.utimes(path, at, at).catch(() => undefined);
+        return text;
       })
     );
+    const out = new Map<string, string>();
+    unique.forEach((key, i) => {
+      const text = texts[i];
+      if (text !== undefined) out.set(key, text);
+    });
     return out;
   }
 
