@@ -1,7 +1,8 @@
 /**
  * A data-type card on a page, as Excel opens one on click: the title and subtitle its layout names, its
- * sections (collapsed ones folded), each field's value with its note (the sublabel: "as of 2026-11-19"), a
- * nested card folded under its text, an array field as a small table, and the provider line at the foot.
+ * sections as Fluent 2 accordion items (collapsed ones folded; fluent.ts registers the elements), each field's
+ * value with its note (the sublabel: "as of 2026-11-19"), a nested card folded under its text, an array field
+ * as a small table, and the provider line at the foot.
  * Every value goes in as text (service names and notes are never markup).
  */
 import type { Cell } from "../sheet/cells";
@@ -63,14 +64,15 @@ function valueView(entity: EntityJson, name: string, depth: number): Child {
   if (grid.length === 1 && grid[0].length === 1) {
     const cell = grid[0][0];
     if (cell.kind === "entity") {
-      return depth >= 3
-        ? cell.text
-        : h(
-            "details",
-            { class: "card-nested" },
-            h("summary", {}, cell.text),
-            cardBody(cell.value, depth + 1)
-          );
+      if (depth >= 3) return cell.text;
+      // A nested card folds under its text, as in Excel. The click handler stops here: a Fluent accordion
+      // toggles whichever accordion item a click comes from, so without it the card's own section would toggle
+      // the nested item back.
+      return h(
+        "fluent-accordion",
+        { class: "card-nested", onclick: (event: Event) => event.stopPropagation() },
+        section(cell.text, false, headingLevel(depth) + 1, cardBody(cell.value, depth + 1))
+      );
     }
     return h("span", { class: `card-value ${cell.kind}` }, cellShown(cell, format));
   }
@@ -140,21 +142,46 @@ function sectionsOf(entity: EntityJson): Section[] {
   }));
 }
 
-function cardBody(entity: EntityJson, depth: number): HTMLElement {
+/** Sections at depth 0 sit under the card's h3; a nested card's go two levels further down (HTML stops at 6). */
+function headingLevel(depth: number): number {
+  return Math.min(4 + 2 * depth, 6);
+}
+
+/** One foldable section: Fluent 2's accordion item, its heading a button (Enter and Space fold and unfold). */
+function section(title: string, expanded: boolean, level: number, content: Node): HTMLElement {
   return h(
-    "div",
-    { class: "card-body" },
-    ...sectionsOf(entity).map((s) =>
-      s.title === undefined
-        ? fieldList(entity, s.properties, depth)
-        : h(
-            "details",
-            { class: "card-section", open: !s.collapsed },
-            h("summary", {}, s.title),
-            fieldList(entity, s.properties, depth)
-          )
-    )
+    "fluent-accordion-item",
+    {
+      class: "card-section",
+      expanded,
+      "heading-level": Math.min(level, 6),
+      size: "small",
+      block: true,
+    },
+    h("span", { slot: "heading" }, title),
+    content
   );
+}
+
+function cardBody(entity: EntityJson, depth: number): HTMLElement {
+  const parts: HTMLElement[] = [];
+  let accordion: HTMLElement | undefined;
+  for (const s of sectionsOf(entity)) {
+    if (s.title === undefined) {
+      accordion = undefined;
+      parts.push(fieldList(entity, s.properties, depth));
+      continue;
+    }
+    // Consecutive titled sections share one accordion (several may be open at once, as in Excel's card).
+    if (!accordion) {
+      accordion = h("fluent-accordion", { class: "card-sections", "expand-mode": "multi" });
+      parts.push(accordion);
+    }
+    accordion.append(
+      section(s.title, !s.collapsed, headingLevel(depth), fieldList(entity, s.properties, depth))
+    );
+  }
+  return h("div", { class: "card-body" }, ...parts);
 }
 
 function referenced(entity: EntityJson, ref: unknown): string | undefined {

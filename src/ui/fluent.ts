@@ -5,6 +5,8 @@
  * custom properties in a constructed style sheet, which the pages' Content-Security-Policy does not govern;
  * the components style themselves the same way (no <style> element, no inline script, no eval).
  */
+import "@fluentui/web-components/accordion.js";
+import "@fluentui/web-components/accordion-item.js";
 import "@fluentui/web-components/button.js";
 import "@fluentui/web-components/checkbox.js";
 import "@fluentui/web-components/divider.js";

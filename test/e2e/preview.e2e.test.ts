@@ -134,11 +134,51 @@ test("PROJECT gives a card: a card icon before the name; selecting the cell open
     );
   expect(await field("Id")).toBe("aave");
   expect(await field("Launch date")).toMatch(/^\d{4}-\d{2}-\d{2}first day with/);
-  // Collapsed sections open on a click, as in Excel's card.
-  const latest = page.locator("#card details.card-section", { hasText: "Latest values" });
-  expect(await latest.getAttribute("open")).toBeNull();
-  await latest.locator("summary").click();
-  expect(await latest.getAttribute("open")).not.toBeNull();
+  // Sections are Fluent 2 accordion items, folded as the layout says: the first open, the collapsed ones
+  // open on a click or from the keyboard (the heading is a button: Enter and Space), as in Excel's card.
+  expect(await page.locator("#card details, #card summary").count()).toBe(0);
+  const sections = page.locator("#card fluent-accordion-item.card-section");
+  expect(await sections.first().getAttribute("expanded")).not.toBeNull();
+  const latest = sections.filter({ hasText: "Latest values" });
+  // The element reflects its state to the attribute and the button's aria-expanded on its next update.
+  const folded = (open: boolean) =>
+    page.waitForFunction(
+      (open) => {
+        const item = [
+          ...document.querySelectorAll("#card fluent-accordion-item.card-section"),
+        ].find((el) => el.textContent?.includes("Latest values"));
+        const button = item?.shadowRoot?.querySelector("button");
+        return item?.hasAttribute("expanded") === open && button?.ariaExpanded === String(open);
+      },
+      open,
+      { timeout: 5000 }
+    );
+  await folded(false);
+  await latest.locator("button").click();
+  await folded(true);
+  expect(await latest.locator("dt").first().isVisible()).toBe(true);
+  await latest.locator("button").press("Enter");
+  await folded(false);
+  expect(await latest.locator("dt").first().isVisible()).toBe(false);
+  await latest.locator("button").press(" ");
+  await folded(true);
+  await expectAccessible(page, "preview: card open");
+  // Forced colours: the heading keeps a system text colour and a visible focus ring.
+  await page.emulateMedia({ forcedColors: "active" });
+  await latest.locator("button").focus();
+  await page.keyboard.press("Shift+Tab");
+  await page.keyboard.press("Tab");
+  const ring = await latest.locator("button").evaluate((b) => {
+    const style = getComputedStyle(b);
+    return {
+      outline: style.outlineStyle,
+      width: style.outlineWidth,
+      visible: b.getBoundingClientRect().height > 0,
+    };
+  });
+  expect(ring).toEqual({ outline: "solid", width: "2px", visible: true });
+  await expectAccessible(page, "preview: card, forced colours");
+  await page.emulateMedia({ forcedColors: "none" });
   expect(await page.innerText("#card .card-provider")).toMatch(/demo data/);
   await screenshot(page, "preview-card");
 });

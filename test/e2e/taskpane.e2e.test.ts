@@ -281,6 +281,12 @@ test("the builder offers a project as a card and previews the card itself", asyn
   await page.waitForSelector("section#builder-result.card");
   expect(await page.innerText("#builder-result .card-title")).toBe("Aave");
   expect(await page.locator("#builder-result dt", { hasText: "Revenue TTM" }).count()).toBe(1);
+  // Its sections are Fluent 2 accordion items (no native <details> beside the Fluent controls).
+  expect(
+    await page.locator("#builder-result fluent-accordion-item.card-section").count()
+  ).toBeGreaterThan(0);
+  expect(await page.locator("#builder-result details").count()).toBe(0);
+  await expectAccessible(page, "builder: card preview");
 });
 
 test("Insert statement builds a formatted worksheet named after the project: static, then live", async () => {
