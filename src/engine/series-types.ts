@@ -74,14 +74,18 @@ function computeVariantKey(v: SeriesVariant): string {
   ].join("|");
 }
 
+/** Made for every series read of every cell: concatenated, not an array joined (no garbage per call). */
 export function seriesKey(q: SeriesQuery): string {
-  return [
-    q.productId ? "product" : "project",
-    q.projectId,
-    q.productId ?? "",
-    q.metricId,
-    variantKey(q.variant),
-  ].join("|");
+  return (
+    (q.productId ? "product|" : "project|") +
+    q.projectId +
+    "|" +
+    (q.productId ?? "") +
+    "|" +
+    q.metricId +
+    "|" +
+    variantKey(q.variant)
+  );
 }
 
 export function answerFrom(

@@ -200,13 +200,14 @@ function recordedArg(value: unknown): unknown {
  * more than MAX_RECORDED_CELLS cells by its shape. The arguments themselves when nothing needs changing.
  */
 function recordedArgs(args: Record<string, unknown>): Record<string, unknown> {
-  let changed = false;
-  const out: Record<string, unknown> = {};
+  // Every cell passes here: the copy is made only for the rare call with a card or a huge range.
+  let out: Record<string, unknown> | undefined;
   for (const name in args) {
-    out[name] = recordedArg(args[name]);
-    if (out[name] !== args[name]) changed = true;
+    const recorded = recordedArg(args[name]);
+    if (recorded !== args[name]) out ??= { ...args };
+    if (out) out[name] = recorded;
   }
-  return changed ? out : args;
+  return out ?? args;
 }
 
 /**

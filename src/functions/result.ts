@@ -29,12 +29,20 @@ export type Cell =
 export type Table = Cell[][];
 
 /** A whole-result error raised by an implementation: a bad argument (#VALUE!) or nothing to show (#N/A). */
+/**
+ * Thrown for an expected outcome (#N/A for a day without data is common: a sheet of thousands of cells may
+ * hold hundreds), caught by the edge, which keeps only the code and the message. So no stack trace is
+ * captured: capturing one (with its async frames) cost more than the rest of a cached cell.
+ */
 export class FunctionError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string
-  ) {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string) {
+    const limit = Error.stackTraceLimit;
+    if (typeof limit === "number") Error.stackTraceLimit = 0;
     super(message);
+    if (typeof limit === "number") Error.stackTraceLimit = limit;
+    this.code = code;
     this.name = "FunctionError";
   }
 }

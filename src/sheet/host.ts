@@ -35,7 +35,12 @@ export class HostFunctionError extends Error {
   readonly code: ErrorCodeValue;
 
   constructor(code: ErrorCodeValue, message?: string) {
+    // An error cell's value, not a failure to debug: no stack trace (capturing one per #N/A cell cost more
+    // than the cell's cached look-up). Excel's own CustomFunctions.Error is unaffected.
+    const limit = Error.stackTraceLimit;
+    if (typeof limit === "number") Error.stackTraceLimit = 0;
     super(message ?? "");
+    if (typeof limit === "number") Error.stackTraceLimit = limit;
     this.name = "CustomFunctions.Error";
     this.code = code;
   }

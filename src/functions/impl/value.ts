@@ -32,7 +32,7 @@ import { parseOptions, type Options } from "../options";
 import { FunctionError, invalid, notAvailable, type Cell, type DateCell } from "../result";
 import { checkFilters } from "./filters";
 import { horizonFor, latestPoint, pointsOf, type SeriesBase } from "./latest";
-import { resolveMetric, resolveProject } from "./resolve";
+import { resolveMetric, resolveProject, resolvedNow } from "./resolve";
 import { FILL_LOOKBACK_DAYS, VALUE_OPTIONS, variantOf } from "./series-common";
 import { checkWindowOptions, latestHorizon, windowValue } from "./window-value";
 
@@ -90,13 +90,16 @@ async function datedValue(
   const growth = growthOption(options);
   const metricText = requiredText(metricArg, "metric");
   const text = projectText(projectArg);
-  const [project, metric] = await Promise.all([
-    resolveProject(ctx, text),
-    resolveMetric(ctx, metricText),
-  ]);
+  const [project, metric] =
+    resolvedNow(ctx, text, metricText) ??
+    (await Promise.all([resolveProject(ctx, text), resolveMetric(ctx, metricText)]));
   const refusal = fillRefusal(options.fill, metric.metricId);
   if (refusal) throw invalid(refusal);
-  const filtered = await checkFilters(ctx, project, options);
+  // Without filters there is nothing to check: no await (most cells).
+  const filtered =
+    options.chains.length > 0 || options.products.length > 0 || options.sectors.length > 0
+      ? await checkFilters(ctx, project, options)
+      : undefined;
   if (filtered) throw new FunctionError(filtered.error, filtered.message);
   const label = `${project.projectId} ${metric.metricId}`;
   const base: SeriesBase = {
