@@ -5,39 +5,12 @@
  * concurrent test files race harmlessly (the first complete build to be renamed into place wins).
  */
 import { execFile } from "child_process";
-import { createHash } from "crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "fs";
-import { join, resolve } from "path";
+import { existsSync } from "fs";
+import { join } from "path";
+import { cachedBuild, REPO_ROOT } from "../../support/build-cache";
 
-export const ROOT = resolve(__dirname, "../../..");
-const OUT = join(ROOT, "test-results", "e2e-build");
-const INPUTS = [
-  "src",
-  "assets",
-  "webpack.config.js",
-  "manifest.xml",
-  "package-lock.json",
-  "tsconfig.json",
-];
+export const ROOT = REPO_ROOT;
 const BUILD_TIMEOUT_MS = 240_000;
-const KEEP_MS = 60 * 60_000;
-
-function files(path: string): string[] {
-  if (!existsSync(path)) return [];
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path)
-    .sort()
-    .flatMap((name) => files(join(path, name)));
-}
-
-function inputHash(): string {
-  const hash = createHash("sha256");
-  for (const file of INPUTS.flatMap((p) => files(join(ROOT, p)))) {
-    hash.update(file.slice(ROOT.length));
-    hash.update(readFileSync(file));
-  }
-  return hash.digest("hex").slice(0, 16);
-}
 
 function webpack(outputPath: string): Promise<void> {
   const env = { ...process.env };
@@ -68,58 +41,20 @@ function webpack(outputPath: string): Promise<void> {
   });
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
-
-/**
- * One build at a time: jest runs the browser test files in parallel, and two webpack runs on a small
- * machine take twice as long as one. The lock is a directory (mkdir is atomic); one older than the build
- * timeout is taken to be left over from a killed run.
- */
-async function withLock<T>(work: () => Promise<T>): Promise<T> {
-  const lock = join(OUT, ".lock");
-  mkdirSync(OUT, { recursive: true });
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      const age = Date.now() - (existsSync(lock) ? statSync(lock).mtimeMs : Date.now());
-      if (age > BUILD_TIMEOUT_MS) rmSync(lock, { recursive: true, force: true });
-      else await sleep(500);
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
-
 /** The directory of a production build of the current sources. */
-export async function ensureBuild(): Promise<string> {
-  const target = join(OUT, inputHash());
-  if (existsSync(join(target, "preview.html"))) return target;
-  return withLock(async () => {
-    // Built by the test file that held the lock before us.
-    if (existsSync(join(target, "preview.html"))) return target;
-    return build(target);
+export function ensureBuild(): Promise<string> {
+  return cachedBuild({
+    name: "e2e-build",
+    inputs: [
+      "src",
+      "assets",
+      "webpack.config.js",
+      "manifest.xml",
+      "package-lock.json",
+      "tsconfig.json",
+    ],
+    timeoutMs: BUILD_TIMEOUT_MS,
+    isBuilt: (dir) => existsSync(join(dir, "preview.html")),
+    build: webpack,
   });
-}
-
-async function build(target: string): Promise<string> {
-  const scratch = `${target}.tmp-${process.pid}-${Date.now()}`;
-  await webpack(scratch);
-  try {
-    renameSync(scratch, target);
-  } catch {
-    // Another test file finished the same build first.
-    rmSync(scratch, { recursive: true, force: true });
-  }
-  // Old builds are dead weight; recent ones may still be served by a test file running in parallel.
-  for (const name of readdirSync(OUT)) {
-    const path = join(OUT, name);
-    if (path !== target && !name.startsWith(".") && Date.now() - statSync(path).mtimeMs > KEEP_MS)
-      rmSync(path, { recursive: true, force: true });
-  }
-  return target;
 }
