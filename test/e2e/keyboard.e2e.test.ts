@@ -7,6 +7,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
+import { FUNCTION_SPECS } from "../../src/taskpane/model/function-specs";
 import { ensureBuild } from "./support/build";
 import { launch, openPage } from "./support/browser";
 import { serveStatic, type StaticServer } from "./support/static-server";
@@ -172,10 +173,11 @@ test("build: open in the builder, change the function with the keyboard, pick, i
   expect(await focused(page)).toBe("fluent-tab#tab-build");
   await page.waitForSelector("#builder-result td.cell");
 
-  // The function dropdown: open, move down to METRIC, choose.
+  // The function dropdown: open, move down from VALUE to METRIC (as many steps as functions before it), choose.
   await tabTo("#builder-function [slot='control']");
   await press("Enter");
-  await press("ArrowDown");
+  const steps = FUNCTION_SPECS.findIndex((spec) => spec.name === "METRIC");
+  for (let i = 0; i < steps; i++) await press("ArrowDown");
   await press("Enter");
   await page.waitForFunction(
     () =>

@@ -194,6 +194,20 @@ export const SIGNATURES: Record<FunctionName, readonly Param[]> = {
     date,
     param("options", validOptions("ASOF")),
   ],
+  COMPS: [
+    param("ids", projects),
+    param(
+      "ids",
+      fc.constantFrom(
+        "revenue",
+        "revenue:ttm, fees:30d",
+        "market_cap_fully_diluted/revenue:ttm",
+        "nope"
+      )
+    ),
+    date,
+    param("options", fc.constantFrom(null, "headers=2", "partial=include", "nope=1")),
+  ],
   METRIC: [
     param("ids", projects),
     param("ids", metrics),
@@ -333,6 +347,7 @@ export function faceInvalid(kind: ParamKind, name: FunctionName): fc.Arbitrary<u
 export const EXAMPLES: Record<FunctionName, readonly unknown[]> = {
   VALUE: ["aave", "fees", null, null],
   ASOF: ["aave", "tvl", null, null],
+  COMPS: [[["aave"], ["uniswap"]], "revenue:ttm, fees:30d", null, null],
   METRIC: [[["aave"]], [["fees"]], 45_292, 45_300, null],
   STATEMENT: ["aave", null, null, null],
   PROJECTS: [null],

@@ -62,6 +62,8 @@ describe("production build", () => {
     );
     expect(signatures).toEqual({
       VALUE: "project,metric,date?,options?",
+      ASOF: "project,metric,date?,options?",
+      COMPS: "projects[],columns[],date?,options?",
       METRIC: "project[],metric[],start?,end?,options?",
       STATEMENT: "project,granularity?,interval?,options?",
       PROJECTS: "options?",

@@ -15,6 +15,7 @@ type Fn = (...args: never[]) => Promise<unknown>;
 export const FUNCTIONS = {
   VALUE: { fn: fns.value_ as Fn, arity: 4 },
   ASOF: { fn: fns.asof_ as Fn, arity: 4 },
+  COMPS: { fn: fns.comps_ as Fn, arity: 4 },
   METRIC: { fn: fns.metric_ as Fn, arity: 5 },
   STATEMENT: { fn: fns.statement_ as Fn, arity: 4 },
   PROJECTS: { fn: fns.projects_ as Fn, arity: 1 },

@@ -24,6 +24,8 @@ const execFileAsync = promisify(execFile);
 /** One formula per function, each with a result that is data (not an error) on the simulator. */
 export const ONE_FORMULA_PER_FUNCTION: Readonly<Record<string, string>> = {
   VALUE: '=CRYPTO.VALUE("aave","revenue","2024-03-31")',
+  ASOF: '=CRYPTO.ASOF("aave","tvl","2024-03-31")',
+  COMPS: '=CRYPTO.COMPS("aave,uniswap","revenue:ttm, fees:30d","2024-03-31")',
   METRIC: '=CRYPTO.METRIC("aave","fees,revenue","2024-01-01","2024-01-10")',
   STATEMENT: '=CRYPTO.STATEMENT("aave","year","max","layout=long")',
   PROJECTS: '=CRYPTO.PROJECTS("sectors=lending")',
