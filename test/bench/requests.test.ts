@@ -121,12 +121,14 @@ describe("the add-in's requests per recalculation", () => {
     expect(summarise(result).numbers).toBe(days.filter((d) => d.value !== null).length);
   });
 
-  it("sends one request per statement, plus the project list when cold", async () => {
+  it("sends one request per statement, one for all their latest days, plus the project list when cold", async () => {
     const cells = statementsSheet();
     const { measurement } = await addInRun(cells, "cold");
-    expect(measurement.dataRequests).toBe(20);
+    // 20 statements, and one read of every project's latest fees (how far its last period is complete).
+    expect(measurement.dataRequests).toBe(21);
     expect(measurement.catalogueRequests).toBe(1);
     expect(measurement.paths.filter((p) => p.endsWith("/financial-statement"))).toHaveLength(20);
+    expect(measurement.paths.filter((p) => p === "/v2/metrics/fees")).toHaveLength(1);
   });
 
   it("answers a warm hot path from the cache, in the functions and in the engine alike", async () => {

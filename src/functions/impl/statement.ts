@@ -101,6 +101,9 @@ export async function statement(
   const interval = choice<StatementInterval>(intervalArg, "interval", STATEMENT_INTERVALS, "1y");
   const project = await resolveProject(ctx, projectText);
   const id = project.projectId;
+  // The horizon's usual series (fees) is asked beside the statement, not after it: the statements of a
+  // recalculation answer at different times, and only asks made together share one request.
+  const feesLatest = latestOf(ctx, id, "fees");
   const rows = await traced(
     ctx,
     `GET /v2/projects/${id}/financial-statement (${granularity}, ${interval})`,
@@ -111,7 +114,7 @@ export async function statement(
   for (const r of rows) if (r.definition) ctx.trace.definitions[r.metricId] = r.definition;
 
   const lines = statementLines(rows, options.rows);
-  const horizon = await projectHorizon(ctx, id, rows);
+  const horizon = await projectHorizon(ctx, id, rows, feesLatest);
   const all = periodsOf(rows, granularity);
   const periods = all.filter((p) => options.partial === "include" || isComplete(p.window, horizon));
   if (periods.length === 0) {
@@ -237,29 +240,38 @@ function periodsOf(
   return [...periods.values()];
 }
 
+type LatestOutcome = { ok: true; day: number | undefined } | { ok: false; error: unknown };
+
+/** A series' latest day, settled as a value so that an ask whose answer goes unused rejects nothing. */
+function latestOf(ctx: FnContext, projectId: string, metricId: string): Promise<LatestOutcome> {
+  return latestPoint(
+    ctx,
+    { projectId, metricId, variant: DEFAULT_VARIANT },
+    `${projectId} ${metricId}`
+  ).then(
+    (latest): LatestOutcome => ({ ok: true, day: latest?.day }),
+    (error: unknown): LatestOutcome => ({ ok: false, error })
+  );
+}
+
 /**
  * The horizon of the project's statement: today, or its latest data when earlier (an archived project, a
- * lagging one), read from its first line's series (fees where it has them: one request serves every
- * statement of a recalculation).
+ * lagging one), read from its first line's series (fees where it has them, asked beside the statement:
+ * one request serves every statement of a recalculation).
  */
 async function projectHorizon(
   ctx: FnContext,
   projectId: string,
-  rows: readonly FinancialStatementRow[]
+  rows: readonly FinancialStatementRow[],
+  feesLatest: Promise<LatestOutcome>
 ): Promise<number> {
-  const metricId = rows.some((r) => r.metricId === "fees") ? "fees" : rows[0].metricId;
-  try {
-    const latest = await latestPoint(
-      ctx,
-      { projectId, metricId, variant: DEFAULT_VARIANT },
-      `${projectId} ${metricId}`
-    );
-    return horizonOf(ctx.today, latest?.day);
-  } catch (error) {
-    // A first line without a series of its own: only today bounds the periods.
-    if (error instanceof FunctionError && error.code === "na") return ctx.today;
-    throw error;
-  }
+  const outcome = rows.some((r) => r.metricId === "fees")
+    ? await feesLatest
+    : await latestOf(ctx, projectId, rows[0].metricId);
+  if (outcome.ok) return horizonOf(ctx.today, outcome.day);
+  // A first line without a series of its own: only today bounds the periods.
+  if (outcome.error instanceof FunctionError && outcome.error.code === "na") return ctx.today;
+  throw outcome.error;
 }
 
 /** Line -> period date -> the figure the `values` option asks for. */
