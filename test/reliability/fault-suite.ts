@@ -21,6 +21,25 @@ export interface FaultWorld {
   baseline: CellResult[];
 }
 
+/**
+ * The 103 formulas need about 35 requests: too few for a client allowed more than the service's 60 a minute to
+ * meet a 429. The scenarios whose point is that excess run over a workbook of 24 projects instead.
+ */
+const DEMANDING_PROJECTS = 24;
+let demanding: Promise<Pick<FaultWorld, "formulas" | "baseline">> | undefined;
+
+function demandingWorkbook(lab: Lab): Promise<Pick<FaultWorld, "formulas" | "baseline">> {
+  demanding ??= (async () => {
+    const formulas = buildWorkbook(createDataset("2026-11-20"), DEMANDING_PROJECTS);
+    return { formulas, baseline: await healthyBaseline(lab, formulas) };
+  })();
+  return demanding;
+}
+
+function exceedsService(s: FaultScenario): boolean {
+  return s.clientRateLimit !== undefined && s.clientRateLimit > 60;
+}
+
 /** A lab and a healthy baseline of a workbook over eight projects (103 formulas), for the file's tests. */
 export function useFaultWorld(): FaultWorld {
   const world = {} as FaultWorld;
@@ -69,7 +88,8 @@ const EFFECT: Record<string, (row: FaultRow) => void> = {
 
 export function faultTable(world: FaultWorld, scenarios: readonly FaultScenario[]): void {
   it.each(scenarios.map((s) => [s.name, s] as const))("%s: every guarantee holds", async (_, s) => {
-    const { lab, formulas, baseline } = world;
+    const { lab } = world;
+    const { formulas, baseline } = exceedsService(s) ? await demandingWorkbook(lab) : world;
     expect(baseline.filter((c) => !c.ok)).toEqual([]);
     const row = await runScenario(lab, s, formulas, baseline);
     expect(row.violations).toEqual([]);
