@@ -214,11 +214,16 @@ describe("one rate budget per key across CLI processes", () => {
    * processes that do not share the budget still send twice the limit at once and are refused.
    */
   const SCALE = "20";
+  /**
+   * The test lists the projects with a key of its own: a request of the test under the CLI's key would count
+   * in the service's window but in no CLI's budget (the 60th CLI request was refused now and then).
+   */
+  const LISTING_KEY = "cm_test_listing_key";
 
   async function limited(): Promise<RunningSimulator> {
     return startSimulator({
       port: 0,
-      apiKeys: [KEY],
+      apiKeys: [KEY, LISTING_KEY],
       // More projects than the demo's 46: each process asks for details no other process fetches.
       projects: 120,
       rateLimit: { limit: 60, windowMs: 2_500, retryAfter: false },
@@ -228,7 +233,7 @@ describe("one rate budget per key across CLI processes", () => {
   /** 45 project details each (one cheap request apiece) and the project list: 92 requests for two. */
   async function detailBooks(target: RunningSimulator): Promise<[string, string]> {
     const response = await fetch(`${target.url}/v2/projects`, {
-      headers: { Authorization: `Bearer ${KEY}` },
+      headers: { Authorization: `Bearer ${LISTING_KEY}` },
     });
     const ids = ((await response.json()) as { data: { project_id: string }[] }).data.map(
       (p) => p.project_id

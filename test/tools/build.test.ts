@@ -84,9 +84,9 @@ describe("production build", () => {
       for (const p of f.parameters) expect(p.description.length).toBeGreaterThan(5);
     }
     const cancelable = functions.filter((f) => f.options?.cancelable).map((f) => f.id);
-    expect(cancelable).toEqual(["VALUE", "METRIC", "PRODUCT_METRIC"]);
+    expect(cancelable).toEqual(["VALUE", "ASOF", "COMPS", "METRIC", "PRODUCT_METRIC"]);
     const scalar = functions.filter((f) => f.result.dimensionality !== "matrix").map((f) => f.id);
-    expect(scalar).toEqual(["VALUE", "AGGREGATION"]);
+    expect(scalar).toEqual(["VALUE", "ASOF", "AGGREGATION"]);
   });
 
   it("registers every function in functions.js", () => {
