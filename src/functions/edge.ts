@@ -10,7 +10,7 @@ import { dayOfInstant, formatDay } from "../client/data/days";
 import { readyRuntime, runtimeIfReady, sharedDiagnostics } from "../runtime/runtime";
 import { CallTrace, type FnContext } from "./context";
 import { dayToSerial } from "../sheet/excel-dates";
-import { settingsHint, supportsFormattedNumbers } from "./host";
+import { retryHint, settingsHint, supportsFormattedNumbers } from "./host";
 import {
   FunctionError,
   isDateCell,
@@ -48,6 +48,10 @@ function around(before: string, message: string, after: string): string {
   return `${before}${fitted}${after}`;
 }
 
+function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function forKind(e: CryptometricsError): { code: ErrorCode; message: string } {
   switch (e.kind) {
     case "invalid-input":
@@ -69,7 +73,7 @@ function forKind(e: CryptometricsError): { code: ErrorCode; message: string } {
       return {
         code: "na",
         message: around(
-          "The service is still rate-limiting after retries; use Refresh in a minute. (",
+          `The service is still rate-limiting after retries; ${retryHint("in a minute")}. (`,
           e.message,
           ")"
         ),
@@ -77,7 +81,7 @@ function forKind(e: CryptometricsError): { code: ErrorCode; message: string } {
     case "cancelled":
       return { code: "na", message: "Cancelled." };
     case "too-large":
-      // Not the service being down: the same request would be refused again, so no "Refresh" advice.
+      // Not the service being down: the same request would be refused again, so no advice to ask again.
       return { code: "na", message: e.message };
     default:
       return {
@@ -85,7 +89,7 @@ function forKind(e: CryptometricsError): { code: ErrorCode; message: string } {
         message: around(
           "The service could not be reached: ",
           e.message,
-          ". Use Refresh once it is back."
+          `. ${sentence(retryHint("once it is back"))}.`
         ),
       };
   }

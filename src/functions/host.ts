@@ -34,6 +34,14 @@ function probe(): boolean {
   }
 }
 
+/**
+ * How the user asks again, for error messages: Excel has Refresh (taskpane and ribbon), the CLI is run again.
+ * `when` ends the sentence: "once it is back", "in a minute".
+ */
+export function retryHint(when: string): string {
+  return hostFlag()?.name === "cli" ? `run the command again ${when}` : `use Refresh ${when}`;
+}
+
 /** Where the user sets the key and URL, for error messages: the CLI has flags, Excel has the taskpane. */
 export function settingsHint(): string {
   const flag = hostFlag();

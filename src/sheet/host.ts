@@ -90,3 +90,13 @@ export function installHost(info: Readonly<HostInfo>, target: object = globalThi
   installCustomFunctions(target);
   declareHost(info, target);
 }
+
+/**
+ * A current Excel with the add-in loaded, for the harnesses that stand for it in Node (the fault lab, the
+ * benches): rich values like the CLI's default host, but its messages speak of the taskpane and Refresh.
+ */
+export const EXCEL_STAND_IN: Readonly<HostInfo> = Object.freeze({
+  name: "excel",
+  formattedNumbers: true,
+  entities: true,
+});

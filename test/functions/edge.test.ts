@@ -53,12 +53,12 @@ describe("the Excel edge", () => {
           operation: "getMetric",
         }),
         "#N/A",
-        /still rate-limiting after retries; use Refresh in a minute/,
+        /still rate-limiting after retries; run the command again in a minute/,
       ],
       [
         new CryptometricsError("network", "getMetric: network error", { operation: "getMetric" }),
         "#N/A",
-        /could not be reached: getMetric: network error/,
+        /could not be reached: getMetric: network error\. Run the command again once it is back\.$/,
       ],
       [
         new TypeError("x is undefined"),
@@ -73,6 +73,38 @@ describe("the Excel edge", () => {
       expect(error.code).toBe(code);
       expect(error.message).toMatch(message);
     }
+  });
+
+  it("tells an Excel user to use Refresh where the CLI's user is told to run the command again", async () => {
+    const down = () =>
+      failure(
+        run("VALUE", invocation("Sheet1!A3"), {}, async () =>
+          Promise.reject(
+            new CryptometricsError("network", "getMetric: network error", {
+              operation: "getMetric",
+            })
+          )
+        )
+      );
+    const limited = () =>
+      failure(
+        run("VALUE", invocation("Sheet1!A4"), {}, async () =>
+          Promise.reject(
+            new CryptometricsError("rate-limited", "getMetric: rate limited", {
+              operation: "getMetric",
+            })
+          )
+        )
+      );
+    host.__CM_HOST__ = { name: "excel", formattedNumbers: true };
+    try {
+      expect((await down()).message).toMatch(/\. Use Refresh once it is back\.$/);
+      expect((await limited()).message).toMatch(/; use Refresh in a minute\./);
+    } finally {
+      installCliHost();
+    }
+    expect((await down()).message).not.toMatch(/Refresh/);
+    expect((await limited()).message).not.toMatch(/Refresh/);
   });
 
   it("keeps messages short enough for Excel's tooltip", async () => {

@@ -16,10 +16,10 @@ import {
 } from "../../src/tools/hostile/attacks";
 import { HELD_ATTACKS } from "../../src/tools/hostile/held";
 import { openHostileLab, type HostileLab } from "../../src/tools/hostile/lab";
-import { installCliHost } from "../../src/cli/host";
+import { EXCEL_STAND_IN, installHost } from "../../src/sheet/host";
 import { ensureNodeBuild } from "../support/node-build";
 
-installCliHost();
+installHost(EXCEL_STAND_IN);
 
 let lab: HostileLab;
 beforeAll(async () => {

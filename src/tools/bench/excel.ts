@@ -4,17 +4,17 @@
  * arguments as null, range parameters as 2D arrays, an invocation last). The functions run over the shared
  * runtime, so this is the engine, cache and client a workbook gets.
  */
-import { installCliHost } from "../../cli/host";
 import { dayNumber } from "../../client/data/days";
 import { messageOf } from "../../client/errors";
 import { dayToSerial } from "../../sheet/excel-dates";
+import { EXCEL_STAND_IN, installHost } from "../../sheet/host";
 import * as fns from "../../functions/functions";
 import type { CellOutcome } from "./outcomes";
 import type { BenchCell } from "./workloads";
 
 /** Excel's CustomFunctions error type and the host flag: the only stand-in, at the Office boundary. */
 export function installExcelHost(): void {
-  installCliHost();
+  installHost(EXCEL_STAND_IN);
 }
 
 function serial(day: string): number {

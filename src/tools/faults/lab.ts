@@ -3,10 +3,10 @@
  * limiter, engine, diagnostics) configured as the Excel page configures it, and a record of what the client
  * did. Used by `npm run faults`, `npm run soak` and the reliability tests.
  */
-import { installCliHost } from "../../cli/host";
 import type { ClientEvent, FetchLike } from "../../client";
 import type { EngineOptions } from "../../engine/engine";
 import { configureRuntime, type Runtime } from "../../runtime/runtime";
+import { EXCEL_STAND_IN, installHost } from "../../sheet/host";
 import {
   DEMO_API_KEY,
   startSimulator,
@@ -95,7 +95,7 @@ function hangs(knob: SimulatorKnobs["hang"]): (url: string) => boolean {
 }
 
 export async function openLab(options: LabOptions = {}): Promise<Lab> {
-  installCliHost();
+  installHost(EXCEL_STAND_IN);
   const time = new VirtualTime(options.start ?? LAB_START);
   const sim = await startSimulator({
     port: 0,
