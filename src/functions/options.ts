@@ -65,6 +65,27 @@ export const OPTION_CHOICES: Readonly<Partial<Record<OptionKey, readonly string[
   dir: ["v", "h"],
   dating: ["start", "end"],
 };
+/** Growth or plain values: what a series takes; coverage (days with data per figure) is STATEMENT's alone. */
+const SERIES_VALUES: readonly string[] = ["value", "pop", "yoy"];
+/**
+ * Where a function takes fewer values of an option than OPTION_CHOICES lists. parseOptions refuses the
+ * others by name, and the formula builder offers exactly optionChoices(), so the two cannot drift apart.
+ */
+const NARROWER_CHOICES: Readonly<
+  Record<string, Readonly<Partial<Record<OptionKey, readonly string[]>>>>
+> = {
+  VALUE: { values: SERIES_VALUES },
+  ASOF: { values: SERIES_VALUES },
+  METRIC: { values: SERIES_VALUES },
+  // A product's series is one product's: only its chains break it down.
+  PRODUCT_METRIC: { values: SERIES_VALUES, breakdown: ["chain"] },
+};
+
+/** The values `functionName` takes for a choice-like option (undefined: not a choice-like option). */
+export function optionChoices(functionName: string, key: OptionKey): readonly string[] | undefined {
+  return NARROWER_CHOICES[functionName]?.[key] ?? OPTION_CHOICES[key];
+}
+
 /** Options whose value is a trailing window (e.g. window=ttm). */
 export const WINDOW_OPTIONS: readonly OptionKey[] = ["window"];
 /** Options whose value is a number of days written `<N>d` (e.g. maxage=7d). */
@@ -100,11 +121,11 @@ export const DEFAULT_OPTIONS: Readonly<Options> = Object.freeze({
   dating: "start", // a period is named by its first day, as the service dates its rows
 } satisfies Options);
 
-function describeAllowed(key: OptionKey): string {
+function describeAllowed(key: OptionKey, functionName: string): string {
   if (LISTS.includes(key)) return "a comma list of ids";
   if (DAYS_OPTIONS.includes(key)) return "a number of days such as 7d";
   if (WINDOW_OPTIONS.includes(key)) return WINDOW_FORMS;
-  return (CHOICES[key] ?? []).join("|");
+  return (optionChoices(functionName, key) ?? []).join("|");
 }
 
 export function parseOptions(
@@ -149,7 +170,8 @@ export function parseOptions(
         .split(",")
         .map((s) => s.trim())
         .filter(Boolean);
-      if (ids.length === 0) throw invalid(`option "${key}" needs ${describeAllowed(key)}`);
+      if (ids.length === 0)
+        throw invalid(`option "${key}" needs ${describeAllowed(key, functionName)}`);
       (options[key] as string[]) = ids;
       continue;
     }
@@ -167,8 +189,14 @@ export function parseOptions(
         throw invalid(`option ${key}="${val}" is not allowed; use ${key}=${WINDOW_FORMS}`);
       continue;
     }
-    if (!(CHOICES[key] ?? []).includes(v)) {
-      throw invalid(`option ${key}="${val}" is not allowed; use ${key}=${describeAllowed(key)}`);
+    if (!(optionChoices(functionName, key) ?? []).includes(v)) {
+      const allowedHere = describeAllowed(key, functionName);
+      // A value other functions take: say it is this function that does not, not that it does not exist.
+      if ((CHOICES[key] ?? []).includes(v))
+        throw invalid(
+          `option "${key}=${v}" does not apply to ${functionName}; it takes ${key}=${allowedHere}`
+        );
+      throw invalid(`option ${key}="${val}" is not allowed; use ${key}=${allowedHere}`);
     }
     assign(options, key, v);
   }

@@ -114,7 +114,9 @@ describe("values=pop|yoy", () => {
     const m = await excelError(
       fns.metric_([["aave"]], [["revenue"]], "2024-01-01", "2024-03-31", "values=coverage", inv())
     );
-    expect(m.message).toMatch(/values=coverage" applies to STATEMENT/);
+    expect(m.message).toMatch(
+      /values=coverage" does not apply to METRIC; it takes values=value\|pop\|yoy/
+    );
   });
 
   it("STATEMENT values=yoy compares each quarter with the same quarter a year earlier", async () => {

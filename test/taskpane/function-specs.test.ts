@@ -17,8 +17,8 @@ import {
   GRANULARITY_CHOICES,
   INTERVAL_CHOICES,
   LIST_OPTIONS,
-  OPTION_CHOICES,
   OPTION_DEFAULTS,
+  optionChoices,
 } from "../../src/taskpane/model/function-specs";
 import { DEFAULT_OPTIONS } from "../../src/functions/options";
 import { generateFunctionsMeta } from "../../src/tools/gen-functions-meta";
@@ -70,7 +70,7 @@ test("every option the builder offers is one the function accepts, with every of
         extra: [],
       });
       for (const key of param.optionKeys!) {
-        const values = LIST_OPTIONS.includes(key) ? ["a,b"] : OPTION_CHOICES[key]!;
+        const values = LIST_OPTIONS.includes(key) ? ["a,b"] : optionChoices(spec.name, key)!;
         for (const value of values) {
           expect(() => parseOptions(`${key}=${value}`, spec.name, allowed)).not.toThrow();
         }

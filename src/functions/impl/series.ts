@@ -105,9 +105,8 @@ export async function productMetric(
   endArg: unknown,
   optionsArg: unknown
 ): Promise<Table> {
+  // breakdown=product_id is refused by parseOptions: a product is one product.
   const options = parseOptions(optionsArg, "PRODUCT_METRIC", PRODUCT_METRIC_OPTIONS);
-  if (options.breakdown === "product_id")
-    throw invalid('PRODUCT_METRIC takes "breakdown=chain" only');
   const projectText = requiredText(projectArg, "project");
   const productText = requiredText(productArg, "product");
   const metricTexts = requiredIds(metricArg, "metric");
@@ -353,12 +352,8 @@ function growthOf_(options: Readonly<Options>): Growth | undefined {
   return options.values === "pop" || options.values === "yoy" ? options.values : undefined;
 }
 
-/** values= on METRIC and PRODUCT_METRIC: growth needs a period; coverage is STATEMENT's. */
+/** values= on METRIC and PRODUCT_METRIC: growth needs a period (coverage is refused by parseOptions). */
 function checkGrowthOptions(options: Readonly<Options>): void {
-  if (options.values === "coverage")
-    throw invalid(
-      'option "values=coverage" applies to STATEMENT; METRIC takes values=value|pop|yoy'
-    );
   if (growthOf_(options) && options.period === "day")
     throw invalid(
       `option "values=${options.values}" compares periods: add a period, e.g. "period=quarter; values=${options.values}"`

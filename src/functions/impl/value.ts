@@ -224,11 +224,8 @@ function afterData(horizon: number): string {
 }
 
 function growthOption(options: Readonly<Options>): Growth | undefined {
-  if (options.values === "coverage")
-    throw invalid(
-      'option "values=coverage" applies to STATEMENT; VALUE takes values=value|pop|yoy'
-    );
-  if (options.values === "value") return undefined;
+  // values=coverage is refused by parseOptions (VALUE and ASOF do not take it).
+  if (options.values === "value" || options.values === "coverage") return undefined;
   if (options.period === "day")
     throw invalid(
       `option "values=${options.values}" compares periods: add a period, e.g. "period=quarter; values=${options.values}"`

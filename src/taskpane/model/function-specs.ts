@@ -8,6 +8,7 @@ import {
   DEFAULT_OPTIONS,
   LIST_OPTIONS,
   OPTION_CHOICES,
+  optionChoices,
   type OptionKey,
 } from "../../functions/options";
 
@@ -234,7 +235,7 @@ export const OPTION_DEFAULTS: Readonly<Partial<Record<OptionKey, string>>> = Obj
   ).map((key) => [key, String(DEFAULT_OPTIONS[key])])
 );
 
-export { LIST_OPTIONS, OPTION_CHOICES };
+export { LIST_OPTIONS, OPTION_CHOICES, optionChoices };
 
 export const GRANULARITY_CHOICES: readonly string[] = TIMESTAMP_GRANULARITIES;
 export const INTERVAL_CHOICES: readonly string[] = STATEMENT_INTERVALS;

@@ -11,8 +11,8 @@ import { AGGREGATION_NAMES } from "../../client/data/types";
 import {
   GRANULARITY_CHOICES,
   INTERVAL_CHOICES,
-  OPTION_CHOICES,
   OPTION_DEFAULTS,
+  optionChoices,
   PRODUCT_FIELDS,
   PROJECT_FIELDS,
   type ParamSpec,
@@ -232,7 +232,8 @@ function optionsControl(param: ParamSpec, env: ControlEnv, report: Report): Cont
         OPTION_LABELS[key] ?? key,
         [
           { value: "", label: def ? `${def} (default)` : "(by metric)" },
-          ...(OPTION_CHOICES[key] ?? [])
+          // Exactly what this function takes: the functions' own table (METRIC takes no values=coverage).
+          ...(optionChoices(env.fn, key) ?? [])
             .filter((c) => c !== def)
             .map((c) => ({ value: c, label: c })),
         ],
