@@ -14,29 +14,54 @@ export const THRESHOLD = 90;
 /**
  * The core files measured, each with the suites that test it. Related tests only, and fast ones: no browser
  * (test/e2e) and no suite that spawns processes; the whole suite runs in `npm test`, not per mutant.
+ * A target may also carry Stryker options of its own (`options`) and environment variables for its test
+ * processes (`env`): see the notes beside each.
  */
 export const TARGETS = {
-  "src/client/http/backoff.ts": [
-    "test/client/http/backoff.test.ts",
-    "test/client/client-resilience.test.ts",
-  ],
-  "src/client/http/rate-limiter.ts": [
-    "test/client/http/rate-limiter.test.ts",
-    "test/client/client-resilience.test.ts",
-  ],
-  "src/engine/planner.ts": ["test/engine/planner.test.ts"],
-  "src/engine/series-ops.ts": ["test/engine/series-ops.test.ts"],
-  "src/functions/options.ts": [
-    "test/functions/options.test.ts",
-    "test/functions/arguments.test.ts",
-    "test/taskpane/function-specs.test.ts",
-  ],
+  "src/client/http/backoff.ts": {
+    tests: ["test/client/http/backoff.test.ts", "test/client/client-resilience.test.ts"],
+  },
+  "src/client/http/rate-limiter.ts": {
+    // Its own suite only: client-resilience runs the limiter through the whole client (seconds per mutant)
+    // and pins nothing about it that this suite does not.
+    tests: ["test/client/http/rate-limiter.test.ts"],
+    // Every test here runs on virtual clocks, the whole file in about a second. A mutant that breaks the pump
+    // leaves a promise pending (or sleeps on virtual time for ever): Stryker would wait out its time-out (10 s
+    // plus the first run's start-up, 10 s more) and then restart the runner, half a minute each. Jest's own
+    // time-out fails such a test in 3 s and the runner stays; Stryker's shorter time-out is for the rest.
+    jest: { testTimeout: 3_000 },
+    options: { timeoutMS: 2_000, timeoutFactor: 1.25 },
+  },
+  "src/engine/planner.ts": {
+    tests: ["test/engine/planner.test.ts"],
+    // Fewer property runs per mutant (the test reads it; `npm test` keeps its full counts): the examples and
+    // the brute-force property at a tenth of its runs kill what the full counts kill, in seconds, not a minute.
+    env: { PROPERTY_RUNS_SCALE: "0.1" },
+    // A mutant that breaks the flow search or the improvement loop spins for ever: cut it short.
+    options: { timeoutMS: 3_000, timeoutFactor: 1.25 },
+  },
+  "src/engine/series-ops.ts": { tests: ["test/engine/series-ops.test.ts"] },
+  // The spreadsheet model: Excel's date serials, and the formula tokenizer (through the parser, its one caller).
+  "src/sheet/excel-dates.ts": { tests: ["test/sheet/excel-dates.test.ts"] },
+  "src/sheet/tokens.ts": {
+    tests: ["test/sheet/formula.test.ts", "test/sheet/formula.property.test.ts"],
+  },
+  "src/functions/options.ts": {
+    // options.test.ts states every accepted value and every refusal; the taskpane's function-specs suite
+    // (the builder against the parser) loads the whole builder for each of the table's static mutants and
+    // pins nothing more of this file.
+    tests: ["test/functions/options.test.ts", "test/functions/arguments.test.ts"],
+  },
 };
 
-/** The jest configuration of a run over `tests`: the project's, with type-check-free ts-jest. */
-export function jestFor(tests) {
+/**
+ * The jest configuration of a run over `tests`: the project's, with type-check-free ts-jest, and a target's
+ * own settings (`overrides`) last.
+ */
+export function jestFor(tests, overrides = {}) {
   return {
     ...jestConfig,
+    ...overrides,
     testMatch: tests.map((t) => `<rootDir>/${t}`),
     transform: {
       ...jestConfig.transform,
@@ -51,7 +76,7 @@ export default {
   testRunner: "jest",
   jest: {
     projectType: "custom",
-    config: jestFor([...new Set(Object.values(TARGETS).flat())]),
+    config: jestFor([...new Set(Object.values(TARGETS).flatMap((t) => t.tests))]),
     // The targets name their tests: jest's own guess (every suite importing the file) pulls in slow ones.
     enableFindRelatedTests: false,
   },

@@ -46,9 +46,15 @@ const UNDETECTED = new Set(["Survived", "NoCoverage"]);
 async function mutateOne(file) {
   const slug = file.replace(/^src\//, "").replace(/[/.]/g, "-");
   const started = Date.now();
+  const target = TARGETS[file];
   const stryker = new Stryker({
+    ...target.options,
     mutate: [file],
-    jest: { projectType: "custom", config: jestFor(TARGETS[file]), enableFindRelatedTests: false },
+    jest: {
+      projectType: "custom",
+      config: jestFor(target.tests, target.jest),
+      enableFindRelatedTests: false,
+    },
     incrementalFile: `reports/mutation/${slug}/incremental.json`,
     htmlReporter: { fileName: `reports/mutation/${slug}/index.html` },
     jsonReporter: { fileName: `reports/mutation/${slug}/report.json` },
@@ -87,6 +93,8 @@ for (const file of files.length > 0 ? files : Object.keys(TARGETS)) {
   ];
   const child = spawnSync(process.execPath, [SELF, file, ...extra, "--single-to", out], {
     stdio: "inherit",
+    // Stryker's test processes inherit it (see the target's note in stryker.config.mjs).
+    env: { ...process.env, ...TARGETS[file].env },
   });
   if (child.status !== 0) {
     process.stderr.write(`the mutation run of ${file} failed (exit ${child.status})\n`);

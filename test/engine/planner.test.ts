@@ -7,6 +7,7 @@ import {
 } from "../../src/engine/planner";
 import { fitsWholeUniverse, groupRequests, type Call } from "../../src/engine/series-grouping";
 import { DEFAULT_VARIANT, seriesKey, type SeriesQuery } from "../../src/engine/series-types";
+import { propertyRuns } from "../support/property-runs";
 
 const ids = (prefix: string, n: number): string[] =>
   Array.from({ length: n }, (_, i) => `${prefix}${i}`);
@@ -108,7 +109,7 @@ describe("request planner", () => {
           expect(requestCount(plan, chunk)).toBe(bruteForceMinimum(needs, chunk));
         }
       ),
-      { numRuns: 300 }
+      { numRuns: propertyRuns(300) }
     );
   });
 
@@ -137,7 +138,7 @@ describe("request planner", () => {
           expect(planned).toBeLessThanOrEqual(count((n) => n.projectId));
         }
       ),
-      { numRuns: 100 }
+      { numRuns: propertyRuns(100) }
     );
   });
 
@@ -221,7 +222,7 @@ describe("the planner beyond the exhaustive limit (the min-cut path)", () => {
         // The default (auto) takes the min-cut path there.
         expect(planRequests(needs, chunk)).toEqual(minCut);
       }),
-      { numRuns: 40, seed: 18 }
+      { numRuns: propertyRuns(40), seed: 18 }
     );
   });
 
@@ -235,7 +236,7 @@ describe("the planner beyond the exhaustive limit (the min-cut path)", () => {
         expect(planned).toBeGreaterThanOrEqual(optimum);
         expect(planned).toBeLessThanOrEqual(optimum + 1);
       }),
-      { numRuns: 40, seed: 18 }
+      { numRuns: propertyRuns(40), seed: 18 }
     );
   });
 

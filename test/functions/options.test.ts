@@ -14,6 +14,14 @@ const EVERY: readonly OptionKey[] = [
   "fill",
   "layout",
   "values",
+  "partial",
+  "maxage",
+  "rows",
+  "window",
+  "annualize",
+  "dates",
+  "dir",
+  "dating",
 ];
 
 /** The #VALUE! error parseOptions throws, or a failed expectation when it accepts the text. */
@@ -58,8 +66,105 @@ describe("the options argument", () => {
     ["layout=long", { layout: "long" }],
     ["values=value", { values: "value" }],
     ["values=pop", { values: "pop" }],
+    ["values=yoy", { values: "yoy" }],
+    ["partial=exclude", { partial: "exclude" }],
+    ["partial=include", { partial: "include" }],
+    ["rows=standard", { rows: "standard" }],
+    ["rows=service", { rows: "service" }],
+    ["annualize=0", { annualize: false }],
+    ["annualize=1", { annualize: true }],
+    ["dates=0", { dates: false }],
+    ["dates=1", { dates: true }],
+    ["dir=v", { dir: "v" }],
+    ["dir=h", { dir: "h" }],
+    ["dating=start", { dating: "start" }],
+    ["dating=end", { dating: "end" }],
+    ["maxage=7d", { maxage: 7 }],
+    ["window=ttm", { window: { kind: "months", n: 12, text: "ttm" } }],
   ] as const)("%s sets exactly that option, leaving the others at their defaults", (text, set) => {
     expect(parseOptions(text, "METRIC", EVERY)).toEqual({ ...DEFAULT_OPTIONS, ...set });
+  });
+
+  it("values=coverage is read for the statement", () => {
+    expect(parseOptions("values=coverage", "STATEMENT", ["values"])).toEqual({
+      ...DEFAULT_OPTIONS,
+      values: "coverage",
+    });
+  });
+
+  it("the defaults: oldest first, one header row, bridged, daily, no fill, wide, values, whole periods", () => {
+    // Written out, not read from the table the parser copies: a changed default changes every cell.
+    expect({ ...DEFAULT_OPTIONS }).toEqual({
+      order: "asc",
+      headers: 1,
+      chains: [],
+      products: [],
+      sectors: [],
+      bridged: true,
+      period: "day",
+      fill: "none",
+      layout: "wide",
+      values: "value",
+      partial: "exclude",
+      rows: "standard",
+      annualize: false,
+      dates: true,
+      dir: "v",
+      dating: "start",
+    });
+  });
+
+  it("annualize, dates: 1 is on and 0 is off, whatever the defaults", () => {
+    expect(parseOptions("annualize=1; dates=0", "METRIC", EVERY)).toMatchObject({
+      annualize: true,
+      dates: false,
+    });
+    expect(parseOptions("annualize=0; dates=1", "METRIC", EVERY)).toMatchObject({
+      annualize: false,
+      dates: true,
+    });
+  });
+
+  it("maxage takes a whole number of days written <N>d, spaces and case aside", () => {
+    expect(parseOptions("maxage=0d", "METRIC", EVERY).maxage).toBe(0);
+    expect(parseOptions("maxage = 30 D", "METRIC", EVERY).maxage).toBe(30);
+    expect(parseOptions("maxage=99999d", "METRIC", EVERY).maxage).toBe(99_999);
+    for (const bad of ["7", "d", "7days", "x7d", "7dd", "1.5d", "-7d", "123456d", ""])
+      expect(refusal(`maxage=${bad}`)).toBe(
+        `option maxage="${bad}" is not allowed; use maxage=<N>d, e.g. maxage=7d`
+      );
+  });
+
+  it("window takes a trailing window, and refuses other text naming the forms", () => {
+    expect(parseOptions("window=30D", "METRIC", EVERY).window).toEqual({
+      kind: "days",
+      n: 30,
+      text: "30d",
+    });
+    expect(parseOptions("window=ytd", "METRIC", EVERY).window).toMatchObject({
+      kind: "todate",
+      period: "year",
+    });
+    expect(refusal("window=5y")).toBe(
+      'option window="5y" is not allowed; use window=<N>d, <N>m, ttm, ytd, qtd or mtd (e.g. 30d, 3m)'
+    );
+  });
+
+  it("refuses a value outside every newer option's set, listing the allowed values", () => {
+    expect(refusal("partial=some")).toBe(
+      'option partial="some" is not allowed; use partial=exclude|include'
+    );
+    expect(refusal("rows=mine")).toBe(
+      'option rows="mine" is not allowed; use rows=standard|service'
+    );
+    expect(refusal("annualize=yes")).toBe(
+      'option annualize="yes" is not allowed; use annualize=0|1'
+    );
+    expect(refusal("dates=2")).toBe('option dates="2" is not allowed; use dates=0|1');
+    expect(refusal("dir=d")).toBe('option dir="d" is not allowed; use dir=v|h');
+    expect(refusal("dating=middle")).toBe(
+      'option dating="middle" is not allowed; use dating=start|end'
+    );
   });
 
   it("bridged=true reads as true, bridged=false as false, in any case", () => {
