@@ -7,7 +7,6 @@ import { displayCell } from "../sheet/cell-display";
 import { DataSourceWatch } from "../runtime/data-source";
 import { h, replaceChildren } from "../ui/dom";
 import { followTheme } from "../ui/fluent";
-import { textField } from "../ui/controls";
 import { officeSettings } from "../runtime/office";
 import { onRuntimeChange, readyRuntime } from "../runtime/runtime";
 import { completeBrowserHost } from "../sheet/browser-host";
@@ -52,14 +51,22 @@ function start(): void {
     "aria-label": "Preview sheet",
   });
   const nameBox = h("output", { id: "name-box", class: "name-box" }, "A1");
-  const formulaField = textField({
+  // Excel's formula bar is a plain edit box across the sheet, not a form field: a native input dressed in the
+  // Fluent tokens (preview.css), so `#formula-input` is the very element a person or a browser driver types in.
+  const formulaLabel = h(
+    "label",
+    { for: "formula-input", class: "formula-label" },
+    "Formula for A1"
+  );
+  const input = h("input", {
     id: "formula-input",
-    label: "Formula for A1",
+    class: "formula-input",
+    type: "text",
     placeholder: '=CRYPTO.VALUE("aave","revenue")',
-    spellcheck: false,
+    spellcheck: "false",
+    autocomplete: "off",
   });
-  formulaField.element.classList.add("formula-field");
-  const input = formulaField.input as HTMLElement & { value: string };
+  const formulaField = h("div", { class: "formula-field" }, formulaLabel, input);
   const message = h("p", {
     id: "cell-message",
     role: "status",
@@ -115,7 +122,7 @@ function start(): void {
   const select = (at: Position): void => {
     selected = at;
     nameBox.textContent = addressOf(at);
-    replaceChildren(input, `Formula for ${addressOf(at)}`);
+    formulaLabel.textContent = `Formula for ${addressOf(at)}`;
     input.value = model.entryAt(at)?.formula ?? "";
     draw(true);
   };
@@ -238,7 +245,7 @@ function start(): void {
         if (simulated !== undefined) source.noteResult(simulated);
       }
     ),
-    h("div", { class: "formula-bar" }, nameBox, formulaField.element, enter, refresh, clear),
+    h("div", { class: "formula-bar" }, nameBox, formulaField, enter, refresh, clear),
     message,
     h("div", { class: "sheet-area" }, h("div", { class: "sheet-scroll" }, table), cardPanel),
     h("h2", {}, "Examples"),

@@ -167,10 +167,10 @@ describe("the pages npm start serves, in Chromium", () => {
 
     await page.click("#cell-A1");
     await page.fill(
-      "#formula-input input",
+      "#formula-input",
       '=CRYPTO.METRIC("aave","fees,revenue","2024-01-01","2024-01-10")'
     );
-    await page.press("#formula-input input", "Enter");
+    await page.press("#formula-input", "Enter");
     await page.waitForFunction(() => {
       const text = document.getElementById("cell-A1")?.textContent ?? "";
       return text !== "" && text !== "#BUSY!";
@@ -191,16 +191,16 @@ describe("the pages npm start serves, in Chromium", () => {
 
     await page.click("#cell-E1");
     await page.fill(
-      "#formula-input input",
+      "#formula-input",
       '=CRYPTO.VALUE("aave","revenue",DATE(2024,3,31),"period=quarter")'
     );
-    await page.press("#formula-input input", "Enter");
+    await page.press("#formula-input", "Enter");
     await page.waitForFunction(() =>
       /\d/.test(document.getElementById("cell-E1")?.textContent ?? "")
     );
     await page.click("#cell-E3");
-    await page.fill("#formula-input input", '=CRYPTO.VALUE("aavee","fees")');
-    await page.press("#formula-input input", "Enter");
+    await page.fill("#formula-input", '=CRYPTO.VALUE("aavee","fees")');
+    await page.press("#formula-input", "Enter");
     await page.waitForFunction(() => document.getElementById("cell-E3")?.textContent === "#N/A");
     await page.click("#cell-E3");
     await screenshot(page, "preview", { readme: true });
@@ -213,8 +213,8 @@ describe("the pages npm start serves, in Chromium", () => {
       ["B14", "=A14.Symbol"],
     ]) {
       await page.click(`#cell-${address}`);
-      await page.fill("#formula-input input", formula);
-      await page.press("#formula-input input", "Enter");
+      await page.fill("#formula-input", formula);
+      await page.press("#formula-input", "Enter");
     }
     await page.waitForFunction(() => document.getElementById("cell-B14")?.textContent === "AAVE");
     await page.click("#cell-A14");
