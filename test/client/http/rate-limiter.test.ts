@@ -11,6 +11,8 @@ import {
 } from "../../../src/client";
 import { tick, virtualClock } from "../helpers";
 import { abortReason } from "../../../src/client/http/abort";
+import { createRateLimiter } from "../../../src/client/http/rate-limiter";
+import { setLogSink, type LogRecord } from "../../../src/client/log";
 
 /** Largest number of starts inside any half-open window [t, t + windowMs). */
 function maxInAnyWindow(starts: number[], windowMs: number): number {
@@ -167,9 +169,25 @@ describe("rate limiter", () => {
     expect([stats.limit, stats.windowMs]).toEqual([60, 60_000]);
   });
 
-  it("refuses nonsensical limits", () => {
-    expect(() => new RateLimiter({ limit: 0 })).toThrow(RangeError);
-    expect(() => new RateLimiter({ windowMs: 0 })).toThrow(RangeError);
+  it("refuses nonsensical limits, saying which setting and what it got", () => {
+    expect(() => new RateLimiter({ limit: 0 })).toThrow(
+      new RangeError("rate limit must be a positive integer, got 0")
+    );
+    expect(() => new RateLimiter({ windowMs: 0 })).toThrow(
+      new RangeError("rate limit window must be > 0 ms, got 0")
+    );
+  });
+
+  it("paces by the wall clock when no clock is given", async () => {
+    const limiter = createRateLimiter({ limit: 2, windowMs: 60_000 });
+    expect(limiter).toBeInstanceOf(RateLimiter);
+    await limiter.acquire();
+    await limiter.acquire();
+    // Two starts just now: the window is full for about a minute (the window and its 1 s margin).
+    const stats = limiter.stats();
+    expect(stats).toMatchObject({ limit: 2, used: 2, remembered: 2 });
+    expect(stats.nextSlotInMs).toBeGreaterThan(59_000);
+    expect(stats.nextSlotInMs).toBeLessThanOrEqual(61_000);
   });
 });
 
@@ -419,7 +437,6 @@ describe("rate limiter bounds and settings", () => {
     limiter.pauseUntil(3_000);
     expect(limiter.stats().pausedUntil).toBe(5_000);
     expect(limiter.stats().nextSlotInMs).toBe(5_000);
-    // (`>=` in place of `>` would store the same instant again: no behaviour to tell them apart.)
     limiter.pauseUntil(5_000);
     expect(limiter.stats().pausedUntil).toBe(5_000);
     limiter.pauseUntil(8_000);
@@ -567,5 +584,344 @@ describe("rate limiter bounds and settings", () => {
     // Nobody waits: no new timer is set.
     expect(held.waits).toHaveLength(1);
     expect(limiter.stats().queued).toBe(0);
+  });
+});
+
+describe("rate limiter and its shared ledger, in detail", () => {
+  /** A ledger that records every turn; while `held`, each claim waits until the test answers it. */
+  class GatedLedger extends MemoryLedger {
+    readonly turns: ClaimTurn[] = [];
+    settles: Array<[string, number]> = [];
+    held = false;
+    /** Claims waiting for the test, oldest first: call one to let it decide. */
+    readonly waiting: Array<() => void> = [];
+    override async claim(turn: ClaimTurn): Promise<Claimed> {
+      this.turns.push(turn);
+      if (this.held) await new Promise<void>((resolve) => this.waiting.push(resolve));
+      return super.claim(turn);
+    }
+    override async settle(owner: string, count: number, now: () => number): Promise<void> {
+      this.settles.push([owner, count]);
+      return super.settle(owner, count, now);
+    }
+  }
+
+  /** A sleep that waits until the test wakes it, recording each wait's abort signal. */
+  function heldSleep() {
+    let t = 0;
+    const waits: Array<{ ms: number; signal?: AbortSignal; wake: () => void }> = [];
+    const sleep: Sleep = (ms, signal) =>
+      new Promise<void>((resolve, reject) => {
+        waits.push({
+          ms,
+          signal,
+          wake: () => {
+            t += ms;
+            resolve();
+          },
+        });
+        signal?.addEventListener("abort", () => reject(abortReason(signal)), { once: true });
+      });
+    return { now: () => t, sleep, waits, last: () => waits[waits.length - 1] };
+  }
+
+  function collectLogs(): { records: LogRecord[]; restore: () => void } {
+    const records: LogRecord[] = [];
+    const previous = setLogSink((record) => records.push(record));
+    return { records, restore: () => setLogSink(previous) };
+  }
+
+  it("asks the ledger with the window and the margin as the span, and 2 minutes before an open start lapses", async () => {
+    const ledger = new GatedLedger();
+    const clock = virtualClock(0);
+    const limiter = new RateLimiter({
+      limit: 5,
+      windowMs: 1000,
+      now: clock.now,
+      sleep: clock.sleep,
+      ledger,
+    });
+    (await limiter.acquire())();
+    expect(ledger.turns[0]).toMatchObject({ limit: 5, spanMs: 1020, wanted: 1, openMs: 120_000 });
+    const own = new RateLimiter({ limit: 5, windowMs: 1000, marginMs: 7, openMs: 9_000, ledger });
+    (await own.acquire())();
+    expect(ledger.turns[1]).toMatchObject({ spanMs: 1007, openMs: 9_000 });
+  });
+
+  it("names each process on the shared record by a short id of its own", async () => {
+    const ledger = new GatedLedger();
+    const a = new RateLimiter({ limit: 5, windowMs: 1000, ledger });
+    const b = new RateLimiter({ limit: 5, windowMs: 1000, ledger });
+    await a.acquire();
+    await b.acquire();
+    const [first, second] = ledger.record.open.map((o) => o.owner);
+    expect(first).toMatch(/^[0-9a-z]+-[0-9a-z]{1,8}$/);
+    expect(second).toMatch(/^[0-9a-z]+-[0-9a-z]{1,8}$/);
+    expect(first).not.toBe(second);
+  });
+
+  it("never starts more than its own limit, even when the shared record grants more (a record lost or reset)", async () => {
+    // A ledger that grants whatever is asked: only the process's own log holds it to the limit.
+    const generous: StartLedger = {
+      claim: async (turn) => ({ granted: turn.wanted, waitMs: 0 }),
+      settle: async () => {},
+      pauseUntil: async () => {},
+    };
+    const clock = virtualClock(0);
+    const limiter = new RateLimiter({
+      limit: 3,
+      windowMs: 1000,
+      marginMs: 0,
+      now: clock.now,
+      sleep: clock.sleep,
+      ledger: generous,
+    });
+    const starts: number[] = [];
+    await Promise.all(
+      Array.from({ length: 7 }, () => limiter.acquire().then(() => void starts.push(clock.now())))
+    );
+    expect(starts).toEqual([0, 0, 0, 1000, 1000, 1000, 2000]);
+  });
+
+  it("settles a start once however often its request reports its answer", async () => {
+    const ledger = new GatedLedger();
+    const limiter = new RateLimiter({ limit: 5, windowMs: 1000, ledger });
+    const first = await limiter.acquire();
+    await limiter.acquire();
+    expect(ledger.record.open).toHaveLength(2);
+    first();
+    first();
+    await limiter.settled();
+    expect(ledger.record.open).toHaveLength(1);
+    expect(ledger.record.starts).toHaveLength(1);
+  });
+
+  it("settles only as many of its open starts as were answered, oldest first", () => {
+    const record: LedgerRecord = {
+      starts: [],
+      open: [
+        { owner: "a", at: 10 },
+        { owner: "b", at: 20 },
+        { owner: "a", at: 30 },
+        { owner: "a", at: 40 },
+      ],
+      pausedUntil: 0,
+    };
+    settleSlots(record, "a", 1, 500);
+    expect(record.starts).toEqual([500]);
+    expect(record.open).toEqual([
+      { owner: "b", at: 20 },
+      { owner: "a", at: 30 },
+      { owner: "a", at: 40 },
+    ]);
+    settleSlots(record, "a", 5, 600);
+    expect(record.starts).toEqual([500, 600, 600]);
+    expect(record.open).toEqual([{ owner: "b", at: 20 }]);
+  });
+
+  it("keeps at most `limit` starts in a shared record (a larger former limit left more)", () => {
+    const record: LedgerRecord = { starts: [100, 200, 300, 400, 500], open: [], pausedUntil: 0 };
+    expect(
+      claimSlots(record, { limit: 2, spanMs: 1000, wanted: 1, owner: "a", openMs: 10_000 }, 600)
+    ).toEqual({ granted: 0, waitMs: 1000 + 400 - 600 });
+    expect(record.starts).toEqual([400, 500]);
+  });
+
+  it("waits for the ledger's report of every answered start before settled() resolves", async () => {
+    const ledger = new GatedLedger();
+    let reported: (() => void) | undefined;
+    ledger.settle = (owner, count, now) =>
+      new Promise<void>((resolve) => {
+        reported = () => {
+          settleSlots(ledger.record, owner, count, now());
+          resolve();
+        };
+      });
+    const limiter = new RateLimiter({ limit: 5, windowMs: 1000, ledger });
+    (await limiter.acquire())();
+    let done = false;
+    const settled = limiter.settled().then(() => (done = true));
+    await tick();
+    expect(done).toBe(false);
+    reported?.();
+    await settled;
+    expect(ledger.record.open).toEqual([]);
+  });
+
+  it("gives back, at once, starts granted to callers that gave up while the ledger was asked", async () => {
+    const ledger = new GatedLedger();
+    const held = heldSleep();
+    const limiter = new RateLimiter({
+      limit: 5,
+      windowMs: 1000,
+      now: held.now,
+      sleep: held.sleep,
+      ledger,
+    });
+    // The first caller claims alone; two more queue while it holds the record.
+    ledger.held = true;
+    const first = limiter.acquire();
+    const leaving = new AbortController();
+    const gone = limiter.acquire(leaving.signal);
+    const staying = limiter.acquire();
+    await tick();
+    ledger.waiting[0]();
+    await first;
+    // The next claim (for both queued callers) waits; one of them gives up meanwhile.
+    await tick();
+    expect(ledger.turns.map((t) => t.wanted)).toEqual([1, 2]);
+    leaving.abort(new Error("gave up"));
+    await expect(gone).rejects.toThrow("gave up");
+    ledger.waiting[1]();
+    await staying;
+    await limiter.settled();
+    // Two starts granted, one used: the unused one is settled, the first and the staying one stay open.
+    expect(ledger.settles.map(([, n]) => n)).toEqual([1]);
+    expect(ledger.record.open).toHaveLength(2);
+    expect(limiter.stats().queued).toBe(0);
+  });
+
+  it("gives back the start of a lone caller that gave up while the ledger was asked", async () => {
+    const ledger = new GatedLedger();
+    const limiter = new RateLimiter({ limit: 5, windowMs: 1000, ledger });
+    ledger.held = true;
+    const leaving = new AbortController();
+    const gone = limiter.acquire(leaving.signal);
+    await tick();
+    leaving.abort(new Error("gave up"));
+    await expect(gone).rejects.toThrow("gave up");
+    ledger.held = false;
+    ledger.waiting[0]();
+    await tick();
+    await limiter.settled();
+    expect(ledger.record.open).toEqual([]);
+    expect(ledger.record.starts).toHaveLength(1);
+    // The limiter still serves the next caller.
+    await expect(limiter.acquire()).resolves.toBeInstanceOf(Function);
+  });
+
+  it("leaves no listener on a caller's signal once it got its slot", async () => {
+    const limiter = new RateLimiter({ limit: 5, windowMs: 1000 });
+    const controller = new AbortController();
+    const added = jest.spyOn(controller.signal, "addEventListener");
+    const removed = jest.spyOn(controller.signal, "removeEventListener");
+    await limiter.acquire(controller.signal);
+    expect(added).toHaveBeenCalledTimes(1);
+    expect(removed).toHaveBeenCalledWith("abort", added.mock.calls[0][1]);
+  });
+
+  it("wakes nobody when a request without a ledger reports its answer", async () => {
+    const held = heldSleep();
+    const limiter = new RateLimiter({ limit: 1, windowMs: 1000, now: held.now, sleep: held.sleep });
+    const finished = await limiter.acquire();
+    const waiting = limiter.acquire();
+    await tick();
+    const timer = held.last();
+    finished();
+    await tick();
+    expect(timer.signal?.aborted).toBe(false);
+    expect(held.waits).toHaveLength(1);
+    timer.wake();
+    await waiting;
+  });
+
+  it("after the ledger failed, a request's answer wakes nobody either", async () => {
+    const logs = collectLogs();
+    try {
+      const ledger = new GatedLedger();
+      ledger.failure = new Error("EIO");
+      const held = heldSleep();
+      const limiter = new RateLimiter({
+        limit: 1,
+        windowMs: 1000,
+        now: held.now,
+        sleep: held.sleep,
+        ledger,
+      });
+      const finished = await limiter.acquire();
+      const waiting = limiter.acquire();
+      await tick();
+      const timer = held.last();
+      finished();
+      await tick();
+      expect(timer.signal?.aborted).toBe(false);
+      timer.wake();
+      await waiting;
+    } finally {
+      logs.restore();
+    }
+  });
+
+  it("leaves a failing ledger aside for good, with one warning naming the failure", async () => {
+    const logs = collectLogs();
+    try {
+      const ledger = new GatedLedger();
+      ledger.failure = new Error("EACCES: permission denied");
+      ledger.pauseUntil = () => Promise.reject(new Error("EROFS: read-only file system"));
+      const clock = virtualClock(0);
+      const limiter = new RateLimiter({
+        limit: 5,
+        windowMs: 1000,
+        now: clock.now,
+        sleep: clock.sleep,
+        ledger,
+      });
+      await limiter.acquire();
+      await limiter.acquire();
+      limiter.pauseUntil(10);
+      await tick();
+      // Asked once: the failure put it aside, the second caller was paced by this process alone.
+      expect(ledger.turns).toHaveLength(1);
+      expect(logs.records).toEqual([
+        {
+          level: "warn",
+          logger: "rate-limiter",
+          message: "the shared record of request starts failed; pacing this process alone",
+          data: { error: "EACCES: permission denied" },
+        },
+      ]);
+    } finally {
+      logs.restore();
+    }
+  });
+
+  it("leaves the ledger aside when it fails to take a server's pause, still pausing this process", async () => {
+    const logs = collectLogs();
+    try {
+      const ledger = new GatedLedger();
+      ledger.pauseUntil = () => Promise.reject(new Error("EROFS: read-only file system"));
+      const clock = virtualClock(0);
+      const limiter = new RateLimiter({
+        limit: 5,
+        windowMs: 1000,
+        now: clock.now,
+        sleep: clock.sleep,
+        ledger,
+      });
+      limiter.pauseUntil(3_000);
+      await tick();
+      await limiter.acquire();
+      expect(clock.now()).toBe(3_000);
+      expect(ledger.turns).toHaveLength(0);
+      expect(logs.records.map((r) => r.data)).toEqual([{ error: "EROFS: read-only file system" }]);
+    } finally {
+      logs.restore();
+    }
+  });
+
+  it("leaves the ledger aside when reporting answers fails, and settled() still resolves", async () => {
+    const logs = collectLogs();
+    try {
+      const ledger = new GatedLedger();
+      ledger.settle = () => Promise.reject(new Error("ENOSPC"));
+      const limiter = new RateLimiter({ limit: 5, windowMs: 1000, ledger });
+      (await limiter.acquire())();
+      await limiter.settled();
+      await limiter.acquire();
+      expect(ledger.turns).toHaveLength(1);
+      expect(logs.records.map((r) => r.data)).toEqual([{ error: "ENOSPC" }]);
+    } finally {
+      logs.restore();
+    }
   });
 });
