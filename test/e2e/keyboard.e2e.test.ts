@@ -8,6 +8,7 @@
 import type { Browser, Page } from "playwright-core";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
 import { FUNCTION_SPECS } from "../../src/taskpane/model/function-specs";
+import { SECTOR_COMPS_COLUMNS, sectorComps } from "../../src/taskpane/model/sector-comps";
 import { ensureBuild } from "./support/build";
 import { launch, openPage } from "./support/browser";
 import { serveStatic, type StaticServer } from "./support/static-server";
@@ -159,6 +160,65 @@ test("browse: the list is one tab stop with arrow keys; Enter opens, Escape retu
   await expectAccessible(page, "keyboard: project detail, inserted");
 
   await press("Escape");
+  expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.id)).toBe(
+    "aave"
+  );
+});
+
+test("sectors: arrow to the Sectors tab, open a sector, insert its comps table; Escape returns to it", async () => {
+  // From the project entry the browse test returned to: one Shift+Tab leaves the list for its tab.
+  await press("Shift+Tab");
+  expect(await focused(page)).toBe("fluent-tab#ctab-projects");
+  for (let i = 0; i < 2; i++) await press("ArrowRight");
+  expect(await focused(page)).toBe("fluent-tab#ctab-sectors");
+  await tabTo("#catalogue-search", true);
+  await press("Control+A");
+  await type("lending");
+  await tabTo("#list-sectors [role='option']");
+  expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.id)).toBe(
+    "lending"
+  );
+  await press("Enter");
+  await page.waitForSelector("#insert-sector-comps");
+  expect(await focused(page)).toBe("h2#detail-title");
+  // What it will insert is said next to the button (and is the button's description).
+  expect(await page.innerText("#sector-comps-note")).toMatch(
+    /^One COMPS formula, \d+ projects down: market cap \(fully diluted\), revenue TTM, fees TTM and P\/S/
+  );
+  const ids = await page.$$eval("#detail-body ul.plain li", (items) =>
+    items.map((li) => /\(([^()]+)\)$/.exec(li.textContent ?? "")?.[1] ?? "")
+  );
+  expect(ids.length).toBeGreaterThan(1);
+
+  await page.evaluate(() => window.__cryptometricsWorkbook?.select("Sheet1!G2"));
+  await tabTo("#insert-sector-comps");
+  await press("Enter");
+  await settled("#detail-status[data-kind='success']", "fluent-button#insert-sector-comps");
+  const expected = sectorComps(ids, SECTOR_COMPS_COLUMNS);
+  expect(expected.kind).toBe("formula");
+  expect((await recordedCalls(page)).at(-1)).toEqual({
+    op: "insertFormula",
+    address: "Sheet1!G2",
+    formula: expected.kind === "formula" ? expected.formula : "",
+  });
+  expect(await page.innerText("#detail-status")).toMatch(
+    new RegExp(`^Inserted the comps table of .+ \\(${ids.length} projects\\) in Sheet1!G2\\.$`)
+  );
+  await expectAccessible(page, "keyboard: sector detail, comps inserted");
+
+  await press("Escape");
+  expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.id)).toBe(
+    "lending"
+  );
+
+  // Back to the project the next step opens, by keyboard.
+  await press("Shift+Tab");
+  for (let i = 0; i < 2; i++) await press("ArrowLeft");
+  expect(await focused(page)).toBe("fluent-tab#ctab-projects");
+  await tabTo("#catalogue-search", true);
+  await press("Control+A");
+  await type("aave");
+  await tabTo("#list-projects [role='option']");
   expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.id)).toBe(
     "aave"
   );

@@ -11,7 +11,9 @@ export type FormulaArg =
   | Scalar
   | { kind: "omitted" }
   /** TODAY()-days: a date that moves with the calendar. */
-  | { kind: "today-minus"; days: number };
+  | { kind: "today-minus"; days: number }
+  /** An array constant, `{"a";"b"}`: rows separated by `;`, cells by `,` (as Range.formulas takes it). */
+  | { kind: "array"; rows: Scalar[][] };
 
 export const NAMESPACE = "CRYPTO";
 
@@ -24,6 +26,11 @@ export function num(value: number): FormulaArg {
 }
 
 export const OMITTED: FormulaArg = { kind: "omitted" };
+
+/** A column of texts as an array constant: `{"a";"b"}`. */
+export function textColumn(values: readonly string[]): FormulaArg {
+  return { kind: "array", rows: values.map((value) => [{ kind: "string", value }]) };
+}
 
 /** A string literal: `"` doubled, as Excel reads it back. */
 export function quote(value: string): string {
@@ -42,6 +49,8 @@ function argText(arg: FormulaArg): string {
       return arg.value ? "TRUE" : "FALSE";
     case "today-minus":
       return arg.days === 0 ? "TODAY()" : `TODAY()-${arg.days}`;
+    case "array":
+      return `{${arg.rows.map((row) => row.map(argText).join(",")).join(";")}}`;
   }
 }
 

@@ -6,20 +6,18 @@
 import type { MarketSector, Metric, Project, ProjectDetail } from "../../client/data/types";
 import type { AppContext } from "../app-context";
 import type { Catalogue } from "../model/catalogue-store";
-import { comparisonGrid } from "../model/comparison-grid";
 import { emptyState, startingState, withValue } from "../model/formula-builder";
 import {
   defaultMetric,
   metricLastYearFormula,
   projectFormula,
-  sectorFormula,
   statementFormula,
   valueFormula,
 } from "../model/insert-actions";
 import { h, replaceChildren, safeHref } from "../../ui/dom";
 import { closedPopup, disclosure, dropdownField } from "../../ui/controls";
 import { statusLine, type StatusLine } from "../../ui/status";
-import { picker } from "./picker";
+import { sectorActions } from "./sector-actions";
 import { onPress, reportError } from "./feedback";
 
 export interface DetailView {
@@ -286,32 +284,6 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
           ctx.catalogue.load(),
         ]);
         if (run !== shown) return;
-        const metrics = picker({
-          id: "grid-metrics",
-          label: "Metrics for the comparison grid",
-          multiple: true,
-        });
-        metrics.setItems(catalogue.metrics.map((m) => ({ id: m.metricId, name: m.metricName })));
-        metrics.setValue(
-          ["revenue", "fees", "tvl"].filter((id) =>
-            catalogue.metrics.some((m) => m.metricId === id)
-          )
-        );
-        const gridButton = h(
-          "fluent-button",
-          { id: "insert-sector-grid", appearance: "primary" },
-          "Insert comparison grid"
-        );
-        onPress(ctx, gridButton, status, "Inserting…", "insert the comparison grid", async () => {
-          const plan = comparisonGrid({
-            projects: d.projects.map((x) => ({ id: x.projectId, name: x.name })),
-            metrics: metrics.value().map((id) => ({ id, name: catalogue.metricName(id) })),
-          });
-          const { address } = await ctx.workbook.insertGrid(plan);
-          status.show("success", `Inserted the comparison grid in ${address}.`);
-        });
-        const sectorButton = h("fluent-button", { id: "insert-sector" }, "Insert SECTOR");
-        insert(sectorButton, status, () => sectorFormula(s.id));
         keepFocus(() =>
           replaceChildren(
             body,
@@ -319,11 +291,12 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
             h("p", { class: "entry-meta" }, d.marketSectorId),
             d.description.what ? h("p", {}, h("strong", {}, "What: "), d.description.what) : null,
             d.description.how ? h("p", {}, h("strong", {}, "How: "), d.description.how) : null,
+            // The actions before the list: a sector can list hundreds of projects.
+            sectorActions(ctx, s.id, d, catalogue, status, (button, formula) =>
+              insert(button, status, formula)
+            ),
             h("h3", {}, `Projects (${d.projects.length})`),
-            list(d.projects.map((x) => `${x.name} (${x.projectId})`)),
-            h("h3", {}, "Insert into the active cell"),
-            metrics.element,
-            h("div", { class: "buttons" }, gridButton, sectorButton)
+            list(d.projects.map((x) => `${x.name} (${x.projectId})`))
           )
         );
         status.clear();
