@@ -190,6 +190,15 @@ export class Engine {
     return this.batcher.get(query, ctx);
   }
 
+  /**
+   * The series from the fresh cache, without waiting, or undefined when series() would have to wait (not
+   * held, stale, refreshed, not covering the range). When it answers, series() would resolve with the same
+   * answer at once: a fresh entry is held, so no saved-cache look-up starts and none is waited for.
+   */
+  seriesNow(query: SeriesQuery): SeriesAnswer | undefined {
+    return this.batcher.cached(query);
+  }
+
   private async whenRestored(): Promise<void> {
     while (this.restoring.size > 0) await Promise.all(this.restoring.values());
   }

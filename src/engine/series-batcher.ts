@@ -109,10 +109,19 @@ export class SeriesBatcher {
     return n;
   }
 
+  /**
+   * The answer from a fresh cached snapshot covering the query, or undefined: exactly what get() resolves
+   * with at once on a hit, for callers that can use it without waiting (the warm path of a cell).
+   */
+  cached(query: SeriesQuery, key: string = seriesKey(query)): SeriesAnswer | undefined {
+    const hit = this.store.fresh(key, query.start, query.end);
+    return hit && answerFrom(hit, this.store.read(hit, query.start, query.end));
+  }
+
   get(query: SeriesQuery, ctx: SeriesCallOptions = {}): Promise<SeriesAnswer> {
     const key = seriesKey(query);
-    const hit = this.store.fresh(key, query.start, query.end);
-    if (hit) return Promise.resolve(answerFrom(hit, this.store.read(hit, query.start, query.end)));
+    const hit = this.cached(query, key);
+    if (hit) return Promise.resolve(hit);
     return new Promise<SeriesAnswer>((resolve, reject) => {
       const waiter: Waiter = { query, key, resolve, reject, settled: false };
       if (ctx.signal) {

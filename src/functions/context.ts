@@ -49,6 +49,13 @@ export class CallTrace {
   }
 }
 
+/**
+ * What an implementation that answers without waiting returns when it cannot: something it needs is not
+ * cached, or the call is not one it covers. The edge then runs the async implementation afresh.
+ */
+export const NOT_CACHED: unique symbol = Symbol("not cached");
+export type NotCached = typeof NOT_CACHED;
+
 export interface FnContext {
   runtime: Runtime;
   engine: Engine;

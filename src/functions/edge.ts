@@ -7,8 +7,9 @@
 import { isCryptometricsError, type CryptometricsError } from "../client";
 import { createLogger } from "../client";
 import { dayOfInstant, formatDay } from "../client/data/days";
-import { readyRuntime, runtimeIfReady, sharedDiagnostics } from "../runtime/runtime";
-import { CallTrace, type FnContext } from "./context";
+import { readyRuntime, runtimeIfReady } from "../runtime/runtime";
+import { recordCall, type Call } from "./call-record";
+import { CallTrace, NOT_CACHED, type FnContext, type NotCached } from "./context";
 import { dayToSerial } from "../sheet/excel-dates";
 import { retryHint, settingsHint, supportsFormattedNumbers } from "./host";
 import {
@@ -154,64 +155,32 @@ function describeCell(cell: Cell): string {
   return String(cell);
 }
 
-function isEntityArgument(value: unknown): value is { text?: unknown } {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    !Array.isArray(value) &&
-    (value as { type?: unknown }).type === "Entity"
-  );
+/** The call as the diagnostics name it. */
+function callOf(
+  functionName: string,
+  invocation: Invocation | undefined,
+  args: Record<string, unknown>
+): Call {
+  return { address: invocation?.address ?? `${functionName}(…)`, functionName, args };
 }
 
-function hasEntity(value: unknown): boolean {
-  return isEntityArgument(value) || (Array.isArray(value) && value.some(hasEntity));
-}
-
-function brief(value: unknown): unknown {
-  if (isEntityArgument(value)) return `card "${typeof value.text === "string" ? value.text : ""}"`;
-  return Array.isArray(value) ? value.map(brief) : value;
-}
-
-/**
- * A range argument past this many cells is recorded by its shape. Walking a range of a million cells for
- * cards (twice: when the call starts and when it ends) cost more than refusing it, and the diagnostics would
- * keep the whole range alive; no one reads a thousand ids in a diagnostics line.
- */
-const MAX_RECORDED_CELLS = 1_000;
-
-/** Whether `rows` holds more than `limit` cells, counted a row at a time and stopping as soon as it does. */
-function overCells(rows: readonly unknown[], limit: number): boolean {
-  let cells = 0;
-  for (const row of rows) {
-    cells += Array.isArray(row) ? row.length : 1;
-    if (cells > limit) return true;
+/** An implementation's result as Excel takes it, recorded; an error cell as the whole result is thrown. */
+function settle(call: Call, trace: CallTrace, result: Cell | Table): unknown {
+  if (Array.isArray(result)) {
+    const cellErrors = result.flat().filter(isErrorCell).map(describeCell);
+    recordCall(call, trace, undefined, [...new Set(cellErrors)]);
+    return toExcelMatrix(result);
   }
-  return false;
+  if (isErrorCell(result)) throw new FunctionError(result.error, result.message);
+  recordCall(call, trace);
+  return toExcelValue(result);
 }
 
-function recordedArg(value: unknown): unknown {
-  if (!Array.isArray(value)) return isEntityArgument(value) ? brief(value) : value;
-  if (overCells(value, MAX_RECORDED_CELLS)) {
-    const width = Array.isArray(value[0]) ? value[0].length : 1;
-    return `(a range of ${value.length} × ${width} cells)`;
-  }
-  return hasEntity(value) ? brief(value) : value;
-}
-
-/**
- * Arguments as the diagnostics keep them: a card passed in is recorded by its text, not as its whole
- * entity (thousands of cells each holding a card's every field would crowd the record), and a range of
- * more than MAX_RECORDED_CELLS cells by its shape. The arguments themselves when nothing needs changing.
- */
-function recordedArgs(args: Record<string, unknown>): Record<string, unknown> {
-  // Every cell passes here: the copy is made only for the rare call with a card or a huge range.
-  let out: Record<string, unknown> | undefined;
-  for (const name in args) {
-    const recorded = recordedArg(args[name]);
-    if (recorded !== args[name]) out ??= { ...args };
-    if (out) out[name] = recorded;
-  }
-  return out ?? args;
+/** Any failure, recorded, as the Excel error the cell shows. */
+function failed(call: Call, trace: CallTrace, error: unknown): CustomFunctions.Error {
+  const classified = classify(error);
+  recordCall(call, trace, classified);
+  return excelError(classified.code, classified.message);
 }
 
 /**
@@ -242,27 +211,7 @@ export async function run(
       controller?.abort();
     };
   }
-  const address = invocation?.address ?? `${functionName}(…)`;
-  const diagnostics = sharedDiagnostics();
-  const record = (error?: { code: ErrorCode; message: string }, cellErrors: string[] = []): void =>
-    diagnostics.recordCell({
-      address,
-      functionName,
-      args: recordedArgs(args),
-      at: diagnostics.now(),
-      requests: [...trace.requests],
-      warnings: [...trace.warnings, ...cellErrors],
-      stale: trace.stale,
-      restored: trace.restored,
-      definitions: Object.keys(trace.definitions).length > 0 ? trace.definitions : undefined,
-      asOf:
-        trace.asOf.size > 0
-          ? Object.fromEntries([...trace.asOf].map(([label, day]) => [label, formatDay(day)]))
-          : undefined,
-      error: error
-        ? { code: error.code === "na" ? "#N/A" : "#VALUE!", message: error.message }
-        : undefined,
-    });
+  const call = callOf(functionName, invocation, args);
   try {
     const runtime = runtimeIfReady() ?? (await readyRuntime());
     const result = await impl({
@@ -274,19 +223,44 @@ export async function run(
       },
       today: dayOfInstant(runtime.now()),
     });
-    if (Array.isArray(result)) {
-      const cellErrors = result.flat().filter(isErrorCell).map(describeCell);
-      record(undefined, [...new Set(cellErrors)]);
-      return toExcelMatrix(result);
-    }
-    if (isErrorCell(result)) throw new FunctionError(result.error, result.message);
-    record();
-    return toExcelValue(result);
+    return settle(call, trace, result);
   } catch (error) {
-    const classified = classify(error);
-    record(classified);
     // Excel shows a thrown CustomFunctions.Error as the cell's error; office.js does not type it as an Error.
     // eslint-disable-next-line @typescript-eslint/only-throw-error
-    throw excelError(classified.code, classified.message);
+    throw failed(call, trace, error);
+  }
+}
+
+/**
+ * Runs one call synchronously when `cached` can answer it from what the runtime already holds, else as
+ * `run` does with `impl` (afresh: nothing `cached` noted is kept). Excel takes a plain return value from a
+ * custom function as it takes a promise's; a warm recalculation of thousands of cells then makes no promise,
+ * abort signal or cancel handler per cell (there is nothing left to cancel). A failure found synchronously
+ * is still delivered as a rejected promise, as from `run`, so every caller meets errors one way.
+ */
+export function runCached(
+  functionName: string,
+  invocation: Invocation | undefined,
+  args: Record<string, unknown>,
+  cached: (ctx: FnContext) => Cell | Table | NotCached,
+  impl: (ctx: FnContext) => Promise<Cell | Table>
+): unknown {
+  const runtime = runtimeIfReady();
+  if (!runtime) return run(functionName, invocation, args, impl);
+  const trace = new CallTrace();
+  let result: Cell | Table | NotCached;
+  try {
+    result = cached({
+      runtime,
+      engine: runtime.engine,
+      trace,
+      today: dayOfInstant(runtime.now()),
+    });
+    if (result === NOT_CACHED) return run(functionName, invocation, args, impl);
+    return settle(callOf(functionName, invocation, args), trace, result);
+  } catch (error) {
+    // As from run: the CustomFunctions.Error Excel shows (office.js does not type it as an Error).
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+    return Promise.reject(failed(callOf(functionName, invocation, args), trace, error));
   }
 }

@@ -4,12 +4,13 @@
  * below generates functions.json (custom-functions-metadata-plugin); every parameter is documented there.
  * Dates take a date cell, DATE(), TODAY() or text "YYYY-MM-DD". Options are "key=value" pairs separated by ";".
  */
-import { run } from "./edge";
+import { run, runCached } from "./edge";
 import * as aggregates from "./impl/aggregations";
 import * as catalogue from "./impl/catalogue";
 import { comps } from "./impl/comps";
 import * as series from "./impl/series";
 import { asOf, value } from "./impl/value";
+import { cachedAsOf, cachedValue } from "./impl/value-now";
 import * as statements from "./impl/statement";
 
 /**
@@ -25,15 +26,20 @@ import * as statements from "./impl/statement";
  * @requiresAddress
  * @cancelable
  */
-export async function value_(
+export function value_(
   project: any,
   metric: any,
   date: any,
   options: any,
   invocation: CustomFunctions.CancelableInvocation
-): Promise<any> {
-  return run("VALUE", invocation, { project, metric, date, options }, (ctx) =>
-    value(ctx, project, metric, date, options)
+): unknown {
+  // A value when the cache answers (a warm workbook), else a promise: Excel takes either.
+  return runCached(
+    "VALUE",
+    invocation,
+    { project, metric, date, options },
+    (ctx) => cachedValue(ctx, project, metric, date, options),
+    (ctx) => value(ctx, project, metric, date, options)
   );
 }
 
@@ -50,15 +56,20 @@ export async function value_(
  * @requiresAddress
  * @cancelable
  */
-export async function asof_(
+export function asof_(
   project: any,
   metric: any,
   date: any,
   options: any,
   invocation: CustomFunctions.CancelableInvocation
-): Promise<any> {
-  return run("ASOF", invocation, { project, metric, date, options }, (ctx) =>
-    asOf(ctx, project, metric, date, options)
+): unknown {
+  // As VALUE: a value when the cache answers, else a promise.
+  return runCached(
+    "ASOF",
+    invocation,
+    { project, metric, date, options },
+    (ctx) => cachedAsOf(ctx, project, metric, date, options),
+    (ctx) => asOf(ctx, project, metric, date, options)
   );
 }
 

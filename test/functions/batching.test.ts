@@ -17,7 +17,9 @@ const metrics = ["fees", "revenue", "tvl", "user_dau", "price"];
 describe("batching across a recalculation", () => {
   it("serves 200 VALUE cells (40 projects × 5 metrics, one date) with one request per metric", async () => {
     const cells = projects.flatMap((p) =>
-      metrics.map((m) => fns.value_(p, m, "2025-06-30", null, inv()).catch((e: Error) => e))
+      metrics.map((m) =>
+        Promise.resolve(fns.value_(p, m, "2025-06-30", null, inv())).catch((e: Error) => e)
+      )
     );
     await Promise.all(cells);
     const series = h.requests().filter((path) => !/^\/v2\/(projects|metrics)$/.test(path));
@@ -55,9 +57,9 @@ describe("batching across a recalculation", () => {
 
   it("drops a cell Excel cancels from the batch", async () => {
     const invocation = inv();
-    const cancelled = fns
-      .value_("aave", "fees", "2023-01-01", null, invocation)
-      .catch((e: { code: string }) => e.code);
+    const cancelled = Promise.resolve(
+      fns.value_("aave", "fees", "2023-01-01", null, invocation)
+    ).catch((e: { code: string }) => e.code);
     const kept = fns.value_("aave", "fees", "2023-06-01", null, inv());
     await new Promise((r) => setImmediate(r)); // let both reach the engine's window
     await new Promise((r) => setTimeout(r, 1));

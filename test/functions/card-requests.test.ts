@@ -65,9 +65,9 @@ const settle = (calls: Promise<unknown>[]) =>
 function sameFiguresAsCells(): Promise<unknown>[] {
   return projects.flatMap((p) => [
     fns.project_(p.id, "chains", inv()),
-    ...p.metrics.map((m) => fns.value_(p.id, m, null, null, inv())),
+    ...p.metrics.map((m) => Promise.resolve(fns.value_(p.id, m, null, null, inv()))),
     ...LINES.filter((m) => p.metrics.includes(m)).flatMap((m) =>
-      QUARTER_ENDS.map((end) => fns.value_(p.id, m, end, "period=quarter", inv()))
+      QUARTER_ENDS.map((end) => Promise.resolve(fns.value_(p.id, m, end, "period=quarter", inv())))
     ),
     // The launch date: the first row of the anchor metric's whole history.
     fns.metric_(

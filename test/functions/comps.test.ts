@@ -127,7 +127,9 @@ describe("CRYPTO.COMPS", () => {
           const [a, b] = c.split("/");
           const one = (t: string) => {
             const [m, w] = t.split(":");
-            return fns.value_(p, m, DATE, w ? `window=${w}` : null, inv()).catch(() => null);
+            return Promise.resolve(fns.value_(p, m, DATE, w ? `window=${w}` : null, inv())).catch(
+              () => null
+            );
           };
           return b ? Promise.all([one(a), one(b)]) : one(a);
         })

@@ -54,10 +54,11 @@ export function inv(address = `Sheet1!A${++cell}`): CustomFunctions.CancelableIn
   return { address, functionName: "TEST" };
 }
 
-/** The Excel error a call rejected with (as the shim builds it: code and message). */
-export async function excelError(
-  call: Promise<unknown>
-): Promise<{ code: string; message: string }> {
+/**
+ * The Excel error a call rejected with (as the shim builds it: code and message). `call` is what the function
+ * returned: a promise, or (VALUE and ASOF answered from the cache) the value itself.
+ */
+export async function excelError(call: unknown): Promise<{ code: string; message: string }> {
   try {
     await call;
   } catch (error) {

@@ -37,9 +37,9 @@ function sheet(): Promise<unknown[]> {
   return Promise.all(
     projects.flatMap((p) =>
       metrics.map((m) =>
-        fns
-          .value_(p, m, DATE, null, inv())
-          .then(show, (e: unknown) => (show(e) as string).slice(0, 4))
+        Promise.resolve(fns.value_(p, m, DATE, null, inv())).then(show, (e: unknown) =>
+          (show(e) as string).slice(0, 4)
+        )
       )
     )
   );

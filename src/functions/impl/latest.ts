@@ -5,7 +5,7 @@
  */
 import { horizonOf, lastValueDay } from "../../engine/completeness";
 import { lastValueAtOrBefore, type DayPoint } from "../../engine/series-ops";
-import type { SeriesQuery } from "../../engine/series-types";
+import type { SeriesAnswer, SeriesQuery } from "../../engine/series-types";
 import type { FnContext } from "../context";
 import { notAvailable } from "../result";
 import { LATEST_LOOKBACK_DAYS, fetchSeries } from "./series-common";
@@ -24,10 +24,19 @@ export async function pointsOf(
   start: number,
   end: number
 ): Promise<DayPoint[]> {
-  const answer = await fetchSeries(ctx, { ...base, start, end }, label);
+  return pointsIn(await fetchSeries(ctx, { ...base, start, end }, label));
+}
+
+/** An answer's points by day, every dimension's together; a series the service does not serve is a #N/A. */
+export function pointsIn(answer: SeriesAnswer): DayPoint[] {
   if (answer.issue) throw notAvailable(answer.issue.message);
   if (answer.dims.size <= 1) return answer.dims.values().next().value ?? [];
   return [...answer.dims.values()].flat().sort((a, b) => a.day - b.day);
+}
+
+/** Where "latest" looks first: a short recent window that every latest cell of a workbook shares. */
+export function recentStart(ctx: FnContext): number {
+  return ctx.today - LATEST_LOOKBACK_DAYS;
 }
 
 /**
@@ -39,7 +48,7 @@ export async function latestPoint(
   base: SeriesBase,
   label: string
 ): Promise<DayPoint | undefined> {
-  const recent = await pointsOf(ctx, base, label, ctx.today - LATEST_LOOKBACK_DAYS, Infinity);
+  const recent = await pointsOf(ctx, base, label, recentStart(ctx), Infinity);
   return (
     lastValueAtOrBefore(recent, Infinity) ??
     lastValueAtOrBefore(await pointsOf(ctx, base, label, -Infinity, Infinity), Infinity)
@@ -60,8 +69,21 @@ export async function horizonFor(
   fetchedFrom: number,
   upTo: number
 ): Promise<number> {
+  return (
+    horizonSeen(ctx, points, fetchedFrom, upTo) ??
+    horizonOf(ctx.today, (await latestPoint(ctx, base, label))?.day)
+  );
+}
+
+/** The horizon when the points fetched over [fetchedFrom, upTo] tell it; undefined: the latest data decides. */
+export function horizonSeen(
+  ctx: FnContext,
+  points: readonly DayPoint[],
+  fetchedFrom: number,
+  upTo: number
+): number | undefined {
   const seen = lastValueDay(points);
   if (seen !== undefined && seen >= Math.min(upTo, ctx.today)) return Math.min(ctx.today, seen);
   if (upTo >= ctx.today) return seen === undefined ? fetchedFrom - 1 : Math.min(ctx.today, seen);
-  return horizonOf(ctx.today, (await latestPoint(ctx, base, label))?.day);
+  return undefined;
 }

@@ -90,6 +90,20 @@ export async function fetchSeries(
   return answer;
 }
 
+/**
+ * The series from the engine's fresh cache without waiting, noted in the trace as fetchSeries notes it; or
+ * undefined when the engine would have to wait (the caller then takes the path that awaits fetchSeries).
+ */
+export function cachedSeries(
+  ctx: FnContext,
+  query: SeriesQuery,
+  label: string
+): SeriesAnswer | undefined {
+  const answer = ctx.engine.seriesNow(query);
+  if (answer) ctx.trace.noteSeries(label, answer);
+  return answer;
+}
+
 export function plainPoints(answer: SeriesAnswer): DayPoint[] {
   return answer.dims.get("") ?? [];
 }

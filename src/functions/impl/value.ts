@@ -26,6 +26,7 @@ import { baseStart, growthOf, type Growth } from "../../engine/growth";
 import { fillRefusal } from "../../engine/fill-rules";
 import { defaultAggregation } from "../../engine/metric-kinds";
 import { fillDays, lastValueAtOrBefore, rollUp, type DayPoint } from "../../engine/series-ops";
+import type { Metric, Project } from "../../client";
 import { isMissing, optionalDate, requiredText } from "../coerce";
 import type { FnContext } from "../context";
 import { parseOptions, type Options } from "../options";
@@ -52,6 +53,11 @@ export async function value(
   optionsArg: unknown
 ): Promise<Cell> {
   const dated = await datedValue(ctx, "VALUE", projectArg, metricArg, dateArg, optionsArg);
+  return valueCell(dated);
+}
+
+/** The cell VALUE shows for a dated number: a growth ratio as a percentage. */
+export function valueCell(dated: Dated): Cell {
   return dated.ratio ? { percent: dated.value } : dated.value;
 }
 
@@ -72,14 +78,22 @@ function projectText(value: unknown): string {
   return requiredText(value, "project");
 }
 
-async function datedValue(
-  ctx: FnContext,
+/** What VALUE or ASOF was asked, its arguments checked (in this order) before anything is read. */
+export interface Asked {
+  options: Readonly<Options>;
+  date: number | undefined;
+  growth: Growth | undefined;
+  metricText: string;
+  projectText: string;
+}
+
+export function asked(
   functionName: string,
   projectArg: unknown,
   metricArg: unknown,
   dateArg: unknown,
   optionsArg: unknown
-): Promise<Dated> {
+): Asked {
   const options = parseOptions(optionsArg, functionName, VALUE_OPTIONS);
   const date = optionalDate(dateArg, "date");
   if (options.maxage !== undefined && date !== undefined)
@@ -89,45 +103,61 @@ async function datedValue(
   checkWindowOptions(options);
   const growth = growthOption(options);
   const metricText = requiredText(metricArg, "metric");
-  const text = projectText(projectArg);
-  const [project, metric] =
-    resolvedNow(ctx, text, metricText) ??
-    (await Promise.all([resolveProject(ctx, text), resolveMetric(ctx, metricText)]));
-  const refusal = fillRefusal(options.fill, metric.metricId);
+  return { options, date, growth, metricText, projectText: projectText(projectArg) };
+}
+
+/** Whether the options filter the series (chains, products, sectors): the filters are checked first. */
+export function hasFilters(options: Readonly<Options>): boolean {
+  return options.chains.length > 0 || options.products.length > 0 || options.sectors.length > 0;
+}
+
+/** The reading of a resolved project and metric; a fill the metric does not admit is refused here. */
+export function readingOf(ctx: FnContext, a: Asked, project: Project, metric: Metric): Reading {
+  const refusal = fillRefusal(a.options.fill, metric.metricId);
   if (refusal) throw invalid(refusal);
-  // Without filters there is nothing to check: no await (most cells).
-  const filtered =
-    options.chains.length > 0 || options.products.length > 0 || options.sectors.length > 0
-      ? await checkFilters(ctx, project, options)
-      : undefined;
-  if (filtered) throw new FunctionError(filtered.error, filtered.message);
-  const label = `${project.projectId} ${metric.metricId}`;
-  const base: SeriesBase = {
-    projectId: project.projectId,
+  return {
+    ctx,
+    options: a.options,
+    base: {
+      projectId: project.projectId,
+      metricId: metric.metricId,
+      variant: variantOf(a.options),
+    },
+    label: `${project.projectId} ${metric.metricId}`,
     metricId: metric.metricId,
-    variant: variantOf(options),
   };
-  const reading: Reading = { ctx, options, base, label, metricId: metric.metricId };
+}
+
+async function datedValue(
+  ctx: FnContext,
+  functionName: string,
+  projectArg: unknown,
+  metricArg: unknown,
+  dateArg: unknown,
+  optionsArg: unknown
+): Promise<Dated> {
+  const a = asked(functionName, projectArg, metricArg, dateArg, optionsArg);
+  const { options, date, growth } = a;
+  const [project, metric] =
+    resolvedNow(ctx, a.projectText, a.metricText) ??
+    (await Promise.all([resolveProject(ctx, a.projectText), resolveMetric(ctx, a.metricText)]));
+  const reading = readingOf(ctx, a, project, metric);
+  // Without filters there is nothing to check: no await (most cells).
+  const filtered = hasFilters(options) ? await checkFilters(ctx, project, options) : undefined;
+  if (filtered) throw new FunctionError(filtered.error, filtered.message);
+  const label = reading.label;
 
   if (date === undefined) {
-    const latest = await latestPoint(ctx, base, label);
-    if (project.isArchived) throw notAvailable(archivedMessage(project, latest?.day));
-    if (latest?.value === null || latest?.value === undefined)
-      throw notAvailable(`no ${metric.metricId} data for ${project.projectId}`);
+    const latest = latestWithValue(project, metric, await latestPoint(ctx, reading.base, label));
     const dated = options.window
       ? await windowValue(reading, options.window, latest.day, latestHorizon(ctx, latest.day))
-      : await latestValue(reading, { day: latest.day, value: latest.value });
+      : await latestValue(reading, latest);
     if (growth) {
       const shown = await growthValue(reading, windowOf(dated.asOf, options.period), growth, dated);
       ctx.trace.noteAsOf(label, shown.asOf);
       return shown;
     }
-    ctx.trace.noteAsOf(label, dated.asOf);
-    if (options.maxage !== undefined) {
-      const old = tooOldMessage(`${label} value`, dated.asOf, ctx.today, options.maxage);
-      if (old) throw notAvailable(old);
-    }
-    return dated;
+    return shownLatest(reading, dated);
   }
   if (options.window) return windowValue(reading, options.window, date);
   if (growth) return growthValue(reading, windowOf(date, options.period), growth);
@@ -135,7 +165,29 @@ async function datedValue(
   return dayValue(reading, date);
 }
 
-interface Reading {
+/** The latest point, if it has a value and the project is not archived (whose "latest" is no figure). */
+export function latestWithValue(
+  project: Project,
+  metric: Metric,
+  latest: DayPoint | undefined
+): { day: number; value: number } {
+  if (project.isArchived) throw notAvailable(archivedMessage(project, latest?.day));
+  if (latest?.value === null || latest?.value === undefined)
+    throw notAvailable(`no ${metric.metricId} data for ${project.projectId}`);
+  return { day: latest.day, value: latest.value };
+}
+
+/** A latest figure as shown: its day noted for the diagnostics, refused when older than maxage. */
+export function shownLatest(r: Reading, dated: Dated): Dated {
+  r.ctx.trace.noteAsOf(r.label, dated.asOf);
+  if (r.options.maxage !== undefined) {
+    const old = tooOldMessage(`${r.label} value`, dated.asOf, r.ctx.today, r.options.maxage);
+    if (old) throw notAvailable(old);
+  }
+  return dated;
+}
+
+export interface Reading {
   ctx: FnContext;
   options: Readonly<Options>;
   base: SeriesBase;
@@ -190,20 +242,38 @@ async function rolledUp(
 }
 
 async function dayValue(r: Reading, date: number): Promise<Dated> {
-  const { ctx, options, label } = r;
-  const from = options.fill === "previous" ? date - FILL_LOOKBACK_DAYS : date;
-  const points = await pointsOf(ctx, r.base, label, from, date);
+  const from = dayFrom(r, date);
+  const points = await pointsOf(r.ctx, r.base, r.label, from, date);
+  const found = foundOn(r, points, date);
+  if (found) return found;
+  if (r.options.fill === "zero")
+    return zeroOn(r, date, await horizonFor(r.ctx, r.base, r.label, points, from, date));
+  throw missingOn(r, date);
+}
+
+/** The first day a day's value is read from: fill=previous looks back for the last earlier value. */
+export function dayFrom(r: Reading, date: number): number {
+  return r.options.fill === "previous" ? date - FILL_LOOKBACK_DAYS : date;
+}
+
+/** The day's value (fill=previous: the last one at or before it) among the points read from dayFrom. */
+export function foundOn(r: Reading, points: readonly DayPoint[], date: number): Dated | undefined {
   const found =
-    options.fill === "previous"
+    r.options.fill === "previous"
       ? lastValueAtOrBefore(points, date)
       : points.find((p) => p.day === date && p.value !== null);
-  if (found && found.value !== null) return { value: found.value, asOf: found.day };
-  if (options.fill === "zero") {
-    // A missing day counts 0 only inside the data: a day not indexed yet is no zero.
-    const horizon = await horizonFor(ctx, r.base, label, points, from, date);
-    if (date <= horizon) return { value: 0, asOf: date };
-    throw notAvailable(`no ${label} value on ${formatDay(date)} yet: ${afterData(horizon)}`);
-  }
+  return found && found.value !== null ? { value: found.value, asOf: found.day } : undefined;
+}
+
+/** fill=zero: a missing day counts 0 only inside the data: a day not indexed yet is no zero. */
+export function zeroOn(r: Reading, date: number, horizon: number): Dated {
+  if (date <= horizon) return { value: 0, asOf: date };
+  throw notAvailable(`no ${r.label} value on ${formatDay(date)} yet: ${afterData(horizon)}`);
+}
+
+/** A day without a value (and no fill=zero): #N/A, with the option that would fill it when one would. */
+export function missingOn(r: Reading, date: number): FunctionError {
+  const { ctx, options, label } = r;
   const hint =
     date > ctx.today
       ? ` (${formatDay(date)} is after today)`
@@ -214,7 +284,7 @@ async function dayValue(r: Reading, date: number): Promise<Dated> {
           : fillRefusal("zero", r.metricId) === undefined
             ? ' (option "fill=zero" counts a missing day as 0)'
             : "";
-  throw notAvailable(`no ${label} value on ${formatDay(date)}${hint}`);
+  return notAvailable(`no ${label} value on ${formatDay(date)}${hint}`);
 }
 
 function afterData(horizon: number): string {

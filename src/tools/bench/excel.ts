@@ -25,7 +25,8 @@ function invocation(index: number, functionName: string): CustomFunctions.Cancel
   return { address: `Bench!A${index + 1}`, functionName };
 }
 
-function call(cell: BenchCell, index: number): Promise<unknown> {
+/** What the function returned: a value (answered from the cache) or a promise of one, as Excel accepts. */
+function call(cell: BenchCell, index: number): unknown {
   const inv = invocation(index, cell.fn);
   switch (cell.fn) {
     case "VALUE":
@@ -79,8 +80,31 @@ export function outcomeOfError(error: unknown): CellOutcome {
   };
 }
 
-/** One recalculation of the sheet through the custom functions. */
-export function recalculate(cells: readonly BenchCell[]): Promise<CellOutcome[]> {
-  const pending = cells.map((cell, i) => call(cell, i));
-  return Promise.all(pending.map((p) => p.then(outcomeOfResult, outcomeOfError)));
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return value instanceof Promise;
+}
+
+/** A cell's outcome now when its function answered synchronously, else once its promise settles. */
+function outcomeOf(cell: BenchCell, index: number): CellOutcome | Promise<CellOutcome> {
+  try {
+    const returned = call(cell, index);
+    return isPromise(returned)
+      ? returned.then(outcomeOfResult, outcomeOfError)
+      : outcomeOfResult(returned);
+  } catch (error) {
+    return outcomeOfError(error); // Excel shows a synchronous throw as the cell's error too
+  }
+}
+
+/** One recalculation of the sheet through the custom functions: over when the last pending cell settles. */
+export async function recalculate(cells: readonly BenchCell[]): Promise<CellOutcome[]> {
+  const outcomes = new Array<CellOutcome>(cells.length);
+  const pending: Promise<void>[] = [];
+  cells.forEach((cell, i) => {
+    const outcome = outcomeOf(cell, i);
+    if (isPromise(outcome)) pending.push(outcome.then((o) => void (outcomes[i] = o)));
+    else outcomes[i] = outcome;
+  });
+  await Promise.all(pending);
+  return outcomes;
 }

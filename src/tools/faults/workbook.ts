@@ -9,7 +9,8 @@ import { StuckError } from "./driver";
 import type { Lab } from "./lab";
 import { messageOf } from "../../client/errors";
 
-type Fn = (...args: never[]) => Promise<unknown>;
+/** A function returns a value, or a promise of one (VALUE and ASOF answer a warm cell synchronously). */
+type Fn = (...args: never[]) => unknown;
 
 /** Excel's name of each function, its export, and how many arguments it takes before the invocation. */
 export const FUNCTIONS = {
@@ -47,13 +48,13 @@ export type CellResult =
   | { address: string; name: FunctionName; ok: false; code: string; message: string; ms: number };
 
 /** Calls one function as Excel would: omitted arguments as null, then the invocation. */
-export function callFormula(
+export async function callFormula(
   formula: Formula,
   invocation: CustomFunctions.Invocation & { onCanceled?: () => void }
 ): Promise<unknown> {
   const { fn, arity } = FUNCTIONS[formula.name];
   const args = Array.from({ length: arity }, (_, i) => formula.args[i] ?? null);
-  return (fn as (...a: unknown[]) => Promise<unknown>)(...args, invocation);
+  return (fn as (...a: unknown[]) => unknown)(...args, invocation);
 }
 
 function isHostError(value: unknown): value is Error & { code: string } {

@@ -1,0 +1,104 @@
+/**
+ * The diagnostics record of one custom function call: its arguments as the taskpane shows them, what served
+ * it (requests, cache, staleness), its notes and its error. Nothing here holds the API key: arguments are the
+ * user's, messages come redacted from the client.
+ */
+import { formatDay } from "../client/data/days";
+import { sharedDiagnostics } from "../runtime/runtime";
+import type { CallTrace } from "./context";
+import type { ErrorCode } from "./result";
+
+/** A call as the diagnostics name it: the cell (or the function, outside a sheet) and its arguments. */
+export interface Call {
+  address: string;
+  functionName: string;
+  args: Record<string, unknown>;
+}
+
+function isEntityArgument(value: unknown): value is { text?: unknown } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    (value as { type?: unknown }).type === "Entity"
+  );
+}
+
+function hasEntity(value: unknown): boolean {
+  return isEntityArgument(value) || (Array.isArray(value) && value.some(hasEntity));
+}
+
+function brief(value: unknown): unknown {
+  if (isEntityArgument(value)) return `card "${typeof value.text === "string" ? value.text : ""}"`;
+  return Array.isArray(value) ? value.map(brief) : value;
+}
+
+/**
+ * A range argument past this many cells is recorded by its shape. Walking a range of a million cells for
+ * cards (twice: when the call starts and when it ends) cost more than refusing it, and the diagnostics would
+ * keep the whole range alive; no one reads a thousand ids in a diagnostics line.
+ */
+const MAX_RECORDED_CELLS = 1_000;
+
+/** Whether `rows` holds more than `limit` cells, counted a row at a time and stopping as soon as it does. */
+function overCells(rows: readonly unknown[], limit: number): boolean {
+  let cells = 0;
+  for (const row of rows) {
+    cells += Array.isArray(row) ? row.length : 1;
+    if (cells > limit) return true;
+  }
+  return false;
+}
+
+function recordedArg(value: unknown): unknown {
+  if (!Array.isArray(value)) return isEntityArgument(value) ? brief(value) : value;
+  if (overCells(value, MAX_RECORDED_CELLS)) {
+    const width = Array.isArray(value[0]) ? value[0].length : 1;
+    return `(a range of ${value.length} × ${width} cells)`;
+  }
+  return hasEntity(value) ? brief(value) : value;
+}
+
+/**
+ * Arguments as the diagnostics keep them: a card passed in is recorded by its text, not as its whole
+ * entity (thousands of cells each holding a card's every field would crowd the record), and a range of
+ * more than MAX_RECORDED_CELLS cells by its shape. The arguments themselves when nothing needs changing.
+ */
+function recordedArgs(args: Record<string, unknown>): Record<string, unknown> {
+  // Every cell passes here: the copy is made only for the rare call with a card or a huge range.
+  let out: Record<string, unknown> | undefined;
+  for (const name in args) {
+    const recorded = recordedArg(args[name]);
+    if (recorded !== args[name]) out ??= { ...args };
+    if (out) out[name] = recorded;
+  }
+  return out ?? args;
+}
+
+/** Records the call's outcome: `error` when it failed as a whole, `cellErrors` for a table's error cells. */
+export function recordCall(
+  call: Call,
+  trace: CallTrace,
+  error?: { code: ErrorCode; message: string },
+  cellErrors: string[] = []
+): void {
+  const diagnostics = sharedDiagnostics();
+  diagnostics.recordCell({
+    address: call.address,
+    functionName: call.functionName,
+    args: recordedArgs(call.args),
+    at: diagnostics.now(),
+    requests: [...trace.requests],
+    warnings: [...trace.warnings, ...cellErrors],
+    stale: trace.stale,
+    restored: trace.restored,
+    definitions: Object.keys(trace.definitions).length > 0 ? trace.definitions : undefined,
+    asOf:
+      trace.asOf.size > 0
+        ? Object.fromEntries([...trace.asOf].map(([label, day]) => [label, formatDay(day)]))
+        : undefined,
+    error: error
+      ? { code: error.code === "na" ? "#N/A" : "#VALUE!", message: error.message }
+      : undefined,
+  });
+}

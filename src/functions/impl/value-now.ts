@@ -1,0 +1,96 @@
+/**
+ * VALUE and ASOF answered synchronously when everything they read is already here: both catalogues cached and
+ * every series the reading needs held fresh by the engine. A warm recalculation then costs no promise, timer
+ * or abort signal per cell: the async chain (value, datedValue, dayValue, pointsOf, engine.series), thousands
+ * of them in flight at once, was most of a warm cell's time and garbage.
+ *
+ * Covered: a day's value (fill=none|previous|zero) and the latest value (with maxage=), without filters,
+ * window=, period= or values=. Anything else, and any series not held fresh, is NOT_CACHED: the caller runs
+ * the async path (value.ts) afresh. The argument checks, refusals and #N/A messages are value.ts's own steps,
+ * so a cell answered here shows what the async path shows, with the same diagnostics.
+ */
+import type { Cell, DateCell } from "../result";
+import { NOT_CACHED, type FnContext, type NotCached } from "../context";
+import { cachedHorizon, cachedLatestPoint, cachedPoints } from "./cached-reads";
+import { resolvedNow } from "./resolve";
+import {
+  asked,
+  dayFrom,
+  foundOn,
+  hasFilters,
+  latestWithValue,
+  missingOn,
+  readingOf,
+  shownLatest,
+  valueCell,
+  zeroOn,
+  type Asked,
+  type Dated,
+  type Reading,
+} from "./value";
+
+export function cachedValue(
+  ctx: FnContext,
+  projectArg: unknown,
+  metricArg: unknown,
+  dateArg: unknown,
+  optionsArg: unknown
+): Cell | NotCached {
+  const dated = cachedDated(ctx, "VALUE", projectArg, metricArg, dateArg, optionsArg);
+  return dated === NOT_CACHED ? NOT_CACHED : valueCell(dated);
+}
+
+export function cachedAsOf(
+  ctx: FnContext,
+  projectArg: unknown,
+  metricArg: unknown,
+  dateArg: unknown,
+  optionsArg: unknown
+): DateCell | NotCached {
+  const dated = cachedDated(ctx, "ASOF", projectArg, metricArg, dateArg, optionsArg);
+  return dated === NOT_CACHED ? NOT_CACHED : { date: dated.asOf };
+}
+
+/** The readings answered here: one day or the latest day, of the whole series, as it is (no roll-up). */
+function covered(a: Asked): boolean {
+  return (
+    a.options.period === "day" &&
+    a.options.window === undefined &&
+    a.growth === undefined &&
+    !hasFilters(a.options)
+  );
+}
+
+function cachedDated(
+  ctx: FnContext,
+  functionName: string,
+  projectArg: unknown,
+  metricArg: unknown,
+  dateArg: unknown,
+  optionsArg: unknown
+): Dated | NotCached {
+  // The same checks, in the same order, as the async path: a bad argument fails the same way here.
+  const a = asked(functionName, projectArg, metricArg, dateArg, optionsArg);
+  if (!covered(a)) return NOT_CACHED;
+  const resolved = resolvedNow(ctx, a.projectText, a.metricText);
+  if (!resolved) return NOT_CACHED;
+  const [project, metric] = resolved;
+  const r = readingOf(ctx, a, project, metric);
+  if (a.date !== undefined) return cachedDayValue(r, a.date);
+  const latest = cachedLatestPoint(ctx, r.base, r.label);
+  if (latest === NOT_CACHED) return NOT_CACHED;
+  const { day, value } = latestWithValue(project, metric, latest);
+  return shownLatest(r, { value, asOf: day });
+}
+
+/** value.ts's dayValue from the cache. */
+function cachedDayValue(r: Reading, date: number): Dated | NotCached {
+  const from = dayFrom(r, date);
+  const points = cachedPoints(r.ctx, r.base, r.label, from, date);
+  if (points === NOT_CACHED) return NOT_CACHED;
+  const found = foundOn(r, points, date);
+  if (found) return found;
+  if (r.options.fill !== "zero") throw missingOn(r, date);
+  const horizon = cachedHorizon(r.ctx, r.base, r.label, points, from, date);
+  return horizon === NOT_CACHED ? NOT_CACHED : zeroOn(r, date, horizon);
+}
