@@ -20,8 +20,9 @@ afterAll(() => h.close());
  * one the option suits (fill=previous carries a level forward; the functions refuse it on a flow).
  */
 const CALLS: Record<string, (options: string, metric?: string) => Promise<unknown>> = {
-  VALUE: (o, m = "fees") => fns.value_("aave", m, "2024-03-31", o, inv()),
-  ASOF: (o, m = "fees") => fns.asof_("aave", m, "2024-03-31", o, inv()),
+  // A warm VALUE or ASOF returns its value, not a promise: Promise.resolve takes either.
+  VALUE: (o, m = "fees") => Promise.resolve(fns.value_("aave", m, "2024-03-31", o, inv())),
+  ASOF: (o, m = "fees") => Promise.resolve(fns.asof_("aave", m, "2024-03-31", o, inv())),
   COMPS: (o, m = "fees") => fns.comps_([["aave"], ["uniswap"]], [[m]], "2024-03-31", o, inv()),
   METRIC: (o, m = "fees") => fns.metric_([["aave"]], [[m]], "2024-01-01", "2024-06-30", o, inv()),
   PRODUCT_METRIC: (o, m = "fees") =>
