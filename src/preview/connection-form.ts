@@ -1,13 +1,15 @@
 /**
  * The preview page's connection settings: the same stored settings as the taskpane (same origin, same
- * storage), in a compact form that folds away once the connection works. Development builds start on the
+ * storage), in a compact form that folds away once the connection works: a Fluent 2 accordion item (as the
+ * card view's sections; fluent.ts registers the elements), its heading a button that Enter and Space fold and
+ * unfold, its label saying what the connection is while folded. Development builds start on the
  * simulator with its demo key. The test uses the taskpane's 3-second policy and never keeps a key the
  * service refuses.
  */
 import type { Settings } from "../runtime/settings";
 import { testConnection, type ConnectionClient } from "../runtime/connection-test";
 import { h } from "../ui/dom";
-import { disclosure, textField } from "../ui/controls";
+import { textField } from "../ui/controls";
 import { statusLine, withBusy } from "../ui/status";
 import { apiKeyProblem, serviceUrlProblem } from "../taskpane/model/field-checks";
 
@@ -33,18 +35,29 @@ export function connectionForm(
     key.element,
     h("div", { class: "buttons" }, save)
   );
-  const folded = disclosure("connection-toggle", "Connection", form);
-  folded.element.id = "connection";
+  const label = h("span", { slot: "heading", id: "connection-label" }, "Connection");
+  const item = h(
+    "fluent-accordion-item",
+    { id: "connection-item", "heading-level": 2, size: "small", block: true },
+    label,
+    form
+  );
+  // Multi: in single mode the accordion keeps one item open and would never let this one fold.
+  const accordion = h("fluent-accordion", { id: "connection", "expand-mode": "multi" }, item);
+  const setOpen = (open: boolean): void => {
+    item.toggleAttribute("expanded", open);
+  };
+  /** The heading's button, inside the item's shadow root: where focus goes when the form folds away. */
+  const focusHeading = (): void =>
+    (item.shadowRoot?.querySelector<HTMLElement>("[part='button']") ?? item).focus();
 
   const show = async (open?: boolean): Promise<void> => {
     const s = await settings.snapshot();
     url.setValue(s.baseUrl);
-    folded.setLabel(
-      s.baseUrl
-        ? `Connection: ${s.baseUrl} · key ${s.hasKey ? s.maskedKey : "not set"}`
-        : "Connection: not set up"
-    );
-    folded.setOpen(open ?? (!s.baseUrl || !s.hasKey));
+    label.textContent = s.baseUrl
+      ? `Connection: ${s.baseUrl} · key ${s.hasKey ? s.maskedKey : "not set"}`
+      : "Connection: not set up";
+    setOpen(open ?? (!s.baseUrl || !s.hasKey));
   };
 
   save.addEventListener(
@@ -74,12 +87,12 @@ export function connectionForm(
         if (outcome.verdict === "valid") status.show("success", outcome.message);
         else status.error(outcome.message);
         await show(outcome.verdict !== "valid");
-        // Focus stays on the page: on the toggle when the form folds away.
-        if (outcome.verdict === "valid") folded.toggle.focus();
+        // Focus stays on the page: on the heading's button when the form folds away.
+        if (outcome.verdict === "valid") focusHeading();
         saved(outcome.simulated);
       })
   );
   void show();
   // The outcome stays in view when the form folds away after a successful test.
-  return h("div", { class: "connection" }, folded.element, status.element);
+  return h("div", { class: "connection" }, accordion, status.element);
 }

@@ -159,11 +159,14 @@ describe("the pages npm start serves, in Chromium", () => {
     await page.goto(app.urls.preview);
     await page.waitForSelector("body[data-ready='true']", { timeout: 30_000 });
     // No form to fill: the connection is the simulator with the demo key, folded away.
-    await page.waitForSelector("#connection-toggle:has-text('key')");
-    expect(await page.innerText("#connection-toggle")).toContain(
+    await page.waitForSelector("#connection-label:has-text('key')");
+    expect(await page.innerText("#connection-label")).toContain(
       `Connection: ${app.urls.simulator} · key ••••••••${devDefaults.demoApiKey.slice(-4)}`
     );
-    expect(await page.getAttribute("#connection-toggle", "aria-expanded")).toBe("false");
+    // The Connection form is a Fluent accordion item: its heading button says it is folded.
+    expect(await page.getAttribute("#connection-item [part='button']", "aria-expanded")).toBe(
+      "false"
+    );
 
     await page.click("#cell-A1");
     await page.fill(

@@ -47,8 +47,43 @@ afterAll(async () => {
   await Promise.all([server?.close(), simulator?.close()]);
 });
 
+/**
+ * The Connection form's fold (a Fluent accordion item) is `open`: the item's attribute and its heading
+ * button's aria-expanded, which the element updates on its next render.
+ */
+function connectionFolded(open: boolean): Promise<unknown> {
+  return page.waitForFunction(
+    (open) => {
+      const item = document.getElementById("connection-item");
+      const button = item?.shadowRoot?.querySelector("[part='button']");
+      return (
+        item?.hasAttribute("expanded") === open &&
+        button?.getAttribute("aria-expanded") === String(open)
+      );
+    },
+    open,
+    { timeout: 5000 }
+  );
+}
+
+/** Where keyboard focus is, through the shadow root of the focused element ("body" when dropped). */
+function focusedDeep(): Promise<string> {
+  return page.evaluate(() => {
+    let active = document.activeElement;
+    if (!active || active === document.body) return "body";
+    const path = [active.id ? `${active.tagName.toLowerCase()}#${active.id}` : active.tagName];
+    while (active?.shadowRoot?.activeElement) {
+      active = active.shadowRoot.activeElement;
+      path.push(active.getAttribute("part") ?? active.tagName.toLowerCase());
+    }
+    return path.join(" > ");
+  });
+}
+
 test("the page asks for a connection, then shows the demo banner once the simulator answers", async () => {
-  expect(await page.getAttribute("#connection-toggle", "aria-expanded")).toBe("true");
+  // The form is a Fluent 2 accordion item, no native <details> beside the Fluent controls; open until set up.
+  expect(await page.locator("details, summary").count()).toBe(0);
+  await connectionFolded(true);
   expect(await page.isHidden("#demo-banner")).toBe(true);
   await expectAccessible(page, "preview: not connected");
   await page.fill("#preview-base-url input", simulator.url);
@@ -57,10 +92,33 @@ test("the page asks for a connection, then shows the demo banner once the simula
   await page.waitForSelector("#preview-connection-status[data-kind='success']");
   expect(await page.innerText("#preview-connection-status")).toMatch(/^Valid key/);
   await page.waitForSelector("#demo-banner:not([hidden])");
-  expect(await page.getAttribute("#connection-toggle", "aria-expanded")).toBe("false");
-  expect(await page.innerText("#connection-toggle")).toContain(`••••••••${DEMO_API_KEY.slice(-4)}`);
+  await connectionFolded(false);
+  expect(await page.innerText("#connection-label")).toContain(`••••••••${DEMO_API_KEY.slice(-4)}`);
+  // Folded away, with focus on its heading's button (not dropped to the page body).
+  expect(await focusedDeep()).toBe("fluent-accordion-item#connection-item > button");
   await expectAccessible(page, "preview: connected");
   expect(await page.evaluate(() => document.body.innerText)).not.toContain(DEMO_API_KEY);
+});
+
+test("the Connection heading folds and unfolds from the keyboard (Enter, Space) and by pointer, keeping focus", async () => {
+  await page.keyboard.press("Enter");
+  await connectionFolded(true);
+  expect(await page.isVisible("#preview-base-url")).toBe(true);
+  expect(await focusedDeep()).toBe("fluent-accordion-item#connection-item > button");
+  await expectAccessible(page, "preview: connection unfolded");
+  // Typing in the form does not fold it (the accordion toggles on its heading only).
+  await page.click("#preview-base-url input");
+  await connectionFolded(true);
+  await page.keyboard.press("Shift+Tab");
+  expect(await focusedDeep()).toBe("fluent-accordion-item#connection-item > button");
+  await page.keyboard.press("Space");
+  await connectionFolded(false);
+  expect(await page.isVisible("#preview-base-url")).toBe(false);
+  expect(await focusedDeep()).toBe("fluent-accordion-item#connection-item > button");
+  await page.locator("#connection-item [part='button']").click();
+  await connectionFolded(true);
+  await page.locator("#connection-item [part='button']").click();
+  await connectionFolded(false);
 });
 
 test("VALUE: Enter gives one number with thousands separators", async () => {
