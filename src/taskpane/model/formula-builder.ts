@@ -12,7 +12,7 @@ import {
   type FunctionSpec,
   type ParamSpec,
 } from "./function-specs";
-import { formulaText, OMITTED, text, type FormulaArg } from "./formula-text";
+import { formulaText, idListArg, OMITTED, text, type FormulaArg } from "./formula-text";
 
 export type DateValue =
   | { mode: "none" }
@@ -100,7 +100,8 @@ function argFor(param: ParamSpec, value: ParamValue | undefined, problems: strin
     case "projects":
     case "metrics": {
       const ids = idsOf(value);
-      return ids.length === 0 ? missing() : text(ids.join(","));
+      // A comma list while it fits one text of a formula (255 characters); a column of texts past that.
+      return ids.length === 0 ? missing() : idListArg(ids);
     }
     case "date": {
       const date = value?.kind === "date" ? value.value : { mode: "none" as const };

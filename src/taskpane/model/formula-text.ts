@@ -17,6 +17,9 @@ export type FormulaArg =
 
 export const NAMESPACE = "CRYPTO";
 
+/** Excel refuses a text constant longer than this inside a formula (counted as written, quotes doubled). */
+export const EXCEL_MAX_FORMULA_TEXT = 255;
+
 export function text(value: string): FormulaArg {
   return { kind: "string", value };
 }
@@ -26,6 +29,15 @@ export function num(value: number): FormulaArg {
 }
 
 export const OMITTED: FormulaArg = { kind: "omitted" };
+
+/**
+ * A list of ids as one comma-list text, `"a,b"`, while it fits Excel's limit for a text in a formula; past
+ * it, a column of texts (`{"a";"b"}`), which the functions read the same way.
+ */
+export function idListArg(ids: readonly string[]): FormulaArg {
+  const joined = ids.join(",");
+  return quote(joined).length - 2 <= EXCEL_MAX_FORMULA_TEXT ? text(joined) : textColumn(ids);
+}
 
 /** A column of texts as an array constant: `{"a";"b"}`. */
 export function textColumn(values: readonly string[]): FormulaArg {

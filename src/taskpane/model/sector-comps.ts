@@ -12,7 +12,14 @@
  * A sector of more projects than COMPS takes (500 positions) is refused with the reason.
  */
 import type { CellInput, GridPlan } from "../../excel/port";
-import { formulaText, NAMESPACE, quote, text, textColumn } from "./formula-text";
+import {
+  EXCEL_MAX_FORMULA_TEXT,
+  formulaText,
+  NAMESPACE,
+  quote,
+  text,
+  textColumn,
+} from "./formula-text";
 
 export interface CompsColumnChoice {
   /** The column as COMPS reads it (comps-columns.ts): `metric`, `metric:window` or a ratio `a/b`. */
@@ -34,8 +41,6 @@ export const SECTOR_COMPS_COLUMNS: readonly CompsColumnChoice[] = [
 
 /** Excel refuses to enter a formula longer than this many characters. */
 export const EXCEL_MAX_FORMULA_LENGTH = 8192;
-/** Excel refuses a text constant longer than this inside a formula. */
-export const EXCEL_MAX_FORMULA_TEXT = 255;
 /** COMPS (like every function taking ids) reads at most this many project positions. */
 export const COMPS_MAX_PROJECTS = 500;
 
