@@ -94,8 +94,17 @@ export function answerFrom(
   stale?: SeriesAnswer["stale"]
 ): SeriesAnswer {
   // The lists are made once per snapshot version (commit() clears them): thousands of cells read them.
-  snapshot.lists ??= { warnings: [...snapshot.warnings], servedBy: [...snapshot.servedBy] };
-  const answer: SeriesAnswer = { dims, issue: snapshot.issue, ...snapshot.lists, stale };
+  const lists = (snapshot.lists ??= {
+    warnings: [...snapshot.warnings],
+    servedBy: [...snapshot.servedBy],
+  });
+  const answer: SeriesAnswer = {
+    dims,
+    issue: snapshot.issue,
+    warnings: lists.warnings,
+    servedBy: lists.servedBy,
+    stale,
+  };
   if (snapshot.restored) answer.restored = { fetchedAt: snapshot.fetchedAt };
   return answer;
 }

@@ -4,6 +4,7 @@
  * user's, messages come redacted from the client.
  */
 import { formatDay } from "../client/data/days";
+import type { CellRecord } from "../runtime/diagnostics";
 import { sharedDiagnostics } from "../runtime/runtime";
 import type { CallTrace } from "./context";
 import type { ErrorCode } from "./result";
@@ -83,11 +84,33 @@ export function recordCall(
   cellErrors: string[] = []
 ): void {
   const diagnostics = sharedDiagnostics();
-  diagnostics.recordCell({
+  diagnostics.recordCell(cellRecord(call, trace, diagnostics.now(), error, cellErrors));
+}
+
+/**
+ * Records a call that succeeded synchronously (answered from the cache), its record made only if someone
+ * reads it: copying the trace into a record was a large share of a warm cell's cost, and most records are
+ * never opened. Nothing else holds the trace of a call that has returned, so the record made later is the
+ * record that would have been made now.
+ */
+export function recordAnsweredCall(call: Call, trace: CallTrace): void {
+  const diagnostics = sharedDiagnostics();
+  const at = diagnostics.now();
+  diagnostics.recordCellLater(call.address, () => cellRecord(call, trace, at));
+}
+
+function cellRecord(
+  call: Call,
+  trace: CallTrace,
+  at: number,
+  error?: { code: ErrorCode; message: string },
+  cellErrors: string[] = []
+): CellRecord {
+  return {
     address: call.address,
     functionName: call.functionName,
     args: recordedArgs(call.args),
-    at: diagnostics.now(),
+    at,
     requests: [...trace.requests],
     warnings: [...trace.warnings, ...cellErrors],
     stale: trace.stale,
@@ -100,5 +123,5 @@ export function recordCall(
     error: error
       ? { code: error.code === "na" ? "#N/A" : "#VALUE!", message: error.message }
       : undefined,
-  });
+  };
 }

@@ -8,7 +8,7 @@ import { isCryptometricsError, type CryptometricsError } from "../client";
 import { createLogger } from "../client";
 import { dayOfInstant, formatDay } from "../client/data/days";
 import { readyRuntime, runtimeIfReady } from "../runtime/runtime";
-import { recordCall, type Call } from "./call-record";
+import { recordAnsweredCall, recordCall, type Call } from "./call-record";
 import { CallTrace, NOT_CACHED, type FnContext, type NotCached } from "./context";
 import { dayToSerial } from "../sheet/excel-dates";
 import { retryHint, settingsHint, supportsFormattedNumbers } from "./host";
@@ -164,15 +164,19 @@ function callOf(
   return { address: invocation?.address ?? `${functionName}(…)`, functionName, args };
 }
 
-/** An implementation's result as Excel takes it, recorded; an error cell as the whole result is thrown. */
-function settle(call: Call, trace: CallTrace, result: Cell | Table): unknown {
+/**
+ * An implementation's result as Excel takes it, recorded; an error cell as the whole result is thrown.
+ * `answered`: the call answered synchronously, its trace complete, so its record can wait until it is read.
+ */
+function settle(call: Call, trace: CallTrace, result: Cell | Table, answered = false): unknown {
   if (Array.isArray(result)) {
     const cellErrors = result.flat().filter(isErrorCell).map(describeCell);
     recordCall(call, trace, undefined, [...new Set(cellErrors)]);
     return toExcelMatrix(result);
   }
   if (isErrorCell(result)) throw new FunctionError(result.error, result.message);
-  recordCall(call, trace);
+  if (answered) recordAnsweredCall(call, trace);
+  else recordCall(call, trace);
   return toExcelValue(result);
 }
 
@@ -257,7 +261,7 @@ export function runCached(
       today: dayOfInstant(runtime.now()),
     });
     if (result === NOT_CACHED) return run(functionName, invocation, args, impl);
-    return settle(callOf(functionName, invocation, args), trace, result);
+    return settle(callOf(functionName, invocation, args), trace, result, true);
   } catch (error) {
     // As from run: the CustomFunctions.Error Excel shows (office.js does not type it as an Error).
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors

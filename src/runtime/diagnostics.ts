@@ -55,8 +55,11 @@ const MAX_ERRORS = 100;
 const MAX_NOTES = 50;
 const MINUTE = 60_000;
 
+/** A cell's record, or how to make it when someone reads it (see recordCellLater). */
+type CellEntry = CellRecord | (() => CellRecord);
+
 export class Diagnostics {
-  private readonly cells = new Map<string, CellRecord>();
+  private readonly cells = new Map<string, CellEntry>();
   private readonly errors: ErrorRecord[] = [];
   private readonly notesList: NoteRecord[] = [];
   private readonly requestTimes: number[] = [];
@@ -93,18 +96,7 @@ export class Diagnostics {
   };
 
   recordCell(record: CellRecord): void {
-    this.cells.delete(record.address);
-    this.cells.set(record.address, record);
-    // Trim in bulk: deleting the oldest entry one at a time makes a Map skip ever more holes. The oldest
-    // quarter goes by deleting its keys in insertion order (a new Map of the rest, every 1,250 cells of a
-    // 10,000-cell recalculation, was garbage the hot path paid for).
-    if (this.cells.size > MAX_CELLS * 1.25) {
-      let excess = this.cells.size - MAX_CELLS;
-      for (const address of this.cells.keys()) {
-        if (excess-- <= 0) break;
-        this.cells.delete(address);
-      }
-    }
+    this.keep(record.address, record);
     if (record.error) {
       this.errors.unshift({
         at: record.at,
@@ -116,6 +108,41 @@ export class Diagnostics {
       this.errors.length = Math.min(this.errors.length, MAX_ERRORS);
     }
     this.changed();
+  }
+
+  /**
+   * Records a cell that succeeded, its record made only when first read (cell(), export()). A warm
+   * recalculation answers thousands of cells whose records no one opens; the taskpane reads one, the
+   * selected cell's. `describe` must give the record as it is now: what it reads may not change later.
+   */
+  recordCellLater(address: string, describe: () => CellRecord): void {
+    this.keep(address, describe);
+    this.changed();
+  }
+
+  /** The newest record of the address, last in order; the oldest go past the bound. */
+  private keep(address: string, entry: CellEntry): void {
+    this.cells.delete(address);
+    this.cells.set(address, entry);
+    // Trim in bulk: deleting the oldest entry one at a time makes a Map skip ever more holes. The oldest
+    // quarter goes by deleting its keys in insertion order (a new Map of the rest, every 1,250 cells of a
+    // 10,000-cell recalculation, was garbage the hot path paid for).
+    if (this.cells.size > MAX_CELLS * 1.25) {
+      let excess = this.cells.size - MAX_CELLS;
+      for (const address of this.cells.keys()) {
+        if (excess-- <= 0) break;
+        this.cells.delete(address);
+      }
+    }
+  }
+
+  /** The record under `address`, made now if it was deferred (and kept, in its place in the order). */
+  private described(address: string): CellRecord | undefined {
+    const entry = this.cells.get(address);
+    if (typeof entry !== "function") return entry;
+    const record = entry();
+    this.cells.set(address, record);
+    return record;
   }
 
   recordNote(text: string): void {
@@ -130,7 +157,7 @@ export class Diagnostics {
   }
 
   cell(address: string): CellRecord | undefined {
-    return this.cells.get(address) ?? this.cells.get(address.replace(/\$/g, ""));
+    return this.described(address) ?? this.described(address.replace(/\$/g, ""));
   }
 
   recentErrors(): readonly ErrorRecord[] {
@@ -168,7 +195,7 @@ export class Diagnostics {
     usage: Usage;
   } {
     return {
-      cells: [...this.cells.values()],
+      cells: [...this.cells.keys()].map((address) => this.described(address)!),
       errors: this.errors,
       notes: this.notesList,
       usage: this.usage(),

@@ -6,6 +6,7 @@
  */
 import { horizonOf } from "../../engine/completeness";
 import { lastValueAtOrBefore, type DayPoint } from "../../engine/series-ops";
+import type { SeriesQuery } from "../../engine/series-types";
 import { NOT_CACHED, type FnContext, type NotCached } from "../context";
 import { horizonSeen, pointsIn, recentStart, type SeriesBase } from "./latest";
 import { cachedSeries } from "./series-common";
@@ -18,7 +19,16 @@ export function cachedPoints(
   start: number,
   end: number
 ): DayPoint[] | NotCached {
-  const answer = cachedSeries(ctx, { ...base, start, end }, label);
+  // Spelled out, not spread: a spread copy was the largest cost of this read on a warm cell.
+  const query: SeriesQuery = {
+    projectId: base.projectId,
+    productId: base.productId,
+    metricId: base.metricId,
+    start,
+    end,
+    variant: base.variant,
+  };
+  const answer = cachedSeries(ctx, query, label);
   return answer ? pointsIn(answer) : NOT_CACHED;
 }
 
