@@ -1,7 +1,8 @@
 /**
- * The engine's share of a cell, without the functions layer: what CRYPTO.VALUE asks of the engine on the warm
- * path (the cached catalogues, read without waiting, to resolve the project and metric; then the series).
- * The hot path times this for its target ("engine time per cell").
+ * The engine's share of a cell, without the functions layer: the cached catalogues, read without waiting, to
+ * resolve the project and metric; then the series through engine.series, as every async caller reads it (a
+ * promise per cell). The hot path times this for its target ("engine time per cell"). A warm CRYPTO.VALUE
+ * reads the same cached snapshot without the promise (engine.seriesNow), so it can cost less than this.
  */
 import type { Metric, Project } from "../../client";
 import { dayNumber } from "../../client/data/days";

@@ -53,10 +53,9 @@ function busyNote(results: Measured): string {
 function hotPathNote(results: Measured): string {
   return (
     busyNote(results) +
-    "Per cell the engine awaits two catalogue lookups (each with its own deadline timer) before reading the " +
-    "series (a new Map and arrays per answer); with every cell of a recalculation in flight at once, " +
-    "collecting that garbage is about half the time. A synchronous lookup in the cached catalogue and one " +
-    "shared answer per series key and range would cut both."
+    "Per cell the engine path resolves the project and metric in the cached catalogues, then awaits " +
+    "engine.series, which answers from the cache with a new answer (a Map and a slice) behind a promise; with " +
+    "every cell of a recalculation in flight at once, collecting that garbage is a large share of the time."
   );
 }
 
@@ -83,8 +82,11 @@ function hotPathChecks(results: Measured): TargetCheck[] {
         : {
             note:
               busyNote(results) +
-              "profile one run (node --cpu-prof dist/node/tools/bench/main.js --only hot): the edge's " +
-              "per-cell work (argument checks, the diagnostics record, Excel values) is what it adds to the engine",
+              "a warm VALUE answers synchronously from the cache (no promise per cell); what it adds to the " +
+              "cached series read is the argument checks, the catalogue look-ups, its trace and a deferred " +
+              "diagnostics entry. If most cells took the async path (a stale cache, options it does not cover), " +
+              "the time is that path's; otherwise profile one run (node --cpu-prof " +
+              "dist/node/tools/bench/main.js --only hot) and look at the garbage collector first",
           }),
     },
   ];
