@@ -304,10 +304,122 @@ describe("the planner beyond the exhaustive limit (the min-cut path)", () => {
     expect(requestCount(planRequests(needs, 4, { search: "exhaustive" }), 4)).toBe(10);
   });
 
-  it("refuses a forced exhaustive search beyond 20 projects (2^20 choices)", () => {
+  it("refuses a forced exhaustive search beyond 20 projects (2^20 choices), and takes 20", () => {
     expect(() => planRequests(grid(ids("p", 21), ["m"]), 50, { search: "exhaustive" })).toThrow(
-      RangeError
+      new RangeError("an exhaustive plan takes at most 20 projects")
     );
-    // (20 projects are allowed: 2^20 choices take seconds here, too long for a unit test to show it.)
+    // One metric keeps each of the 2^20 choices cheap (a tenth of a second here).
+    const plan = planRequests(grid(ids("p", 20), ["m"]), 50, { search: "exhaustive" });
+    expect(plan).toEqual([expect.objectContaining({ form: "metric", id: "m" })]);
+  });
+});
+
+describe("the planner's choices on small grids, by either path", () => {
+  /** Needs from a map of each project's metrics. */
+  const cells = (byProject: Record<string, string[]>): PairNeed[] =>
+    Object.entries(byProject).flatMap(([projectId, metrics]) =>
+      metrics.map((metricId) => ({ projectId, metricId, start: 1, end: 2 }))
+    );
+  const projectIds = (plan: readonly PlannedRequest[]): string[] =>
+    plan.filter((r) => r.form === "project").map((r) => r.id);
+  const searches = ["exhaustive", "min-cut", "auto"] as const;
+
+  it("plans nothing for no needs", () => {
+    for (const search of searches) expect(planRequests([], 50, { search })).toEqual([]);
+  });
+
+  it("breaks a tie towards the metric form: p1's own request and m0's, not two project requests", () => {
+    // {p0, p1} by project and {p1} by project both cost 2; the plan with fewer project requests wins.
+    const needs = cells({ p0: ["m0"], p1: ["m1", "m2"] });
+    for (const search of searches) {
+      const plan = planRequests(needs, 3, { search });
+      expect([search, requestCount(plan, 3), projectIds(plan)]).toEqual([search, 2, ["p1"]]);
+    }
+  });
+
+  it("keeps every pair in its metric's request when a project request would only tie (chunks of 2)", () => {
+    const needs = cells({ p0: ["m0"], p1: ["m1", "m2"], p2: ["m2"] });
+    for (const search of searches) {
+      const plan = planRequests(needs, 2, { search });
+      expect([search, requestCount(plan, 2), projectIds(plan)]).toEqual([search, 3, []]);
+    }
+  });
+
+  it("of equally good plans with as many project requests, asks the first project by its own (a stable plan)", () => {
+    // 5 projects × 3 metrics in chunks of 4: any one project by itself leaves every metric one request.
+    const needs = grid(ids("p", 5), ["m0", "m1", "m2"]);
+    for (const search of searches) {
+      const plan = planRequests(needs, 4, { search });
+      expect([search, requestCount(plan, 4), projectIds(plan)]).toEqual([search, 4, ["p0"]]);
+    }
+  });
+
+  it("finds the optimum, and its fewest project requests, where lists need several chunks", () => {
+    const cases: Array<[Record<string, string[]>, number, number, string[]]> = [
+      // The cover alone, or one start of the improvement pass alone, ends above these.
+      [
+        {
+          p0: ["m0", "m1", "m2"],
+          p1: ["m1", "m2", "m3"],
+          p2: ["m1", "m2", "m3"],
+          p3: ["m0", "m1", "m2", "m3"],
+          p4: ["m0", "m1", "m2", "m3"],
+          p5: ["m0", "m1", "m2", "m3"],
+        },
+        3,
+        7,
+        ["p0", "p1", "p2"],
+      ],
+      [
+        {
+          p0: ["m0"],
+          p1: ["m1", "m2"],
+          p2: ["m0", "m1", "m2"],
+          p3: ["m0", "m1", "m2", "m3"],
+          p4: ["m0", "m1"],
+          p5: ["m1", "m3"],
+          p6: ["m2"],
+          p7: ["m0", "m1", "m2", "m3"],
+          p8: ["m0", "m3"],
+          p9: ["m0", "m1", "m2"],
+          p10: ["m0", "m2"],
+        },
+        2,
+        13,
+        ["p1"],
+      ],
+      [Object.fromEntries(ids("p", 13).map((p) => [p, ["m0", "m1", "m2", "m3"]])), 6, 9, ["p0"]],
+    ];
+    for (const [byProject, chunk, count, projects] of cases) {
+      for (const search of searches) {
+        const plan = planRequests(cells(byProject), chunk, { search });
+        expect([search, requestCount(plan, chunk), projectIds(plan)]).toEqual([
+          search,
+          count,
+          projects,
+        ]);
+      }
+    }
+  });
+
+  it("asks a metric of every project only when its list would take more than one request", () => {
+    const wholeUniverse = () => true;
+    const full = planRequests(grid(ids("p", 3), ["m0"]), 3, { wholeUniverse });
+    expect(full).toEqual([expect.objectContaining({ form: "metric", members: ids("p", 3) })]);
+    expect(full[0].all).toBeUndefined();
+    const over = planRequests(grid(ids("p", 4), ["m0"]), 3, { wholeUniverse });
+    expect(over[0].all).toBe(true);
+  });
+
+  it("never asks every project for a project's own request, even one named like such a metric", () => {
+    // Project "tvl" goes by its own request (3 metrics in 2 chunks); the metric "tvl" may be asked of all.
+    const needs = [...cells({ tvl: ["a", "b", "c"] }), ...cells({ p: ["tvl"] })];
+    for (const search of searches) {
+      const plan = planRequests(needs, 2, { search, wholeUniverse: (m) => m === "tvl" });
+      const own = plan.find((r) => r.form === "project" && r.id === "tvl");
+      expect(own).toBeDefined();
+      expect(own?.all).toBeUndefined();
+      expect(requestCount(plan, 2)).toBe(3);
+    }
   });
 });

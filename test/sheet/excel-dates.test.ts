@@ -13,6 +13,9 @@ describe("serials into functions", () => {
     expect(serialToDay(61)).toBe(dayNumber("1900-03-01"));
     expect(serialToDay(45292.75)).toBe(dayNumber("2024-01-01")); // a date-time: the day
     expect(dayToSerial(dayNumber("2024-01-01"))).toBe(45292);
+    // Excel's last date is still a date.
+    expect(serialToDay(2958465)).toBe(dayNumber("9999-12-31"));
+    expect(serialToDay(2958465.5)).toBe(dayNumber("9999-12-31"));
   });
 
   it("refuses serials before 1900-03-01 (and Excel's fictitious 1900-02-29) or past 9999-12-31", () => {

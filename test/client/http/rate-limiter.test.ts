@@ -885,6 +885,26 @@ describe("rate limiter and its shared ledger, in detail", () => {
     }
   });
 
+  it("warns once when two turns of the ledger fail at the same time", async () => {
+    const logs = collectLogs();
+    try {
+      const ledger = new GatedLedger();
+      const limiter = new RateLimiter({ limit: 5, windowMs: 1000, ledger });
+      const finished = await limiter.acquire();
+      ledger.failure = new Error("EIO");
+      ledger.settle = () => Promise.reject(new Error("EIO"));
+      // The report of the answer and the next claim are both under way when either fails.
+      finished();
+      const next = limiter.acquire();
+      await next;
+      await limiter.settled();
+      expect(ledger.turns).toHaveLength(2);
+      expect(logs.records).toHaveLength(1);
+    } finally {
+      logs.restore();
+    }
+  });
+
   it("leaves the ledger aside when it fails to take a server's pause, still pausing this process", async () => {
     const logs = collectLogs();
     try {
