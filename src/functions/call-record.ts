@@ -96,7 +96,10 @@ export function recordCall(
 export function recordAnsweredCall(call: Call, trace: CallTrace): void {
   const diagnostics = sharedDiagnostics();
   const at = diagnostics.now();
-  diagnostics.recordCellLater(call.address, () => cellRecord(call, trace, at));
+  // The arguments as recorded now, not later: a waiting record must not keep a huge range alive.
+  const args = recordedArgs(call.args);
+  const recorded = args === call.args ? call : { ...call, args };
+  diagnostics.recordCellLater(call.address, () => cellRecord(recorded, trace, at));
 }
 
 function cellRecord(
