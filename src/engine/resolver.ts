@@ -121,14 +121,41 @@ export function resolveProjectIn(projects: readonly Project[], text: string): Pr
   throw notFound("project", text, closest(text, candidates), "resolveProject");
 }
 
+interface MetricIndex {
+  byId: Map<string, Metric>;
+  byName: Map<string, Metric>;
+}
+
+/**
+ * Look-ups by id and name, built once per catalogue: scanning the list per cell normalised every metric's id
+ * (a new string each), which was most of what a warm cell allocated. The first metric of an id or name wins,
+ * as a scan of the list would find it.
+ */
+const metricIndexes = new WeakMap<readonly Metric[], MetricIndex>();
+
+function metricIndexOf(metrics: readonly Metric[]): MetricIndex {
+  let index = metricIndexes.get(metrics);
+  if (!index) {
+    index = { byId: new Map(), byName: new Map() };
+    for (const m of metrics) {
+      const id = norm(m.metricId);
+      if (!index.byId.has(id)) index.byId.set(id, m);
+      const name = norm(m.metricName);
+      if (!index.byName.has(name)) index.byName.set(name, m);
+    }
+    metricIndexes.set(metrics, index);
+  }
+  return index;
+}
+
 export function resolveMetricIn(metrics: readonly Metric[], text: string): Metric {
   const t = norm(text);
   if (!t)
     throw new CryptometricsError("invalid-input", "no metric given", {
       operation: "resolveMetric",
     });
-  const found =
-    metrics.find((m) => norm(m.metricId) === t) ?? metrics.find((m) => norm(m.metricName) === t);
+  const index = metricIndexOf(metrics);
+  const found = index.byId.get(t) ?? index.byName.get(t);
   if (found) return found;
   const candidates = metrics.map((m) => ({ id: m.metricId, labels: [m.metricId, m.metricName] }));
   throw notFound("metric", text, closest(text, candidates), "resolveMetric");

@@ -5,15 +5,27 @@ import type { SeriesAnswer } from "../engine/series-types";
 import type { Runtime } from "../runtime/runtime";
 import { messageOf } from "../client/errors";
 
+/**
+ * What served one call, for its diagnostics record. The collections most cells leave empty (warnings, as-of
+ * days) are made on first use: a warm recalculation keeps thousands of traces until their records are read.
+ */
 export class CallTrace {
   readonly requests = new Set<string>();
-  readonly warnings = new Set<string>();
   stale?: { fetchedAt: number; reason: string };
   /** The oldest answer read back from the cache saved on this computer, if any served the cell. */
   restored?: { fetchedAt: number };
   readonly definitions: Record<string, string> = {};
+  private warningSet?: Set<string>;
+  private asOfMap?: Map<string, number>;
+
+  get warnings(): Set<string> {
+    return (this.warningSet ??= new Set());
+  }
+
   /** Day of each latest value shown, by series label ("aave tvl"): what a "latest" figure is as of. */
-  readonly asOf = new Map<string, number>();
+  get asOf(): Map<string, number> {
+    return (this.asOfMap ??= new Map());
+  }
 
   noteAsOf(label: string, day: number): void {
     this.asOf.set(label, day);
