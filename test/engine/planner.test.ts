@@ -389,6 +389,13 @@ describe("the planner's choices on small grids, by either path", () => {
         ["p1"],
       ],
       [Object.fromEntries(ids("p", 13).map((p) => [p, ["m0", "m1", "m2", "m3"]])), 6, 9, ["p0"]],
+      // Equal plans ({p0, p2} costs 5 too): both paths take the same one; the improvement pass runs to the end.
+      [
+        { p0: ["m0", "m3"], p1: ["m1", "m3"], p2: ["m0", "m2", "m3", "m4"], p3: ["m3"] },
+        2,
+        5,
+        ["p1", "p2"],
+      ],
     ];
     for (const [byProject, chunk, count, projects] of cases) {
       for (const search of searches) {
