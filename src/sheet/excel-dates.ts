@@ -29,9 +29,14 @@ export function dayToSerial(day: number): number {
 /** Excel reads date text in a numeric context as its serial; "YYYY-MM-DD" is the one unambiguous spelling. */
 export function isoDateToSerial(text: string): number | undefined {
   const day = parseDay(text);
+  // (Without this line the range below refuses the NaN serial of no day just the same.)
+  // Stryker disable next-line ConditionalExpression: see above
   if (day === undefined) return undefined;
   const serial = dayToSerial(day);
-  return serial >= MIN_SERIAL && serial <= MAX_SERIAL ? serial : undefined;
+  if (serial < MIN_SERIAL) return undefined;
+  // (parseDay reads four-digit years: no text gets past 9999-12-31, the upper bound is a guard.)
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: see above
+  return serial <= MAX_SERIAL ? serial : undefined;
 }
 
 /** "YYYY-MM-DD" for a serial (time of day dropped), or undefined outside 1900-01-01..9999-12-31. */
@@ -39,9 +44,10 @@ export function serialToIsoDate(serial: number): string | undefined {
   if (!Number.isFinite(serial)) return undefined;
   const whole = Math.floor(serial);
   if (whole < 1 || whole > MAX_SERIAL) return undefined;
-  if (whole === FICTITIOUS_LEAP_DAY) return "1900-02-29";
   // Before the fictitious day, serials run one day behind the later ones.
-  return formatDay(whole - EPOCH_OFFSET + (whole < FICTITIOUS_LEAP_DAY ? 1 : 0));
+  if (whole < FICTITIOUS_LEAP_DAY) return formatDay(whole - EPOCH_OFFSET + 1);
+  if (whole === FICTITIOUS_LEAP_DAY) return "1900-02-29";
+  return formatDay(whole - EPOCH_OFFSET);
 }
 
 /**
