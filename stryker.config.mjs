@@ -44,7 +44,11 @@ export const TARGETS = {
   // The spreadsheet model: Excel's date serials, and the formula tokenizer (through the parser, its one caller).
   "src/sheet/excel-dates.ts": { tests: ["test/sheet/excel-dates.test.ts"] },
   "src/sheet/tokens.ts": {
-    tests: ["test/sheet/formula.test.ts", "test/sheet/formula.property.test.ts"],
+    tests: [
+      "test/sheet/tokens.test.ts",
+      "test/sheet/formula.test.ts",
+      "test/sheet/formula.property.test.ts",
+    ],
   },
   "src/functions/options.ts": {
     // options.test.ts states every accepted value and every refusal; the taskpane's function-specs suite

@@ -35,6 +35,8 @@ const NUMBER = /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
 // Anything glued to a number that would make it a different word ("1e", "1.2.3", "12abc").
 const NUMBER_TAIL = /[\p{L}\p{N}_.]+/uy;
 const NAME = /[\p{L}_][\p{L}\p{N}_.]*/uy;
+// (Skipping one space a turn or a run at once reads the same tokens.)
+// Stryker disable next-line Regex: see above
 const WHITESPACE = /\s+/y;
 // A cell reference as a name begins: 1 to 3 column letters, then the row (no $: the sheets here never copy).
 const REFERENCE = /^([A-Za-z]{1,3}[1-9]\d{0,6})(?:\.|$)/;
@@ -58,7 +60,9 @@ function match(pattern: RegExp, text: string, at: number): string | undefined {
 
 function describeChar(char: string): string {
   const code = char.codePointAt(0) ?? 0;
-  // Control and invisible characters print as nothing useful; show their code point.
+  // Control and invisible characters print as nothing useful; show their code point. (A space never gets
+  // here, whitespace is skipped: `<= 0x20` would read the same.)
+  // Stryker disable next-line EqualityOperator: see above
   return code < 0x20 || code === 0x7f || /\s/.test(char)
     ? `U+${code.toString(16).toUpperCase().padStart(4, "0")}`
     : `'${char}'`;
@@ -82,6 +86,8 @@ function readReference(
     const column = at + 1;
     if (text[at + 1] === "[") {
       const close = text.indexOf("]", at + 2);
+      // (Searched from at + 2, a ']' is never at 0: `<= 0` reads the same.)
+      // Stryker disable next-line EqualityOperator: see above
       if (close < 0) throw new FormulaSyntaxError("unterminated field name (missing ']')", column);
       const field = text.slice(at + 2, close).trim();
       if (field === "") throw new FormulaSyntaxError("empty field name '[]'", column);
@@ -103,6 +109,8 @@ function readString(text: string, start: number): { value: string; next: number 
   let at = start + 1;
   for (;;) {
     const quote = text.indexOf('"', at);
+    // (Searched from the opening quote on, a closing one is never at 0: `<= 0` reads the same.)
+    // Stryker disable next-line EqualityOperator: see above
     if (quote < 0)
       throw new FormulaSyntaxError("unterminated text (missing closing '\"')", start + 1);
     value += text.slice(at, quote);
