@@ -1,4 +1,9 @@
-import { DEFAULT_OPTIONS, parseOptions, type OptionKey } from "../../src/functions/options";
+import {
+  DEFAULT_OPTIONS,
+  optionChoices,
+  parseOptions,
+  type OptionKey,
+} from "../../src/functions/options";
 import { FunctionError } from "../../src/functions/result";
 
 const EVERY: readonly OptionKey[] = [
@@ -83,6 +88,40 @@ describe("the options argument", () => {
     ["window=ttm", { window: { kind: "months", n: 12, text: "ttm" } }],
   ] as const)("%s sets exactly that option, leaving the others at their defaults", (text, set) => {
     expect(parseOptions(text, "METRIC", EVERY)).toEqual({ ...DEFAULT_OPTIONS, ...set });
+  });
+
+  it("a series takes values=value|pop|yoy and refuses coverage by name; the statement takes all four", () => {
+    for (const fn of ["VALUE", "ASOF", "METRIC", "PRODUCT_METRIC"]) {
+      for (const v of ["value", "pop", "yoy"])
+        expect(parseOptions(`values=${v}`, fn, ["values"]).values).toBe(v);
+      expect(refusal("values=coverage", fn, ["values"])).toBe(
+        `option "values=coverage" does not apply to ${fn}; it takes values=value|pop|yoy`
+      );
+    }
+    for (const v of ["value", "pop", "yoy", "coverage"])
+      expect(parseOptions(`values=${v}`, "STATEMENT", ["values"]).values).toBe(v);
+    expect(refusal("values=median", "STATEMENT", ["values"])).toBe(
+      'option values="median" is not allowed; use values=value|pop|yoy|coverage'
+    );
+  });
+
+  it("a product's series breaks down by chain only; a project's by chain or product", () => {
+    expect(parseOptions("breakdown=chain", "PRODUCT_METRIC", ["breakdown"]).breakdown).toBe(
+      "chain"
+    );
+    expect(refusal("breakdown=product_id", "PRODUCT_METRIC", ["breakdown"])).toBe(
+      'option "breakdown=product_id" does not apply to PRODUCT_METRIC; it takes breakdown=chain'
+    );
+    expect(parseOptions("breakdown=product_id", "METRIC", ["breakdown"]).breakdown).toBe(
+      "product_id"
+    );
+  });
+
+  it("every window preset the formula builder offers parses", () => {
+    const presets = optionChoices("VALUE", "window");
+    expect(presets).toEqual(["30d", "90d", "ttm", "ytd", "qtd", "mtd"]);
+    for (const preset of presets ?? [])
+      expect(parseOptions(`window=${preset}`, "VALUE", ["window"]).window?.text).toBe(preset);
   });
 
   it("values=coverage is read for the statement", () => {
