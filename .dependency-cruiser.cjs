@@ -77,6 +77,22 @@ module.exports = {
       to: { path: "^src/(simulator|tools|cli)/", reachable: true },
     },
     {
+      name: "functions-bundle-lean",
+      comment:
+        "functions.js (the manifest's functions script, loaded before any page) holds the functions and what " +
+        "they compose, nothing of the pages: no taskpane, preview, ribbon, Excel.run or DOM helpers, no " +
+        "Fluent UI, and no lru-cache (its browser build was a tenth of the bundle's budget: src/engine/lru.ts).",
+      severity: "error",
+      from: { path: "^src/functions/entry[.]ts$" },
+      to: {
+        path: [
+          "^src/(taskpane|preview|commands|ui|excel)/",
+          "(^|/)node_modules/(@fluentui|lru-cache)/",
+        ],
+        reachable: true,
+      },
+    },
+    {
       name: "no-unresolvable",
       comment: "An import that resolves to nothing is a typo or a missing dependency.",
       severity: "error",

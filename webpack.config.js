@@ -126,7 +126,13 @@ module.exports = (env = {}, argv = {}) => {
           exclude: /node_modules/,
           use: {
             loader: "ts-loader",
-            options: { configFile: "tsconfig.json", onlyCompileBundledFiles: true },
+            options: {
+              configFile: "tsconfig.json",
+              onlyCompileBundledFiles: true,
+              // ES modules for webpack (tsconfig's commonjs is for Node and jest): concatenated and
+              // tree-shaken, about 6 kB less of functions.js gzipped than require() wrappers.
+              compilerOptions: { module: "es2020" },
+            },
           },
         },
       ],

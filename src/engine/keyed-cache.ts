@@ -7,7 +7,7 @@
  * saved in an earlier session is fresh until the expiry it was saved with (unless this session refreshed
  * since), and otherwise the fallback it would have been. Every fetched answer is saved.
  */
-import { LRUCache } from "lru-cache";
+import { LruCache } from "./lru";
 import type { Timers } from "../client";
 import { nextDailyUpdate, type CachePolicy } from "./cache-policy";
 import type { Persisted } from "./persistence";
@@ -45,7 +45,7 @@ export class KeyedCache {
   private generation = 0;
   /** When this session last asked for everything afresh: saved answers from before are not fresh. */
   private refreshedAt = -Infinity;
-  private readonly stored: LRUCache<string, Stored>;
+  private readonly stored: LruCache<string, Stored>;
   private readonly inFlight = new Map<string, Promise<unknown>>();
 
   constructor(
@@ -54,7 +54,7 @@ export class KeyedCache {
     private readonly timers?: Timers,
     private readonly saved?: SavedEntries
   ) {
-    this.stored = new LRUCache<string, Stored>({ max: policy.maxEntries });
+    this.stored = new LruCache<string, Stored>({ max: policy.maxEntries });
   }
 
   refresh(): void {

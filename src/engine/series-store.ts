@@ -8,7 +8,7 @@
  * after the last refresh of this session, otherwise as the fallback they would have been had the session never
  * ended. Every committed change is announced (onCommit) so the engine can save it.
  */
-import { LRUCache } from "lru-cache";
+import { LruCache } from "./lru";
 import { Coverage, type Interval } from "./coverage";
 import { nextDailyUpdate, type CachePolicy } from "./cache-policy";
 import type { DayPoint } from "./series-ops";
@@ -66,16 +66,16 @@ export class SeriesStore {
   private generation = 0;
   /** When this session last asked for everything afresh: restored entries saved before then are not fresh. */
   private refreshedAt = -Infinity;
-  private readonly entries: LRUCache<string, Entry>;
+  private readonly entries: LruCache<string, Entry>;
 
   constructor(
     private readonly policy: CachePolicy,
     private readonly now: () => number,
     private readonly onCommit?: (key: string) => void
   ) {
-    this.entries = new LRUCache<string, Entry>({
+    this.entries = new LruCache<string, Entry>({
       maxSize: policy.maxPoints,
-      sizeCalculation: (e) => 1 + e.current.points + (e.previous?.points ?? 0),
+      sizeOf: (e) => 1 + e.current.points + (e.previous?.points ?? 0),
     });
   }
 
@@ -249,7 +249,7 @@ export class SeriesStore {
     s.lists = undefined;
     s.points = [...s.dims.values()].reduce((n, m) => n + m.size, 0);
     const entry = this.entries.get(key);
-    // A new object: lru-cache re-measures an entry's size only when the value changes.
+    // Set again so the cache re-measures the entry (its points changed) and makes it the most recent.
     if (entry) this.entries.set(key, { ...entry });
     this.onCommit?.(key);
   }
