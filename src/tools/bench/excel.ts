@@ -17,8 +17,19 @@ export function installExcelHost(): void {
   installHost(EXCEL_STAND_IN);
 }
 
+/**
+ * A date cell's value as Excel passes it: the serial number the cell already holds. Excel does not parse date
+ * text on every call, so neither does the stand-in: each workload day is converted once and then looked up.
+ */
+const serials = new Map<string, number>();
+
 function serial(day: string): number {
-  return dayToSerial(dayNumber(day));
+  let n = serials.get(day);
+  if (n === undefined) {
+    n = dayToSerial(dayNumber(day));
+    serials.set(day, n);
+  }
+  return n;
 }
 
 function invocation(index: number, functionName: string): CustomFunctions.CancelableInvocation {
