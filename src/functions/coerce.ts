@@ -106,7 +106,10 @@ export function optionalText(value: unknown, name: string): string | undefined {
  * `maxIds` stops a whole column from becoming a million series, and is checked while reading: a range of
  * 1,000,000 cells is refused after its first `maxIds + 1` ids, in microseconds, before any other work.
  */
-export function idList(value: unknown, name: string, maxIds = 500): string[] {
+/** The most ids (or id positions) one argument takes: a formula over more is a mistake, not a model. */
+export const MAX_IDS = 500;
+
+export function idList(value: unknown, name: string, maxIds = MAX_IDS): string[] {
   const ids: string[] = [];
   const read = (cell: unknown): void => {
     if (isMissing(cell)) return;
@@ -147,7 +150,7 @@ export function uniqueIds(ids: readonly string[]): string[] {
  * an empty part of a comma list keeps its place too, as "" (its column says so), so references into the
  * result never shift when an input changes. At least one id; at most `maxIds` positions, checked while reading.
  */
-export function idPositions(value: unknown, name: string, maxIds = 500): string[] {
+export function idPositions(value: unknown, name: string, maxIds = MAX_IDS): string[] {
   const ids: string[] = [];
   const add = (id: string): void => {
     if (ids.length === maxIds)

@@ -12,6 +12,8 @@
  * A sector of more projects than COMPS takes (500 positions) is refused with the reason.
  */
 import type { CellInput, GridPlan } from "../../excel/port";
+import { MAX_IDS } from "../../functions/coerce";
+import { parseColumn } from "../../functions/impl/comps-columns";
 import {
   EXCEL_MAX_FORMULA_TEXT,
   formulaText,
@@ -42,15 +44,16 @@ export const SECTOR_COMPS_COLUMNS: readonly CompsColumnChoice[] = [
 /** Excel refuses to enter a formula longer than this many characters. */
 export const EXCEL_MAX_FORMULA_LENGTH = 8192;
 /** COMPS (like every function taking ids) reads at most this many project positions. */
-export const COMPS_MAX_PROJECTS = 500;
+export const COMPS_MAX_PROJECTS = MAX_IDS;
 
 export type SectorComps =
   | { kind: "formula"; formula: string; projects: number; columns: readonly CompsColumnChoice[] }
   | { kind: "grid"; plan: GridPlan; projects: number; columns: readonly CompsColumnChoice[] };
 
-/** The metric ids a column reads. */
+/** The metric ids a column reads, as COMPS itself reads the column. */
 function metricsOf(column: string): string[] {
-  return column.split("/").map((term) => term.split(":")[0].trim());
+  const { numerator, denominator } = parseColumn(column);
+  return denominator ? [numerator.metric, denominator.metric] : [numerator.metric];
 }
 
 /** The default columns whose metrics the catalogue lists (a service without fees gets no fees column). */
