@@ -12,6 +12,7 @@ import {
   VALUE_OPTIONS,
 } from "../../src/functions/impl/series-common";
 import { PROJECTS_OPTIONS } from "../../src/functions/impl/catalogue";
+import { COMPS_OPTIONS } from "../../src/functions/impl/comps";
 import { STATEMENT_OPTIONS } from "../../src/functions/impl/statement";
 import type { FunctionName } from "../../src/tools/faults/workbook";
 
@@ -29,6 +30,7 @@ export type ParamKind =
 export const OPTION_KEYS: Partial<Record<FunctionName, readonly OptionKey[]>> = {
   VALUE: VALUE_OPTIONS,
   ASOF: VALUE_OPTIONS,
+  COMPS: COMPS_OPTIONS,
   METRIC: METRIC_OPTIONS,
   PRODUCT_METRIC: PRODUCT_METRIC_OPTIONS,
   STATEMENT: STATEMENT_OPTIONS,
@@ -36,7 +38,13 @@ export const OPTION_KEYS: Partial<Record<FunctionName, readonly OptionKey[]>> = 
 };
 
 const ALL_OPTION_KEYS: readonly OptionKey[] = [
-  ...new Set([...VALUE_OPTIONS, ...METRIC_OPTIONS, ...STATEMENT_OPTIONS, ...PROJECTS_OPTIONS]),
+  ...new Set([
+    ...VALUE_OPTIONS,
+    ...METRIC_OPTIONS,
+    ...STATEMENT_OPTIONS,
+    ...PROJECTS_OPTIONS,
+    ...COMPS_OPTIONS,
+  ]),
   "layout",
   "values",
 ];
@@ -314,7 +322,10 @@ export function faceInvalid(kind: ParamKind, name: FunctionName): fc.Arbitrary<u
         fc.constant([[45_292, 45_293]])
       );
     case "options": {
-      const allowed = OPTION_KEYS[name] ?? [];
+      // A function missing from the table would see its own keys offered as foreign ones, and the
+      // property would fail only on the runs that happen to pick one: refuse the gap outright instead.
+      const allowed = OPTION_KEYS[name];
+      if (allowed === undefined) throw new Error(`OPTION_KEYS has no entry for ${name}`);
       const foreign = ALL_OPTION_KEYS.filter((k) => !allowed.includes(k));
       return fc.oneof(
         fc.constantFrom(

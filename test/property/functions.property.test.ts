@@ -15,7 +15,14 @@ import { StuckError } from "../../src/tools/faults/driver";
 import { openLab, type Lab } from "../../src/tools/faults/lab";
 import { callFormula, FUNCTIONS, type FunctionName } from "../../src/tools/faults/workbook";
 import { generateFunctionsMeta } from "../../src/tools/gen-functions-meta";
-import { argumentFor, EXAMPLES, faceInvalid, SIGNATURES, type Param } from "./arbitraries";
+import {
+  argumentFor,
+  EXAMPLES,
+  faceInvalid,
+  OPTION_KEYS,
+  SIGNATURES,
+  type Param,
+} from "./arbitraries";
 
 let lab: Lab;
 beforeAll(async () => {
@@ -118,6 +125,11 @@ describe("every custom function, whatever Excel passes", () => {
     const covered = Object.fromEntries(names.map((n) => [n, SIGNATURES[n].length]));
     expect(covered).toEqual(registered);
     for (const n of names) expect(FUNCTIONS[n].arity).toBe(SIGNATURES[n].length);
+  });
+
+  it("knows the option keys of every function that takes options", () => {
+    const withOptions = names.filter((n) => SIGNATURES[n].some((p) => p.kind === "options"));
+    expect(withOptions.filter((n) => OPTION_KEYS[n] === undefined)).toEqual([]);
   });
 
   it.each(names.map((n) => [n]))(
