@@ -4,6 +4,9 @@
  * file renamed into place), so a reader in another process sees the old entry or the new one, never half of
  * one. Without fsync: a cache survives a power cut by dropping what it cannot read (see persistence.ts).
  *
+ * A batch is written a few files at a time (WRITE_CONCURRENCY): one after the other, a CLI run's 200 answers
+ * took 300–600 ms of the run, each atomic write being about ten file-system calls waited on in turn.
+ *
  * Least recently used first out: reading an entry touches its modification time; a write that takes the
  * directory past its bound deletes the oldest files until it is back under 90 % of it (a margin, so the next
  * runs do not evict again), under a lock so two processes do not evict at once. Files that are not entries
@@ -25,10 +28,26 @@ const ENTRY = /^[0-9a-f]{64}\.json$/;
 const TEMPORARY = /^[0-9a-f]{64}\.json\.\S+$/;
 const TEMPORARY_MAX_AGE_MS = 60 * 60_000;
 
+/**
+ * Entry files written at once. libuv's thread pool runs 4 file-system calls at a time; 8 keeps it busy while
+ * each write waits between its calls. Measured on 200 entries (2 shared cores): one at a time 160–230 ms,
+ * 8 at once 80–145 ms.
+ */
+export const WRITE_CONCURRENCY = 8;
+
+/** Writes one file atomically (write-file-atomic's signature, as the store calls it). */
+export type WriteFile = (
+  path: string,
+  text: string,
+  options: { fsync: false; mode: number }
+) => Promise<void>;
+
 export interface FileStoreOptions {
   dir: string;
   maxBytes?: number;
   now?: () => number;
+  /** For tests; write-file-atomic by default. */
+  writeFile?: WriteFile;
 }
 
 function isMissing(error: unknown): boolean {
@@ -46,6 +65,7 @@ export class FileBlobStore implements BlobStore {
   private readonly entries: string;
   private readonly maxBytes: number;
   private readonly now: () => number;
+  private readonly writeFile: WriteFile;
   private prepared = false;
 
   constructor(options: FileStoreOptions) {
@@ -53,6 +73,7 @@ export class FileBlobStore implements BlobStore {
     this.entries = join(options.dir, "entries");
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     this.now = options.now ?? Date.now;
+    this.writeFile = options.writeFile ?? writeFileAtomic;
   }
 
   private pathOf(key: string): string {
@@ -95,18 +116,16 @@ export class FileBlobStore implements BlobStore {
 
   async setMany(batch: ReadonlyMap<string, string>): Promise<void> {
     await this.prepare();
-    let wrote = false;
     const at = new Date(this.now());
-    for (const [key, text] of batch) {
-      // One answer bigger than the whole bound would only empty the store.
-      if (Buffer.byteLength(text) > this.maxBytes) continue;
+    // One answer bigger than the whole bound would only empty the store.
+    const writes = [...batch].filter(([, text]) => Buffer.byteLength(text) <= this.maxBytes);
+    await eachLimited(writes, WRITE_CONCURRENCY, async ([key, text]) => {
       const path = this.pathOf(key);
-      await writeFileAtomic(path, text, { fsync: false, mode: 0o600 });
+      await this.writeFile(path, text, { fsync: false, mode: 0o600 });
       // Last use by the store's clock (the same one reads use), not the file system's.
       await fs.utimes(path, at, at).catch(() => undefined);
-      wrote = true;
-    }
-    if (wrote) await withLock(join(this.dir, "store.lock"), () => this.evict());
+    });
+    if (writes.length > 0) await withLock(join(this.dir, "store.lock"), () => this.evict());
   }
 
   private async scan(): Promise<{ files: FileInfo[]; temporary: FileInfo[] }> {
@@ -189,6 +208,31 @@ export class FileBlobStore implements BlobStore {
     }
     return { oldest, newest };
   }
+}
+
+/**
+ * Runs `work` on every item, at most `limit` at a time; rejects with the first failure once the works under
+ * way have ended (none is left running behind the caller's back).
+ */
+async function eachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>
+): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async (): Promise<void> => {
+    while (failure === undefined && next < items.length) {
+      const item = items[next++];
+      try {
+        await work(item);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failure) throw failure.error;
 }
 
 async function unlinkQuietly(path: string): Promise<void> {

@@ -1,7 +1,12 @@
 /** The CLI's saved cache: real files in a temporary directory. */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "fs";
 import { dirname, join } from "path";
-import { FileBlobStore } from "../../../src/cli/cache/file-store";
+import writeFileAtomic from "write-file-atomic";
+import {
+  FileBlobStore,
+  WRITE_CONCURRENCY,
+  type WriteFile,
+} from "../../../src/cli/cache/file-store";
 import { defaultCacheDir } from "../../../src/cli/cache/cache-dir";
 
 /** Inside this file's own temporary tree (test/support/cache-dir.ts), removed when the file ends. */
@@ -49,6 +54,64 @@ describe("file store", () => {
     await store.setMany(new Map([["k4", "x".repeat(3_000)]]));
     expect((await store.usage()).bytes).toBeLessThanOrEqual(10_000);
     expect([...(await store.getMany(["k1", "k2", "k3", "k4"])).keys()]).toEqual(["k1", "k3", "k4"]);
+  });
+
+  it("writes a batch several files at a time, never more than its bound at once", async () => {
+    const dir = tempDir();
+    let writing = 0;
+    let most = 0;
+    const held: Array<() => void> = [];
+    // Each write waits until the test lets it finish: what is in flight at once is what the store started.
+    const writeFile: WriteFile = async (path, text, options) => {
+      writing++;
+      most = Math.max(most, writing);
+      await new Promise<void>((resolve) => held.push(resolve));
+      await writeFileAtomic(path, text, options);
+      writing--;
+    };
+    const store = new FileBlobStore({ dir, writeFile, now: () => Date.UTC(2026, 10, 20, 12) });
+    const batch = new Map(
+      Array.from({ length: 50 }, (_, i): [string, string] => [`k${i}`, `v${i}`])
+    );
+    const saving = store.setMany(batch);
+    let released = 0;
+    while (released < batch.size) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      for (const release of held.splice(0)) {
+        release();
+        released++;
+      }
+    }
+    await saving;
+    expect(most).toBe(WRITE_CONCURRENCY);
+    expect(WRITE_CONCURRENCY).toBeGreaterThan(1);
+    const read = await store.getMany([...batch.keys()]);
+    expect(read).toEqual(batch);
+    // Atomic writes leave no temporary file behind, and every entry carries the store's clock as its last use.
+    const names = readdirSync(join(dir, "entries"));
+    expect(names).toHaveLength(50);
+    expect(names.every((n) => /^[0-9a-f]{64}\.json$/.test(n))).toBe(true);
+    expect(
+      names.every((n) => statSync(join(dir, "entries", n)).mtimeMs === Date.UTC(2026, 10, 20, 12))
+    ).toBe(true);
+  });
+
+  it("reports a write that failed once the writes under way have ended, and evicts nothing", async () => {
+    const dir = tempDir();
+    let started = 0;
+    const writeFile: WriteFile = async (path, text, options) => {
+      started++;
+      if (started === 3) throw new Error("disk full");
+      await writeFileAtomic(path, text, options);
+    };
+    // 1 byte each: the 7 written pass the 5-byte bound, which an eviction would have restored.
+    const store = new FileBlobStore({ dir, writeFile, maxBytes: 5 });
+    const batch = new Map(Array.from({ length: 40 }, (_, i): [string, string] => [`k${i}`, "v"]));
+    await expect(store.setMany(batch)).rejects.toThrow("disk full");
+    // The failure stops new writes; those under way finish (whole files, no temporaries).
+    const names = readdirSync(join(dir, "entries"));
+    expect(names).toHaveLength(WRITE_CONCURRENCY - 1);
+    expect(names.every((n) => /^[0-9a-f]{64}\.json$/.test(n))).toBe(true);
   });
 
   it("keeps no entry bigger than the whole bound", async () => {
