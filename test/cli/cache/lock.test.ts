@@ -1,0 +1,51 @@
+/** The cache directory's lock: real lock directories in a temporary directory. */
+import { existsSync, mkdtempSync } from "fs";
+import { dirname, join } from "path";
+import { withLock } from "../../../src/cli/cache/lock";
+
+/** Inside this file's own temporary tree (test/support/cache-dir.ts), removed when the file ends. */
+function tempDir(): string {
+  return mkdtempSync(join(dirname(process.env.CRYPTOMETRICS_CACHE_DIR as string), "lock-"));
+}
+
+const turnOfTheLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe("the cache directory's lock", () => {
+  it("gives one process's turns the lock one at a time, in the order they were asked", async () => {
+    const lockPath = join(tempDir(), "record.json.lock");
+    const events: string[] = [];
+    const turns = Array.from({ length: 10 }, (_, i) =>
+      withLock(lockPath, async () => {
+        events.push(`in ${i}`);
+        // Held across turns of the event loop, as a read and a write of the record are.
+        expect(existsSync(lockPath)).toBe(true);
+        await turnOfTheLoop();
+        await turnOfTheLoop();
+        events.push(`out ${i}`);
+        return i;
+      })
+    );
+    expect(await Promise.all(turns)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(events).toEqual(Array.from({ length: 10 }, (_, i) => [`in ${i}`, `out ${i}`]).flat());
+    // Released at the end: another process can take it.
+    expect(existsSync(lockPath)).toBe(false);
+  });
+
+  it("passes the lock on after a turn that failed, and reports that turn's error to its caller", async () => {
+    const lockPath = join(tempDir(), "record.json.lock");
+    const failed = withLock(lockPath, () => Promise.reject(new Error("record unreadable")));
+    const next = withLock(lockPath, () => Promise.resolve("next ran"));
+    await expect(failed).rejects.toThrow("record unreadable");
+    await expect(next).resolves.toBe("next ran");
+    expect(existsSync(lockPath)).toBe(false);
+  });
+
+  it("keeps the turns on different locks apart", async () => {
+    const dir = tempDir();
+    let release: () => void = () => undefined;
+    const held = withLock(join(dir, "a.lock"), () => new Promise<void>((r) => (release = r)));
+    await expect(withLock(join(dir, "b.lock"), () => Promise.resolve("b"))).resolves.toBe("b");
+    release();
+    await held;
+  });
+});
