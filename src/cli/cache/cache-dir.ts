@@ -2,9 +2,10 @@
  * Where the CLI keeps its cache: `--cache-dir`, else $CRYPTOMETRICS_CACHE_DIR, else the XDG base directory
  * for caches ($XDG_CACHE_HOME, default ~/.cache) + `cryptometrics`; on Windows %LOCALAPPDATA%\cryptometrics.
  *
- * Layout: `entries/` (one file per saved answer, named by a hash), `rate/` (the shared record of request
- * starts, one file per service and key), `store.lock` while entries are evicted or cleared, and a
- * CACHEDIR.TAG so backup tools leave it out.
+ * Layout: `entries/` (one file per saved answer, named by a hash), `usage.json` (their running total, see
+ * store-usage.ts), `rate/` (the shared record of request starts, one file per service and key), `store.lock`
+ * while the total is updated or entries are evicted or cleared, and a CACHEDIR.TAG so backup tools leave it
+ * out.
  */
 import { mkdirSync, writeFileSync } from "fs";
 import { homedir } from "os";

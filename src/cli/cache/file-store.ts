@@ -9,16 +9,19 @@
  *
  * Least recently used first out: reading an entry touches its modification time; a write that takes the
  * directory past its bound deletes the oldest files until it is back under 90 % of it (a margin, so the next
- * runs do not evict again), under a lock so two processes do not evict at once. Files that are not entries
+ * runs do not evict again), under a lock so two processes do not evict at once. Whether a write passes the
+ * bound is told by a running total kept beside the entries (store-usage.ts), an upper bound of their size:
+ * the entries are listed only when it passes the bound (or hourly), not on every write. Files that are not entries
  * (anything not named like one) are never read, counted or deleted.
  */
-import { createHash } from "crypto";
+import { createHash, randomUUID } from "crypto";
 import { promises as fs } from "fs";
 import { join } from "path";
 import writeFileAtomic from "write-file-atomic";
 import type { BlobStore, BlobStoreUsage } from "../../engine/persistence";
 import { prepareCacheDir } from "./cache-dir";
 import { withLock } from "./lock";
+import { readUsage, rebase, reserve, writeUsage } from "./store-usage";
 
 /** 50 MB: a few years of daily history for a thousand series, and small on any disk. */
 export const DEFAULT_MAX_BYTES = 50_000_000;
@@ -66,6 +69,8 @@ export class FileBlobStore implements BlobStore {
   private readonly maxBytes: number;
   private readonly now: () => number;
   private readonly writeFile: WriteFile;
+  private readonly lockPath: string;
+  private readonly usageFile: string;
   private prepared = false;
 
   constructor(options: FileStoreOptions) {
@@ -74,6 +79,8 @@ export class FileBlobStore implements BlobStore {
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     this.now = options.now ?? Date.now;
     this.writeFile = options.writeFile ?? writeFileAtomic;
+    this.lockPath = join(options.dir, "store.lock");
+    this.usageFile = join(options.dir, "usage.json");
   }
 
   private pathOf(key: string): string {
@@ -119,13 +126,25 @@ export class FileBlobStore implements BlobStore {
     const at = new Date(this.now());
     // One answer bigger than the whole bound would only empty the store.
     const writes = [...batch].filter(([, text]) => Buffer.byteLength(text) <= this.maxBytes);
+    if (writes.length === 0) return;
+    // Counted before it is written: the running total never falls below what is on disk (store-usage.ts).
+    const reservation = {
+      id: randomUUID(),
+      at: this.now(),
+      bytes: writes.reduce((n, [, text]) => n + Buffer.byteLength(text), 0),
+    };
+    const { scan } = await withLock(this.lockPath, async () => {
+      const reserved = reserve(await readUsage(this.usageFile), reservation, this.maxBytes);
+      await writeUsage(this.usageFile, reserved.record);
+      return reserved;
+    });
     await eachLimited(writes, WRITE_CONCURRENCY, async ([key, text]) => {
       const path = this.pathOf(key);
       await this.writeFile(path, text, { fsync: false, mode: 0o600 });
       // Last use by the store's clock (the same one reads use), not the file system's.
       await fs.utimes(path, at, at).catch(() => undefined);
     });
-    if (writes.length > 0) await withLock(join(this.dir, "store.lock"), () => this.evict());
+    if (scan) await withLock(this.lockPath, () => this.evict(new Set([reservation.id])));
   }
 
   private async scan(): Promise<{ files: FileInfo[]; temporary: FileInfo[] }> {
@@ -159,19 +178,23 @@ export class FileBlobStore implements BlobStore {
     return { files, temporary };
   }
 
-  private async evict(): Promise<void> {
+  /** Lists the entries, removes what the bound and the temporaries' age say, and sets the running total. */
+  private async evict(written: ReadonlySet<string>): Promise<void> {
     const { files, temporary } = await this.scan();
     const stale = this.now() - TEMPORARY_MAX_AGE_MS;
     for (const t of temporary) if (t.usedAt < stale) await unlinkQuietly(t.path);
     let total = files.reduce((n, f) => n + f.bytes, 0);
-    if (total <= this.maxBytes) return;
-    const target = this.maxBytes * 0.9;
-    files.sort((a, b) => a.usedAt - b.usedAt);
-    for (const f of files) {
-      if (total <= target) break;
-      await unlinkQuietly(f.path);
-      total -= f.bytes;
+    if (total > this.maxBytes) {
+      const target = this.maxBytes * 0.9;
+      files.sort((a, b) => a.usedAt - b.usedAt);
+      for (const f of files) {
+        if (total <= target) break;
+        await unlinkQuietly(f.path);
+        total -= f.bytes;
+      }
     }
+    const record = await readUsage(this.usageFile);
+    await writeUsage(this.usageFile, rebase(record, total, this.now(), written));
   }
 
   async deleteMany(keys: readonly string[]): Promise<void> {
@@ -180,9 +203,11 @@ export class FileBlobStore implements BlobStore {
 
   async clear(): Promise<void> {
     await this.prepare();
-    await withLock(join(this.dir, "store.lock"), async () => {
+    await withLock(this.lockPath, async () => {
       const { files, temporary } = await this.scan();
       for (const f of [...files, ...temporary]) await unlinkQuietly(f.path);
+      // Batches other processes are writing right now still count.
+      await writeUsage(this.usageFile, rebase(await readUsage(this.usageFile), 0, this.now()));
     });
   }
 

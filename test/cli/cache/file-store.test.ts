@@ -1,5 +1,14 @@
 /** The CLI's saved cache: real files in a temporary directory. */
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "fs";
 import { dirname, join } from "path";
 import writeFileAtomic from "write-file-atomic";
 import {
@@ -113,6 +122,93 @@ describe("file store", () => {
     expect(names).toHaveLength(WRITE_CONCURRENCY - 1);
     expect(names.every((n) => /^[0-9a-f]{64}\.json$/.test(n))).toBe(true);
   });
+
+  it("lists its entries when the running total passes the bound or after an hour, not on every write", async () => {
+    const dir = tempDir();
+    const start = Date.UTC(2026, 10, 20, 12);
+    let now = start;
+    const store = new FileBlobStore({ dir, maxBytes: 10_000, now: () => now });
+    await store.setMany(new Map([["a", "x".repeat(1_000)]]));
+    // A temporary file a crashed write left two hours ago: only a listing of the entries removes it.
+    const leftover = join(dir, "entries", `${"0".repeat(64)}.json.1234`);
+    writeFileSync(leftover, "half");
+    const twoHoursAgo = new Date(start - 2 * 3_600_000);
+    utimesSync(leftover, twoHoursAgo, twoHoursAgo);
+
+    now = start + 60_000;
+    await store.setMany(new Map([["b", "x".repeat(1_000)]]));
+    expect(existsSync(leftover)).toBe(true); // 2,000 bytes of 10,000: no listing
+
+    now = start + 61 * 60_000;
+    await store.setMany(new Map([["c", "x".repeat(1_000)]]));
+    expect(existsSync(leftover)).toBe(false); // an hour since the last listing
+    expect([...(await store.getMany(["a", "b", "c"])).keys()]).toEqual(["a", "b", "c"]);
+  });
+
+  it("keeps its bound when several processes write to one directory, oldest entries going first", async () => {
+    const dir = tempDir();
+    let now = Date.UTC(2026, 10, 20, 12);
+    const clock = () => now;
+    // Two stores on one directory are two CLI processes: each adds to the one running total.
+    const stores = [0, 1].map(() => new FileBlobStore({ dir, maxBytes: 10_000, now: clock }));
+    for (let i = 1; i <= 8; i++) {
+      await stores[i % 2].setMany(new Map([[`k${i}`, "x".repeat(3_000)]]));
+      now += 1_000;
+      expect((await stores[0].usage()).bytes).toBeLessThanOrEqual(10_000);
+    }
+    const kept = [
+      ...(await stores[1].getMany(["k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8"])).keys(),
+    ];
+    // 3 × 3,000 bytes fit under 10,000: each write past them evicts the oldest.
+    expect(kept).toEqual(["k6", "k7", "k8"]);
+  });
+
+  it("evicts by what the entries hold, not by the running total, which replaced entries only raise", async () => {
+    let now = Date.UTC(2026, 10, 20, 12);
+    const store = new FileBlobStore({ dir: tempDir(), maxBytes: 10_000, now: () => now });
+    await store.setMany(new Map([["a", "x".repeat(3_000)]]));
+    // The same answer saved again and again (a file refreshed daily): 3,000 bytes on disk, not 18,000.
+    for (let i = 0; i < 6; i++) {
+      now += 1_000;
+      await store.setMany(new Map([["b", "y".repeat(3_000)]]));
+    }
+    expect([...(await store.getMany(["a", "b"])).keys()]).toEqual(["a", "b"]);
+    expect((await store.usage()).bytes).toBe(6_000);
+  });
+
+  it.each([
+    ["missing", undefined],
+    ["damaged", "{not json"],
+    ["of another version", JSON.stringify({ version: 99, bytes: 0, scannedAt: 0, recent: [] })],
+    ["claiming an empty directory", undefined],
+  ])(
+    "counts the entries afresh on the next write when the running total is %s",
+    async (what, text) => {
+      const dir = tempDir();
+      let now = Date.UTC(2026, 10, 20, 12);
+      const store = new FileBlobStore({ dir, maxBytes: 10_000, now: () => now });
+      for (let i = 0; i < 3; i++) {
+        await store.setMany(new Map([[`old${i}`, "x".repeat(3_000)]]));
+        now += 1_000;
+      }
+      const usageFile = join(dir, "usage.json");
+      if (what === "claiming an empty directory") {
+        // Entries written behind its back (a copied cache), with a fresh listing recorded: it is trusted for
+        // an hour, then the next write lists them.
+        writeFileSync(
+          usageFile,
+          JSON.stringify({ version: 1, bytes: 0, scannedAt: now, recent: [] })
+        );
+        await store.setMany(new Map([["new0", "x".repeat(3_000)]]));
+        now += 60 * 60_000;
+      } else if (text === undefined) unlinkSync(usageFile);
+      else writeFileSync(usageFile, text);
+      await store.setMany(new Map([["new", "x".repeat(3_000)]]));
+      expect((await store.usage()).bytes).toBeLessThanOrEqual(10_000);
+      expect((await store.getMany(["old0"])).size).toBe(0);
+      expect((await store.getMany(["new"])).size).toBe(1);
+    }
+  );
 
   it("keeps no entry bigger than the whole bound", async () => {
     const store = new FileBlobStore({ dir: tempDir(), maxBytes: 1_000 });
