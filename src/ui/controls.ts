@@ -136,6 +136,10 @@ export interface DropdownControl {
   setValue(value: string): void;
   setChoices(choices: readonly Choice[], value?: string): void;
   onChange(listener: (value: string) => void): void;
+  /** Shows an inline error under the dropdown (and marks its combobox invalid), or clears it. */
+  setError(message: string | undefined): void;
+  /** Keyboard focus on the dropdown's combobox (nothing happens before the component has made it). */
+  focus(): void;
 }
 
 type FluentDropdown = HTMLElement & {
@@ -164,13 +168,31 @@ export function dropdownField(
     listbox
   ) as FluentDropdown;
   dropdown.open = false;
+  const error = h("fluent-text", {
+    slot: "message",
+    id: `${id}-error`,
+    class: "field-error",
+    size: "200",
+    hidden: true,
+  });
+  const control = (): HTMLElement | null =>
+    dropdown.querySelector<HTMLElement>(":scope > [slot='control']");
+  /** The error on the combobox itself: aria-invalid, and the message as its description. */
+  const markInvalid = (target: HTMLElement): void => {
+    const invalid = !error.hidden;
+    if (invalid) target.setAttribute("aria-invalid", "true");
+    else target.removeAttribute("aria-invalid");
+    if (invalid) target.setAttribute("aria-describedby", error.id);
+    else target.removeAttribute("aria-describedby");
+  };
   // The component inserts (and may re-insert) its combobox once connected: name it each time, and show
   // the value chosen before it was ready.
   new MutationObserver(() => {
-    const control = dropdown.querySelector<HTMLElement>(":scope > [slot='control']");
-    if (!control) return;
-    if (control.getAttribute("aria-labelledby") !== labelId)
-      control.setAttribute("aria-labelledby", labelId);
+    const target = control();
+    if (!target) return;
+    if (target.getAttribute("aria-labelledby") !== labelId)
+      target.setAttribute("aria-labelledby", labelId);
+    markInvalid(target);
     requestAnimationFrame(() => {
       if (dropdown.listbox && dropdown.value !== current) dropdown.value = current;
     });
@@ -201,11 +223,20 @@ export function dropdownField(
     "fluent-field",
     { id: `${id}-field`, class: "field" },
     h("label", { slot: "label", id: labelId }, label),
-    dropdown
+    dropdown,
+    error
   );
   return {
     element,
     dropdown,
+    setError(message) {
+      replaceChildren(error, message || null);
+      error.hidden = !message;
+      const target = control();
+      if (target) markInvalid(target);
+    },
+    // Not the component's focus(): it throws until the component has inserted its combobox.
+    focus: () => control()?.focus(),
     value: () => current,
     setValue: select,
     setChoices(list, value) {
