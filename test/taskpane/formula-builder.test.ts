@@ -10,6 +10,10 @@ import {
 } from "../../src/taskpane/model/formula-builder";
 
 const ids = (...values: string[]): ParamValue => ({ kind: "ids", ids: values });
+const revenueColumn: ParamValue = {
+  kind: "columns",
+  rows: [{ term: { metric: "revenue", window: "" } }],
+};
 
 function state(fn: string, values: Record<string, ParamValue>): BuilderState {
   return Object.entries(values).reduce((s, [k, v]) => withValue(s, k, v), emptyState(fn));
@@ -147,12 +151,12 @@ test("the builder starts a series a year back (TODAY()-365), never at the servic
 test("many projects stay a comma list while it fits Excel's 255-character text, then become a column of texts", () => {
   // 21 ids of 11 characters: 21 × 12 − 1 = 251 characters in one text.
   const fits = Array.from({ length: 21 }, (_, i) => `project-${String(i).padStart(3, "0")}`);
-  const fitting = build(state("COMPS", { projects: ids(...fits), columns: ids("revenue") }));
+  const fitting = build(state("COMPS", { projects: ids(...fits), columns: revenueColumn }));
   if (!fitting.ok) throw new Error("expected a formula");
   expect(fitting.formula).toBe(`=CRYPTO.COMPS("${fits.join(",")}","revenue")`);
 
   const many = [...fits, "project-021"];
-  const built = build(state("COMPS", { projects: ids(...many), columns: ids("revenue") }));
+  const built = build(state("COMPS", { projects: ids(...many), columns: revenueColumn }));
   if (!built.ok) throw new Error("expected a formula");
   expect(built.formula).toBe(`=CRYPTO.COMPS({${many.map((id) => `"${id}"`).join(";")}},"revenue")`);
   // Every text in it is under the limit, and it reads back as the same ids in order.

@@ -13,6 +13,7 @@ import {
   type ParamSpec,
 } from "./function-specs";
 import { formulaText, idListArg, OMITTED, text, type FormulaArg } from "./formula-text";
+import { columnsArg, rowProblems, type CompsColumnRow } from "./comps-column-rows";
 
 export type DateValue =
   | { mode: "none" }
@@ -26,6 +27,7 @@ export type ParamValue =
   | { kind: "ids"; ids: readonly string[] }
   | { kind: "date"; value: DateValue }
   | { kind: "choice"; value?: string }
+  | { kind: "columns"; rows: readonly CompsColumnRow[] }
   | { kind: "options"; options: OptionValues };
 
 export interface BuilderState {
@@ -102,6 +104,16 @@ function argFor(param: ParamSpec, value: ParamValue | undefined, problems: strin
       const ids = idsOf(value);
       // A comma list while it fits one text of a formula (255 characters); a column of texts past that.
       return ids.length === 0 ? missing() : idListArg(ids);
+    }
+    case "columns": {
+      const rows = value?.kind === "columns" ? value.rows : [];
+      if (rows.length === 0) {
+        problems.push("Add a column.");
+        return OMITTED;
+      }
+      const wrong = rowProblems(rows);
+      for (const p of wrong) problems.push(p.message);
+      return wrong.length > 0 ? OMITTED : columnsArg(rows);
     }
     case "date": {
       const date = value?.kind === "date" ? value.value : { mode: "none" as const };

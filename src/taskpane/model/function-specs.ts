@@ -18,6 +18,8 @@ export type ParamKind =
   | "projects"
   | "metric"
   | "metrics"
+  /** COMPS's columns: rows of metric, window and an optional divisor (comps-column-rows.ts). */
+  | "columns"
   | "product"
   | "sector"
   | "date"
@@ -89,7 +91,7 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
     summary: "A comps panel: one row per project, one column per metric, window or ratio.",
     params: [
       p("projects", "projects", "Projects"),
-      p("columns", "metrics", "Columns (edit to add :ttm, :30d or a ratio a/b)"),
+      p("columns", "columns", "Columns"),
       p("date", "date", "Date", true),
       p("options", "options", "Options", true, ["headers", "partial", "fill", "chains", "bridged"]),
     ],

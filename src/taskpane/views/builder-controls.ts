@@ -20,6 +20,7 @@ import {
 import { h } from "../../ui/dom";
 import { checkboxField, disclosure, dropdownField, textField } from "../../ui/controls";
 import { picker } from "./picker";
+import { compsColumnsControl } from "./comps-columns-control";
 import { dateProblem, daysProblem } from "../model/field-checks";
 
 export interface ControlEnv {
@@ -277,6 +278,8 @@ export function paramControl(param: ParamSpec, env: ControlEnv, report: Report):
     case "metrics":
     case "sector":
       return entityControl(param, env, report);
+    case "columns":
+      return compsColumnsControl(param, env.catalogue, report);
     case "date":
       return dateControl(param, report);
     case "granularity":
