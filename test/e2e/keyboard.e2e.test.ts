@@ -1,7 +1,7 @@
 /**
  * The taskpane by keyboard only, as a user without a pointer runs it: set the service address and the key,
- * browse, open a project, insert, build a formula, insert a statement, open a page of the More menu and
- * leave it. After every key press (and once its action has finished) keyboard focus is somewhere on the
+ * browse, open a project, insert, build a formula, build a comps panel's columns, insert a statement, open
+ * a page of the More menu and leave it. After every key press (and once its action has finished) keyboard focus is somewhere on the
  * page, never dropped to <body>; a watcher in the page also reports any moment focus fell to <body> in
  * between. axe-core checks each state on the way. Production build, simulator over loopback, 320 px.
  */
@@ -266,6 +266,121 @@ test("build: open in the builder, change the function with the keyboard, pick, i
     op: "insertFormula",
     address: "Sheet1!E5",
     formula: '=CRYPTO.METRIC("aave","fees",TODAY()-365)',
+  });
+});
+
+/** True when keyboard focus is on `selector` (an element in the page's light DOM). */
+function focusIs(selector: string): Promise<boolean> {
+  return page.evaluate((sel) => !!document.activeElement?.matches(sel), selector);
+}
+
+/** Opens the focused Fluent dropdown, arrows down to the option of `value`, chooses it. */
+async function chooseByKeyboard(dropdownId: string, value: string): Promise<void> {
+  const values = await page.$$eval(`#${dropdownId} fluent-option`, (options) =>
+    options.map((o) => o.getAttribute("value"))
+  );
+  const target = values.indexOf(value);
+  expect(target).toBeGreaterThanOrEqual(0);
+  const from = values.indexOf(
+    await page.evaluate(
+      (id) => (document.getElementById(id) as HTMLElement & { value: string }).value,
+      dropdownId
+    )
+  );
+  await press("Enter");
+  for (let i = Math.max(from, 0); i < target; i++) await press("ArrowDown");
+  await press("Enter");
+  await page.waitForFunction(
+    ([id, v]) => (document.getElementById(id) as HTMLElement & { value: string }).value === v,
+    [dropdownId, value] as const
+  );
+}
+
+test("build comps: remove the default columns, build P/S on TTM revenue by keyboard, insert", async () => {
+  // From Insert (the step before): back up to the function dropdown, METRIC → COMPS.
+  await tabTo("#builder-function [slot='control']", true);
+  await press("Enter");
+  const up =
+    FUNCTION_SPECS.findIndex((spec) => spec.name === "METRIC") -
+    FUNCTION_SPECS.findIndex((spec) => spec.name === "COMPS");
+  for (let i = 0; i < up; i++) await press("ArrowUp");
+  await press("Enter");
+  await page.waitForFunction(
+    () =>
+      (document.getElementById("builder-function") as HTMLElement & { value: string }).value ===
+      "COMPS"
+  );
+  for (const [n, project] of ["aave", "uniswap"].entries()) {
+    // The second time from the list below the search: back up to it.
+    await tabTo("#b-projects-search", n > 0);
+    await press("Control+A");
+    await type(project);
+    await press("Tab");
+    await press("Space");
+  }
+  // The columns start at Insert comps's, and the preview computes them.
+  const defaults = SECTOR_COMPS_COLUMNS.map((c) => c.column).join(",");
+  await page.waitForFunction(
+    (f) => document.querySelector("#builder-formula")?.textContent === f,
+    `=CRYPTO.COMPS("aave,uniswap","${defaults}")`
+  );
+  await page.waitForSelector("#builder-result td.cell.number");
+  await expectAccessible(page, "keyboard: builder, COMPS default columns");
+
+  // Remove column moves focus to the next row's metric, and from the last row to Add column.
+  const rows = SECTOR_COMPS_COLUMNS.length;
+  for (let i = 1; i <= rows; i++) {
+    await tabTo(`#b-columns-${i}-remove`);
+    await press("Enter");
+    await page.waitForSelector(`#b-columns-${i}`, { state: "detached" });
+    expect(
+      await focusIs(
+        i < rows ? `#b-columns-${i + 1}-metric [slot='control']` : "fluent-button#b-columns-add"
+      )
+    ).toBe(true);
+  }
+  expect(await page.innerText("#builder-problems")).toBe("Add a column.");
+
+  // Add column: focus on the new row's metric; leaving it empty is an inline error.
+  const row = `b-columns-${rows + 1}`;
+  await press("Enter");
+  await page.waitForSelector(`#${row}`);
+  await page.waitForFunction(
+    (sel) => !!document.activeElement?.matches(sel),
+    `#${row}-metric [slot='control']`
+  );
+  await press("Tab");
+  await page.waitForSelector(`#${row}-metric-error:visible`);
+  expect(await page.getAttribute(`#${row}-metric [slot='control']`, "aria-invalid")).toBe("true");
+  expect(await page.innerText(`#${row}-metric-error`)).toBe("Column 1: choose a metric.");
+  await expectAccessible(page, "keyboard: builder, COMPS column without a metric");
+
+  await tabTo(`#${row}-metric [slot='control']`, true);
+  await chooseByKeyboard(`${row}-metric`, "market_cap_fully_diluted");
+  await page.waitForSelector(`#${row}-metric-error`, { state: "hidden" });
+  expect(await page.getAttribute(`#${row}-metric [slot='control']`, "aria-invalid")).toBeNull();
+  await tabTo(`#${row}-divisor-metric [slot='control']`);
+  await chooseByKeyboard(`${row}-divisor-metric`, "revenue");
+  await tabTo(`#${row}-divisor-window [slot='control']`);
+  await chooseByKeyboard(`${row}-divisor-window`, "ttm");
+  const formula = '=CRYPTO.COMPS("aave,uniswap","market_cap_fully_diluted/revenue:ttm")';
+  await page.waitForFunction(
+    (f) => document.querySelector("#builder-formula")?.textContent === f,
+    formula
+  );
+  // The preview evaluates it against the service: one row per project, a number in the P/S column.
+  await page.waitForSelector("#builder-result td.cell.number");
+  expect(await page.innerText("#builder-result")).toContain("market_cap_fully_diluted/revenue:ttm");
+  await expectAccessible(page, "keyboard: builder, COMPS P/S column");
+
+  await page.evaluate(() => window.__cryptometricsWorkbook?.select("Sheet1!H2"));
+  await tabTo("#builder-insert");
+  await press("Enter");
+  await settled("#builder-insert-status[data-kind='success']", "fluent-button#builder-insert");
+  expect((await recordedCalls(page)).at(-1)).toEqual({
+    op: "insertFormula",
+    address: "Sheet1!H2",
+    formula,
   });
 });
 
