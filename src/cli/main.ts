@@ -29,7 +29,7 @@ import {
 import { recalculate } from "../sheet/recalculate";
 import { FormulaCall, parseFormula, printFormula } from "../sheet/formula";
 import { installCliHost } from "./host";
-import { formatResults } from "./output";
+import { writeResults, type OutputSink } from "./output/write";
 import type { OutputFormat } from "./output/types";
 import { printable, singleLine } from "./output/cells-text";
 import { Registry, signature } from "../sheet/registry";
@@ -42,8 +42,7 @@ import { cacheSettings, type CacheSettings } from "./cache/settings";
 import { configureCliRuntime, settleCliRuntime, type RuntimeSettings } from "./runtime-setup";
 import { firstLineOf } from "../client/errors";
 
-export interface CliIo {
-  stdout(text: string): void;
+export interface CliIo extends OutputSink {
   stderr(text: string): void;
   /** Aborting it cancels the recalculation (Ctrl-C); run then returns 130. */
   signal?: AbortSignal;
@@ -215,12 +214,12 @@ async function evaluate(
 }
 
 /** Prints every result in input order, a refused line's #USAGE at its place; returns the exit code. */
-function report(
+async function report(
   format: OutputFormat,
   prepared: readonly Prepared[],
   grids: readonly Grid[],
   io: CliIo
-): number {
+): Promise<number> {
   let next = 0;
   const results = prepared.map((item) => {
     if ("refused" in item)
@@ -232,7 +231,7 @@ function report(
     next += 1;
     return { formula: printFormula({ ...item.bound.call, name: item.bound.fn.meta.name }), grid };
   });
-  io.stdout(formatResults(format, results));
+  await writeResults(io, format, results);
   const refused = prepared.filter((item) => "refused" in item).length;
   if (refused > 0) {
     io.stderr(
@@ -292,10 +291,15 @@ async function main(): Promise<void> {
   };
   process.stdout.on("error", ignoreBrokenPipe);
   process.stderr.on("error", ignoreBrokenPipe);
-  const pending: Promise<void>[] = [];
+  let pending: Promise<void>[] = [];
   const code = await run(process.argv.slice(2), process.env, {
     stdout: (text) => void pending.push(write(process.stdout, text)),
     stderr: (text) => void pending.push(write(process.stderr, text)),
+    drain: async () => {
+      const writing = pending;
+      pending = [];
+      await Promise.all(writing);
+    },
     signal: controller.signal,
   });
   await Promise.all(pending);

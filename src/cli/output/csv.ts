@@ -5,7 +5,7 @@
  * Text that a spreadsheet would run as a formula is made inert (sheet/inert-text.ts).
  */
 import { cellText } from "../../sheet/cell-display";
-import { Cell, Grid } from "../../sheet/cells";
+import type { Cell } from "../../sheet/cells";
 import { inertText } from "../../sheet/inert-text";
 import { errorMessages } from "./cells-text";
 import { FormattedResult } from "./types";
@@ -25,19 +25,16 @@ function fieldText(cell: Cell): string {
   return cell.kind === "string" ? inertText(cell.value) : cellText(cell, String);
 }
 
-function renderGrid(grid: Grid): string[] {
-  return grid.map((row) => row.map((cell) => csvField(fieldText(cell))).join(","));
+function renderRow(row: readonly Cell[]): string {
+  return row.map((cell) => csvField(fieldText(cell))).join(",");
 }
 
-export function formatCsv(results: readonly FormattedResult[]): string {
-  return results
-    .map(({ grid }) => {
-      // A message line is one quoted field when it needs to be: its commas cannot start new fields.
-      const lines = [
-        ...renderGrid(grid),
-        ...errorMessages(grid).map((message) => csvField(`# ${message}`)),
-      ];
-      return lines.map((line) => line + CRLF).join("");
-    })
-    .join(CRLF);
+/** One record per chunk, each with its CRLF; a blank line between results. */
+export function* csvChunks(results: readonly FormattedResult[]): Generator<string> {
+  for (const [i, { grid }] of results.entries()) {
+    if (i > 0) yield CRLF;
+    for (const row of grid) yield renderRow(row) + CRLF;
+    // A message line is one quoted field when it needs to be: its commas cannot start new fields.
+    for (const message of errorMessages(grid)) yield csvField(`# ${message}`) + CRLF;
+  }
 }

@@ -27,6 +27,17 @@ export function jsonCell(cell: Cell): JsonCell {
   }
 }
 
-export function formatJson(results: readonly FormattedResult[]): string {
-  return `${JSON.stringify(results.map(({ grid }) => grid.map((row) => row.map(jsonCell))))}\n`;
+/**
+ * The same text as JSON.stringify of the whole array (no spacing), one row at a time, so that a result of
+ * 100,000 rows is never one string of hundreds of MB.
+ */
+export function* jsonChunks(results: readonly FormattedResult[]): Generator<string> {
+  yield "[";
+  for (const [i, { grid }] of results.entries()) {
+    yield i === 0 ? "[" : ",[";
+    for (const [r, row] of grid.entries())
+      yield (r === 0 ? "" : ",") + JSON.stringify(row.map(jsonCell));
+    yield "]";
+  }
+  yield "]\n";
 }

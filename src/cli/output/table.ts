@@ -23,25 +23,25 @@ function pad(text: string, size: number, right: boolean): string {
   return right ? fill + text : text + fill;
 }
 
-function renderGrid(grid: Grid): string[] {
+/** The grid's lines, aligned: every cell's text is needed first for the widths, the lines come one by one. */
+function* renderGrid(grid: Grid): Generator<string> {
   const texts = grid.map((row) => row.map(tableText));
   // Folded, never spread into Math.max: a result may have more rows than a call takes arguments.
   const widths = grid[0].map((_, c) => texts.reduce((w, row) => Math.max(w, width(row[c])), 0));
-  return grid.map((row, r) =>
-    row
+  for (const [r, row] of grid.entries())
+    yield row
       .map((cell, c) => pad(texts[r][c], widths[c], cell.kind === "number"))
       .join(GAP)
-      .trimEnd()
-  );
+      .trimEnd();
 }
 
-export function formatTable(results: readonly FormattedResult[]): string {
-  const blocks = results.map(({ formula, grid }) => {
+/** One line per chunk, each with its newline; a blank line between results. */
+export function* tableChunks(results: readonly FormattedResult[]): Generator<string> {
+  for (const [i, { formula, grid }] of results.entries()) {
+    if (i > 0) yield "\n";
+    yield `${singleLine(formula)}\n`;
     // A whole-result error reads best as one line: its code and message, nothing to align.
-    const body = isWholeError(grid)
-      ? errorMessages(grid)
-      : [...renderGrid(grid), ...errorMessages(grid)];
-    return [singleLine(formula), ...body].map((line) => `${line}\n`).join("");
-  });
-  return blocks.join("\n");
+    if (!isWholeError(grid)) for (const line of renderGrid(grid)) yield `${line}\n`;
+    for (const line of errorMessages(grid)) yield `${line}\n`;
+  }
 }
