@@ -50,6 +50,13 @@ export function columnText(row: CompsColumnRow): string {
   return row.divisor ? `${termText(row.term)}/${termText(row.divisor)}` : termText(row.term);
 }
 
+/** A row's own copy (rows are handed out and kept; neither side's edits may reach the other). */
+export function copyRow(row: CompsColumnRow): CompsColumnRow {
+  return row.divisor
+    ? { term: { ...row.term }, divisor: { ...row.divisor } }
+    : { term: { ...row.term } };
+}
+
 /**
  * The columns argument: one comma list while it fits a text of a formula (255 characters), else a column
  * of texts, one per column (COMPS reads both the same way).
@@ -90,7 +97,7 @@ export interface RowProblem {
   message: string;
 }
 
-/** What keeps the rows from being a COMPS columns argument, per row (for inline errors) and overall. */
+/** What keeps each row from being a COMPS column (for inline errors; the count is the caller's check). */
 export function rowProblems(rows: readonly CompsColumnRow[]): RowProblem[] {
   const problems: RowProblem[] = [];
   rows.forEach((row, i) => {
@@ -107,11 +114,5 @@ export function rowProblems(rows: readonly CompsColumnRow[]): RowProblem[] {
     check(row.term, "metric", "a metric");
     if (row.divisor) check(row.divisor, "divisor", "the metric to divide by");
   });
-  if (rows.length > MAX_COMPS_COLUMNS)
-    problems.push({
-      row: MAX_COMPS_COLUMNS,
-      part: "metric",
-      message: `COMPS takes at most ${MAX_COMPS_COLUMNS} columns, not ${rows.length}.`,
-    });
   return problems;
 }

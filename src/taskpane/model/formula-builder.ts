@@ -13,7 +13,12 @@ import {
   type ParamSpec,
 } from "./function-specs";
 import { formulaText, idListArg, OMITTED, text, type FormulaArg } from "./formula-text";
-import { columnsArg, rowProblems, type CompsColumnRow } from "./comps-column-rows";
+import {
+  columnsArg,
+  MAX_COMPS_COLUMNS,
+  rowProblems,
+  type CompsColumnRow,
+} from "./comps-column-rows";
 
 export type DateValue =
   | { mode: "none" }
@@ -109,6 +114,10 @@ function argFor(param: ParamSpec, value: ParamValue | undefined, problems: strin
       const rows = value?.kind === "columns" ? value.rows : [];
       if (rows.length === 0) {
         problems.push("Add a column.");
+        return OMITTED;
+      }
+      if (rows.length > MAX_COMPS_COLUMNS) {
+        problems.push(`COMPS takes at most ${MAX_COMPS_COLUMNS} columns, not ${rows.length}.`);
         return OMITTED;
       }
       const wrong = rowProblems(rows);

@@ -12,6 +12,7 @@ import type { Catalogue } from "../model/catalogue-store";
 import {
   COMPS_WINDOW_CHOICES,
   columnText,
+  copyRow,
   defaultColumnRows,
   MAX_COMPS_COLUMNS,
   rowProblems,
@@ -76,7 +77,7 @@ export function compsColumnsControl(
       v.metric.setError(shown);
     });
     setInactive(add, views.length >= MAX_COMPS_COLUMNS);
-    report({ kind: "columns", rows: views.map((v) => structuredClone(v.row)) });
+    report({ kind: "columns", rows: views.map((v) => copyRow(v.row)) });
   };
 
   const termFields = (
@@ -191,7 +192,7 @@ export function compsColumnsControl(
   });
 
   const show = (rows: readonly CompsColumnRow[]): void => {
-    views = rows.map((row) => rowView(structuredClone(row)));
+    views = rows.map((row) => rowView(copyRow(row)));
     replaceChildren(list, ...views.map((v) => v.element));
     emit();
   };
