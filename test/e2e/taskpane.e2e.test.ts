@@ -10,6 +10,7 @@ import type { RunningSimulator } from "../../src/simulator";
 import { ensureBuild } from "./support/build";
 import { cspViolations, launch, openPage, screenshot, type Problems } from "./support/browser";
 import { SECTOR_COMPS_COLUMNS } from "../../src/taskpane/model/sector-comps";
+import { formulaText, idListArg, text } from "../../src/taskpane/model/formula-text";
 import { serveStatic, type StaticServer } from "./support/static-server";
 import { expectAccessible, recordAxeStates } from "./support/axe";
 import { choose, openSection, pick, recordedCalls, statusOf } from "./support/taskpane";
@@ -322,6 +323,39 @@ test("the builder's COMPS columns start at Insert comps's, take a window and a r
   await page.evaluate(() => window.scrollTo(0, 0));
   await expectAccessible(page, "builder: COMPS columns editor");
   await screenshot(page, "builder-comps-columns", { fullPage: true });
+});
+
+test("a sector's comps opens in the builder with its projects and Insert comps's columns, to edit there", async () => {
+  await openSection(page, "browse");
+  if (await page.isVisible("#detail-back")) await page.click("#detail-back");
+  await page.click("#ctab-sectors");
+  await page.fill("#catalogue-search input", "lending");
+  await page.click("#list-sectors [role='option'][data-id='lending']");
+  await page.waitForSelector("#sector-comps-to-builder");
+  const ids = await page.$$eval("#detail-body ul.plain li", (items) =>
+    items.map((li) => /\(([^()]+)\)$/.exec(li.textContent ?? "")?.[1] ?? "")
+  );
+  expect(ids.length).toBeGreaterThan(1);
+  await expectAccessible(page, "sector detail: comps actions");
+  await page.click("#sector-comps-to-builder");
+  await page.waitForSelector("#panel-build:visible");
+  const columns = SECTOR_COMPS_COLUMNS.map((c) => c.column).join(",");
+  await page.waitForFunction(
+    (f) => document.querySelector("#builder-formula")?.textContent === f,
+    formulaText("COMPS", [idListArg(ids), text(columns)])
+  );
+  // The columns are rows to edit, not a text to retype.
+  expect(await page.locator("#b-columns-rows .comps-row").count()).toBe(
+    SECTOR_COMPS_COLUMNS.length
+  );
+  expect(await page.getAttribute("#b-columns-2-window", "value")).toBe("ttm");
+
+  // Back where the next tests expect the catalogue: the projects, unfiltered.
+  await openSection(page, "browse");
+  await page.click("#detail-back");
+  await page.click("#ctab-projects");
+  await page.fill("#catalogue-search input", "");
+  await page.waitForSelector("#catalogue-count:has-text('46 projects')");
 });
 
 test("Insert statement builds a formatted worksheet named after the project: static, then live", async () => {

@@ -1,8 +1,9 @@
 /**
  * What a sector's detail inserts into the workbook: its comps table (one COMPS formula over the sector's
- * projects, see model/sector-comps.ts), a comparison grid of VALUE formulas for metrics the user picks, and
- * the SECTOR list itself. Every write goes through the workbook port (src/excel); outcomes go to the
- * detail's status line, in plain words.
+ * projects, see model/sector-comps.ts; or the same panel opened in the formula builder to edit its
+ * columns first), a comparison grid of VALUE formulas for metrics the user picks, and the SECTOR list
+ * itself. Every write goes through the workbook port (src/excel); outcomes go to the detail's status line,
+ * in plain words.
  */
 import type { MarketSectorDetail } from "../../client/data/types";
 import type { AppContext } from "../app-context";
@@ -10,6 +11,8 @@ import type { Catalogue } from "../model/catalogue-store";
 import { comparisonGrid } from "../model/comparison-grid";
 import { sectorFormula } from "../model/insert-actions";
 import { compsColumnsFor, sectorComps, type SectorComps } from "../model/sector-comps";
+import { columnRows } from "../model/comps-column-rows";
+import { emptyState, withValue } from "../model/formula-builder";
 import { h } from "../../ui/dom";
 import type { StatusLine } from "../../ui/status";
 import { picker } from "./picker";
@@ -58,7 +61,28 @@ function compsActions(
         : `Inserted the comps table of ${d.name} in ${where}: the ids of its ${plural(comps.projects, "project")} in a column, the COMPS formula beside them (too many for one formula).`
     );
   });
-  return [h("p", { class: "hint", id: "sector-comps-note" }, describe(comps)), button];
+  // The same panel in the builder, to change its columns (a window, another ratio) before inserting.
+  const edit = h(
+    "fluent-button",
+    { id: "sector-comps-to-builder", appearance: "outline" },
+    "Edit in the formula builder"
+  );
+  edit.addEventListener("click", () => {
+    const projects = withValue(emptyState("COMPS"), "projects", {
+      kind: "ids",
+      ids: d.projects.map((p) => p.projectId),
+    });
+    ctx.openInBuilder(
+      withValue(projects, "columns", {
+        kind: "columns",
+        rows: columnRows(comps.columns.map((c) => c.column)),
+      })
+    );
+  });
+  return [
+    h("p", { class: "hint", id: "sector-comps-note" }, describe(comps)),
+    h("div", { class: "buttons" }, button, edit),
+  ];
 }
 
 export function sectorActions(
