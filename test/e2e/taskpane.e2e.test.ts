@@ -323,6 +323,37 @@ test("the builder's COMPS columns start at Insert comps's, take a window and a r
   await page.evaluate(() => window.scrollTo(0, 0));
   await expectAccessible(page, "builder: COMPS columns editor");
   await screenshot(page, "builder-comps-columns", { fullPage: true });
+
+  // A new row left without its metric: the inline error, readable in every theme.
+  await page.click("#b-columns-add");
+  await page.waitForFunction(() =>
+    document.activeElement?.matches("#b-columns-5-metric [slot='control']")
+  );
+  await page.click("#b-columns-label");
+  await page.waitForSelector("#b-columns-5-metric-error:visible");
+  expect(await page.getAttribute("#b-columns-5-metric [slot='control']", "aria-invalid")).toBe(
+    "true"
+  );
+  expect(await page.innerText("#builder-problems")).toBe("Column 4: choose a metric.");
+  await page.evaluate(() => window.scrollTo(0, 0));
+  for (const media of [
+    { colorScheme: "dark", forcedColors: "none" },
+    { colorScheme: "light", forcedColors: "active" },
+  ] as const) {
+    await page.emulateMedia(media);
+    await page.waitForFunction(
+      (dark) => document.documentElement.dataset.theme === (dark ? "dark" : "light"),
+      media.colorScheme === "dark"
+    );
+    await expectAccessible(
+      page,
+      `builder: COMPS column without a metric, ${media.colorScheme}, forced colours ${media.forcedColors}`
+    );
+  }
+  await page.emulateMedia({ colorScheme: "light", forcedColors: "none" });
+  await page.click("#b-columns-5-remove");
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe("b-columns-add");
+  await page.waitForSelector("#builder-problems:empty", { state: "attached" });
 });
 
 test("a sector's comps opens in the builder with its projects and Insert comps's columns, to edit there", async () => {
