@@ -135,7 +135,13 @@ export function compsColumnsControl(
     divisor.window.element.hidden = !row.divisor;
     const remove = h(
       "fluent-button",
-      { id: `${id}-remove`, appearance: "subtle", class: "comps-remove" },
+      // Described by the row's title: a list of buttons then says which column each removes.
+      {
+        id: `${id}-remove`,
+        appearance: "subtle",
+        class: "comps-remove",
+        "aria-describedby": title.id,
+      },
       "Remove column"
     );
     const view: RowView = {
