@@ -7,9 +7,11 @@
  * head asks for the lock directory. Without the queue a process's own turns (its rate-limit claims and the
  * reports of its answers) found the directory taken by each other and fell into proper-lockfile's retry
  * pauses, growing to 200 ms: traced in the 10-CLI-runs bench, single waits of 120–200 ms in runs that had the
- * directory to themselves.
+ * directory to themselves. A turn waits in the queue no longer than it would for another process's lock.
  */
+import { basename } from "path";
 import { lock } from "proper-lockfile";
+import { realTimers, type Timers } from "../../client";
 
 /**
  * How long a caller may wait for the lock: retries with a growing pause, about 6 s in all. A lock held longer
@@ -18,20 +20,56 @@ import { lock } from "proper-lockfile";
  */
 const RETRIES = { retries: 60, factor: 1.2, minTimeout: 5, maxTimeout: 200, randomize: true };
 
+/**
+ * How long a turn waits behind this process's earlier ones before it gives up (as it would give up on another
+ * process's lock): a turn that does not end (a hung disk) must not hold up the rate limiter for ever.
+ */
+export const QUEUE_WAIT_MS = 6_000;
+
+export interface LockOptions {
+  /** For tests; the real timers by default. */
+  timers?: Timers;
+}
+
 /** The last turn queued on each lock path in this process (removed once it is the last and has ended). */
 const queues = new Map<string, Promise<unknown>>();
 
-/** Runs `work` while holding the lock `lockPath` (a directory that must not otherwise exist). */
-export function withLock<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
-  const before = queues.get(lockPath) ?? Promise.resolve();
-  // A turn that failed does not hold up the next one: it only had to end.
-  const turn = before.catch(() => undefined).then(() => holdingLock(lockPath, work));
+/**
+ * Runs `work` while holding the lock `lockPath` (a directory that must not otherwise exist). Rejects with an
+ * error of code ELOCKED when the lock stays taken (proper-lockfile's retries, or QUEUE_WAIT_MS in the queue).
+ */
+export function withLock<T>(
+  lockPath: string,
+  work: () => Promise<T>,
+  options: LockOptions = {}
+): Promise<T> {
+  const before = queues.get(lockPath);
+  const turn = (
+    before ? waitFor(before, lockPath, options.timers ?? realTimers) : Promise.resolve()
+  ).then(() => holdingLock(lockPath, work));
   queues.set(lockPath, turn);
   const forget = (): void => {
     if (queues.get(lockPath) === turn) queues.delete(lockPath);
   };
   void turn.then(forget, forget);
   return turn;
+}
+
+/** Resolves when `before` has ended, however it ended; rejects after QUEUE_WAIT_MS. */
+function waitFor(before: Promise<unknown>, lockPath: string, timers: Timers): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = timers.setTimeout(() => {
+      const error = new Error(
+        `${basename(lockPath)} is held by a turn of this process that has not ended in ${QUEUE_WAIT_MS / 1000} s`
+      );
+      reject(Object.assign(error, { code: "ELOCKED" }));
+    }, QUEUE_WAIT_MS);
+    const ended = (): void => {
+      timers.clearTimeout(timer);
+      resolve();
+    };
+    before.then(ended, ended);
+  });
 }
 
 async function holdingLock<T>(lockPath: string, work: () => Promise<T>): Promise<T> {

@@ -1,7 +1,8 @@
 /** The cache directory's lock: real lock directories in a temporary directory. */
 import { existsSync, mkdtempSync } from "fs";
 import { dirname, join } from "path";
-import { withLock } from "../../../src/cli/cache/lock";
+import { QUEUE_WAIT_MS, withLock } from "../../../src/cli/cache/lock";
+import type { Timers } from "../../../src/client";
 
 /** Inside this file's own temporary tree (test/support/cache-dir.ts), removed when the file ends. */
 function tempDir(): string {
@@ -38,6 +39,43 @@ describe("the cache directory's lock", () => {
     await expect(failed).rejects.toThrow("record unreadable");
     await expect(next).resolves.toBe("next ran");
     expect(existsSync(lockPath)).toBe(false);
+  });
+
+  it("gives up on a turn stuck behind one that does not end, as it would on another process's lock", async () => {
+    const lockPath = join(tempDir(), "record.json.lock");
+    const timers: Array<{ fn: () => void; ms: number; cleared: boolean }> = [];
+    const clock: Timers = {
+      setTimeout: (fn, ms) => {
+        const timer = { fn, ms, cleared: false };
+        timers.push(timer);
+        return timer;
+      },
+      clearTimeout: (timer) => void ((timer as { cleared: boolean }).cleared = true),
+    };
+    let unstick: () => void = () => undefined;
+    let holding: () => void = () => undefined;
+    const held = new Promise<void>((r) => (holding = r));
+    // A read or write of the record that hangs (a stuck disk).
+    const stuck = withLock(lockPath, () => {
+      holding();
+      return new Promise<string>((r) => (unstick = () => r("done")));
+    });
+    const waiting = withLock(lockPath, () => Promise.resolve("never ran"), { timers: clock });
+    expect(timers.map((t) => t.ms)).toEqual([QUEUE_WAIT_MS]);
+    timers[0].fn();
+    await expect(waiting).rejects.toMatchObject({
+      code: "ELOCKED",
+      message: expect.stringMatching(/record\.json\.lock is held by a turn of this process/),
+    });
+    await held;
+    unstick();
+    await expect(stuck).resolves.toBe("done");
+    // Once it ended, the lock is there to take again, and a turn that did not wait long leaves no timer.
+    const after = withLock(lockPath, () => Promise.resolve("next"));
+    const quick = withLock(lockPath, () => Promise.resolve("quick"), { timers: clock });
+    await expect(Promise.all([after, quick])).resolves.toEqual(["next", "quick"]);
+    expect(timers).toHaveLength(2);
+    expect(timers[1].cleared).toBe(true);
   });
 
   it("keeps the turns on different locks apart", async () => {
