@@ -276,6 +276,8 @@ test("the formula builder writes the reference's formula, previews it with the e
 
 test("the builder offers a project as a card and previews the card itself", async () => {
   await choose(page, "builder-function", "PROJECT");
+  // The last insert was another function's formula: its message goes with it.
+  expect(await page.innerText("#builder-insert-status")).toBe("");
   await pick(page, "b-project", ["aave"]);
   await page.waitForFunction(
     () => document.querySelector("#builder-formula")?.textContent === '=CRYPTO.PROJECT("aave")'

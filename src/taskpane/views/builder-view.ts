@@ -180,6 +180,8 @@ export function builderView(ctx: AppContext): BuilderView {
 
   fn.onChange((name) => {
     state = startingState(name);
+    // "Inserted =CRYPTO.METRIC(…)" under another function's formula reads as if it were that one's.
+    insertStatus.clear();
     renderParams();
   });
 
@@ -241,6 +243,7 @@ export function builderView(ctx: AppContext): BuilderView {
     open(next) {
       state = next;
       fn.setValue(next.fn);
+      insertStatus.clear();
       renderParams();
     },
   };
