@@ -6,6 +6,7 @@
 import { formatDay } from "../client/data/days";
 import type { CellRecord } from "../runtime/diagnostics";
 import { sharedDiagnostics } from "../runtime/runtime";
+import { isEntityValue } from "./coerce";
 import type { CallTrace } from "./context";
 import type { ErrorCode } from "./result";
 
@@ -16,21 +17,12 @@ export interface Call {
   args: Record<string, unknown>;
 }
 
-function isEntityArgument(value: unknown): value is { text?: unknown } {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    !Array.isArray(value) &&
-    (value as { type?: unknown }).type === "Entity"
-  );
-}
-
 function hasEntity(value: unknown): boolean {
-  return isEntityArgument(value) || (Array.isArray(value) && value.some(hasEntity));
+  return isEntityValue(value) || (Array.isArray(value) && value.some(hasEntity));
 }
 
 function brief(value: unknown): unknown {
-  if (isEntityArgument(value)) return `card "${typeof value.text === "string" ? value.text : ""}"`;
+  if (isEntityValue(value)) return `card "${typeof value.text === "string" ? value.text : ""}"`;
   return Array.isArray(value) ? value.map(brief) : value;
 }
 
@@ -52,7 +44,7 @@ function overCells(rows: readonly unknown[], limit: number): boolean {
 }
 
 function recordedArg(value: unknown): unknown {
-  if (!Array.isArray(value)) return isEntityArgument(value) ? brief(value) : value;
+  if (!Array.isArray(value)) return isEntityValue(value) ? brief(value) : value;
   if (overCells(value, MAX_RECORDED_CELLS)) {
     const width = Array.isArray(value[0]) ? value[0].length : 1;
     return `(a range of ${value.length} × ${width} cells)`;

@@ -33,7 +33,8 @@ const PROJECT_ARGUMENTS: ReadonlySet<string> = new Set(["project", "projects"]);
 
 type Entity = { type: "Entity"; text?: unknown; properties?: unknown };
 
-function isEntityValue(value: unknown): value is Entity {
+/** A card (an entity value), as Excel passes one in an argument. */
+export function isEntityValue(value: unknown): value is Entity {
   return (
     typeof value === "object" &&
     value !== null &&
@@ -98,6 +99,9 @@ export function optionalText(value: unknown, name: string): string | undefined {
   return requiredText(value, name);
 }
 
+/** The most ids (or id positions) one argument takes: a formula over more is a mistake, not a model. */
+export const MAX_IDS = 500;
+
 /**
  * Ids from one value, a comma list, or a range of them (blank cells skipped), in order, one per input
  * position: a repeated id keeps its own place, so each position of the range keeps its own output column
@@ -106,9 +110,6 @@ export function optionalText(value: unknown, name: string): string | undefined {
  * `maxIds` stops a whole column from becoming a million series, and is checked while reading: a range of
  * 1,000,000 cells is refused after its first `maxIds + 1` ids, in microseconds, before any other work.
  */
-/** The most ids (or id positions) one argument takes: a formula over more is a mistake, not a model. */
-export const MAX_IDS = 500;
-
 export function idList(value: unknown, name: string, maxIds = MAX_IDS): string[] {
   const ids: string[] = [];
   const read = (cell: unknown): void => {

@@ -13,7 +13,7 @@ import { ensureBuild } from "./support/build";
 import { launch, openPage, type Problems } from "./support/browser";
 import { serveStatic, type StaticServer } from "./support/static-server";
 import { expectAccessible, recordAxeStates } from "./support/axe";
-import { focused, openSection, statusOf } from "./support/taskpane";
+import { connect, focused, openSection, statusOf } from "./support/taskpane";
 
 let simulator: RunningSimulator;
 let revived: RunningSimulator | undefined;
@@ -62,12 +62,7 @@ afterAll(async () => {
 });
 
 test("connected to the service, a project's detail is open", async () => {
-  await page.fill("#base-url input", simulator.url);
-  await page.click("#save-connection");
-  expect(await statusOf(page, "#service-status")).toMatchObject({ kind: "success" });
-  await page.fill("#api-key input", DEMO_API_KEY);
-  await page.click("#save-key");
-  await page.waitForSelector("#connection-result[data-verdict='valid']");
+  await connect(page, simulator.url);
   await page.click("#page-back");
   await page.click("#list-projects [data-id='aave']");
   await page.waitForSelector("#insert-value");

@@ -7,14 +7,14 @@
  * tests never reaches either path.
  */
 import type { Browser, Page } from "playwright-core";
-import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
+import { startSimulator, type RunningSimulator } from "../../src/simulator";
 import type { GridPlan } from "../../src/excel/port";
 import { SECTOR_COMPS_COLUMNS, sectorComps } from "../../src/taskpane/model/sector-comps";
 import { ensureBuild } from "./support/build";
 import { launch, openPage, type Problems } from "./support/browser";
 import { serveStatic, type StaticServer } from "./support/static-server";
 import { expectAccessible, recordAxeStates } from "./support/axe";
-import { recordedCalls, statusOf } from "./support/taskpane";
+import { connect, recordedCalls, statusOf } from "./support/taskpane";
 
 const UNIVERSE = 3_000;
 
@@ -35,12 +35,7 @@ beforeAll(async () => {
   ({ page, problems } = await openPage(browser));
   await page.goto(`${server.url}/taskpane.html?workbook=recording`);
   await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
-  await page.fill("#base-url input", simulator.url);
-  await page.click("#save-connection");
-  expect(await statusOf(page, "#service-status")).toMatchObject({ kind: "success" });
-  await page.fill("#api-key input", DEMO_API_KEY);
-  await page.click("#save-key");
-  await page.waitForSelector("#connection-result[data-verdict='valid']");
+  await connect(page, simulator.url);
   await page.click("#page-back");
 }, 300_000);
 

@@ -37,9 +37,7 @@ export function windowWords(window: string): string {
     mtd: "month to date",
   };
   const n = /^(\d+)([dm])$/.exec(window);
-  const words = n
-    ? `last ${n[1]} ${n[2] === "d" ? "days" : "months"}`
-    : (todate[window] ?? undefined);
+  const words = n ? `last ${n[1]} ${n[2] === "d" ? "days" : "months"}` : todate[window];
   return words ? `${window}: ${words}` : window;
 }
 

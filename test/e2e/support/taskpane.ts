@@ -4,6 +4,7 @@
  * tests of the taskpane and of its security.
  */
 import type { Page } from "playwright-core";
+import { DEMO_API_KEY } from "../../../src/simulator";
 import type { RecordedCall } from "../../../src/excel/recording-workbook";
 
 export type Section = "browse" | "build" | "tables" | "refresh" | "diagnostics" | "settings";
@@ -21,6 +22,16 @@ export async function openSection(page: Page, id: Section): Promise<void> {
     await page.click(`#tab-${id}`);
   }
   await page.waitForSelector(`#panel-${id}:visible`);
+}
+
+/** Saves the service address and the demo key in Settings, as a user does, and waits for the key's "valid". */
+export async function connect(page: Page, baseUrl: string): Promise<void> {
+  await page.fill("#base-url input", baseUrl);
+  await page.click("#save-connection");
+  expect(await statusOf(page, "#service-status")).toMatchObject({ kind: "success" });
+  await page.fill("#api-key input", DEMO_API_KEY);
+  await page.click("#save-key");
+  await page.waitForSelector("#connection-result[data-verdict='valid']");
 }
 
 /** The settled outcome of a status line: its kind and text (an error's text is its alert's). */
