@@ -419,6 +419,40 @@ export class Engine {
       : undefined;
   }
 
+  /**
+   * This engine as a formula preview reads it: whatever it holds fresh, answered as now, and `miss()` rejected
+   * for anything that would need the service (a catalogue, detail, series or computed value not held). The
+   * view shares every cache with the engine, sends nothing and opens no batching window: Excel previews a
+   * formula on every keystroke, and a preview must not spend the rate limit.
+   */
+  cacheOnly(miss: () => Error): Engine {
+    const view = Object.create(this) as Engine;
+    const peeked = <T>(key: string): Promise<Loaded<T>> => {
+      const fresh = this.cache.peek<T>(key);
+      return fresh !== undefined
+        ? Promise.resolve({ value: fresh, cached: true })
+        : Promise.reject(miss());
+    };
+    // Every catalogue, detail, statement and aggregation goes through load(): `this` is the view there.
+    view.load = peeked;
+    view.derived = <T>(key: string) => peeked<T>(`derived:${key}`);
+    view.series = (query) => {
+      const answer = this.seriesNow(query);
+      return answer ? Promise.resolve(answer) : Promise.reject(miss());
+    };
+    view.historyStarts = async (metricId, projectIds) => {
+      const starts: HistoryStarts = new Map();
+      for (const id of projectIds) {
+        const known = this.cache.peek<number | null>(historyStartKey(metricId, id));
+        if (known === undefined) throw miss();
+        starts.set(id, known ?? undefined);
+      }
+      return starts;
+    };
+    view.flush = () => undefined;
+    return view;
+  }
+
   async resolveProject(text: string): Promise<Project> {
     return resolveProjectIn((await this.projects()).value, text);
   }

@@ -24,6 +24,7 @@ import {
   type Table,
 } from "./result";
 import { messageOf } from "../client/errors";
+import { isValuePreview, placeholderFor, PREVIEW_DEADLINE_MS, PreviewCall } from "./preview";
 
 const log = createLogger("functions");
 
@@ -180,6 +181,48 @@ function settle(call: Call, trace: CallTrace, result: Cell | Table, answered = f
   return toExcelValue(result);
 }
 
+/** A result as settle() gives it, recorded nowhere (a preview's). */
+function shown(result: Cell | Table): unknown {
+  if (Array.isArray(result)) return toExcelMatrix(result);
+  if (isErrorCell(result)) throw new FunctionError(result.error, result.message);
+  return toExcelValue(result);
+}
+
+/** A failure as failed() gives it, recorded nowhere (a preview's: an argument refused as on Enter). */
+function previewError(error: unknown): CustomFunctions.Error {
+  const classified = classify(error);
+  return excelError(classified.code, classified.message);
+}
+
+/**
+ * A formula value preview (preview.ts): the implementation over the cache-only engine, so it shows what
+ * Enter will show when every answer is held, or the placeholder as soon as one is not; no request, no record.
+ */
+async function preview(
+  functionName: string,
+  impl: (ctx: FnContext) => Promise<Cell | Table>
+): Promise<unknown> {
+  const placeholder = placeholderFor(functionName);
+  const runtime = runtimeIfReady();
+  if (!runtime) return placeholder; // still reading the settings: nothing is held yet
+  const call = new PreviewCall(runtime, dayOfInstant(runtime.now()));
+  let timer: unknown;
+  const late = new Promise<"late">((resolve) => {
+    timer = runtime.timers.setTimeout(() => resolve("late"), PREVIEW_DEADLINE_MS);
+  });
+  try {
+    const result = await Promise.race([impl(call.ctx), late]);
+    return result === "late" || call.missed ? placeholder : shown(result);
+  } catch (error) {
+    if (call.missed) return placeholder;
+    // Excel shows a thrown CustomFunctions.Error as the cell's error; office.js does not type it as an Error.
+    // eslint-disable-next-line @typescript-eslint/only-throw-error
+    throw previewError(error);
+  } finally {
+    runtime.timers.clearTimeout(timer);
+  }
+}
+
 /** Any failure, recorded, as the Excel error the cell shows. */
 function failed(call: Call, trace: CallTrace, error: unknown): CustomFunctions.Error {
   const classified = classify(error);
@@ -197,6 +240,7 @@ export async function run(
   args: Record<string, unknown>,
   impl: (ctx: FnContext) => Promise<Cell | Table>
 ): Promise<unknown> {
+  if (isValuePreview(invocation)) return preview(functionName, impl);
   const trace = new CallTrace();
   // The abort signal is made only when a call has to wait for the service: a warm workbook answers from the
   // cache and never needs one (an AbortController per cell costs more than the cached look-up).
@@ -252,6 +296,21 @@ export function runCached(
   const runtime = runtimeIfReady();
   if (!runtime) return run(functionName, invocation, args, impl);
   const trace = new CallTrace();
+  if (isValuePreview(invocation)) {
+    // The synchronous read is a preview's too: it only reads what is held, and records nothing here.
+    try {
+      const held = cached({
+        runtime,
+        engine: runtime.engine,
+        trace,
+        today: dayOfInstant(runtime.now()),
+      });
+      return held === NOT_CACHED ? preview(functionName, impl) : shown(held);
+    } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      return Promise.reject(previewError(error));
+    }
+  }
   let result: Cell | Table | NotCached;
   try {
     result = cached({

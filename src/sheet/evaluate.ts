@@ -18,6 +18,8 @@ export type Evaluation = { kind: "refused"; message: string } | { kind: "result"
 /** A host with cells (the preview page's sheet) reads the formula's references through `read`. */
 export interface EvaluationOptions {
   read?: ReferenceReader;
+  /** Evaluate as Excel's value preview of a formula being typed (the invocation's isInValuePreview). */
+  preview?: boolean;
 }
 
 /**
@@ -39,7 +41,10 @@ export async function evaluateCall(
     }
     return { kind: "refused", message: messageOf(error) };
   }
-  const [grid] = await recalculate([bound], undefined, { read: options.read }).results;
+  const [grid] = await recalculate([bound], undefined, {
+    read: options.read,
+    preview: options.preview,
+  }).results;
   return { kind: "result", grid };
 }
 

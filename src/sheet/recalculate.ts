@@ -29,6 +29,20 @@ export interface HostInvocation {
   onCanceled?: () => void;
   /** Streaming functions only: the first value set is the result. */
   setResult?: (value: unknown) => void;
+  /**
+   * Excel's `isInValuePreview` (CustomFunctionsRuntime 1.5): true while the formula is still being typed
+   * and Excel shows its value as a preview. Set only when the recalculation is one (see RecalculationOptions):
+   * a host that never previews leaves it out, as Excel before 1.5 does.
+   */
+  isInValuePreview?: boolean;
+}
+
+/** How a host runs one recalculation. */
+export interface RecalculationOptions {
+  /** Reads the formulas' cell references (the preview page's sheet). */
+  read?: ReferenceReader;
+  /** Every call is a value preview (a formula being typed): its invocation says so, as Excel's does. */
+  preview?: boolean;
 }
 
 export interface Recalculation {
@@ -44,11 +58,13 @@ interface CallSite {
   address: string;
   /** Handlers to run if the whole recalculation is cancelled; a settled call removes its own. */
   cancellers: Set<() => void>;
+  preview: boolean;
 }
 
 function invocationFor(site: CallSite): HostInvocation {
   const invocation: HostInvocation = { functionName: site.fn.meta.name };
   if (site.fn.meta.options?.requiresAddress) invocation.address = site.address;
+  if (site.preview) invocation.isInValuePreview = true;
   return invocation;
 }
 
@@ -139,6 +155,7 @@ interface Run {
   cancellers: Set<() => void>;
   clock: ExcelFunctionContext;
   read?: ReferenceReader;
+  preview: boolean;
 }
 
 /**
@@ -173,6 +190,7 @@ function callFormula(bound: BoundFormula, args: readonly Argument[], run: Run): 
     label: `${NAMESPACE}.${bound.fn.meta.name}`,
     address: bound.address ?? `Sheet1!A${bound.row}`,
     cancellers,
+    preview: run.preview,
   };
   const computed = computeArguments(args, clock);
   if (!computed.ok) return Promise.resolve([[computed.error]]);
@@ -221,10 +239,15 @@ function callFormula(bound: BoundFormula, args: readonly Argument[], run: Run): 
 export function recalculate(
   formulas: readonly BoundFormula[],
   clock: SheetClock = systemClock,
-  options: { read?: ReferenceReader } = {}
+  options: RecalculationOptions = {}
 ): Recalculation {
   const cancellers = new Set<() => void>();
-  const run: Run = { cancellers, clock: clock(), read: options.read };
+  const run: Run = {
+    cancellers,
+    clock: clock(),
+    read: options.read,
+    preview: options.preview === true,
+  };
   const results = Promise.all(formulas.map((formula) => startFormula(formula, run)));
   return {
     results,
