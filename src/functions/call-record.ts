@@ -4,7 +4,7 @@
  * user's, messages come redacted from the client.
  */
 import { formatDay } from "../client/data/days";
-import type { CellRecord } from "../runtime/diagnostics";
+import { DEFERRED_RECORD_BYTES, recordBytes, type CellRecord } from "../runtime/diagnostics";
 import { sharedDiagnostics } from "../runtime/runtime";
 import { isEntityValue } from "./coerce";
 import type { CallTrace } from "./context";
@@ -33,6 +33,42 @@ function brief(value: unknown): unknown {
  */
 const MAX_RECORDED_CELLS = 1_000;
 
+/**
+ * An argument's text past this many characters is recorded cut (a cell may hold 32,767): enough to tell which
+ * text it was, and 5,000 records of long texts must not keep megabytes alive.
+ */
+const MAX_RECORDED_TEXT = 200;
+
+/**
+ * Requests and notes listed per record: a table over 500 projects may carry a note per column; the first
+ * ones and how many more say what happened, and the record stays small.
+ */
+const MAX_LISTED = 50;
+
+function cutText(text: string): string {
+  return text.length <= MAX_RECORDED_TEXT ? text : `${text.slice(0, MAX_RECORDED_TEXT - 1)}…`;
+}
+
+function listed(items: readonly string[]): string[] {
+  const kept = items.slice(0, MAX_LISTED).map(cutText);
+  if (items.length > MAX_LISTED) kept.push(`… and ${items.length - MAX_LISTED} more`);
+  return kept;
+}
+
+/** Whether a range holds a text too long to record as it is (checked before anything is copied). */
+function hasLongText(rows: readonly unknown[]): boolean {
+  for (const row of rows) {
+    if (typeof row === "string" && row.length > MAX_RECORDED_TEXT) return true;
+    if (Array.isArray(row) && hasLongText(row)) return true;
+  }
+  return false;
+}
+
+function cutTexts(value: unknown): unknown {
+  if (typeof value === "string") return cutText(value);
+  return Array.isArray(value) ? value.map(cutTexts) : value;
+}
+
 /** Whether `rows` holds more than `limit` cells, counted a row at a time and stopping as soon as it does. */
 function overCells(rows: readonly unknown[], limit: number): boolean {
   let cells = 0;
@@ -44,18 +80,23 @@ function overCells(rows: readonly unknown[], limit: number): boolean {
 }
 
 function recordedArg(value: unknown): unknown {
-  if (!Array.isArray(value)) return isEntityValue(value) ? brief(value) : value;
+  if (!Array.isArray(value)) {
+    if (typeof value === "string") return cutText(value);
+    return isEntityValue(value) ? brief(value) : value;
+  }
   if (overCells(value, MAX_RECORDED_CELLS)) {
     const width = Array.isArray(value[0]) ? value[0].length : 1;
     return `(a range of ${value.length} × ${width} cells)`;
   }
-  return hasEntity(value) ? brief(value) : value;
+  const cards = hasEntity(value) ? brief(value) : value;
+  return Array.isArray(cards) && hasLongText(cards) ? cutTexts(cards) : cards;
 }
 
 /**
  * Arguments as the diagnostics keep them: a card passed in is recorded by its text, not as its whole
- * entity (thousands of cells each holding a card's every field would crowd the record), and a range of
- * more than MAX_RECORDED_CELLS cells by its shape. The arguments themselves when nothing needs changing.
+ * entity (thousands of cells each holding a card's every field would crowd the record), a range of
+ * more than MAX_RECORDED_CELLS cells by its shape, a long text cut. The arguments themselves when nothing
+ * needs changing.
  */
 function recordedArgs(args: Record<string, unknown>): Record<string, unknown> {
   // Every cell passes here: the copy is made only for the rare call with a card or a huge range.
@@ -91,7 +132,11 @@ export function recordAnsweredCall(call: Call, trace: CallTrace): void {
   // The arguments as recorded now, not later: a waiting record must not keep a huge range alive.
   const args = recordedArgs(call.args);
   const recorded = args === call.args ? call : { ...call, args };
-  diagnostics.recordCellLater(call.address, () => cellRecord(recorded, trace, at));
+  diagnostics.recordCellLater(
+    call.address,
+    () => cellRecord(recorded, trace, at),
+    DEFERRED_RECORD_BYTES + recordBytes(args)
+  );
 }
 
 function cellRecord(
@@ -106,8 +151,8 @@ function cellRecord(
     functionName: call.functionName,
     args: recordedArgs(call.args),
     at,
-    requests: [...trace.requests],
-    warnings: [...trace.warnings, ...cellErrors],
+    requests: listed([...trace.requests]),
+    warnings: listed([...trace.warnings, ...cellErrors]),
     stale: trace.stale,
     restored: trace.restored,
     definitions: Object.keys(trace.definitions).length > 0 ? trace.definitions : undefined,

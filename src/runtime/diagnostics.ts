@@ -51,6 +51,14 @@ export interface Usage {
 
 /** Cells remembered: a big model has a few thousand formulas; older records go first. */
 const MAX_CELLS = 5_000;
+/**
+ * And at most about this much (recordBytes, a rough size of what a record holds), whatever the workbook: a
+ * record of a table with many notes or of a call with long arguments is larger than a VALUE cell's (about 500
+ * bytes), and 5,000 of them must not grow with the workbook either. The newest record is always kept.
+ */
+export const MAX_RECORD_BYTES = 4_000_000;
+/** What a record made on reading holds besides its arguments: the call's trace, the closure, the address. */
+export const DEFERRED_RECORD_BYTES = 400;
 const MAX_ERRORS = 100;
 const MAX_NOTES = 50;
 const MINUTE = 60_000;
@@ -58,8 +66,29 @@ const MINUTE = 60_000;
 /** A cell's record, or how to make it when someone reads it (see recordCellLater). */
 type CellEntry = CellRecord | (() => CellRecord);
 
+/**
+ * A rough size in bytes of a value as a record holds it: strings by their length, numbers and flags at 8 bytes,
+ * 16 per object or array and 8 per member. Only to bound the record (V8's real sizes differ by a small factor).
+ */
+export function recordBytes(value: unknown, depth = 0): number {
+  if (typeof value === "string") return 16 + value.length;
+  if (typeof value !== "object" || value === null) return 8;
+  if (depth > 8) return 16;
+  let n = 16;
+  if (Array.isArray(value)) {
+    for (const item of value) n += 8 + recordBytes(item, depth + 1);
+    return n;
+  }
+  for (const key in value)
+    n += 8 + key.length + recordBytes((value as Record<string, unknown>)[key], depth + 1);
+  return n;
+}
+
 export class Diagnostics {
   private readonly cells = new Map<string, CellEntry>();
+  /** recordBytes of each kept entry, and their total. */
+  private readonly sizes = new Map<string, number>();
+  private bytes = 0;
   private readonly errors: ErrorRecord[] = [];
   private readonly notesList: NoteRecord[] = [];
   private readonly requestTimes: number[] = [];
@@ -96,7 +125,7 @@ export class Diagnostics {
   };
 
   recordCell(record: CellRecord): void {
-    this.keep(record.address, record);
+    this.keep(record.address, record, recordBytes(record));
     if (record.error) {
       this.errors.unshift({
         at: record.at,
@@ -114,25 +143,39 @@ export class Diagnostics {
    * Records a cell that succeeded, its record made only when first read (cell(), export()). A warm
    * recalculation answers thousands of cells whose records no one opens; the taskpane reads one, the
    * selected cell's. `describe` must give the record as it is now: what it reads may not change later.
+   * `bytes`: what the waiting record holds (recordBytes of its arguments and DEFERRED_RECORD_BYTES).
    */
-  recordCellLater(address: string, describe: () => CellRecord): void {
-    this.keep(address, describe);
+  recordCellLater(
+    address: string,
+    describe: () => CellRecord,
+    bytes = DEFERRED_RECORD_BYTES
+  ): void {
+    this.keep(address, describe, bytes);
     this.changed();
   }
 
-  /** The newest record of the address, last in order; the oldest go past the bound. */
-  private keep(address: string, entry: CellEntry): void {
+  /** The newest record of the address, last in order; the oldest go past the bounds. */
+  private keep(address: string, entry: CellEntry, bytes: number): void {
+    this.bytes += bytes - (this.sizes.get(address) ?? 0);
+    this.sizes.set(address, bytes);
     this.cells.delete(address);
     this.cells.set(address, entry);
-    // Trim in bulk: deleting the oldest entry one at a time makes a Map skip ever more holes. The oldest
-    // quarter goes by deleting its keys in insertion order (a new Map of the rest, every 1,250 cells of a
-    // 10,000-cell recalculation, was garbage the hot path paid for).
-    if (this.cells.size > MAX_CELLS * 1.25) {
-      let excess = this.cells.size - MAX_CELLS;
-      for (const address of this.cells.keys()) {
-        if (excess-- <= 0) break;
-        this.cells.delete(address);
-      }
+    if (this.cells.size > MAX_CELLS * 1.25 || this.bytes > MAX_RECORD_BYTES) this.trim();
+  }
+
+  /**
+   * Trim in bulk: deleting the oldest entry one at a time makes a Map skip ever more holes. The oldest go, by
+   * deleting their keys in insertion order (a new Map of the rest, every 1,250 cells of a 10,000-cell
+   * recalculation, was garbage the hot path paid for), down to MAX_CELLS and 80 % of MAX_RECORD_BYTES; the
+   * newest stays whatever its size.
+   */
+  private trim(): void {
+    const bytesGoal = MAX_RECORD_BYTES * 0.8;
+    for (const address of this.cells.keys()) {
+      if ((this.cells.size <= MAX_CELLS && this.bytes <= bytesGoal) || this.cells.size <= 1) break;
+      this.cells.delete(address);
+      this.bytes -= this.sizes.get(address) ?? 0;
+      this.sizes.delete(address);
     }
   }
 
@@ -142,7 +185,18 @@ export class Diagnostics {
     if (typeof entry !== "function") return entry;
     const record = entry();
     this.cells.set(address, record);
+    const bytes = recordBytes(record);
+    this.bytes += bytes - (this.sizes.get(address) ?? 0);
+    this.sizes.set(address, bytes);
     return record;
+  }
+
+  /** Forgets every cell's record (usage, recent errors and notes stay): a new workbook's empty record. */
+  clearCells(): void {
+    this.cells.clear();
+    this.sizes.clear();
+    this.bytes = 0;
+    this.changed();
   }
 
   recordNote(text: string): void {
@@ -177,10 +231,20 @@ export class Diagnostics {
     };
   }
 
-  /** How much the record holds, for bounds checks (soak, long sessions): it never grows with time. */
-  retained(): { cells: number; errors: number; requestTimes: number; notes: number } {
+  /**
+   * How much the record holds, for bounds checks (soak, long sessions, big workbooks): it never grows with
+   * time or with the workbook. `bytes`: the cells' records by recordBytes.
+   */
+  retained(): {
+    cells: number;
+    bytes: number;
+    errors: number;
+    requestTimes: number;
+    notes: number;
+  } {
     return {
       cells: this.cells.size,
+      bytes: this.bytes,
       errors: this.errors.length,
       requestTimes: this.requestTimes.length,
       notes: this.notesList.length,
