@@ -7,6 +7,10 @@
  * Saved entries (persistence.ts) come back through restore(): fresh when saved before the next daily update and
  * after the last refresh of this session, otherwise as the fallback they would have been had the session never
  * ended. Every committed change is announced (onCommit) so the engine can save it.
+ *
+ * Points are held in typed arrays (DimPoints: 12 bytes a point, outside the JavaScript heap), not in a Map of
+ * days and a sorted copy of {day, value} objects: those cost about 100 bytes a point, so a workbook of 10,000
+ * year-long METRIC spills (3.65 million points) could not stay cached, and every recalculation asked again.
  */
 import { LruCache } from "./lru";
 import { Coverage, type Interval } from "./coverage";
@@ -19,9 +23,18 @@ export interface SeriesIssue {
   message: string;
 }
 
+/**
+ * One breakdown dimension's points: days ascending, each with its value in `values` (NaN where the service
+ * sent the day without a value, null to readers: service values are finite numbers or null).
+ */
+export interface DimPoints {
+  readonly days: Int32Array;
+  readonly values: Float64Array;
+}
+
 export interface Snapshot {
   readonly coverage: Coverage;
-  readonly dims: Map<string, Map<number, number | null>>;
+  readonly dims: Map<string, DimPoints>;
   issue?: SeriesIssue;
   /** Partial-success notes that did not stop the series (e.g. an unknown chain id). */
   readonly warnings: Set<string>;
@@ -36,7 +49,6 @@ export interface Snapshot {
    */
   restored?: boolean;
   points: number;
-  sortedCache?: Map<string, DayPoint[]>;
   /** Warnings and request descriptions as arrays, shared by every answer until the snapshot changes. */
   lists?: { warnings: string[]; servedBy: string[] };
 }
@@ -159,17 +171,10 @@ export class SeriesStore {
     warnings: readonly string[] = []
   ): void {
     const s = this.writable(key);
-    for (const points of s.dims.values()) {
-      for (const day of [...points.keys()]) if (day >= start && day <= end) points.delete(day);
-    }
-    for (const [dim, points] of data) {
-      let target = s.dims.get(dim);
-      if (!target) {
-        target = new Map();
-        s.dims.set(dim, target);
-      }
-      for (const p of points) if (p.day >= start && p.day <= end) target.set(p.day, p.value);
-    }
+    // The days in [start, end] are replaced, in every dimension held or sent.
+    for (const [dim, held] of s.dims) s.dims.set(dim, spliced(held, start, end, data.get(dim)));
+    for (const [dim, points] of data)
+      if (!s.dims.has(dim)) s.dims.set(dim, spliced(EMPTY_DIM, start, end, points));
     s.coverage.add(start, end);
     s.servedBy.add(servedBy);
     warnings.forEach((w) => s.warnings.add(w));
@@ -186,18 +191,16 @@ export class SeriesStore {
 
   /** The points of a snapshot within [start, end], per dimension, sorted by day. */
   read(s: Snapshot, start: number, end: number): Map<string, DayPoint[]> {
-    if (!s.sortedCache) {
-      s.sortedCache = new Map();
-      for (const [dim, points] of s.dims) {
-        const sorted = [...points].map(([day, value]) => ({ day, value }));
-        sorted.sort((a, b) => a.day - b.day);
-        s.sortedCache.set(dim, sorted);
-      }
-    }
     const out = new Map<string, DayPoint[]>();
-    for (const [dim, points] of s.sortedCache) {
+    for (const [dim, { days, values }] of s.dims) {
       // Binary search: a warm workbook reads thousands of one-day slices of multi-year series.
-      out.set(dim, points.slice(firstAtOrAfter(points, start), firstAtOrAfter(points, end + 1)));
+      const to = firstAtOrAfter(days, end + 1);
+      const points: DayPoint[] = [];
+      for (let i = firstAtOrAfter(days, start); i < to; i++) {
+        const value = values[i];
+        points.push({ day: days[i], value: Number.isNaN(value) ? null : value });
+      }
+      out.set(dim, points);
     }
     return out;
   }
@@ -205,11 +208,16 @@ export class SeriesStore {
   private fromData(d: SnapshotData): Snapshot {
     const coverage = new Coverage();
     for (const [a, b] of d.coverage) coverage.add(a, b);
+    const dims = new Map<string, DimPoints>();
     let points = 0;
-    for (const m of d.dims.values()) points += m.size;
+    for (const [dim, days] of d.dims) {
+      const packed = packedDays(days);
+      dims.set(dim, packed);
+      points += packed.days.length;
+    }
     return {
       coverage,
-      dims: d.dims,
+      dims,
       issue: d.issue,
       warnings: new Set(d.warnings),
       servedBy: new Set(d.servedBy),
@@ -245,9 +253,10 @@ export class SeriesStore {
 
   private commit(key: string, s: Snapshot): void {
     s.restored = undefined;
-    s.sortedCache = undefined;
     s.lists = undefined;
-    s.points = [...s.dims.values()].reduce((n, m) => n + m.size, 0);
+    let points = 0;
+    for (const dim of s.dims.values()) points += dim.days.length;
+    s.points = points;
     const entry = this.entries.get(key);
     // Set again so the cache re-measures the entry (its points changed) and makes it the most recent.
     if (entry) this.entries.set(key, { ...entry });
@@ -256,9 +265,16 @@ export class SeriesStore {
 }
 
 function toData(s: Snapshot): SnapshotData {
+  const dims = new Map<string, Map<number, number | null>>();
+  for (const [dim, { days, values }] of s.dims) {
+    const points = new Map<number, number | null>();
+    for (let i = 0; i < days.length; i++)
+      points.set(days[i], Number.isNaN(values[i]) ? null : values[i]);
+    dims.set(dim, points);
+  }
   return {
     coverage: s.coverage.list(),
-    dims: s.dims,
+    dims,
     issue: s.issue,
     warnings: [...s.warnings],
     servedBy: [...s.servedBy],
@@ -267,14 +283,51 @@ function toData(s: Snapshot): SnapshotData {
   };
 }
 
-/** Index of the first point whose day is >= day (points sorted by day). */
-function firstAtOrAfter(points: readonly DayPoint[], day: number): number {
+const EMPTY_DIM: DimPoints = { days: new Int32Array(0), values: new Float64Array(0) };
+
+/** Index of the first day >= day (days ascending). */
+function firstAtOrAfter(days: Int32Array, day: number): number {
   let lo = 0;
-  let hi = points.length;
+  let hi = days.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (points[mid].day < day) lo = mid + 1;
+    if (days[mid] < day) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+/** Days and values packed, ascending by day (a day given twice keeps its last value, as a Map would). */
+function packedDays(byDay: ReadonlyMap<number, number | null>): DimPoints {
+  const order = [...byDay.keys()].sort((a, b) => a - b);
+  const days = Int32Array.from(order);
+  const values = Float64Array.from(order, (day) => byDay.get(day) ?? NaN);
+  return { days, values };
+}
+
+/**
+ * `held` with its days in [start, end] replaced by `sent`'s days in that range: the days before and after
+ * stay in place (they sort before and after every replacement), so only the sent points are sorted.
+ */
+function spliced(
+  held: DimPoints,
+  start: number,
+  end: number,
+  sent: readonly DayPoint[] = []
+): DimPoints {
+  const from = firstAtOrAfter(held.days, start);
+  const to = firstAtOrAfter(held.days, end + 1);
+  const inRange = new Map<number, number | null>();
+  for (const p of sent) if (p.day >= start && p.day <= end) inRange.set(p.day, p.value);
+  const middle = packedDays(inRange);
+  const length = from + middle.days.length + (held.days.length - to);
+  const days = new Int32Array(length);
+  const values = new Float64Array(length);
+  days.set(held.days.subarray(0, from));
+  values.set(held.values.subarray(0, from));
+  days.set(middle.days, from);
+  values.set(middle.values, from);
+  days.set(held.days.subarray(to), from + middle.days.length);
+  values.set(held.values.subarray(to), from + middle.days.length);
+  return { days, values };
 }
