@@ -4,6 +4,7 @@ import { CryptometricsError, messageOf } from "./errors";
 import { ClientEvents, type ClientListener } from "./events";
 import { defaultFetch, type FetchLike } from "./http/fetch";
 import { DEFAULT_LIMITS, resolveRetryPolicy, type ClientLimits, type RetryPolicy } from "./policy";
+import { InFlightLimit } from "./http/in-flight";
 import { RateLimiter } from "./http/rate-limiter";
 import type { TransportDeps } from "./http/request";
 import { parseBaseUrl } from "./http/url";
@@ -42,6 +43,8 @@ export interface ClientConfig {
   maxRedirects?: number;
   /** Largest response body read, in bytes. Default DEFAULT_LIMITS.maxResponseBytes (64 MB). */
   maxResponseBytes?: number;
+  /** Exchanges at once. Default DEFAULT_LIMITS.maxInFlight (6). */
+  maxInFlight?: number;
   /** Receive every event from the start (see also client.on / client.subscribe). */
   listeners?: readonly ClientListener[];
 }
@@ -80,6 +83,7 @@ export function resolveConfig(config: ClientConfig): ResolvedConfig {
     maxRedirects: config.maxRedirects ?? DEFAULT_LIMITS.maxRedirects,
     rateLimit: config.rateLimit ?? DEFAULT_LIMITS.rateLimit,
     maxResponseBytes: config.maxResponseBytes ?? DEFAULT_LIMITS.maxResponseBytes,
+    maxInFlight: config.maxInFlight ?? DEFAULT_LIMITS.maxInFlight,
   };
   for (const key of [
     "timeoutMs",
@@ -91,6 +95,12 @@ export function resolveConfig(config: ClientConfig): ResolvedConfig {
     if (!(limits[key] > 0)) fail(`${key} must be a positive number, got ${limits[key]}`);
   }
   if (!(limits.maxRedirects >= 0)) fail(`maxRedirects must be >= 0, got ${limits.maxRedirects}`);
+  let inFlight: InFlightLimit;
+  try {
+    inFlight = new InFlightLimit(limits.maxInFlight);
+  } catch (error) {
+    return fail(messageOf(error));
+  }
   const timers = config.timers ?? realTimers;
   const now = config.now ?? (() => Date.now());
   const sleep = config.sleep ?? createSleep(timers);
@@ -112,6 +122,7 @@ export function resolveConfig(config: ClientConfig): ResolvedConfig {
       timers,
       random: config.random ?? Math.random,
       limiter,
+      inFlight,
       events: new ClientEvents(config.listeners ?? []),
       policy,
       limits,

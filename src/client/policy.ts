@@ -74,6 +74,8 @@ export interface ClientLimits {
   rateLimit: { limit: number; windowMs: number };
   /** Largest response body read; a bigger one is refused as "too-large" and not read further. */
   maxResponseBytes: number;
+  /** Exchanges at once; the others wait for a slot before their time-out starts (http/in-flight.ts). */
+  maxInFlight: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<ClientLimits> = Object.freeze({
@@ -97,6 +99,10 @@ export const DEFAULT_LIMITS: Readonly<ClientLimits> = Object.freeze({
   // about 11 MB, so this never refuses real data; a body without end, or of gigabytes, stops here, which
   // keeps the CLI under 200 MB of memory (measured on an endless body) instead of growing until it dies.
   maxResponseBytes: 64 * 1_048_576,
+  // 6: what a browser opens to one host over HTTP/1.1 (a seventh fetch would wait inside the browser while
+  // its time-out ran); enough to keep 60 starts a minute flowing, few enough that each answer of megabytes
+  // arrives within its time-out on an ordinary line.
+  maxInFlight: 6,
 });
 
 /**

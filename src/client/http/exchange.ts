@@ -1,5 +1,6 @@
 /**
- * One HTTP exchange, headers and body, under the per-attempt time-out: a rate-limiter slot first,
+ * One HTTP exchange, headers and body, under the per-attempt time-out: a slot among the exchanges in flight
+ * (./in-flight), then a rate-limiter start,
  * then fetch with redirect "manual" (and, in a browser that hides the redirect, once more with
  * "follow"), events for the request and its response, and the body read as text, at most
  * limits.maxResponseBytes of it (./body): a bigger answer is a "too-large" error, never retried.
@@ -22,8 +23,16 @@ export async function fetchOnce(
   attempt: number,
   withKey: boolean
 ): Promise<{ response: FetchResponseLike; body: string }> {
+  // A slot first: the rate limiter's start, and this attempt's time-out, begin once the exchange can run.
+  const release = await deps.inFlight.acquire(call.signal);
   // The answer (or the failure) is reported back: with a shared ledger, the start counts until then.
-  const finished = await deps.limiter.acquire(call.signal);
+  let finished: () => void;
+  try {
+    finished = await deps.limiter.acquire(call.signal);
+  } catch (error) {
+    release();
+    throw error;
+  }
   const link = linkSignals(call.signal);
   let timedOut = false;
   const budget = Math.max(0, Math.min(deps.limits.timeoutMs, call.deadlineAt - deps.now()));
@@ -110,6 +119,7 @@ export async function fetchOnce(
     throw error;
   } finally {
     finished();
+    release();
     deps.timers.clearTimeout(timer);
     link.dispose();
   }

@@ -7,6 +7,7 @@ import type { Sleep, Timers } from "./abort";
 import type { ClientEvents } from "../events";
 import type { FetchLike } from "./fetch";
 import type { ClientLimits, RetryPolicy } from "../policy";
+import type { InFlightLimit } from "./in-flight";
 import type { RateLimiter } from "./rate-limiter";
 import type { Redirect } from "../data/types";
 
@@ -17,6 +18,8 @@ export interface TransportDeps {
   timers: Timers;
   random: () => number;
   limiter: RateLimiter;
+  /** Exchanges at once (limits.maxInFlight): a slot is held before the rate limiter's start is taken. */
+  inFlight: InFlightLimit;
   events: ClientEvents;
   policy: RetryPolicy;
   limits: ClientLimits;
