@@ -146,7 +146,7 @@ export default [
     languageOptions: { globals: { process: "readonly" } },
   },
   {
-    files: ["*.js", "**/*.cjs", "src/help/*.js"],
+    files: ["*.js", "**/*.cjs", "src/help/*.js", "src/tools/manifest/*.js"],
     languageOptions: {
       sourceType: "commonjs",
       globals: {

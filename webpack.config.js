@@ -9,6 +9,7 @@ const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin"
 const devDefaults = require("./src/config/dev-defaults.json");
 const pkg = require("./package.json");
 const renderHelp = require("./src/help/render-help.js");
+const manifests = require("./src/tools/manifest/manifests.js");
 
 /** The development origin the committed manifest.xml names (npm start's default port). */
 const urlDev = `https://localhost:${devDefaults.devServerPort}/`;
@@ -69,16 +70,6 @@ function productionOrigin() {
   if (!/^https:\/\//.test(origin))
     throw new Error(`ADDIN_ORIGIN must be an https URL, got "${origin}"`);
   return origin.endsWith("/") ? origin : `${origin}/`;
-}
-
-/** The manifest for another origin: every URL moves there; AppDomain takes the bare origin. */
-function manifestFor(xml, origin) {
-  const devOrigin = new URL(urlDev).origin;
-  return xml
-    .split(`<AppDomain>${devOrigin}</AppDomain>`)
-    .join(`<AppDomain>${new URL(origin).origin}</AppDomain>`)
-    .split(urlDev)
-    .join(origin);
 }
 
 module.exports = (env = {}, argv = {}) => {
@@ -161,7 +152,8 @@ module.exports = (env = {}, argv = {}) => {
         templateParameters: pageParameters,
       }),
       {
-        // After functions.json is generated: the help page from it, and production URLs in both.
+        // After functions.json is generated: the help page from it, production URLs in both, and the two
+        // manifests (XML and unified JSON) for this build's origin from their one source.
         apply(compiler) {
           compiler.hooks.thisCompilation.tap("CryptometricsHelp", (compilation) => {
             compilation.hooks.processAssets.tap(
@@ -175,6 +167,16 @@ module.exports = (env = {}, argv = {}) => {
                   "help.html",
                   new webpack.sources.RawSource(renderHelp(json, pkg.version))
                 );
+                compilation.emitAsset(
+                  "manifest.xml",
+                  new webpack.sources.RawSource(manifests.renderXml(origin, pkg.version))
+                );
+                compilation.emitAsset(
+                  "manifest.json",
+                  new webpack.sources.RawSource(
+                    manifests.unifiedText(origin, pkg.version, JSON.parse(json))
+                  )
+                );
               }
             );
           });
@@ -185,12 +187,6 @@ module.exports = (env = {}, argv = {}) => {
           { from: "assets/*", to: "assets/[name][ext]" },
           { from: "src/taskpane/taskpane.css", to: "taskpane.css" },
           { from: "src/preview/preview.css", to: "preview.css" },
-          {
-            from: "manifest.xml",
-            to: "manifest.xml",
-            transform: (content) =>
-              origin === urlDev ? content : manifestFor(content.toString(), origin),
-          },
         ],
       }),
     ],

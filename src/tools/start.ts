@@ -109,6 +109,7 @@ async function main(): Promise<void> {
       `  Preview page:    ${page}/preview.html  (CRYPTO formulas in any browser, no Excel needed)`,
       `  Functions:       ${page}/functions.js  (metadata ${page}/functions.json)`,
       `  Manifest:        ${manifest}`,
+      `  Unified manifest: ${page}/manifest.json  (Excel on the web, Windows 2501+, Mac 16.103+; the XML one for older Office)`,
       `  Simulator:       ${simulator.url}  (demo data, not real figures)`,
       `  Demo API key:    ${devDefaults.demoApiKey}  (opens only the simulator)`,
       "",

@@ -6,7 +6,12 @@ import { mkdtempSync, readFileSync, rmSync } from "fs";
 import { tmpdir } from "os";
 import { join, resolve } from "path";
 import { execFileSync } from "child_process";
-import { checkManifestStructure } from "../../src/tools/manifest-check";
+import {
+  checkManifestStructure,
+  checkUnifiedStructure,
+  compareManifests,
+  validateUnifiedManifest,
+} from "../../src/tools/manifest-check";
 
 const root = resolve(__dirname, "../..");
 const ORIGIN = "https://addin.example.com/";
@@ -101,6 +106,16 @@ describe("production build", () => {
     expect(manifest).not.toMatch(/https?:\/\/localhost/);
     expect(manifest).toContain(`${ORIGIN}taskpane.html`);
     expect(checkManifestStructure(manifest)).toEqual([]);
+  });
+
+  it("writes the unified manifest.json for the same origin and functions, valid against its schema", async () => {
+    const unified = JSON.parse(read("manifest.json")) as Record<string, unknown>;
+    expect(JSON.stringify(unified)).not.toMatch(/https?:\/\/localhost/);
+    expect(unified.validDomains).toEqual([new URL(ORIGIN).origin]);
+    expect(JSON.stringify(unified)).toContain(`"metadataUrl":"${ORIGIN}functions.json"`);
+    expect(checkUnifiedStructure(unified)).toEqual([]);
+    expect(compareManifests(read("manifest.xml"), unified)).toEqual([]);
+    expect(await validateUnifiedManifest(unified)).toEqual([]);
   });
 
   it("writes a help page with an anchor for every function", () => {
