@@ -2,6 +2,7 @@
 import { alignColumns, formatBytes, formatCount, formatDuration, formatRatio } from "./format";
 import type { BenchResults, WorkloadResult } from "./results";
 import type { CliSide } from "./cli-runs";
+import { scaleLines } from "./scale-report";
 
 export const BENCH_COMMAND = "npm run bench";
 
@@ -241,6 +242,7 @@ export function formatReport(r: BenchResults, written: readonly string[]): strin
     ...wrap(hotLine(r)),
     ...wrap(heapLine(r)),
     ...smallTimingLines(r).flatMap((l) => wrap(l)),
+    ...scaleLines(r.scale).flatMap((l) => ["", ...wrap(l)]),
     ...persistenceLines(r).flatMap((l) => ["", ...wrap(l)]),
     ...bundleLines(r),
     "",
@@ -294,6 +296,7 @@ export function formatMarkdown(r: BenchResults): string {
     "",
     [hotLine(r), heapLine(r), ...smallTimingLines(r)].join(" "),
     "",
+    ...scaleLines(r.scale).flatMap((l) => [l, ""]),
     ...persistenceLines(r).flatMap((l) => [l, ""]),
     `Measured ${r.startedAt.slice(0, 10)} on ${r.environment.cpus} × ${r.environment.cpuModel}, node ` +
       `${r.environment.node}. Times vary by machine; request counts do not (they are asserted in test/bench).`,

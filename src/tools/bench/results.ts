@@ -5,6 +5,7 @@ import type { Projection } from "./projection";
 import type { SmallTimings } from "./small-timings";
 import type { ReopenResult } from "./reopen";
 import type { CliRunsResult } from "./cli-runs";
+import { SCALE_PARTS, type ScalePart, type ScaleResults } from "./scale";
 
 export type WorkloadId =
   "model" | "large" | "history" | "overlap" | "statements" | "warm" | "cold" | "hot";
@@ -22,9 +23,14 @@ export const WORKLOAD_IDS: readonly WorkloadId[] = [
 ];
 
 /** What `--only` selects: the workloads, and the two runs across sessions and processes. */
-export type BenchPart = WorkloadId | "reopen" | "cli-runs";
+export type BenchPart = WorkloadId | ScalePart | "reopen" | "cli-runs";
 
-export const BENCH_PARTS: readonly BenchPart[] = [...WORKLOAD_IDS, "reopen", "cli-runs"];
+export const BENCH_PARTS: readonly BenchPart[] = [
+  ...WORKLOAD_IDS,
+  ...SCALE_PARTS,
+  "reopen",
+  "cli-runs",
+];
 
 /** Across sessions and processes: the saved cache and the shared rate budget. */
 export interface PersistenceResults {
@@ -125,6 +131,8 @@ export interface BenchResults {
   /** Absent when `--only` left both "reopen" and "cli-runs" out. */
   persistence?: PersistenceResults;
   bundles: BundleReport;
+  /** Excel at scale: previews, the 100,000-cell and 10,000-spill workbooks, cards (absent when not run). */
+  scale?: ScaleResults;
   /** Catalogue search and simulator timings (absent from runs recorded before they were measured). */
   smallTimings?: SmallTimings;
   targets: TargetCheck[];

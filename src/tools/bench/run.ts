@@ -33,6 +33,7 @@ import {
 import { measureSmallTimings } from "./small-timings";
 import { reopenSameDay } from "./reopen";
 import { tenCliRuns } from "./cli-runs";
+import { runScale } from "./scale";
 import { evaluateTargets } from "./targets";
 import {
   BENCH_NOW,
@@ -275,6 +276,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
         enginePathRunsMs: engineMs,
       };
     }
+    // Excel at scale: before the parts below, which configure runtimes of their own.
+    const scale = await runScale(env, { runs, progress });
     // Catalogue search and the simulator's long series: a full run only (no workload of their own).
     let smallTimings: BenchResults["smallTimings"];
     if (!options.only) {
@@ -329,6 +332,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       workloads: runner.workloads,
       ...(hotPath ? { hotPath } : {}),
       ...(heap ? { heap } : {}),
+      ...(scale ? { scale } : {}),
       bundles,
       ...(smallTimings ? { smallTimings } : {}),
       ...(persistence.reopen || persistence.cliRuns ? { persistence } : {}),

@@ -6,6 +6,7 @@ import { formatBytes, formatCount, formatDuration, formatRatio } from "./format"
 import type { BenchResults, TargetCheck, WorkloadId, WorkloadResult } from "./results";
 import type { CliRunsResult } from "./cli-runs";
 import type { ReopenResult } from "./reopen";
+import { scaleChecks } from "./scale-report";
 
 export const TARGETS = {
   modelRequests: 20,
@@ -219,7 +220,12 @@ export function evaluateTargets(results: Measured): TargetCheck[] {
         PLAN_NOTE
       )
     );
-  return checks.concat(hotPathChecks(results), persistenceChecks(results), bundleChecks(results));
+  return checks.concat(
+    hotPathChecks(results),
+    scaleChecks(results.scale),
+    persistenceChecks(results),
+    bundleChecks(results)
+  );
 }
 
 function bundleChecks(results: Measured): TargetCheck[] {
