@@ -100,6 +100,12 @@ describe("npm start", () => {
     const manifest = await get(app.urls.manifest);
     expect(manifest.body).toContain(`https://localhost:${app.port}/taskpane.html`);
     expect(manifest.body).not.toContain("https://localhost:3000/");
+    // The unified twin, printed and served beside it, for the same port.
+    expect(app.output()).toContain(`Unified manifest: https://localhost:${app.port}/manifest.json`);
+    const unified = JSON.parse((await get(`https://localhost:${app.port}/manifest.json`)).body) as {
+      validDomains: string[];
+    };
+    expect(unified.validDomains).toEqual([`https://localhost:${app.port}`]);
     expect((await get(`https://localhost:${app.port}/office-js/office.js`)).status).toBe(200);
   });
 
