@@ -4,7 +4,7 @@
  */
 import { closest, distance } from "fastest-levenshtein";
 import { SheetError } from "./errors";
-import { FIELDVALUE, FormulaCall } from "./formula";
+import { EXPRESSION_ROOT, FIELDVALUE, FormulaCall } from "./formula";
 import { nestedCalls } from "./nested";
 import { NAMESPACE, RegisteredFunction, Registry, signature } from "./registry";
 
@@ -34,6 +34,20 @@ const FIELDVALUE_FUNCTION: RegisteredFunction = {
     throw new SheetError("broken-build", `${FIELDVALUE} is computed by the sheet, not called`);
   },
 };
+
+/**
+ * A formula that is an expression around plain functions (`=SUM(CRYPTO.METRIC(…))`): computed by the sheet
+ * (plain-functions.ts), never called as an add-in function; it names the formula by its first function.
+ */
+function expressionFunction(name: string): RegisteredFunction {
+  return {
+    meta: { id: EXPRESSION_ROOT, name, parameters: [{ name: "expression" }] },
+    functionName: EXPRESSION_ROOT,
+    implementation: () => {
+      throw new SheetError("broken-build", `${name} is computed by the sheet, not called`);
+    },
+  };
+}
 
 /** Binds every add-in call nested in the arguments, as Excel checks each when the formula is entered. */
 function bindNested(
@@ -68,6 +82,8 @@ export function bindFormula(call: FormulaCall, registry: Registry, row: number):
     const nested = bindNested(call, registry, row);
     return nested ? { nested } : {};
   };
+  if (call.builtin?.name === EXPRESSION_ROOT)
+    return { call, fn: expressionFunction(call.name), row, ...withNested() };
   if (call.builtin) return { call, fn: FIELDVALUE_FUNCTION, row, ...withNested() };
   const fn = registry.lookup(call.name);
   if (!fn) throw unknownFunction(call.name, registry);

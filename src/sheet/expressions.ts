@@ -4,7 +4,7 @@
  * custom function. An error anywhere (text where a number is needed, a division by zero, a date outside
  * Excel's range) is the formula's result, as in Excel, where an error argument makes the cell that error.
  */
-import { errorCell, type Cell, type ErrorCell, type Grid } from "./cells";
+import { errorCell, toCell, type Cell, type ErrorCell, type Grid } from "./cells";
 import {
   EXCEL_FUNCTIONS,
   numberFrom,
@@ -14,6 +14,7 @@ import {
 } from "./excel-functions";
 import type { Argument, Expression, Scalar } from "./formula";
 import { ERROR_CODES } from "./host";
+import { plainFunction, type PlainArgument } from "./plain-functions";
 
 /**
  * An argument once computed: what the parser calls a constant, or the cells a nested call, a reference or
@@ -136,7 +137,11 @@ export function evaluateExpression(
       if (isError(b)) return b;
       return arithmetic(expression.op, a, b);
     }
+    case "array":
+      return valueOfCells(arrayGrid(expression.rows));
     case "call": {
+      // A plain function (SUM, INDEX…) in a single value's place: its one cell.
+      if (plainFunction(expression.name)) return valueOfCells(evaluateGrid(expression, ctx));
       const fn = EXCEL_FUNCTIONS[expression.name];
       const numbers: number[] = [];
       for (const [i, arg] of expression.args.entries()) {
@@ -151,10 +156,59 @@ export function evaluateExpression(
   }
 }
 
+function arrayGrid(rows: readonly Scalar[][]): Grid {
+  return rows.map((row) => row.map((scalar) => toCell(scalar.value)));
+}
+
+/** An argument of a plain function: a range stays cells; anything else is one value it computes to. */
+function plainArgument(expression: Expression, ctx: ExcelFunctionContext): PlainArgument {
+  switch (expression.kind) {
+    case "resolved":
+      return { kind: "range", grid: expression.grid };
+    case "array":
+      return { kind: "range", grid: arrayGrid(expression.rows) };
+    case "call":
+      if (plainFunction(expression.name))
+        return { kind: "range", grid: evaluateGrid(expression, ctx) };
+      break;
+    default:
+      break;
+  }
+  const value = evaluateExpression(expression, ctx);
+  return { kind: "value", cell: isError(value) ? value : toCell(value) };
+}
+
+/**
+ * An expression as the cells it gives: a plain function's table (`INDEX(CRYPTO.METRIC(…),0,2)`), a
+ * nested result or an array as they are, anything else as its one value. Nested calls, references and
+ * fields must have been resolved first (nested.ts).
+ */
+export function evaluateGrid(expression: Expression, ctx: ExcelFunctionContext): Grid {
+  if (expression.kind === "resolved") return expression.grid;
+  if (expression.kind === "array") return arrayGrid(expression.rows);
+  if (expression.kind === "group") return evaluateGrid(expression.inner, ctx);
+  if (expression.kind === "call") {
+    const fn = plainFunction(expression.name);
+    if (fn) {
+      const args = expression.args.map((arg) => plainArgument(arg, ctx));
+      return fn.compute(args, expression.name);
+    }
+  }
+  const value = evaluateExpression(expression, ctx);
+  return [[isError(value) ? value : toCell(value)]];
+}
+
 function asScalar(value: number | string | boolean): Scalar {
   if (typeof value === "number") return { kind: "number", value };
   if (typeof value === "string") return { kind: "string", value };
   return { kind: "boolean", value };
+}
+
+/** One cell of a plain function's result as an argument: its value (an empty cell is an omitted one). */
+function scalarOf(cell: Cell): ConstantArgument {
+  const value = valueOfCell(cell);
+  if (cell.kind === "empty") return { kind: "omitted" };
+  return typeof value === "object" ? { kind: "cells", grid: [[cell]] } : asScalar(value);
 }
 
 /**
@@ -178,6 +232,18 @@ export function computeArguments(
         .find((cell): cell is ErrorCell => cell.kind === "error");
       if (error) return { ok: false, error };
       out.push({ kind: "cells", grid: arg.expression.grid });
+      continue;
+    }
+    if (arg.expression.kind === "call" && plainFunction(arg.expression.name)) {
+      // A plain function as the whole argument (`INDEX(CRYPTO.PROJECTS(),0,1)`): its table, as a range.
+      const grid = evaluateGrid(arg.expression, ctx);
+      const error = grid.flat().find((cell): cell is ErrorCell => cell.kind === "error");
+      if (error) return { ok: false, error };
+      out.push(
+        grid.length === 1 && grid[0].length === 1 && grid[0][0].kind !== "entity"
+          ? scalarOf(grid[0][0])
+          : { kind: "cells", grid }
+      );
       continue;
     }
     const value = evaluateExpression(arg.expression, ctx);

@@ -18,6 +18,11 @@
  *   primary  := STRING | NUMBER | TRUE | FALSE | "(" expr ")" | EXCEL_NAME "(" [expr ("," expr)*] ")"
  *             | "CRYPTO." NAME "(" args ")"                a nested add-in call (the prefix is required)
  *             | "FIELDVALUE" "(" expr "," expr ")" | REFERENCE ("." FIELD)*
+ *             | PLAIN_NAME "(" plain ("," plain)* ")"     SUM, INDEX…: ranges in, see plain-functions.ts
+ *   plain    := array | expr
+ *
+ * A formula may also be an expression whose first word is a plain function (`=SUM(CRYPTO.METRIC(…))/4`):
+ * the sheet computes it around the add-in calls inside (the `expression` root).
  *
  * EXCEL_NAME is one of the functions of excel-functions.ts (TODAY, NOW, DATE, EDATE, EOMONTH, YEAR, MONTH,
  * DAY), with exactly its parameters. Anything else (another function) is a FormulaSyntaxError naming it,
@@ -28,6 +33,7 @@
 import type { Grid } from "./cells";
 import { FormulaSyntaxError } from "./errors";
 import { EXCEL_FUNCTIONS, EXCEL_FUNCTION_NAMES } from "./excel-functions";
+import { PLAIN_FUNCTION_NAMES, plainFunction } from "./plain-functions";
 import { describeToken, tokenize, Token } from "./tokens";
 
 export type Scalar =
@@ -50,7 +56,9 @@ export type Expression =
   | { kind: "field"; value: Expression; field: Expression; dot?: boolean }
   | { kind: "reference"; address: string }
   /** A nested call's, reference's or field's result once known (recalculation only; never parsed). */
-  | { kind: "resolved"; grid: Grid };
+  | { kind: "resolved"; grid: Grid }
+  /** An array constant given to a plain function: `SUM({1,2,3})`. */
+  | { kind: "array"; rows: Scalar[][] };
 
 /** A constant stays a Scalar (so `-1` is the number -1); only what must be computed is an expression. */
 export type Argument =
@@ -65,15 +73,18 @@ export interface FormulaCall {
   args: Argument[];
   /**
    * Set when the formula is Excel's FIELDVALUE rather than an add-in function (args: value, field);
-   * `dot` when it was written as dot access (`=A1.Symbol`) and prints back that way.
+   * `dot` when it was written as dot access (`=A1.Symbol`) and prints back that way. EXPRESSION_ROOT
+   * when the formula is an expression around plain functions (`=SUM(CRYPTO.METRIC(…))`): its one argument
+   * is that expression, and `name` the plain function it starts with.
    */
-  builtin?: { name: typeof FIELDVALUE; dot: boolean };
+  builtin?: { name: typeof FIELDVALUE; dot: boolean } | { name: typeof EXPRESSION_ROOT };
 }
 
 export const FIELDVALUE = "FIELDVALUE";
+export const EXPRESSION_ROOT = "EXPRESSION";
 
 const NAMESPACE = "CRYPTO.";
-const SUPPORTED = `inside CRYPTO arguments: ${EXCEL_FUNCTION_NAMES.join(", ")}, ${FIELDVALUE} and CRYPTO functions (with their CRYPTO. prefix)`;
+const SUPPORTED = `in formulas: ${[...EXCEL_FUNCTION_NAMES, ...PLAIN_FUNCTION_NAMES].join(", ")}, ${FIELDVALUE} and CRYPTO functions (with their CRYPTO. prefix)`;
 
 class Parser {
   private at = 0;
@@ -107,6 +118,15 @@ class Parser {
       this.next();
       const { value, field } = this.parseFieldValueArguments();
       return fieldValueCall(value, field, false);
+    }
+    // `=SUM(CRYPTO.METRIC(…))`: Excel's own function around add-in calls. No add-in function has a plain
+    // function's name (a test holds the registry to it), so the unprefixed name cannot be an add-in's.
+    if (first.kind === "name" && plainFunction(first.text)) {
+      return {
+        name: first.text.toUpperCase(),
+        args: [{ kind: "expression", expression: this.parseExpression() }],
+        builtin: { name: EXPRESSION_ROOT },
+      };
     }
     const name = this.parseName();
     this.expectPunct("(", `after the function name`);
@@ -286,6 +306,7 @@ class Parser {
       const { value, field } = this.parseFieldValueArguments();
       return { kind: "field", value, field };
     }
+    if (plainFunction(upper)) return this.parsePlainCall(token, upper);
     const fn = Object.prototype.hasOwnProperty.call(EXCEL_FUNCTIONS, upper)
       ? EXCEL_FUNCTIONS[upper]
       : undefined;
@@ -312,6 +333,39 @@ class Parser {
           ? "no arguments"
           : `${fn.parameters.length} argument${fn.parameters.length === 1 ? "" : "s"} (${fn.parameters.join(", ")})`;
       throw new FormulaSyntaxError(`${upper} takes ${wanted}, got ${args.length}`, token.column);
+    }
+    return { kind: "call", name: upper, args };
+  }
+
+  /** `SUM(a, {1,2}, …)`: a plain function's arguments are ranges or values; their count is checked here. */
+  private parsePlainCall(token: Extract<Token, { kind: "name" }>, upper: string): Expression {
+    const fn = plainFunction(upper);
+    if (!fn) return this.fail(token);
+    this.next(); // "("
+    const args: Expression[] = [];
+    if (!this.isPunct(this.peek(), ")")) {
+      do {
+        const at = this.peek();
+        if (this.isPunct(at, ",") || this.isPunct(at, ")"))
+          this.fail(at, ` (an argument of ${upper} is missing)`);
+        if (this.isPunct(at, "{")) {
+          const array = this.parseArray();
+          args.push({ kind: "array", rows: array.kind === "array" ? array.rows : [] });
+        } else args.push(this.parseExpression());
+      } while (this.acceptPunct(","));
+    }
+    this.expectPunct(")", `to close ${upper}(`);
+    if (args.length < fn.minArgs || args.length > fn.maxArgs) {
+      const wanted =
+        fn.minArgs === fn.maxArgs
+          ? `${fn.minArgs} argument${fn.minArgs === 1 ? "" : "s"}`
+          : fn.maxArgs === Infinity || fn.maxArgs > 100
+            ? `at least ${fn.minArgs} argument${fn.minArgs === 1 ? "" : "s"} and at most ${fn.maxArgs}`
+            : `${fn.minArgs} to ${fn.maxArgs} arguments`;
+      throw new FormulaSyntaxError(
+        `${upper} takes ${wanted} (${fn.parameters.join(", ")}), got ${args.length}`,
+        token.column
+      );
     }
     return { kind: "call", name: upper, args };
   }
@@ -426,6 +480,8 @@ export function printExpression(expression: Expression): string {
     case "resolved":
       // Never parsed, so never printed back; a readable stand-in all the same.
       return "(result)";
+    case "array":
+      return printArray(expression.rows);
     case "unary":
       return `${expression.op}${printOperand(expression.operand, 4)}`;
     case "binary": {
@@ -439,9 +495,12 @@ export function printExpression(expression: Expression): string {
 function printArgument(arg: Argument): string {
   if (arg.kind === "omitted") return "";
   if (arg.kind === "expression") return printExpression(arg.expression);
-  if (arg.kind === "array")
-    return `{${arg.rows.map((row) => row.map(printScalar).join(",")).join(";")}}`;
+  if (arg.kind === "array") return printArray(arg.rows);
   return printScalar(arg);
+}
+
+function printArray(rows: readonly Scalar[][]): string {
+  return `{${rows.map((row) => row.map(printScalar).join(",")).join(";")}}`;
 }
 
 /** Dot access prints back as written where the field reads back the same; FIELDVALUE(...) otherwise. */
@@ -466,6 +525,10 @@ function fieldValueCall(value: Expression, field: Expression, dot: boolean): For
 
 /** The canonical text of a call, `=CRYPTO.NAME(args)`; parseFormula reads it back to the same call. */
 export function printFormula(call: FormulaCall): string {
+  if (call.builtin?.name === EXPRESSION_ROOT) {
+    const [root] = call.args;
+    return `=${root?.kind === "expression" ? printExpression(root.expression) : ""}`;
+  }
   if (call.builtin) {
     const [value, field] = call.args;
     const expression = (arg: Argument | undefined): Expression =>

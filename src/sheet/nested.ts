@@ -12,7 +12,7 @@ import { errorCell, toCell, type Cell, type Grid } from "./cells";
 import { fieldValue } from "./fields";
 import type { ExcelFunctionContext } from "./excel-functions";
 import { textFrom } from "./excel-functions";
-import { evaluateExpression } from "./expressions";
+import { evaluateExpression, evaluateGrid } from "./expressions";
 import type { Argument, Expression, FormulaCall } from "./formula";
 import { ERROR_CODES } from "./host";
 
@@ -204,6 +204,19 @@ export function fieldValueFormula(
   const [value, field] = args;
   return resolveExpression(argumentExpression(value), env).then((resolved) =>
     fieldOf(cellsOf(resolved, env.clock), argumentExpression(field), env.clock)
+  );
+}
+
+/**
+ * A formula that is an expression around plain functions (`=SUM(CRYPTO.METRIC(…))`): its nested calls
+ * first, then the cells the expression gives.
+ */
+export function expressionFormula(
+  args: readonly Argument[],
+  env: NestedEnvironment
+): Promise<Grid> {
+  return resolveExpression(argumentExpression(args[0]), env).then((resolved) =>
+    evaluateGrid(resolved, env.clock)
   );
 }
 

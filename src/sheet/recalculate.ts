@@ -9,8 +9,9 @@ import { BoundFormula } from "./bind";
 import { Cell, errorCell, Grid, isErrorCell, thrownToCell, toGrid, toLiftedCell } from "./cells";
 import type { ExcelFunctionContext } from "./excel-functions";
 import { computeArguments, systemClock, type SheetClock } from "./expressions";
-import type { Argument } from "./formula";
+import { EXPRESSION_ROOT, type Argument } from "./formula";
 import {
+  expressionFormula,
   fieldValueFormula,
   hasDeferred,
   resolveArguments,
@@ -179,7 +180,10 @@ function startFormula(bound: BoundFormula, run: Run): Promise<Grid> {
     read: run.read,
     clock: run.clock,
   };
-  if (bound.call.builtin) return fieldValueFormula(args, env);
+  if (bound.call.builtin)
+    return bound.call.builtin.name === EXPRESSION_ROOT
+      ? expressionFormula(args, env)
+      : fieldValueFormula(args, env);
   return resolveArguments(args, env).then((resolved) => callFormula(bound, resolved, run));
 }
 

@@ -107,7 +107,7 @@ describe("the README's formulas", () => {
     // Every line of the Examples block that starts with a formula is taken.
     const block = /### Examples\s*```text\n([\s\S]*?)```/.exec(README);
     expect(block).not.toBeNull();
-    const exampleLines = block![1].split("\n").filter((l) => l.startsWith("=CRYPTO."));
+    const exampleLines = block![1].split("\n").filter((l) => l.startsWith("="));
     const taken = new Set(formulas.map((f) => f.formula));
     for (const line of exampleLines)
       expect({ line, taken: [...taken].some((f) => line.startsWith(f)) }).toEqual({
@@ -118,7 +118,9 @@ describe("the README's formulas", () => {
     const reference = [...README.matchAll(/^\| `([A-Z_]+)\(/gm)].map((m) => m[1]);
     expect(reference.length).toBeGreaterThan(10);
     const used = new Set(
-      formulas.map((f) => /^=CRYPTO\.([A-Z_]+)/i.exec(f.formula)![1].toUpperCase())
+      formulas.flatMap((f) =>
+        [...f.formula.matchAll(/CRYPTO\.([A-Z_]+)/gi)].map((m) => m[1].toUpperCase())
+      )
     );
     expect(reference.filter((name) => !used.has(name))).toEqual([]);
   });

@@ -128,12 +128,12 @@ describe("parseFormula errors", () => {
     ['=VALUE("aave)', "unterminated text (missing closing '\"') at column 8"],
     ["=VALUE(aave)", "unexpected name 'aave' (text needs double quotes) at column 8"],
     [
-      "=VALUE(SUM(1,2))",
-      "function SUM is not supported; inside CRYPTO arguments: TODAY, NOW, DATE, EDATE, EOMONTH, YEAR, MONTH, DAY, FIELDVALUE and CRYPTO functions (with their CRYPTO. prefix) at column 8",
+      "=VALUE(LOG10(1))",
+      "function LOG10 is not supported; in formulas: TODAY, NOW, DATE, EDATE, EOMONTH, YEAR, MONTH, DAY, SUM, AVERAGE, MIN, MAX, COUNT, INDEX, ROWS, COLUMNS, FIELDVALUE and CRYPTO functions (with their CRYPTO. prefix) at column 8",
     ],
     [
       '=VALUE(PROJECT("aave"),"fees")',
-      "function PROJECT is not supported; inside CRYPTO arguments: TODAY, NOW, DATE, EDATE, EOMONTH, YEAR, MONTH, DAY, FIELDVALUE and CRYPTO functions (with their CRYPTO. prefix) at column 8",
+      "function PROJECT is not supported; in formulas: TODAY, NOW, DATE, EDATE, EOMONTH, YEAR, MONTH, DAY, SUM, AVERAGE, MIN, MAX, COUNT, INDEX, ROWS, COLUMNS, FIELDVALUE and CRYPTO functions (with their CRYPTO. prefix) at column 8",
     ],
     [
       "=A1",

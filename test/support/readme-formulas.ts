@@ -1,8 +1,9 @@
 /**
  * The CRYPTO formulas a markdown document shows, for the test that runs the README's formulas.
  *
- * A formula is every `=CRYPTO.NAME(...)` anywhere in the text (code blocks, tables, prose), read up to the
- * parenthesis that closes its call: text in double quotes (with `""` for a quote) may hold anything,
+ * A formula is every `=CRYPTO.NAME(...)` anywhere in the text (code blocks, tables, prose), and every
+ * formula starting with a plain Excel function the sheet computes around them (`=SUM(CRYPTO.METRIC(…))`),
+ * read up to the parenthesis that closes its call: text in double quotes (with `""` for a quote) may hold anything,
  * parentheses nest. An example meant to show an error says so right after the formula, on the same line:
  * the error code, optionally after an arrow and inside backticks, e.g.
  *
@@ -39,7 +40,12 @@ export interface Extraction {
   problems: string[];
 }
 
-const START = /=CRYPTO\.[A-Za-z_][A-Za-z0-9_.]*\s*\(/gi;
+import { PLAIN_FUNCTION_NAMES } from "../../src/sheet/plain-functions";
+
+const START = new RegExp(
+  `=(?:CRYPTO\\.[A-Za-z_][A-Za-z0-9_.]*|${PLAIN_FUNCTION_NAMES.join("|")})\\s*\\(`,
+  "gi"
+);
 
 /** Index just after the parenthesis closing the call that opens at `open`, or -1 when the line ends first. */
 function callEnd(text: string, open: number): number {
