@@ -1,6 +1,6 @@
 /**
  * How a result cell reads on a page (the builder's preview, the preview grid): numbers with thousands
- * separators and sensible decimals, dates as YYYY-MM-DD, errors by their code with the message kept for
+ * separators and sensible decimals, ratios the function formats as percentages as percentages (-15.8%), dates as YYYY-MM-DD, errors by their code with the message kept for
  * display beside them. Always text: the caller puts it in a text node. The CLI's table and CSV use cellText
  * with their own number formats.
  */
@@ -47,8 +47,15 @@ export function cellText(cell: Cell, number: (value: number) => string = formatN
   }
 }
 
+/** A ratio as a percentage, one decimal, as the functions format it in Excel (0.0%). */
+const PERCENT = new Intl.NumberFormat("en-US", {
+  style: "percent",
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+});
+
 export function displayCell(cell: Cell): CellDisplay {
-  const text = cellText(cell);
+  const text = cell.kind === "number" && cell.percent ? PERCENT.format(cell.value) : cellText(cell);
   return cell.kind === "error"
     ? { text, kind: cell.kind, message: cell.message }
     : { text, kind: cell.kind };

@@ -8,7 +8,8 @@ import { isDateFormat, serialToIsoDate } from "./excel-dates";
 import { ERROR_CODES, isErrorCode } from "./host";
 
 export type Cell =
-  | { kind: "number"; value: number }
+  /** `percent`: a ratio the function formats as a percentage (0.15 shows as 15.0%). */
+  | { kind: "number"; value: number; percent?: true }
   | { kind: "string"; value: string }
   | { kind: "boolean"; value: boolean }
   | { kind: "empty" }
@@ -66,7 +67,10 @@ function richValueCell(value: Record<string, unknown>): Cell | undefined {
       const date = serialToIsoDate(basicValue);
       if (date !== undefined) return { kind: "date", value: date, serial: basicValue };
     }
-    return numberCell(basicValue);
+    const cell = numberCell(basicValue);
+    return cell.kind === "number" && typeof numberFormat === "string" && numberFormat.includes("%")
+      ? { ...cell, percent: true }
+      : cell;
   }
   if (type === "String" && typeof basicValue === "string") return toCell(basicValue);
   if (type === "Boolean" && typeof basicValue === "boolean") return toCell(basicValue);

@@ -33,12 +33,14 @@ describe("CRYPTO.COMPS", () => {
         inv()
       )
     );
+    // Headers in a finance user's words: names from the catalogue, windows as analysts write them, the
+    // ratio by its name.
     expect(table[0]).toEqual([
       "Project",
-      "revenue:ttm",
-      "fees:30d",
-      "market_cap_fully_diluted",
-      "market_cap_fully_diluted/revenue:ttm",
+      "Revenue (TTM)",
+      "Fees (30d)",
+      "Fully diluted market cap",
+      "P/S (TTM)",
     ]);
     expect(table.map((r) => r[0])).toEqual(["Project", "Uniswap", "Aave", "Lido Finance"]);
     for (const [i, id] of ["uniswap", "aave", "lido-finance"].entries()) {
@@ -77,7 +79,7 @@ describe("CRYPTO.COMPS", () => {
     expect(bare[0]).toHaveLength(1);
     expect(typeof bare[0][0]).toBe("number");
     const ids = showTable(await fns.comps_([["aave"]], [["fees"]], DATE, "headers=2", inv()));
-    expect(ids[0]).toEqual(["Project", "Id", "fees"]);
+    expect(ids[0]).toEqual(["Project", "Id", "Fees"]);
     expect(ids[1].slice(0, 2)).toEqual(["Aave", "aave"]);
   });
 

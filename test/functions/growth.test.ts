@@ -122,11 +122,11 @@ describe("values=pop|yoy", () => {
   it("STATEMENT values=yoy compares each quarter with the same quarter a year earlier", async () => {
     const table = showTable(await fns.statement_("aave", "quarter", "1y", "values=yoy", inv()));
     const header = table[0];
-    const revenue = table.find((r) => r[1] === "revenue")!;
+    const revenue = table.find((r) => r[1] === "Revenue")!;
     expect(revenue).toBeDefined();
     const plain = showTable(await fns.statement_("aave", "quarter", "2y", null, inv()));
     const plainHeader = plain[0];
-    const plainRevenue = plain.find((r) => r[1] === "revenue")!;
+    const plainRevenue = plain.find((r) => r[1] === "Revenue")!;
     // Every shown quarter has its base (the statement is read a year further back for them).
     for (let i = 2; i < header.length; i++) {
       const at = plainHeader.indexOf(header[i]);

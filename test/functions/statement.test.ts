@@ -4,10 +4,17 @@ import {
   excelError,
   expectedDaily,
   inv,
+  show,
   showTable,
   startHarness,
   type Harness,
 } from "./harness";
+import { METRICS } from "../../src/simulator/data/metrics-catalog";
+
+/** A metric's name in the service's catalogue (the simulator's own table: an oracle beside the function). */
+function name(metricId: string): string {
+  return METRICS.find((m) => m.id === metricId)?.name ?? metricId;
+}
 
 let h: Harness;
 beforeAll(async () => {
@@ -38,11 +45,11 @@ describe("CRYPTO.STATEMENT", () => {
     expect(rows[0]).toEqual(["Section", "Metric", ...headings.slice(0, -1)]);
     const lines = [
       ...new Map(
-        expected.map((r) => [`${r.section}|${r.metricId}`, [r.section, r.metricId]])
+        expected.map((r) => [`${r.section}|${r.metricId}`, [r.section, name(r.metricId)]])
       ).values(),
     ];
     expect(rows.slice(1).map((r) => [r[0], r[1]])).toEqual(lines);
-    const revenue = rows.find((r) => r[0] === "Income statement" && r[1] === "revenue")!;
+    const revenue = rows.find((r) => r[0] === "Income statement" && r[1] === "Revenue")!;
     expect(revenue.slice(2).every((v) => typeof v === "number")).toBe(true);
   });
 
@@ -52,7 +59,7 @@ describe("CRYPTO.STATEMENT", () => {
     expect(rows[0][rows[0].length - 1]).toBe("Oct 1 – Nov 20, 2026 (51 of 92 days)");
     expect(rows[0][rows[0].length - 2]).toBe("Jul 1 – Sep 30, 2026");
     const fees = expectedDaily("aave", "fees", "2026-10-01", "2026-11-20");
-    expect(rows.find((r) => r[1] === "fees")!.at(-1)).toBeCloseTo(
+    expect(rows.find((r) => r[1] === "Fees")!.at(-1)).toBeCloseTo(
       fees.reduce((s, p) => s + (p.value ?? 0), 0),
       0
     );
@@ -64,9 +71,37 @@ describe("CRYPTO.STATEMENT", () => {
       .statement("aave", "quarter", "1y")
       .filter((r) => r.metricId === "fees")
       .map((r) => r.popChange);
-    expect(pop.find((r) => r[1] === "fees")!.slice(2)).toEqual(
+    expect(pop.find((r) => r[1] === "Fees")!.slice(2)).toEqual(
       expected.slice(0, -1).map((v) => v ?? "")
     );
+  });
+
+  it("shows period-on-period changes as percentages where the host formats numbers", async () => {
+    const raw = (await fns.statement_("aave", "quarter", "1y", "values=pop", inv())) as unknown[][];
+    const fees = raw.find((r) => r[1] === "Fees")!;
+    expect(fees[2]).toEqual({
+      type: "Double",
+      basicValue: expect.any(Number) as number,
+      numberFormat: "0.0%",
+    });
+  });
+
+  it("names every line as the catalogue does, in both layouts, and the name reads back as VALUE's metric", async () => {
+    const wide = await table("aave", "quarter", "1y", null);
+    const long = await table("aave", "year", "2y", "layout=long");
+    const expectedNames = [
+      ...new Set(dataset.statement("aave", "quarter", "1y").map((r) => name(r.metricId))),
+    ];
+    expect(wide.slice(1).map((r) => r[1])).toEqual(expect.arrayContaining(expectedNames));
+    expect(new Set(long.slice(1).map((r) => r[3]))).toEqual(
+      new Set(wide.slice(1).map((r) => r[1]))
+    );
+    expect(wide.slice(1).map((r) => r[1])).not.toContain("fees_supply_side");
+    // A statement's line name is a metric a formula can name.
+    const byName = show(await fns.value_("aave", "Supply-side fees", "2026-06-30", null, inv()));
+    const byId = show(await fns.value_("aave", "fees_supply_side", "2026-06-30", null, inv()));
+    expect(byName).toBe(byId);
+    expect(typeof byId).toBe("number");
   });
 
   it("ends an archived project's statement with its last complete period", async () => {
@@ -91,29 +126,30 @@ describe("CRYPTO.STATEMENT", () => {
     const maker = await lines("makerdao", null);
     expect(await lines("uniswap", null)).toEqual(maker);
     expect(await lines("bitcoin", null)).toEqual(maker);
+    // Each line by its name in the service's catalogue, as a finance user reads a statement.
     expect(maker.slice(0, 3)).toEqual([
-      "Income statement|fees",
-      "Income statement|fees_supply_side",
-      "Income statement|revenue",
+      "Income statement|Fees",
+      "Income statement|Supply-side fees",
+      "Income statement|Revenue",
     ]);
     // A line the project has not is there, empty.
     const bitcoin = await table("bitcoin", "quarter", "1y", null);
     expect(
       bitcoin
-        .find((r) => r[1] === "revenue")!
+        .find((r) => r[1] === "Revenue")!
         .slice(2)
         .every((v) => v === "")
     ).toBe(true);
     // rows=service: MakerDAO has no supply-side fees, so its revenue is the service's second line.
-    expect((await lines("makerdao", "rows=service"))[1]).toBe("Income statement|revenue");
-    expect(await lines("bitcoin", "rows=service")).not.toContain("Income statement|revenue");
+    expect((await lines("makerdao", "rows=service"))[1]).toBe("Income statement|Revenue");
+    expect(await lines("bitcoin", "rows=service")).not.toContain("Income statement|Revenue");
   });
 
   it("shows the days with data behind each figure with values=coverage", async () => {
     const rows = await table("tick-and-tock", "month", "max", "values=coverage; layout=long");
     expect(rows[0]).toEqual(["Date", "Period", "Section", "Metric", "Days with data"]);
     // The outage of 2023-03-01..14 leaves 17 of March's 31 days with fees.
-    const march = rows.find((r) => r[0] === "2023-03-01" && r[3] === "fees")!;
+    const march = rows.find((r) => r[0] === "2023-03-01" && r[3] === "Fees")!;
     const days = expectedDaily("tick-and-tock", "fees", "2023-03-01", "2023-03-31");
     expect(march[4]).toBe(days.filter((p) => p.value !== null).length);
     expect(march[4]).toBeLessThanOrEqual(17);
@@ -128,7 +164,7 @@ describe("CRYPTO.STATEMENT", () => {
     const [y, m] = start.split("-").map(Number);
     const last = new Date(Date.UTC(y, m + 2, 0)).toISOString().slice(0, 10);
     const days = expectedDaily("aave", "revenue", start, last);
-    const revenue = rows.find((r) => r[1] === "revenue")!;
+    const revenue = rows.find((r) => r[1] === "Revenue")!;
     expect(revenue[4]).toBeCloseTo(
       days.reduce((s, p) => s + (p.value ?? 0), 0),
       0

@@ -58,9 +58,13 @@ test("the lending sector's comps spills a row per project under the column label
   if (comps.kind !== "formula") throw new Error("expected one formula");
   const panel = await grid(comps.formula);
 
+  // The headers in finance words (the formula keeps the columns' ids).
   expect(panel[0].map((c) => (c.kind === "string" ? c.value : c.kind))).toEqual([
     "Project",
-    ...SECTOR_COMPS_COLUMNS.map((c) => c.column),
+    "Fully diluted market cap",
+    "Revenue (TTM)",
+    "Fees (TTM)",
+    "P/S (TTM)",
   ]);
   expect(panel.slice(1).map((row) => (row[0].kind === "string" ? row[0].value : ""))).toEqual(
     sector.projects.map((p) => p.name)

@@ -11,8 +11,9 @@
  *   the same cells written as VALUE formulas.
  * - A cell that cannot be computed is #N/A with its reason and the rest stay; a ratio with a base of 0 is
  *   #N/A. A failure of the service fails the whole panel (it keeps its previous value, as every function does).
- * - headers=1 (default): a header row of column labels and a first column of project names; headers=2 adds a
- *   column of project ids after the names; headers=0: the numbers only.
+ * - headers=1 (default): a header row of column labels in finance words ("P/S (TTM)", "Revenue (TTM)",
+ *   labels.ts) and a first column of project names; headers=2 adds a column of project ids after the names;
+ *   headers=0: the numbers only.
  * - Options that apply to every cell: partial, fill, bridged, chains.
  */
 import { isCryptometricsError } from "../../client";
@@ -22,7 +23,8 @@ import type { FnContext } from "../context";
 import { parseOptions, type OptionKey, type Options } from "../options";
 import { FunctionError, type Cell, type ErrorCell, type Table } from "../result";
 import { parseColumns, type CompsColumn, type CompsTerm } from "./comps-columns";
-import { resolveProjects } from "./resolve";
+import { compsColumnLabel, metricNamesFrom } from "./labels";
+import { metricCatalogue, resolveProjects } from "./resolve";
 import { value } from "./value";
 
 export const COMPS_OPTIONS: readonly OptionKey[] = [
@@ -77,13 +79,18 @@ export async function comps(
     )
   );
   if (options.headers === 0) return body;
+  // The catalogue every cell's metric was resolved against: cached by now, no request of its own.
+  const names = metricNamesFrom(await metricCatalogue(ctx));
   const leading = (i: number): Cell[] => {
     const p = projects[i];
     const name = "value" in p ? p.value.name : p.text;
     return options.headers === 2 ? [name, "value" in p ? p.value.projectId : null] : [name];
   };
   return [
-    [...(options.headers === 2 ? ["Project", "Id"] : ["Project"]), ...columns.map((c) => c.label)],
+    [
+      ...(options.headers === 2 ? ["Project", "Id"] : ["Project"]),
+      ...columns.map((c) => compsColumnLabel(c, names)),
+    ],
     ...body.map((row, i) => [...leading(i), ...row]),
   ];
 }

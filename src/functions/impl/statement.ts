@@ -11,7 +11,9 @@
  * - values=value (default), pop (the service's change on the previous period), yoy (the change on the same
  *   period a year earlier, a ratio; #N/A without a base or with a base of 0; the statement is read a year
  *   further back for the bases), or coverage: the days with a value behind each figure (from the daily
- *   series), so a statement that does not foot can be explained.
+ *   series), so a statement that does not foot can be explained. Changes (pop, yoy) are percentages.
+ * - Each line is named as the service's metric catalogue names it ("Supply-side fees"; labels.ts): the
+ *   catalogue is asked beside the statement and kept for the day, as every function's is.
  */
 import {
   STATEMENT_INTERVALS,
@@ -38,7 +40,8 @@ import { traced, type FnContext } from "../context";
 import { parseOptions, type OptionKey, type Options } from "../options";
 import { FunctionError, invalid, notAvailable, type Cell, type Table } from "../result";
 import { latestPoint, pointsOf } from "./latest";
-import { resolveProject } from "./resolve";
+import { metricNamesFrom } from "./labels";
+import { metricCatalogue, resolveProject } from "./resolve";
 import { lineKey, statementLines, type StatementLine } from "./statement-lines";
 
 export const STATEMENT_OPTIONS: readonly OptionKey[] = [
@@ -104,6 +107,9 @@ export async function statement(
   // The horizon's usual series (fees) is asked beside the statement, not after it: the statements of a
   // recalculation answer at different times, and only asks made together share one request.
   const feesLatest = latestOf(ctx, id, "fees");
+  const catalogue = metricCatalogue(ctx);
+  // Settled even when the statement fails first: the answer waits to be read below.
+  catalogue.catch(() => undefined);
   const rows = await traced(
     ctx,
     `GET /v2/projects/${id}/financial-statement (${granularity}, ${interval})`,
@@ -114,6 +120,7 @@ export async function statement(
   for (const r of rows) if (r.definition) ctx.trace.definitions[r.metricId] = r.definition;
 
   const lines = statementLines(rows, options.rows);
+  const names = metricNamesFrom(await catalogue);
   const horizon = await projectHorizon(ctx, id, rows, feesLatest);
   const all = periodsOf(rows, granularity);
   const periods = all.filter((p) => options.partial === "include" || isComplete(p.window, horizon));
@@ -146,7 +153,7 @@ export async function statement(
           { date: dayNumber(p.date) },
           p.heading,
           line.section,
-          line.metricId,
+          names(line.metricId),
           figures.get(lineKey(line))?.get(p.date) ?? null,
         ]);
     return out;
@@ -157,7 +164,11 @@ export async function statement(
   if (options.headers >= 1) out.push(["Section", "Metric", ...ordered.map((p) => p.heading)]);
   for (const line of lines) {
     const cells = figures.get(lineKey(line));
-    out.push([line.section, line.metricId, ...ordered.map((p) => cells?.get(p.date) ?? null)]);
+    out.push([
+      line.section,
+      names(line.metricId),
+      ...ordered.map((p) => cells?.get(p.date) ?? null),
+    ]);
   }
   return out;
 }
@@ -274,6 +285,11 @@ async function projectHorizon(
   throw outcome.error;
 }
 
+/** The service's change ratio, shown as the percentage it is (-0.158 reads -15.8 %). */
+function asPercent(ratio: number | null): Cell {
+  return ratio === null ? null : { percent: ratio };
+}
+
 /** Line -> period date -> the figure the `values` option asks for. */
 async function figuresOf(
   ctx: FnContext,
@@ -294,7 +310,7 @@ async function figuresOf(
     for (const r of rows)
       cellsOf({ section: r.section, metricId: r.metricId }).set(
         r.date,
-        options.values === "pop" ? r.popChange : r.value
+        options.values === "pop" ? asPercent(r.popChange) : r.value
       );
     return out;
   }

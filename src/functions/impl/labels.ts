@@ -1,0 +1,77 @@
+/**
+ * The words STATEMENT and COMPS write where people read, in a finance user's terms:
+ * - metric names as the service's catalogue gives them ("Supply-side fees" for `fees_supply_side`), looked
+ *   up by id or by name (a formula may name a metric either way); an id the catalogue does not list stays
+ *   as the service wrote it;
+ * - trailing windows as analysts write them: "TTM", "YTD", "QTD", "MTD", "30d", "3m";
+ * - the ratios of a comps table by their names: market cap over revenue is P/S, over fees P/F, over
+ *   earnings P/E, on the fully diluted market cap unless the column names the circulating one
+ *   ("P/S (TTM)" for `market_cap_fully_diluted/revenue:ttm`); any other ratio as "A / B".
+ * Ids stay where formulas need them: in the formulas, and in COMPS's id column (headers=2). The metric
+ * resolver takes names as well as ids, so a STATEMENT's names still work as the metric of a VALUE formula.
+ */
+import type { Metric } from "../../client";
+import type { TrailingWindow } from "../../engine/trailing-window";
+import type { CompsColumn, CompsTerm } from "./comps-columns";
+
+/** A metric's name for a metric id (or name) as written. */
+export type MetricNames = (idOrName: string) => string;
+
+export function metricNamesFrom(catalogue: readonly Metric[]): MetricNames {
+  const byKey = new Map<string, string>();
+  for (const m of catalogue) {
+    // Ids first: a name that happens to equal another metric's id never hides that metric.
+    if (m.metricName) byKey.set(m.metricId.toLowerCase(), m.metricName);
+  }
+  for (const m of catalogue) {
+    const key = m.metricName?.toLowerCase();
+    if (key && !byKey.has(key)) byKey.set(key, m.metricName);
+  }
+  return (text) => byKey.get(text.trim().toLowerCase()) ?? text.trim();
+}
+
+const TO_DATE: Readonly<Record<string, string>> = { ytd: "YTD", qtd: "QTD", mtd: "MTD" };
+
+/** "TTM", "YTD", "30d", "3m": a window as a comps header writes it. */
+export function windowLabel(window: TrailingWindow): string {
+  if (window.text === "ttm") return "TTM";
+  return TO_DATE[window.text] ?? window.text;
+}
+
+/** "Revenue (TTM)", "Fully diluted market cap": one term of a comps column. */
+export function termLabel(term: CompsTerm, names: MetricNames): string {
+  const name = names(term.metric);
+  return term.window ? `${name} (${windowLabel(term.window)})` : name;
+}
+
+/** The market caps a price multiple is taken on: fully diluted unless the column says circulating. */
+const PRICE_TERMS: Readonly<Record<string, string>> = {
+  market_cap_fully_diluted: "",
+  market_cap_circulating: " circulating",
+};
+
+/** The letter of a price multiple by what divides the market cap (P/S, P/F, P/E). */
+const MULTIPLE_LETTERS: Readonly<Record<string, string>> = {
+  revenue: "S",
+  fees: "F",
+  earnings: "E",
+};
+
+/** The metric id a term names, when it names one of `ids` (by id or by its catalogue name). */
+function idAmong(term: CompsTerm, names: MetricNames, ids: readonly string[]): string | undefined {
+  const written = term.metric.trim().toLowerCase();
+  return ids.find((id) => id === written || names(id).toLowerCase() === written);
+}
+
+/** A comps column's header: "Fully diluted market cap", "Fees (30d)", "P/S (TTM)", "TVL / Fees (TTM)". */
+export function compsColumnLabel(column: CompsColumn, names: MetricNames): string {
+  const { numerator, denominator } = column;
+  if (!denominator) return termLabel(numerator, names);
+  const price = idAmong(numerator, names, Object.keys(PRICE_TERMS));
+  const divisor = idAmong(denominator, names, Object.keys(MULTIPLE_LETTERS));
+  if (price !== undefined && divisor !== undefined && !numerator.window) {
+    const multiple = `P/${MULTIPLE_LETTERS[divisor]}${PRICE_TERMS[price]}`;
+    return denominator.window ? `${multiple} (${windowLabel(denominator.window)})` : multiple;
+  }
+  return `${termLabel(numerator, names)} / ${termLabel(denominator, names)}`;
+}
