@@ -47,12 +47,20 @@ export interface ClientConfig {
   maxInFlight?: number;
   /** Receive every event from the start (see also client.on / client.subscribe). */
   listeners?: readonly ClientListener[];
+  /**
+   * The client's lifetime: once it aborts, every call in flight settles as "cancelled" (its requests
+   * aborted, no retry) and every later call fails so at once. A runtime replaced by new settings ends its
+   * client this way, so nothing more reaches the old service address or goes out with the old key.
+   */
+  signal?: AbortSignal;
 }
 
 export interface ResolvedConfig {
   base: URL;
   apiKey: ApiKeySource;
   deps: TransportDeps;
+  /** See ClientConfig.signal. */
+  signal?: AbortSignal;
 }
 
 export function resolveConfig(config: ClientConfig): ResolvedConfig {
@@ -115,6 +123,7 @@ export function resolveConfig(config: ClientConfig): ResolvedConfig {
   return {
     base,
     apiKey: config.apiKey,
+    signal: config.signal,
     deps: {
       fetch: config.fetch ?? defaultFetch(),
       now,

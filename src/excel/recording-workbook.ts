@@ -4,14 +4,15 @@
  * Only used when Office reports no host AND the page was opened with ?workbook=recording.
  */
 import { uniqueSheetName } from "./sheet-name";
-import type {
-  FreezeResult,
-  FreezeScope,
-  GridPlan,
-  InsertResult,
-  RefreshScope,
-  SheetPlan,
-  WorkbookPort,
+import {
+  WorkbookError,
+  type FreezeResult,
+  type FreezeScope,
+  type GridPlan,
+  type InsertResult,
+  type RefreshScope,
+  type SheetPlan,
+  type WorkbookPort,
 } from "./port";
 
 export type RecordedCall =
@@ -97,7 +98,7 @@ export class RecordingWorkbook implements WorkbookPort {
 export function noWorkbook(): WorkbookPort {
   const refuse = (): Promise<never> =>
     Promise.reject(
-      new Error(
+      new WorkbookError(
         "This needs Excel: open Cryptometrics from Excel's Data tab to write into a workbook."
       )
     );

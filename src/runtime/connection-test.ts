@@ -31,7 +31,13 @@ export const CONNECTION_TEST_LIMITS: Readonly<
 });
 
 export type Verdict =
-  "valid" | "key-rejected" | "subscription" | "unreachable" | "not-configured" | "service-problem";
+  | "valid"
+  | "key-rejected"
+  | "subscription"
+  | "unreachable"
+  | "not-configured"
+  | "wrong-address"
+  | "service-problem";
 
 export interface ConnectionOutcome {
   verdict: Verdict;
@@ -95,8 +101,14 @@ export function describeFailure(error: unknown, baseUrl: string): ConnectionOutc
       };
     case "malformed-response":
       return {
-        verdict: "service-problem",
-        message: `Something answered${where}, but not like the metrics service. Check the service address.`,
+        verdict: "wrong-address",
+        message: `Wrong address: something answered${where}, but not like the metrics service. Check the service address below.`,
+      };
+    case "not-found":
+      // The metric list is never "not found" at the service's own address: the address is wrong.
+      return {
+        verdict: "wrong-address",
+        message: `Wrong address: nothing${where} answers like the metrics service (its catalogue is not found there). Enter the service's own address below, the part before /v2.`,
       };
     default:
       return {

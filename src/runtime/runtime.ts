@@ -76,6 +76,8 @@ export class Runtime {
   readonly source = new DataSourceWatch(undefined);
   private readonly unsubscribe: () => void;
   private readonly clientConfig: ClientConfig;
+  /** Aborted by dispose(): ends every call of this runtime's clients (see ClientConfig.signal). */
+  private readonly lifetime = new AbortController();
 
   constructor(
     readonly config: RuntimeConfig,
@@ -111,6 +113,7 @@ export class Runtime {
       }),
       ...config.client,
       ...(maxIdsPerRequest ? { maxIdsPerRequest } : {}),
+      signal: this.lifetime.signal,
     };
     this.client = createClient(this.clientConfig);
     if (config.savedCache) {
@@ -170,7 +173,13 @@ export class Runtime {
     return probe;
   }
 
+  /** Replaced by new settings: what is in flight for the old ones is cancelled, nothing more is sent. */
   dispose(): void {
+    this.lifetime.abort(
+      new CryptometricsError("cancelled", "the connection settings changed", {
+        operation: "configure",
+      })
+    );
     this.unsubscribe();
     // Answers fetched so far still reach the saved cache; the memory goes.
     void this.saved?.flush();

@@ -161,3 +161,20 @@ describe("the test's own policy: a verdict within 3 seconds", () => {
     });
   });
 });
+
+test("an address that answers 404 for the catalogue, or unlike the service, is a wrong address, not 'try later'", () => {
+  for (const kind of ["not-found", "malformed-response"] as const) {
+    const outcome = describeFailure(
+      new CryptometricsError(kind, "listMetrics(): boom", {
+        operation: "listMetrics",
+        status: 404,
+      }),
+      "https://x.example/v2"
+    );
+    expect(outcome.verdict).toBe("wrong-address");
+    expect(outcome.message).toMatch(
+      /^Wrong address: .* at https:\/\/x\.example\/v2.*address below/
+    );
+    expect(outcome.message).not.toMatch(/later/);
+  }
+});

@@ -74,3 +74,26 @@ test("an unknown id names the id; any other error keeps its own words, cleaned",
     cleanMessage("getProject(aave): the answer was cut short (gave up after 3 attempts)")
   ).toBe("The answer was cut short.");
 });
+
+test("an error only a changed address fixes offers Go to Settings, never Retry", () => {
+  // A catalogue (no ids) not found: the address is not the service's.
+  expect(explainError(error("not-found", { status: 404 }), "load the catalogue")).toEqual({
+    message:
+      "Could not load the catalogue: the service address in Settings does not answer like the metrics service (not found). Check the address in Settings.",
+    actions: ["settings"],
+  });
+  expect(
+    explainError(error("not-found", { status: 404, ids: ["aave"] }), "load Aave").actions
+  ).toEqual([]);
+  expect(explainError(error("malformed-response"), "x").actions).toEqual(["settings"]);
+});
+
+test("what the workbook refuses (no Excel here) offers no Retry: trying again cannot help", () => {
+  const outside = new Error("This needs Excel: open Cryptometrics from Excel's Data tab.");
+  outside.name = "WorkbookError";
+  expect(explainError(outside, "insert the formula")).toEqual({
+    message:
+      "Could not insert the formula: This needs Excel: open Cryptometrics from Excel's Data tab.",
+    actions: [],
+  });
+});

@@ -39,7 +39,12 @@ export function explainError(error: unknown, doing: string): PlainError {
   const could = `Could not ${doing}`;
   if (!isCryptometricsError(error)) {
     const text = cleanMessage(error instanceof Error ? error.message : String(error));
-    return { message: text ? `${could}: ${text}` : `${could}.`, actions: ["retry"] };
+    // What the workbook refuses (no Excel here, cells not empty) does not change by trying again.
+    const lasting = error instanceof Error && error.name === "WorkbookError";
+    return {
+      message: text ? `${could}: ${text}` : `${could}.`,
+      actions: lasting ? [] : ["retry"],
+    };
   }
   switch (error.kind) {
     case "invalid-input":
@@ -73,10 +78,13 @@ export function explainError(error: unknown, doing: string): PlainError {
         actions: [],
       };
     case "not-found":
-      return {
-        message: `${could}: the service has no data for ${error.ids?.length ? error.ids.join(", ") : "this request"}.`,
-        actions: [],
-      };
+      // A catalogue (no ids) is never "not found" at the service's own address: the address is wrong.
+      return error.ids?.length
+        ? { message: `${could}: the service has no data for ${error.ids.join(", ")}.`, actions: [] }
+        : {
+            message: `${could}: the service address in Settings does not answer like the metrics service (not found). Check the address in Settings.`,
+            actions: ["settings"],
+          };
     case "rate-limited":
       return {
         message: `${could}: the service is receiving too many requests. Try again in ${seconds(error.retryAfterMs)}.`,
@@ -98,16 +106,20 @@ export function explainError(error: unknown, doing: string): PlainError {
         actions: ["retry"],
       };
     case "cancelled":
-      return { message: `${could}: it was cancelled.`, actions: ["retry"] };
+      return {
+        message: `${could}: it was cancelled (the connection settings changed).`,
+        actions: ["retry"],
+      };
     case "too-large":
       return {
         message: `${could}: the service's answer was too large to read. Ask for fewer projects or metrics, or a shorter range.`,
         actions: [],
       };
     case "malformed-response":
+      // Waiting does not change what answers at an address: no Retry, the address is what to fix.
       return {
         message: `${could}: the address in Settings answered, but not like the metrics service. Check the service address.`,
-        actions: ["retry", "settings"],
+        actions: ["settings"],
       };
   }
 }
