@@ -3,11 +3,13 @@
  * storage), in a compact form that folds away once the connection works: a Fluent 2 accordion item (as the
  * card view's sections; fluent.ts registers the elements), its heading a button that Enter and Space fold and
  * unfold, its label saying what the connection is while folded. Development builds start on the
- * simulator with its demo key. The test uses the taskpane's 3-second policy and never keeps a key the
- * service refuses.
+ * simulator with its demo key. A new address is tried before it is kept (runtime/address-check.ts), as
+ * in the taskpane's Settings; the test uses the taskpane's 3-second policy and never keeps a key the
+ * service refuses. The form's one status line tells the last outcome.
  */
 import type { Settings } from "../runtime/settings";
 import { testConnection, type ConnectionClient } from "../runtime/connection-test";
+import { checkServiceAddress } from "../runtime/address-check";
 import { h } from "../ui/dom";
 import { textField } from "../ui/controls";
 import { statusLine, withBusy } from "../ui/status";
@@ -27,7 +29,8 @@ export function connectionForm(
     placeholder: "Leave empty to keep the saved one",
   });
   const status = statusLine("preview-connection-status");
-  const save = h("fluent-button", { id: "preview-save", appearance: "primary" }, "Save and test");
+  // Not primary: the page's primary action is the formula bar's Enter.
+  const save = h("fluent-button", { id: "preview-save" }, "Save and test");
   const form = h(
     "div",
     { class: "stack" },
@@ -74,11 +77,24 @@ export function connectionForm(
           (urlProblem ? url : key).focus();
           return;
         }
+        const stored = await settings.snapshot();
+        if (url.value().trim() !== stored.baseUrl.trim()) {
+          const address = await checkServiceAddress(url.value(), {
+            apiKey: typed === "" ? settings.apiKey : typed,
+          });
+          if (!address.ok) {
+            status.clear();
+            url.setError(`Not saved. ${address.message}`);
+            url.focus();
+            return;
+          }
+        }
         await settings.saveConnection(url.value(), await settings.rateLimit());
         const outcome = await testConnection(() => client(typed === "" ? undefined : typed));
         if (outcome.verdict === "key-rejected") {
-          key.setError("The service refused this key, so it was not saved.");
-          status.error(outcome.message);
+          // The field says it; the line stays clear (one story at a time).
+          key.setError("Not saved: the service refused this key. Paste the whole key.");
+          status.clear();
           key.focus();
           return;
         }

@@ -7,6 +7,7 @@ import { displayCell } from "../sheet/cell-display";
 import { DataSourceWatch } from "../runtime/data-source";
 import { h, replaceChildren } from "../ui/dom";
 import { followTheme } from "../ui/fluent";
+import { whenOfficeReady } from "../ui/office-ready";
 import { officeSettings } from "../runtime/office";
 import { onRuntimeChange, readyRuntime } from "../runtime/runtime";
 import { completeBrowserHost } from "../sheet/browser-host";
@@ -258,8 +259,15 @@ function start(): void {
 }
 
 followTheme();
-void Office.onReady((info) => {
-  // The preview page is for plain browsers; inside Office the host provides everything itself.
-  if (info.host === null || info.host === undefined) completeBrowserHost();
-  start();
-});
+const page = document.getElementById("preview");
+if (page)
+  // Without office.js (a blocked or unreachable CDN) the page says so instead of loading forever.
+  whenOfficeReady(
+    page,
+    typeof Office === "undefined" ? undefined : () => Office.onReady(),
+    (info) => {
+      // The preview page is for plain browsers; inside Office the host provides everything itself.
+      if (info.host === null || info.host === undefined) completeBrowserHost();
+      start();
+    }
+  );

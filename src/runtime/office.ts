@@ -49,6 +49,7 @@ export function officeCacheControls(): CacheControls {
 /** Configure the shared runtime from stored settings; cells arriving meanwhile wait for it. */
 export function bootstrapOfficeRuntime(): void {
   officeSettings()
-    .apply(Office.onReady())
+    // Without office.js (its script did not load) there is no Office to wait for; the page says so.
+    .apply(typeof Office === "undefined" ? undefined : Office.onReady())
     .catch(() => undefined); // a missing URL is reported by every cell's message
 }

@@ -3,13 +3,15 @@
  * Refresh (the ribbon has it too), Diagnostics and Settings. Those three open as pages over the tabs, with
  * their title and a Back button in the same row; Back and Escape return to where the user was. No title
  * repeats Office's own (a heading for screen readers only). The demo-data banner is one compact line.
- * Opens on Settings until a service URL and key exist.
+ * The app bar stays at the top while it and the builder's footer take at most a third of the pane
+ * (ui/pane-layout.ts). Opens on Settings until a service URL and key exist.
  */
 import type { AppContext, PageId, SectionId, TabId } from "./app-context";
 import type { BuilderState } from "./model/formula-builder";
 import { h, replaceChildren } from "../ui/dom";
 import { tabList } from "../ui/tabs";
 import { closedPopup } from "../ui/controls";
+import { startPaneLayout, updatePaneLayout } from "../ui/pane-layout";
 import { builderView } from "./views/builder-view";
 import { catalogueView } from "./views/catalogue-view";
 import { diagnosticsView } from "./views/diagnostics-view";
@@ -157,6 +159,7 @@ export async function startApp(root: HTMLElement, services: AppServices): Promis
     tabGroup.hidden = page !== undefined;
     pageGroup.hidden = page === undefined;
     document.body.dataset.section = page ?? tabs.selected();
+    updatePaneLayout();
     if (page && focus) pageTitle.focus();
   };
 
@@ -195,7 +198,10 @@ export async function startApp(root: HTMLElement, services: AppServices): Promis
     });
   }
   back.addEventListener("click", closePage);
-  tabs.onSelect((id) => (document.body.dataset.section = id));
+  tabs.onSelect((id) => {
+    document.body.dataset.section = id;
+    updatePaneLayout();
+  });
   document.addEventListener("keydown", (event) => {
     if (event.key !== "Escape" || event.defaultPrevented || !openPage) return;
     // An open dropdown takes its own Escape (an open menu marks it handled).
@@ -204,13 +210,15 @@ export async function startApp(root: HTMLElement, services: AppServices): Promis
     closePage();
   });
 
+  const header = h("header", { class: "app-bar" }, tabBar, pageBar, banner);
   replaceChildren(
     root,
     h("h1", { class: "visually-hidden" }, "Cryptometrics"),
-    h("header", { class: "app-bar" }, tabBar, pageBar, banner),
+    header,
     tabGroup,
     pageGroup
   );
+  startPaneLayout(header, () => [...root.querySelectorAll<HTMLElement>(".builder-footer")]);
 
   const snapshot = await ctx.settings.snapshot();
   tabs.select("browse");

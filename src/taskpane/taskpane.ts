@@ -14,6 +14,7 @@ import { officeWorkbook } from "../excel/office-workbook";
 import { CatalogueStore } from "./model/catalogue-store";
 import { DataSourceWatch } from "../runtime/data-source";
 import { followTheme } from "../ui/fluent";
+import { whenOfficeReady } from "../ui/office-ready";
 import type { WorkbookPort } from "../excel/port";
 import { noWorkbook, RecordingWorkbook } from "../excel/recording-workbook";
 
@@ -33,31 +34,36 @@ function browserWorkbook(): WorkbookPort {
 
 followTheme();
 
-void Office.onReady(async (info) => {
-  const inExcel = info.host === Office.HostType.Excel;
-  if (!inExcel) completeBrowserHost();
-  // Office's theme inside Office; outside it (no host), the system's colour scheme.
-  followTheme(() => (info.host ? Office.context?.officeTheme : undefined));
-  const source = new DataSourceWatch(undefined);
-  onRuntimeChange((runtime) => source.follow(runtime));
-  // The functions bundle configured the runtime already (or is doing so): follow the current one.
-  readyRuntime().then(
-    (runtime) => source.follow(runtime),
-    () => undefined
+const root = document.getElementById("app");
+if (root)
+  // Without office.js (a blocked or unreachable CDN) the page says so instead of loading forever.
+  whenOfficeReady(
+    root,
+    typeof Office === "undefined" ? undefined : () => Office.onReady(),
+    async (info) => {
+      const inExcel = info.host === Office.HostType.Excel;
+      if (!inExcel) completeBrowserHost();
+      // Office's theme inside Office; outside it (no host), the system's colour scheme.
+      followTheme(() => (info.host ? Office.context?.officeTheme : undefined));
+      const source = new DataSourceWatch(undefined);
+      onRuntimeChange((runtime) => source.follow(runtime));
+      // The functions bundle configured the runtime already (or is doing so): follow the current one.
+      readyRuntime().then(
+        (runtime) => source.follow(runtime),
+        () => undefined
+      );
+      await startApp(root, {
+        build: buildConfig,
+        settings: officeSettings(),
+        runtime: readyRuntime,
+        diagnostics: sharedDiagnostics(),
+        cache: officeCacheControls(),
+        workbook: inExcel ? officeWorkbook() : browserWorkbook(),
+        source,
+        catalogue: new CatalogueStore(async () => (await readyRuntime()).engine),
+        registry: () => loadPageRegistry(),
+        refreshLog,
+        now: () => Date.now(),
+      });
+    }
   );
-  const root = document.getElementById("app");
-  if (!root) return;
-  await startApp(root, {
-    build: buildConfig,
-    settings: officeSettings(),
-    runtime: readyRuntime,
-    diagnostics: sharedDiagnostics(),
-    cache: officeCacheControls(),
-    workbook: inExcel ? officeWorkbook() : browserWorkbook(),
-    source,
-    catalogue: new CatalogueStore(async () => (await readyRuntime()).engine),
-    registry: () => loadPageRegistry(),
-    refreshLog,
-    now: () => Date.now(),
-  });
-});

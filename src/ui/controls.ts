@@ -73,7 +73,7 @@ export function textField(options: TextFieldOptions): TextField {
       inputmode: options.inputmode ?? null,
       class: "text-input",
     },
-    options.label
+    h("span", { id: `${options.id}-label-text` }, options.label)
   ) as ValidatingInput;
   const hint = options.hint
     ? h("fluent-text", { slot: "message", id: `${options.id}-hint`, size: "200" }, options.hint)
@@ -142,6 +142,28 @@ export interface DropdownControl {
   focus(): void;
 }
 
+/**
+ * Fluent's dropdown keeps its control at least 160 px wide, wider than a 320 px pane at 200 % zoom
+ * (160 CSS px) leaves: the page scrolled sideways. Its shadow root has no part to style from outside, so a
+ * constructed sheet (allowed by the pages' CSP, as Fluent's own are) lets it shrink with its field.
+ */
+let narrowSheet: CSSStyleSheet | undefined;
+function letShrink(dropdown: HTMLElement): void {
+  const root = dropdown.shadowRoot;
+  if (!root || typeof CSSStyleSheet === "undefined") return;
+  try {
+    if (!narrowSheet) {
+      narrowSheet = new CSSStyleSheet();
+      // `:host .control` outranks the component's own `.control`, whichever sheet comes last.
+      narrowSheet.replaceSync(":host .control { min-width: 0; }");
+    }
+    if (!root.adoptedStyleSheets.includes(narrowSheet))
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, narrowSheet];
+  } catch {
+    // A host without constructed sheets keeps Fluent's minimum: wider, still usable.
+  }
+}
+
 type FluentDropdown = HTMLElement & {
   value: string | null;
   open?: boolean;
@@ -168,6 +190,7 @@ export function dropdownField(
     listbox
   ) as FluentDropdown;
   dropdown.open = false;
+  letShrink(dropdown);
   const error = h("fluent-text", {
     slot: "message",
     id: `${id}-error`,
@@ -278,53 +301,5 @@ export function checkboxField(id: string, label: string, checked = false): Check
       checkbox.checked = value;
     },
     onChange: (l) => checkbox.addEventListener("change", () => l(checkbox.checked)),
-  };
-}
-
-/**
- * A disclosure: a subtle Fluent button that shows and hides a region (aria-expanded, aria-controls).
- * Folded options stay out of the way and out of the tab order until opened.
- */
-export function disclosure(
-  id: string,
-  label: string,
-  content: HTMLElement,
-  open = false
-): {
-  element: HTMLElement;
-  toggle: HTMLElement;
-  setLabel(label: string): void;
-  setOpen(open: boolean): void;
-} {
-  const region = h(
-    "div",
-    { id: `${id}-region`, class: "disclosure-region", hidden: !open },
-    content
-  );
-  const text = h("span", {}, label);
-  const toggle = h(
-    "fluent-button",
-    {
-      id,
-      appearance: "subtle",
-      // The role on the host too: checkers that do not read ElementInternals then allow aria-expanded.
-      role: "button",
-      class: "disclosure-toggle",
-      "aria-expanded": String(open),
-      "aria-controls": region.id,
-    },
-    h("span", { class: "chevron", "aria-hidden": "true" }),
-    text
-  );
-  const setOpen = (next: boolean): void => {
-    region.hidden = !next;
-    toggle.setAttribute("aria-expanded", String(next));
-  };
-  toggle.addEventListener("click", () => setOpen(region.hidden));
-  return {
-    element: h("div", { class: "disclosure" }, toggle, region),
-    toggle,
-    setLabel: (next) => replaceChildren(text, next),
-    setOpen,
   };
 }

@@ -1,11 +1,15 @@
 /**
- * Feedback under a group of controls. Progress and results go to a polite status line that always stays in
- * the accessibility tree (an empty line is announced when it fills, once per action); an error is a Fluent
- * message bar with role "alert", in plain words, with the actions that help (Retry, Go to Settings).
- * `data-kind` on the element says which is showing (busy, info, success, error).
+ * Feedback under a group of controls: ONE status line per form, so what it says is the one current story
+ * (a success replaces an error and the reverse; never both). Progress and results go to a polite status
+ * line that always stays in the accessibility tree (an empty line is announced when it fills, once per
+ * action); an error is a Fluent message bar with role "alert", in plain words, with the actions that help
+ * (Retry, Go to Settings). `data-kind` on the element says which is showing (busy, info, success, error).
+ * The line sits next to the controls it reports on; an action's outcome is scrolled into view (between the
+ * pane's sticky bars) when it lands.
  */
 import { h, replaceChildren } from "./dom";
 import { messageOf } from "../client/errors";
+import { revealInPane } from "./pane-layout";
 
 export type StatusKind = "info" | "success" | "error" | "busy";
 
@@ -22,6 +26,8 @@ export interface StatusLine {
   /** An error the user can act on: an alert with buttons. */
   error(message: string, actions?: readonly StatusAction[]): void;
   clear(): void;
+  /** Scrolls what the line shows into view, where the user's eyes are (nothing when it is empty). */
+  reveal(): void;
 }
 
 export function statusLine(id: string): StatusLine {
@@ -76,6 +82,9 @@ export function statusLine(id: string): StatusLine {
       replaceChildren(polite);
       clearAlert();
     },
+    reveal() {
+      if (element.dataset.kind) revealInPane(element);
+    },
   };
 }
 
@@ -126,5 +135,7 @@ export async function withBusy<T>(
     return undefined;
   } finally {
     setBusy(button, false);
+    // The outcome lands where the user looks: next to the button, scrolled into view.
+    status.reveal();
   }
 }

@@ -110,7 +110,8 @@ test("set the service address and the key from the keyboard; a pressed button ke
   await press("Enter");
   await settled("#service-status[data-kind='success']", "fluent-button#save-connection");
 
-  await tabTo("#api-key", true);
+  // The key's form comes after the service's.
+  await tabTo("#api-key");
   await type(DEMO_API_KEY);
   await tabTo("#save-key");
   await press("Enter");
@@ -185,8 +186,8 @@ test("sectors: arrow to the Sectors tab, open a sector, insert its comps table; 
   expect(await page.innerText("#sector-comps-note")).toMatch(
     /^One COMPS formula, \d+ projects down: market cap \(fully diluted\), revenue TTM, fees TTM and P\/S/
   );
-  const ids = await page.$$eval("#detail-body ul.plain li", (items) =>
-    items.map((li) => /\(([^()]+)\)$/.exec(li.textContent ?? "")?.[1] ?? "")
+  const ids = await page.$$eval("#sector-projects [role='option']", (items) =>
+    items.map((item) => (item as HTMLElement).dataset.id ?? "")
   );
   expect(ids.length).toBeGreaterThan(1);
 
@@ -261,7 +262,7 @@ test("build: open in the builder, change the function with the keyboard, pick, i
   await page.evaluate(() => window.__cryptometricsWorkbook?.select("Sheet1!E5"));
   await tabTo("#builder-insert");
   await press("Enter");
-  await settled("#builder-insert-status[data-kind='success']", "fluent-button#builder-insert");
+  await settled("#builder-status[data-kind='success']", "fluent-button#builder-insert");
   expect((await recordedCalls(page)).at(-1)).toEqual({
     op: "insertFormula",
     address: "Sheet1!E5",
@@ -339,7 +340,9 @@ test("build comps: remove the default columns, build P/S on TTM revenue by keybo
       )
     ).toBe(true);
   }
-  expect(await page.innerText("#builder-problems")).toBe("Add a column.");
+  // Nothing is wrong yet: what is left to do is guidance, not an error.
+  expect(await page.innerText("#builder-hint")).toBe("Add a column.");
+  expect(await page.innerText("#builder-problems")).toBe("");
 
   // Add column: focus on the new row's metric; leaving it empty is an inline error.
   const row = `b-columns-${rows + 1}`;
@@ -370,13 +373,13 @@ test("build comps: remove the default columns, build P/S on TTM revenue by keybo
   );
   // The preview evaluates it against the service: one row per project, a number in the P/S column.
   await page.waitForSelector("#builder-result td.cell.number");
-  expect(await page.innerText("#builder-result")).toContain("market_cap_fully_diluted/revenue:ttm");
+  expect(await page.innerText("#builder-result")).toContain("P/S (TTM)");
   await expectAccessible(page, "keyboard: builder, COMPS P/S column");
 
   await page.evaluate(() => window.__cryptometricsWorkbook?.select("Sheet1!H2"));
   await tabTo("#builder-insert");
   await press("Enter");
-  await settled("#builder-insert-status[data-kind='success']", "fluent-button#builder-insert");
+  await settled("#builder-status[data-kind='success']", "fluent-button#builder-insert");
   expect((await recordedCalls(page)).at(-1)).toEqual({
     op: "insertFormula",
     address: "Sheet1!H2",

@@ -54,8 +54,8 @@ async function openSector(id: string): Promise<string[]> {
   await page.fill("#catalogue-search input", id);
   await page.click(`#list-sectors [role='option'][data-id='${id}']`);
   await page.waitForSelector("#sector-comps-note");
-  return page.$$eval("#detail-body ul.plain li", (items) =>
-    items.map((li) => /\(([^()]+)\)$/.exec(li.textContent ?? "")?.[1] ?? "")
+  return page.$$eval("#sector-projects [role='option']", (items) =>
+    items.map((item) => (item as HTMLElement).dataset.id ?? "")
   );
 }
 

@@ -77,9 +77,12 @@ test("a wrong key is rejected and NOT kept; the right one is 'valid' and shown m
   await page.fill("#api-key input", "cm_wrong_key_0000");
   await page.click("#save-key");
   await page.waitForSelector("#api-key-error:visible");
-  expect(await page.innerText("#api-key-error")).toMatch(/refused this key, so it was not saved/);
+  expect(await page.innerText("#api-key-error")).toMatch(
+    /^Not saved: the service refused this key/
+  );
   expect(await page.getAttribute("#api-key input", "aria-invalid")).toBe("true");
-  expect(await page.innerText("#key-status")).toMatch(/^Key rejected/);
+  // The field tells the story; the form's line says nothing beside it.
+  expect(await page.innerText("#connection-result")).toBe("");
   expect(await page.innerText("#key-state")).toMatch(/No key saved/);
   expect(await page.evaluate(() => localStorage.getItem("cryptometrics.apiKey"))).toBeNull();
   await expectAccessible(page, "settings: key rejected");
@@ -130,14 +133,15 @@ test("search finds projects instantly and an HTML-breaking name is shown as text
   expect(await page.evaluate(() => document.querySelectorAll("beta").length)).toBe(0);
   expect(await page.innerText("#catalogue-count")).toBe("1 of 46 projects");
 
+  // A state is a badge, its reason beside it as text.
   await page.fill("#catalogue-search input", "anchor");
-  expect(
-    await page.innerText("#list-projects [data-id='anchor-protocol'] .badge.archived")
-  ).toMatch(/^Archived: \S/);
+  const anchor = "#list-projects [data-id='anchor-protocol']";
+  expect(await page.innerText(`${anchor} .badge.archived`)).toBe("Archived");
+  expect(await page.innerText(`${anchor} .state-reason`)).toMatch(/^\s*\S/);
   await page.fill("#catalogue-search input", "sushi");
-  expect(await page.innerText("#list-projects [data-id='sushiswap'] .badge.maintenance")).toMatch(
-    /^Maintenance: \S/
-  );
+  const sushi = "#list-projects [data-id='sushiswap']";
+  expect(await page.innerText(`${sushi} .badge.maintenance`)).toBe("Maintenance");
+  expect(await page.innerText(`${sushi} .state-reason`)).toMatch(/^\s*\S/);
 });
 
 test("nothing found is a real empty state, with a way back", async () => {
@@ -179,13 +183,13 @@ test("a project's detail lists its metrics, and Insert writes a ready formula in
   expect(await page.evaluate(() => document.activeElement?.id)).toBe("detail-title");
   expect(await page.innerText("#detail-title")).toMatch(/Aave/);
   expect(await page.innerText("#detail")).toMatch(/Chains\s+ethereum/);
-  await page.click("#detail-metrics-toggle");
+  await page.locator("#detail-metrics-section [part='button']").click();
   const metrics = page.locator("#detail-metrics li");
   expect(await metrics.count()).toBeGreaterThan(3);
   // Each metric with its definition and source, as text.
   expect(await metrics.first().innerText()).toMatch(/\(\w+\)\n.+\nSource: .+/);
   await expectAccessible(page, "browse: project detail, metrics open");
-  await page.click("#detail-metrics-toggle");
+  await page.locator("#detail-metrics-section [part='button']").click();
 
   await choose(page, "detail-metric", "fees");
   await page.click("#insert-value");
@@ -236,8 +240,8 @@ test("the formula builder writes the reference's formula, previews it with the e
   await page.fill("#b-start-date input", "2024-01-01");
   await choose(page, "b-end-mode", "fixed");
   await page.fill("#b-end-date input", "2024-01-05");
-  expect(await page.getAttribute("#b-options-toggle", "aria-expanded")).toBe("false");
-  await page.click("#b-options-toggle");
+  expect(await page.getAttribute("#b-options", "expanded")).toBeNull();
+  await page.locator("#b-options [part='button']").click();
   await choose(page, "b-opt-order", "desc");
   const formula = '=CRYPTO.METRIC("aave","fees","2024-01-01","2024-01-05","order=desc")';
   await page.waitForFunction(
@@ -262,7 +266,7 @@ test("the formula builder writes the reference's formula, previews it with the e
 
   await page.evaluate(() => window.__cryptometricsWorkbook?.select("Sheet1!D4"));
   await page.click("#builder-insert");
-  expect(await statusOf(page, "#builder-insert-status")).toMatchObject({ kind: "success" });
+  expect(await statusOf(page, "#builder-status")).toMatchObject({ kind: "success" });
   expect(await lastCall()).toEqual({ op: "insertFormula", address: "Sheet1!D4", formula });
   // The footer (formula, Insert, preview) stays in the pane while the parameters scroll.
   const footer = await page.evaluate(() => {
@@ -277,7 +281,7 @@ test("the formula builder writes the reference's formula, previews it with the e
 test("the builder offers a project as a card and previews the card itself", async () => {
   await choose(page, "builder-function", "PROJECT");
   // The last insert was another function's formula: its message goes with it.
-  expect(await page.innerText("#builder-insert-status")).toBe("");
+  expect(await page.innerText("#builder-status")).not.toMatch(/Inserted/);
   await pick(page, "b-project", ["aave"]);
   await page.waitForFunction(
     () => document.querySelector("#builder-formula")?.textContent === '=CRYPTO.PROJECT("aave")'
@@ -310,7 +314,7 @@ test("the builder's COMPS columns start at Insert comps's, take a window and a r
   );
   // The preview is COMPS's own panel from the service: a header per column, a row per project.
   await page.waitForFunction(
-    () => document.querySelector("#builder-result")?.textContent?.includes("fees:30d") === true
+    () => document.querySelector("#builder-result")?.textContent?.includes("Fees (30d)") === true
   );
   await page.waitForSelector("#builder-result td.cell.number");
   // Not a ratio any more: the divisor's window goes away with it.
@@ -336,7 +340,8 @@ test("the builder's COMPS columns start at Insert comps's, take a window and a r
   expect(await page.getAttribute("#b-columns-5-metric [slot='control']", "aria-invalid")).toBe(
     "true"
   );
-  expect(await page.innerText("#builder-problems")).toBe("Column 4: choose a metric.");
+  // Still to choose (guidance), not an error in the footer; the row's own field says it once left.
+  expect(await page.innerText("#builder-hint")).toBe("Column 4: choose a metric.");
   await page.evaluate(() => window.scrollTo(0, 0));
   for (const media of [
     { colorScheme: "dark", forcedColors: "none" },
@@ -355,7 +360,7 @@ test("the builder's COMPS columns start at Insert comps's, take a window and a r
   await page.emulateMedia({ colorScheme: "light", forcedColors: "none" });
   await page.click("#b-columns-5-remove");
   expect(await page.evaluate(() => document.activeElement?.id)).toBe("b-columns-add");
-  await page.waitForSelector("#builder-problems:empty", { state: "attached" });
+  await page.waitForSelector("#builder-hint:empty", { state: "attached" });
 });
 
 test("a sector's comps opens in the builder with its projects and Insert comps's columns, to edit there", async () => {
@@ -365,8 +370,8 @@ test("a sector's comps opens in the builder with its projects and Insert comps's
   await page.fill("#catalogue-search input", "lending");
   await page.click("#list-sectors [role='option'][data-id='lending']");
   await page.waitForSelector("#sector-comps-to-builder");
-  const ids = await page.$$eval("#detail-body ul.plain li", (items) =>
-    items.map((li) => /\(([^()]+)\)$/.exec(li.textContent ?? "")?.[1] ?? "")
+  const ids = await page.$$eval("#sector-projects [role='option']", (items) =>
+    items.map((item) => (item as HTMLElement).dataset.id ?? "")
   );
   expect(ids.length).toBeGreaterThan(1);
   await expectAccessible(page, "sector detail: comps actions");

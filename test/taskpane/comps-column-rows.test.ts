@@ -149,8 +149,13 @@ test("a row without its metric, or with a metric COMPS would misread, is a probl
     { term: t("odd:id") },
   ];
   expect(rowProblems(rows)).toEqual([
-    { row: 1, part: "metric", message: "Column 2: choose a metric." },
-    { row: 2, part: "divisor", message: "Column 3: choose the metric to divide by." },
+    { row: 1, part: "metric", message: "Column 2: choose a metric.", unchosen: true },
+    {
+      row: 2,
+      part: "divisor",
+      message: "Column 3: choose the metric to divide by.",
+      unchosen: true,
+    },
     {
       row: 3,
       part: "metric",
@@ -159,10 +164,16 @@ test("a row without its metric, or with a metric COMPS would misread, is a probl
   ]);
   const built = build(comps(rows));
   expect(built.ok).toBe(false);
-  expect(build(comps([]))).toEqual({ ok: false, problems: ["Add a column."] });
+  expect(build(comps(rows))).toEqual({
+    ok: false,
+    problems: ['Column 4: the metric "odd:id" cannot be written as a COMPS column.'],
+    missing: ["Column 2: choose a metric.", "Column 3: choose the metric to divide by."],
+  });
+  expect(build(comps([]))).toEqual({ ok: false, problems: [], missing: ["Add a column."] });
   const tooMany = build(comps(Array.from({ length: MAX_COMPS_COLUMNS + 1 }, () => PS)));
   expect(tooMany).toEqual({
     ok: false,
     problems: [`COMPS takes at most ${MAX_COMPS_COLUMNS} columns, not ${MAX_COMPS_COLUMNS + 1}.`],
+    missing: [],
   });
 });

@@ -86,16 +86,19 @@ test("options: defaults left out, lists joined, in the function's key order", ()
   ).toMatchObject({ formula: '=CRYPTO.STATEMENT("aave")' });
 });
 
-test("what is missing or inconsistent is said instead of a formula", () => {
+test("what is missing (guidance) or wrong (an error) is said instead of a formula, each apart", () => {
+  // Nothing chosen yet is nothing wrong: guidance, not an error shown before any input.
   expect(build(emptyState("VALUE"))).toEqual({
     ok: false,
-    problems: ["Choose project.", "Choose metric."],
+    problems: [],
+    missing: ["Choose project.", "Choose metric."],
   });
   expect(
     build(state("METRIC", { project: ids("aave", "uniswap"), metric: ids("fees", "revenue") }))
   ).toEqual({
     ok: false,
     problems: ["METRIC takes several projects with one metric, or several metrics of one project."],
+    missing: [],
   });
   expect(
     build(
@@ -106,7 +109,7 @@ test("what is missing or inconsistent is said instead of a formula", () => {
         end: { kind: "date", value: { mode: "fixed", date: "2024-01-01" } },
       })
     )
-  ).toEqual({ ok: false, problems: ["Start is after end."] });
+  ).toEqual({ ok: false, problems: ["Start is after end."], missing: [] });
   expect(
     build(
       state("VALUE", {
@@ -117,9 +120,23 @@ test("what is missing or inconsistent is said instead of a formula", () => {
     )
   ).toEqual({
     ok: false,
-    problems: ["Date: pick a date."],
+    problems: [],
+    missing: ["Date: pick a date."],
   });
-  expect(build(emptyState("NOPE"))).toEqual({ ok: false, problems: ["Unknown function NOPE."] });
+  expect(
+    build(
+      state("VALUE", {
+        project: ids("aave"),
+        metric: ids("fees"),
+        date: { kind: "date", value: { mode: "fixed", date: "2024-13-45" } },
+      })
+    )
+  ).toEqual({ ok: false, problems: ["Date: pick a date."], missing: [] });
+  expect(build(emptyState("NOPE"))).toEqual({
+    ok: false,
+    problems: ["Unknown function NOPE."],
+    missing: [],
+  });
 });
 
 test("functions without parameters, and optional-only ones, build as they are", () => {

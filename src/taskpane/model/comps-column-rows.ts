@@ -93,6 +93,8 @@ export interface RowProblem {
   row: number;
   part: "metric" | "divisor";
   message: string;
+  /** Nothing chosen yet (guidance), rather than a choice that is wrong (an error). */
+  unchosen?: true;
 }
 
 /** What keeps each row from being a COMPS column (for inline errors; the count is the caller's check). */
@@ -101,7 +103,12 @@ export function rowProblems(rows: readonly CompsColumnRow[]): RowProblem[] {
   rows.forEach((row, i) => {
     const check = (t: CompsTermRow, part: RowProblem["part"], what: string): void => {
       if (t.metric === "")
-        problems.push({ row: i, part, message: `Column ${i + 1}: choose ${what}.` });
+        problems.push({
+          row: i,
+          part,
+          message: `Column ${i + 1}: choose ${what}.`,
+          unchosen: true,
+        });
       else if (UNWRITABLE.test(t.metric))
         problems.push({
           row: i,

@@ -41,9 +41,13 @@ export interface BuilderState {
   values: Readonly<Record<string, ParamValue>>;
 }
 
+/**
+ * Not ready: `missing` says what is still to be chosen (guidance, never an error: nothing is wrong before
+ * the user has chosen), `problems` what is wrong with what was chosen (an error).
+ */
 export type BuildResult =
   | { ok: true; formula: string; name: string; args: FormulaArg[] }
-  | { ok: false; problems: string[] };
+  | { ok: false; problems: string[]; missing: string[] };
 
 export function emptyState(fn: string): BuilderState {
   return { fn, values: {} };
@@ -90,9 +94,15 @@ function idsOf(value: ParamValue | undefined): readonly string[] {
   return value?.kind === "ids" ? value.ids.filter((id) => id.trim() !== "") : [];
 }
 
-function argFor(param: ParamSpec, value: ParamValue | undefined, problems: string[]): FormulaArg {
+interface Findings {
+  problems: string[];
+  missing: string[];
+}
+
+function argFor(param: ParamSpec, value: ParamValue | undefined, found: Findings): FormulaArg {
+  const { problems } = found;
   const missing = (): FormulaArg => {
-    if (!param.optional) problems.push(`Choose ${param.label.toLowerCase()}.`);
+    if (!param.optional) found.missing.push(`Choose ${param.label.toLowerCase()}.`);
     return OMITTED;
   };
   switch (param.kind) {
@@ -113,7 +123,7 @@ function argFor(param: ParamSpec, value: ParamValue | undefined, problems: strin
     case "columns": {
       const rows = value?.kind === "columns" ? value.rows : [];
       if (rows.length === 0) {
-        problems.push("Add a column.");
+        found.missing.push("Add a column.");
         return OMITTED;
       }
       if (rows.length > MAX_COMPS_COLUMNS) {
@@ -121,14 +131,16 @@ function argFor(param: ParamSpec, value: ParamValue | undefined, problems: strin
         return OMITTED;
       }
       const wrong = rowProblems(rows);
-      for (const p of wrong) problems.push(p.message);
+      // A row without its metric is still to be chosen; a metric COMPS would misread is wrong.
+      for (const p of wrong) (p.unchosen ? found.missing : problems).push(p.message);
       return wrong.length > 0 ? OMITTED : columnsArg(rows);
     }
     case "date": {
       const date = value?.kind === "date" ? value.value : { mode: "none" as const };
       if (date.mode === "fixed") {
         if (!isIsoDate(date.date)) {
-          problems.push(`${param.label}: pick a date.`);
+          // Not typed yet is still to be done; typed and not a date is wrong.
+          (date.date.trim() === "" ? found.missing : problems).push(`${param.label}: pick a date.`);
           return OMITTED;
         }
         return text(date.date);
@@ -188,11 +200,12 @@ function crossCheckDates(spec: FunctionSpec, state: BuilderState, problems: stri
 
 export function build(state: BuilderState): BuildResult {
   const spec = specFor(state.fn);
-  if (!spec) return { ok: false, problems: [`Unknown function ${state.fn}.`] };
-  const problems: string[] = [];
-  const args = spec.params.map((param) => argFor(param, state.values[param.name], problems));
+  if (!spec) return { ok: false, problems: [`Unknown function ${state.fn}.`], missing: [] };
+  const found: Findings = { problems: [], missing: [] };
+  const args = spec.params.map((param) => argFor(param, state.values[param.name], found));
+  const { problems, missing } = found;
   crossCheck(spec, state, problems);
   crossCheckDates(spec, state, problems);
-  if (problems.length > 0) return { ok: false, problems };
+  if (problems.length > 0 || missing.length > 0) return { ok: false, problems, missing };
   return { ok: true, name: spec.name, args, formula: formulaText(spec.name, args) };
 }

@@ -18,7 +18,8 @@ import {
   type ParamSpec,
 } from "../model/function-specs";
 import { h } from "../../ui/dom";
-import { checkboxField, disclosure, dropdownField, textField } from "../../ui/controls";
+import { checkboxField, dropdownField, textField } from "../../ui/controls";
+import { accordionSection } from "../../ui/accordion";
 import { picker } from "./picker";
 import { compsColumnsControl } from "./comps-columns-control";
 import { dateProblem, daysProblem } from "../model/field-checks";
@@ -108,7 +109,7 @@ function dateControl(param: ParamSpec, report: Report): Control {
     [
       { value: "none", label: param.name === "date" ? "Latest" : "Not set" },
       { value: "fixed", label: "A date" },
-      { value: "rolling", label: "The last N days (TODAY()-N)" },
+      { value: "rolling", label: "Last N days" },
     ],
     "none"
   );
@@ -121,7 +122,7 @@ function dateControl(param: ParamSpec, report: Report): Control {
   });
   const days = textField({
     id: `${base}-days`,
-    label: `${param.label}: days back from today`,
+    label: `${param.label}: days back from today (TODAY()-N)`,
     inputmode: "numeric",
     maxlength: 5,
   });
@@ -199,12 +200,19 @@ function optionsControl(param: ParamSpec, env: ControlEnv, report: Report): Cont
   const values: OptionValues = {};
   const parts: HTMLElement[] = [];
   let chains: ReturnType<typeof picker> | undefined;
-  const folded = disclosure("b-options-toggle", "Options", h("div"));
+  const group = h("div", { class: "stack options", role: "group", "aria-label": "Options" });
+  // Folded until opened, as Fluent folds a form's advanced part: an accordion item like every other.
+  const folded = accordionSection({
+    id: "b-options",
+    heading: "Options (defaults)",
+    level: 3,
+    content: group,
+  });
   const emit = (): void => {
     const set = Object.values(values).filter((v) =>
       Array.isArray(v) ? v.length > 0 : v !== undefined
     ).length;
-    folded.setLabel(set === 0 ? "Options (defaults)" : `Options (${set} set)`);
+    folded.setHeading(set === 0 ? "Options (defaults)" : `Options (${set} set)`);
     report({ kind: "options", options: { ...values } });
   };
   for (const key of param.optionKeys ?? []) {
@@ -247,10 +255,7 @@ function optionsControl(param: ParamSpec, env: ControlEnv, report: Report): Cont
       parts.push(made.element);
     }
   }
-  const region = folded.element.querySelector<HTMLElement>(".disclosure-region");
-  region?.replaceChildren(
-    h("div", { class: "stack options", role: "group", "aria-label": "Options" }, ...parts)
-  );
+  group.replaceChildren(...parts);
   return {
     element: h("div", { class: "field options-control" }, folded.element),
     set: () => emit(),

@@ -1,9 +1,17 @@
 /**
  * The formula builder: pick a function, fill its parameters with controls, see the formula as it will be
  * written and a live preview of its result computed by the same engine (and cache) as the cells, then
- * insert it at the active cell. The formula, Insert and the preview stay in a footer stuck to the bottom
- * of the pane while the parameters scroll; options are folded until opened; a series starts a year back.
- * The preview is announced once it is ready ("12 rows"), not redrawn into a live region.
+ * insert it at the active cell.
+ *
+ * The footer holds what is being inserted and nothing more: the formula (whole, never cut: a comps formula
+ * of a sector wraps over as many lines as it takes), what is still to choose or what is wrong, Insert, and
+ * the form's one status line (the preview computing or ready, or what the insert did). It stays at the
+ * bottom of the pane while it leaves room (ui/pane-layout.ts: the sticky bars take at most a third of
+ * the pane), else it scrolls with the parameters. The preview table sits after the parameters.
+ *
+ * Nothing is an error before the user has chosen: what is still to choose is a neutral hint; only a
+ * choice that is wrong (a start after the end, a typed date that is none) is red. The preview is
+ * announced once it is ready ("12 rows"), not redrawn into a live region.
  */
 import { dayOfInstant } from "../../client/data/days";
 import { evaluateCall } from "../../sheet/evaluate";
@@ -21,6 +29,7 @@ import { callForPreview } from "../model/formula-text";
 import { h, replaceChildren } from "../../ui/dom";
 import { cardView } from "../../ui/card-view";
 import { dropdownField } from "../../ui/controls";
+import { updatePaneLayout } from "../../ui/pane-layout";
 import { resultTable } from "../../ui/result-table";
 import { setInactive, statusLine } from "../../ui/status";
 import { paramControl, type Control } from "./builder-controls";
@@ -28,7 +37,7 @@ import { onPress, reportError } from "./feedback";
 
 /** Typing pauses this long before the preview asks the engine. */
 const PREVIEW_DELAY_MS = 350;
-/** Rows of the preview in the footer: enough to see the shape, little enough to keep the footer short. */
+/** Rows of the preview: enough to see the shape, little enough to keep the parameters near. */
 const PREVIEW_ROWS = 6;
 export const PREVIEW_ADDRESS = "Formula builder";
 
@@ -37,12 +46,24 @@ export interface BuilderView {
   open: (state: BuilderState) => void;
 }
 
+/** "Still to choose: project, metric." from "Choose project.", "Choose metric." (and the rest as said). */
+function guidance(missing: readonly string[]): string {
+  const choose = /^Choose ([^.]*)\.$/;
+  const names = missing.flatMap((m) => choose.exec(m)?.[1] ?? []);
+  const rest = missing.filter((m) => !choose.test(m));
+  return [...(names.length > 0 ? [`Still to choose: ${names.join(", ")}.`] : []), ...rest].join(
+    " "
+  );
+}
+
 export function builderView(ctx: AppContext): BuilderView {
   let state: BuilderState = startingState("VALUE");
   let catalogue: Catalogue | undefined;
   let controls: { name: string; control: Control }[] = [];
   let previewTimer: ReturnType<typeof setTimeout> | undefined;
   let previewRun = 0;
+  /** The last insert's message stands until the formula changes; a preview finishing then stays quiet. */
+  let insertShown = false;
 
   const fn = dropdownField(
     "builder-function",
@@ -64,11 +85,18 @@ export function builderView(ctx: AppContext): BuilderView {
   );
   const params = h("div", { id: "builder-params", class: "stack" });
   const loadStatus = statusLine("builder-load-status");
-  const formula = h("output", { id: "builder-formula", class: "formula", for: "builder-params" });
+  const formula = h("code", { id: "builder-formula", class: "formula" });
+  const hint = h("p", { id: "builder-hint", class: "hint builder-hint" });
   const problems = h("ul", { id: "builder-problems", class: "problems" });
   const preview = h("div", { id: "builder-preview" });
-  const previewStatus = statusLine("builder-preview-status");
-  const insertStatus = statusLine("builder-insert-status");
+  const previewSection = h(
+    "section",
+    { id: "builder-preview-section", "aria-labelledby": "builder-preview-heading", hidden: true },
+    h("h3", { id: "builder-preview-heading" }, "Preview"),
+    preview
+  );
+  // The builder's one status line: the preview computing or ready, or what the insert did.
+  const status = statusLine("builder-status");
   const insert = h(
     "fluent-button",
     { id: "builder-insert", appearance: "primary" },
@@ -80,7 +108,7 @@ export function builderView(ctx: AppContext): BuilderView {
     const result = build(state);
     if (!result.ok) return;
     const run = ++previewRun;
-    previewStatus.show("busy", "Computing the preview…");
+    if (!insertShown) status.show("busy", "Computing the preview…");
     void (async () => {
       try {
         const [registry, runtime] = await Promise.all([ctx.registry(), ctx.runtime()]);
@@ -88,54 +116,67 @@ export function builderView(ctx: AppContext): BuilderView {
         const evaluation = await evaluateCall(call, registry, PREVIEW_ADDRESS);
         if (run !== previewRun) return;
         if (evaluation.kind === "refused") {
-          previewStatus.error(evaluation.message);
+          if (!insertShown) status.error(`The preview could not run: ${evaluation.message}`);
           replaceChildren(preview);
-        } else {
-          const rows = evaluation.grid.length;
-          const [[first]] = evaluation.grid;
-          const card =
-            rows === 1 && evaluation.grid[0].length === 1 && first.kind === "entity"
-              ? first
-              : undefined;
-          previewStatus.show(
+          previewSection.hidden = true;
+          return;
+        }
+        const rows = evaluation.grid.length;
+        const [[first]] = evaluation.grid;
+        const single = rows === 1 && evaluation.grid[0].length === 1;
+        const card = single && first.kind === "entity" ? first : undefined;
+        if (!insertShown)
+          status.show(
             "info",
             card
-              ? "Preview ready: the card."
-              : rows === 1 && evaluation.grid[0].length === 1
-                ? "Preview ready."
-                : `Preview: ${rows.toLocaleString("en-US")} row${rows === 1 ? "" : "s"}.`
+              ? "Preview ready: the card, below."
+              : single
+                ? "Preview ready, below."
+                : `Preview: ${rows.toLocaleString("en-US")} row${rows === 1 ? "" : "s"}, below.`
           );
-          // A card (PROJECT without a field) previews as the card Excel will open on click.
-          replaceChildren(
-            preview,
-            card
-              ? cardView(card.value, { id: "builder-result" })
-              : resultTable(evaluation.grid, { id: "builder-result", maxRows: PREVIEW_ROWS })
-          );
-        }
+        // A card (PROJECT without a field) previews as the card Excel will open on click.
+        replaceChildren(
+          preview,
+          card
+            ? cardView(card.value, { id: "builder-result" })
+            : resultTable(evaluation.grid, {
+                id: "builder-result",
+                maxRows: PREVIEW_ROWS,
+                label: "Preview",
+              })
+        );
+        previewSection.hidden = false;
       } catch (error) {
-        if (run === previewRun)
-          reportError(ctx, previewStatus, error, "compute the preview", () => runPreview());
+        if (run !== previewRun || insertShown) return;
+        reportError(ctx, status, error, "compute the preview", () => runPreview());
       }
     })();
   };
 
   const update = (): void => {
     const result = build(state);
+    // A changed formula is not the one inserted: that message goes.
+    if (insertShown) status.clear();
+    insertShown = false;
     if (result.ok) {
       formula.textContent = result.formula;
       replaceChildren(problems);
+      hint.textContent = "";
       setInactive(insert, false);
     } else {
       formula.textContent = "";
       replaceChildren(problems, ...result.problems.map((p) => h("li", {}, p)));
+      hint.textContent = guidance(result.missing);
       setInactive(insert, true);
       previewRun++;
-      previewStatus.clear();
+      status.clear();
       replaceChildren(preview);
+      previewSection.hidden = true;
     }
     if (previewTimer) clearTimeout(previewTimer);
     if (result.ok) previewTimer = setTimeout(runPreview, PREVIEW_DELAY_MS);
+    // The footer's height follows the formula's: the pane decides again what stays in view.
+    updatePaneLayout();
   };
 
   const projectOf = (): string | undefined => {
@@ -180,19 +221,19 @@ export function builderView(ctx: AppContext): BuilderView {
 
   fn.onChange((name) => {
     state = startingState(name);
-    // "Inserted =CRYPTO.METRIC(…)" under another function's formula reads as if it were that one's.
-    insertStatus.clear();
     renderParams();
   });
 
-  onPress(ctx, insert, insertStatus, "Inserting…", "insert the formula", async () => {
+  onPress(ctx, insert, status, "Inserting…", "insert the formula", async () => {
     const result = build(state);
     if (!result.ok) {
-      insertStatus.error(`Not ready to insert: ${result.problems.join(" ")}`);
+      status.error(`Not ready to insert: ${[...result.problems, ...result.missing].join(" ")}`);
       return;
     }
     const { address } = await ctx.workbook.insertFormula(result.formula);
-    insertStatus.show("success", `Inserted ${result.formula} in ${address}.`);
+    // The formula is right above: the message says where it went.
+    insertShown = true;
+    status.show("success", `Inserted the formula above in ${address}.`);
   });
 
   const load = async (): Promise<void> => {
@@ -208,9 +249,11 @@ export function builderView(ctx: AppContext): BuilderView {
     }
   };
   ctx.onConnectionChanged(() => {
-    insertStatus.clear();
-    previewStatus.clear();
+    previewRun++;
+    insertShown = false;
+    status.clear();
     replaceChildren(preview);
+    previewSection.hidden = true;
     void load();
   });
   void load();
@@ -226,24 +269,27 @@ export function builderView(ctx: AppContext): BuilderView {
         fn.element,
         h("div", { class: "summary-row" }, summary, help),
         loadStatus.element,
-        params
+        params,
+        previewSection
       ),
       h(
         "div",
-        { class: "builder-footer", role: "region", "aria-label": "Formula and preview" },
+        {
+          class: "builder-footer",
+          id: "builder-footer",
+          role: "region",
+          "aria-labelledby": "builder-formula-label",
+        },
         h("h2", { class: "footer-label", id: "builder-formula-label" }, "Formula"),
         formula,
+        hint,
         problems,
-        h("div", { class: "buttons" }, insert),
-        insertStatus.element,
-        previewStatus.element,
-        preview
+        h("div", { class: "buttons footer-actions" }, insert, status.element)
       )
     ),
     open(next) {
       state = next;
       fn.setValue(next.fn);
-      insertStatus.clear();
       renderParams();
     },
   };

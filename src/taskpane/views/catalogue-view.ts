@@ -2,14 +2,16 @@
  * The catalogue browser: Projects, Metrics and Sectors tabs over one search box. The whole catalogue is in
  * memory and every keystroke filters it in one pass (see catalogue-search.ts); the count under the search
  * follows each keystroke, the announcement of it waits for a pause in typing. Each list is one tab stop
- * (arrow keys inside; Enter opens). Archived projects carry their reason, projects under maintenance say
- * so. Opening an entry moves focus to its detail's heading; Back or Escape returns to the entry.
+ * (arrow keys inside; Enter opens). Archived projects carry a neutral badge and their reason (archived is
+ * a state, not an error), projects under maintenance say so. The search is Fluent's search box: a
+ * magnifier, a clear button, Escape clears. Opening an entry moves focus to its detail's heading; Back or
+ * Escape returns to the entry.
  */
 import type { MarketSector, Metric, Project } from "../../client/data/types";
 import type { AppContext } from "../app-context";
 import type { Catalogue } from "../model/catalogue-store";
 import { h, type Child } from "../../ui/dom";
-import { textField } from "../../ui/controls";
+import { searchField } from "../../ui/search-field";
 import { listbox } from "../../ui/listbox";
 import { statusLine } from "../../ui/status";
 import { tabList } from "../../ui/tabs";
@@ -28,19 +30,28 @@ const SHOWN = 150;
 /** The result count is announced once typing pauses this long: once per search, not per keystroke. */
 const ANNOUNCE_AFTER_MS = 700;
 
-function badges(p: Project): HTMLElement[] {
+/** A project's state: a badge saying it, and the reason beside it as plain text. */
+export function projectStates(p: Project): HTMLElement[] {
   const list: HTMLElement[] = [];
   if (p.isArchived) {
     list.push(
       h(
         "span",
-        { class: "badge archived" },
-        `Archived${p.archivedReason ? `: ${p.archivedReason}` : ""}`
+        { class: "state" },
+        h("span", { class: "badge archived" }, "Archived"),
+        p.archivedReason ? h("span", { class: "state-reason" }, ` ${p.archivedReason}`) : null
       )
     );
   }
   if (p.maintenanceReason) {
-    list.push(h("span", { class: "badge maintenance" }, `Maintenance: ${p.maintenanceReason}`));
+    list.push(
+      h(
+        "span",
+        { class: "state" },
+        h("span", { class: "badge maintenance" }, "Maintenance"),
+        h("span", { class: "state-reason" }, ` ${p.maintenanceReason}`)
+      )
+    );
   }
   return list;
 }
@@ -55,10 +66,11 @@ export function catalogueView(ctx: AppContext): HTMLElement {
   let catalogue: Catalogue | undefined;
   let active: Tab = "projects";
   const status = statusLine("catalogue-status");
-  const search = textField({
+  const search = searchField({
     id: "catalogue-search",
     label: "Search",
     placeholder: "Id, name or symbol",
+    landmark: true,
   });
   const count = h("p", { id: "catalogue-count", class: "hint count" });
   const announce = h("p", { id: "catalogue-announce", class: "visually-hidden", role: "status" });
@@ -73,7 +85,7 @@ export function catalogueView(ctx: AppContext): HTMLElement {
       label: "Projects",
       key: (p) => p.projectId,
       render: (p) =>
-        entry(p.name, [p.projectId, p.symbol].filter(Boolean).join(" · "), ...badges(p)),
+        entry(p.name, [p.projectId, p.symbol].filter(Boolean).join(" · "), ...projectStates(p)),
       onActivate: (p) => openDetail(() => detail.showProject(p)),
       onFocusLost: () => search.focus(),
     }),
@@ -214,12 +226,14 @@ export function catalogueView(ctx: AppContext): HTMLElement {
     ctx.runtime().then(
       (runtime) => {
         if (settled) return;
-        stopRetries = runtime.client.on("retry", () =>
-          status.show(
-            "busy",
-            "Loading the catalogue… the service has not answered yet; trying again."
-          )
-        );
+        stopRetries = runtime.client.on("retry", () => {
+          // Only for this load: a load for settings since replaced says nothing any more.
+          if (run === loading && !settled)
+            status.show(
+              "busy",
+              "Loading the catalogue… the service has not answered yet; trying again."
+            );
+        });
       },
       () => undefined
     );

@@ -23,6 +23,8 @@ import {
 import type { ParamValue } from "../model/formula-builder";
 import type { ParamSpec } from "../model/function-specs";
 import { dropdownField, type Choice, type DropdownControl } from "../../ui/controls";
+import { compsColumnLabel, metricNamesFrom } from "../../functions/impl/labels";
+import { parseColumn } from "../../functions/impl/comps-columns";
 import { h, replaceChildren } from "../../ui/dom";
 import { setInactive } from "../../ui/status";
 
@@ -67,10 +69,21 @@ export function compsColumnsControl(
       ...(extra && !COMPS_WINDOW_CHOICES.includes(extra) ? [extra] : []),
     ].map((w) => ({ value: w, label: w === "" ? "none: the value on the date" : windowWords(w) }));
 
+  const names = metricNamesFrom(catalogue.metrics);
+  /** The column's header as COMPS will write it ("P/S (TTM)"), or what is still to choose. */
+  const heading = (row: CompsColumnRow): string => {
+    const text = columnText(row);
+    if (!row.term.metric || (row.divisor && !row.divisor.metric)) return "no metric yet";
+    try {
+      return compsColumnLabel(parseColumn(text), names);
+    } catch {
+      return text;
+    }
+  };
   const emit = (): void => {
     const problems = rowProblems(views.map((v) => v.row));
     views.forEach((v, i) => {
-      replaceChildren(v.title, `Column ${i + 1}: ${columnText(v.row) || "no metric yet"}`);
+      replaceChildren(v.title, `Column ${i + 1}: ${heading(v.row)}`);
       const problem = problems.find((p) => p.row === i && p.part === "metric");
       // "Choose a metric" only once the field was left; a metric COMPS would misread at once.
       const shown = problem && (v.row.term.metric !== "" || v.left) ? problem.message : undefined;

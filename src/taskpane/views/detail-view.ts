@@ -1,7 +1,9 @@
 /**
  * The detail panel of a project, metric or sector, and its insert actions. Everything from the service is
  * set as text; links open only when they are web addresses. The heading takes focus when a detail opens;
- * Back and Escape return to the list. A failed load says why in plain words, with Retry.
+ * Back and Escape return to where the user came from (a sector's project returns to the sector, the rest
+ * to the list). A failed load says why in plain words, with Retry, under the heading; what an insert did
+ * is said right under its buttons. A sector's projects open their own detail.
  */
 import type { MarketSector, Metric, Project, ProjectDetail } from "../../client/data/types";
 import type { AppContext } from "../app-context";
@@ -15,7 +17,9 @@ import {
   valueFormula,
 } from "../model/insert-actions";
 import { h, replaceChildren, safeHref } from "../../ui/dom";
-import { closedPopup, disclosure, dropdownField } from "../../ui/controls";
+import { closedPopup, dropdownField } from "../../ui/controls";
+import { accordionSection } from "../../ui/accordion";
+import { listbox } from "../../ui/listbox";
 import { statusLine, type StatusLine } from "../../ui/status";
 import { sectorActions } from "./sector-actions";
 import { onPress, reportError } from "./feedback";
@@ -42,18 +46,29 @@ const title = (text: string): HTMLElement =>
 
 export function detailView(ctx: AppContext, back: () => void): DetailView {
   const body = h("div", { id: "detail-body", class: "stack" });
-  const status = statusLine("detail-status");
+  // Loading and failing to load: under the heading, where the eyes are when a detail opens.
+  const status = statusLine("detail-load-status");
+  /** Details opened from this one (a sector's project): Back returns to the one before. */
+  const history: (() => void)[] = [];
+  const backLabel = h("span", {}, "Back to the list");
+  const goBack = (): void => {
+    const previous = history.pop();
+    if (previous) previous();
+    else back();
+    replaceChildren(backLabel, history.length > 0 ? "Back" : "Back to the list");
+  };
   const backButton = h(
     "fluent-button",
-    { id: "detail-back", appearance: "subtle", size: "small", class: "back", onclick: back },
+    { id: "detail-back", appearance: "subtle", size: "small", class: "back", onclick: goBack },
     h("span", { "aria-hidden": "true" }, "← "),
-    "Back to the list"
+    backLabel
   );
   const element = h(
     "section",
     { id: "detail", class: "stack detail", "aria-labelledby": "detail-title" },
     backButton,
     body,
+    // Shown while the body is the heading alone: right under it.
     status.element
   );
   element.addEventListener("keydown", (event) => {
@@ -61,7 +76,7 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
     // An open dropdown takes its own Escape (an open menu marks it handled).
     if (closedPopup(event)) return;
     event.preventDefault();
-    back();
+    goBack();
   });
   /** Each show() bumps it: a slow answer for a detail the user already left is dropped. */
   let shown = 0;
@@ -78,13 +93,15 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
     d: ProjectDetail,
     metricName: (id: string) => string
   ): HTMLElement => {
+    const status = statusLine("detail-status");
     const available = Object.entries(d.metricAvailability)
       .filter(([, ok]) => ok)
       .map(([id]) => id);
+    // Names where people read; the formula gets the id.
     const metric = dropdownField(
       "detail-metric",
       "Metric for VALUE and METRIC",
-      available.map((id) => ({ value: id, label: `${metricName(id)} (${id})` })),
+      available.map((id) => ({ value: id, label: metricName(id) })),
       defaultMetric(available)
     );
     const chosen = (): string => metric.value();
@@ -128,7 +145,8 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
       available.length > 0
         ? metric.element
         : h("p", { class: "hint" }, "No metrics are listed as available for this project."),
-      h("div", { class: "buttons" }, ...offered)
+      h("div", { class: "buttons" }, ...offered),
+      status.element
     );
   };
 
@@ -171,11 +189,12 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
         )
       )
     );
-    const metricsBox = disclosure(
-      "detail-metrics-toggle",
-      `Metrics available (${available.length}): definitions and sources`,
-      metricsList
-    );
+    const metricsBox = accordionSection({
+      id: "detail-metrics-section",
+      heading: `Metrics available (${available.length}): definitions and sources`,
+      level: 3,
+      content: metricsList,
+    });
     replaceChildren(
       body,
       title(d.name),
@@ -187,12 +206,18 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
       p.isArchived
         ? h(
             "p",
-            { class: "badge archived" },
-            `Archived${p.archivedReason ? `: ${p.archivedReason}` : ""} — history kept, no new data.`
+            { class: "state", id: "detail-archived" },
+            h("span", { class: "badge archived" }, "Archived"),
+            ` ${p.archivedReason ? `${p.archivedReason}. ` : ""}History kept, no new data.`
           )
         : null,
       p.maintenanceReason
-        ? h("p", { class: "badge maintenance" }, `Under maintenance: ${p.maintenanceReason}`)
+        ? h(
+            "p",
+            { class: "state" },
+            h("span", { class: "badge maintenance" }, "Maintenance"),
+            ` ${p.maintenanceReason}`
+          )
         : null,
       ...description.map(([k, v]) =>
         h("p", {}, h("strong", {}, `${k[0].toUpperCase()}${k.slice(1)}: `), v)
@@ -273,6 +298,43 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
     );
   };
 
+  /** A sector's projects, each opening its own detail (Back returns to the sector). */
+  const sectorProjects = (
+    s: MarketSector,
+    d: { projects: readonly { projectId: string; name: string }[] },
+    catalogue: Catalogue
+  ): HTMLElement => {
+    if (d.projects.length === 0) return list([]);
+    const projects = listbox<{ projectId: string; name: string }>({
+      id: "sector-projects",
+      label: `Projects of ${s.name}: Enter opens one`,
+      key: (x) => x.projectId,
+      render: (x) => [
+        h("span", { class: "entry-name" }, x.name),
+        h("span", { class: "entry-meta" }, x.projectId),
+      ],
+      onActivate: (x) => {
+        const project: Project = catalogue.projectById(x.projectId) ?? {
+          projectId: x.projectId,
+          name: x.name,
+          isArchived: false,
+          products: [],
+        };
+        history.push(() => {
+          showSector(s);
+          focusTitle();
+        });
+        replaceChildren(backLabel, `Back to ${s.name}`);
+        showProject(project);
+        focusTitle();
+      },
+    });
+    projects.setItems(d.projects);
+    return projects.element;
+  };
+
+  const focusTitle = (): void => document.getElementById("detail-title")?.focus();
+
   const showSector = (s: MarketSector): void => {
     const run = ++shown;
     keepFocus(() => replaceChildren(body, title(s.name)));
@@ -292,11 +354,11 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
             d.description.what ? h("p", {}, h("strong", {}, "What: "), d.description.what) : null,
             d.description.how ? h("p", {}, h("strong", {}, "How: "), d.description.how) : null,
             // The actions before the list: a sector can list hundreds of projects.
-            sectorActions(ctx, s.id, d, catalogue, status, (button, formula) =>
-              insert(button, status, formula)
+            sectorActions(ctx, s.id, d, catalogue, (button, st, formula) =>
+              insert(button, st, formula)
             ),
-            h("h3", {}, `Projects (${d.projects.length})`),
-            list(d.projects.map((x) => `${x.name} (${x.projectId})`))
+            h("h3", { id: "sector-projects-heading" }, `Projects (${d.projects.length})`),
+            sectorProjects(s, d, catalogue)
           )
         );
         status.clear();
@@ -307,14 +369,24 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
     })();
   };
 
+  /** Opening from the list starts a new trail: Back returns to the list. */
+  const fromList =
+    <A extends unknown[]>(show: (...args: A) => void) =>
+    (...args: A): void => {
+      history.length = 0;
+      replaceChildren(backLabel, "Back to the list");
+      show(...args);
+    };
+
   return {
     element,
-    showProject,
-    showMetric,
-    showSector,
-    focusTitle: () => document.getElementById("detail-title")?.focus(),
+    showProject: fromList(showProject),
+    showMetric: fromList(showMetric),
+    showSector: fromList(showSector),
+    focusTitle,
     clear: () => {
       shown++;
+      history.length = 0;
       replaceChildren(body);
       status.clear();
     },

@@ -67,7 +67,7 @@ export function diagnosticsView(ctx: AppContext): HTMLElement {
     replaceChildren(
       cell,
       h("p", {}, h("strong", {}, v.address), ` — ${v.functionName}, computed ${v.computedAt}`),
-      v.error ? h("p", { class: "badge archived" }, v.error) : null,
+      v.error ? h("p", { class: "badge error" }, v.error) : null,
       v.stale ? h("p", { class: "badge maintenance" }, v.stale) : null,
       v.saved ? h("p", { class: "hint", id: "diag-saved" }, v.saved) : null,
       v.asOf.length ? h("p", {}, `As of: ${v.asOf.join("; ")}`) : null,

@@ -6,7 +6,7 @@
  */
 import { CatalogueIndex } from "../model/catalogue-search";
 import { h } from "../../ui/dom";
-import { textField } from "../../ui/controls";
+import { searchField } from "../../ui/search-field";
 import { listbox } from "../../ui/listbox";
 
 export interface PickerEntity {
@@ -42,7 +42,7 @@ export function picker(options: PickerOptions): Picker {
   let byId = new Map<string, PickerEntity>();
   const listeners: ((ids: string[]) => void)[] = [];
   // The search field carries the picker's label; the list below it is named the same.
-  const search = textField({
+  const search = searchField({
     id: `${options.id}-search`,
     label: options.label,
     placeholder: "Search: id, name or symbol",

@@ -106,7 +106,8 @@ export function refreshView(ctx: AppContext): HTMLElement {
     h(
       "div",
       { class: "buttons" },
-      freezeButton("freeze", "Freeze the selection", "selection", true),
+      // One primary action per view: Refresh all's.
+      freezeButton("freeze", "Freeze the selection", "selection", false),
       freezeButton("freeze-sheet", "Freeze the whole sheet", "sheet", false)
     ),
     freezeStatus.element

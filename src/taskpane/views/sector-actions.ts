@@ -2,8 +2,8 @@
  * What a sector's detail inserts into the workbook: its comps table (one COMPS formula over the sector's
  * projects, see model/sector-comps.ts; or the same panel opened in the formula builder to edit its
  * columns first), a comparison grid of VALUE formulas for metrics the user picks, and the SECTOR list
- * itself. Every write goes through the workbook port (src/excel); outcomes go to the detail's status line,
- * in plain words.
+ * itself. Every write goes through the workbook port (src/excel); each group's outcome is said in plain
+ * words right under its buttons (the comps group's line is the detail's insert status, #detail-status).
  */
 import type { MarketSectorDetail } from "../../client/data/types";
 import type { AppContext } from "../app-context";
@@ -14,7 +14,7 @@ import { compsColumnsFor, sectorComps, type SectorComps } from "../model/sector-
 import { columnRows } from "../model/comps-column-rows";
 import { emptyState, withValue } from "../model/formula-builder";
 import { h } from "../../ui/dom";
-import type { StatusLine } from "../../ui/status";
+import { statusLine, type StatusLine } from "../../ui/status";
 import { picker } from "./picker";
 import { onPress } from "./feedback";
 
@@ -28,12 +28,8 @@ function describe(comps: SectorComps): string {
 }
 
 /** The comps part: what it will insert, and the button; or why a comps table cannot be inserted. */
-function compsActions(
-  ctx: AppContext,
-  d: MarketSectorDetail,
-  catalogue: Catalogue,
-  status: StatusLine
-): HTMLElement[] {
+function compsActions(ctx: AppContext, d: MarketSectorDetail, catalogue: Catalogue): HTMLElement[] {
+  const status = statusLine("detail-status");
   const known = new Set(catalogue.metrics.map((m) => m.metricId));
   let comps: SectorComps;
   try {
@@ -82,6 +78,7 @@ function compsActions(
   return [
     h("p", { class: "hint", id: "sector-comps-note" }, describe(comps)),
     h("div", { class: "buttons" }, button, edit),
+    status.element,
   ];
 }
 
@@ -90,9 +87,9 @@ export function sectorActions(
   sectorId: string,
   d: MarketSectorDetail,
   catalogue: Catalogue,
-  status: StatusLine,
-  insert: (button: HTMLElement, formula: () => string) => void
+  insert: (button: HTMLElement, status: StatusLine, formula: () => string) => void
 ): HTMLElement {
+  const status = statusLine("sector-grid-status");
   const metrics = picker({
     id: "grid-metrics",
     label: "Metrics for the comparison grid",
@@ -116,7 +113,7 @@ export function sectorActions(
     status.show("success", `Inserted the comparison grid in ${address}.`);
   });
   const sectorButton = h("fluent-button", { id: "insert-sector" }, "Insert SECTOR");
-  insert(sectorButton, () => sectorFormula(sectorId));
+  insert(sectorButton, status, () => sectorFormula(sectorId));
   return h(
     "div",
     { class: "stack actions" },
@@ -125,14 +122,15 @@ export function sectorActions(
       "div",
       { class: "stack", role: "group", "aria-labelledby": "sector-comps-heading" },
       h("h4", { id: "sector-comps-heading" }, "Comps table"),
-      ...compsActions(ctx, d, catalogue, status)
+      ...compsActions(ctx, d, catalogue)
     ),
     h(
       "div",
       { class: "stack", role: "group", "aria-labelledby": "sector-grid-heading" },
       h("h4", { id: "sector-grid-heading" }, "Comparison grid and list"),
       metrics.element,
-      h("div", { class: "buttons" }, gridButton, sectorButton)
+      h("div", { class: "buttons" }, gridButton, sectorButton),
+      status.element
     )
   );
 }

@@ -1,17 +1,25 @@
 /**
- * Settings: the API key (masked input, saved in OfficeRuntime.storage, never in the workbook; shown only as
- * its last four characters), "Test connection" in plain words within 3 seconds, "Forget key"; the service
- * address and the rate limit. A pasted key is tried against the service before it is saved: a key the
- * service refuses is not kept (one it cannot check, the service being unreachable, is kept and says so).
- * Fields check themselves inline (aria-invalid, the reason under the field) before anything is sent.
- * The size of the cache saved on this computer, with "Clear cache". The key typed in the field is cleared
- * once handled: the page does not keep it around.
+ * Settings, as forms that each tell one current story (one status line per form; a field's own error is
+ * that form's story while it shows, and the line is clear meanwhile):
+ * - Service: the service address and the rate limit. The address is tried before it is kept, as a key is
+ *   (runtime/address-check.ts): a wrong one is refused under the field with what to change ("drop /v2");
+ *   one that does not answer right now may be kept unchecked, saying so. Saving starts a new runtime: what
+ *   was in flight for the old settings is cancelled and every view reloads.
+ * - Your API key: the key in use (masked: its last four characters), the field, Save key (tried against the
+ *   service first: a key the service refuses is not kept; one it cannot check is kept and says so), Test
+ *   connection (plain words within 3 seconds), Forget key (shown while a key is saved on this computer). A
+ *   new or forgotten key starts a new runtime too: nothing more goes out with the old key.
+ * - The cache saved on this computer (its own form), and the function reference.
+ * The key lives in OfficeRuntime.storage, outside the workbook; the key typed in the field is cleared
+ * once handled. Each form is a function of its own (`serviceForm`, `keyForm`), so another way to connect
+ * (a team gateway with sign-in) is one more form beside them.
  */
 import {
   CONNECTION_TEST_LIMITS,
   testConnection,
   type ConnectionOutcome,
 } from "../../runtime/connection-test";
+import { checkServiceAddress, type AddressVerdict } from "../../runtime/address-check";
 import type { AppContext } from "../app-context";
 import { apiKeyProblem, rateLimitProblem, serviceUrlProblem } from "../model/field-checks";
 import { h, replaceChildren } from "../../ui/dom";
@@ -69,16 +77,27 @@ function cacheSection(ctx: AppContext): HTMLElement {
   return section;
 }
 
-export function settingsView(ctx: AppContext): HTMLElement {
-  const keyState = h("p", { id: "key-state", class: "hint" });
-  const keyField = textField({
-    id: "api-key",
-    label: "API key",
-    type: "password",
-    placeholder: "Paste your API key",
-  });
-  const keyStatus = statusLine("key-status");
-  const connectionResult = statusLine("connection-result");
+/** What the forms share: the settings refreshed on screen, and the connection changed for every view. */
+interface FormEnv {
+  ctx: AppContext;
+  /** Shows the stored settings again (the key in use, the address, the limit). */
+  refresh(): Promise<void>;
+  /** Starts a runtime on the stored settings (the old one's calls are cancelled), then views reload. */
+  reconnect(): Promise<void>;
+}
+
+interface ServiceForm {
+  element: HTMLElement;
+  saveButton: HTMLElement;
+  show(baseUrl: string, rateLimit: number): void;
+  /** Puts focus on the address field, with a reason under it (a test found the address wrong). */
+  flagAddress(reason: string): void;
+  /** Called when the address is kept: what its answer said (undefined: kept unchecked). */
+  onSaved(listener: (verdict: Extract<AddressVerdict, { ok: true }> | undefined) => void): void;
+}
+
+function serviceForm(env: FormEnv): ServiceForm {
+  const { ctx } = env;
   const urlField = textField({
     id: "base-url",
     label: "Service address",
@@ -86,8 +105,8 @@ export function settingsView(ctx: AppContext): HTMLElement {
     placeholder: "https://…",
     hint:
       ctx.build.mode === "development"
-        ? "Development builds point at the local simulator (demo data)."
-        : "The metrics service's address; plain http is accepted for this computer only.",
+        ? "The metrics service's address, without /v2. Development builds start on the local simulator (demo data)."
+        : "The metrics service's address, without /v2. It is tried before it is kept; plain http is accepted for this computer only.",
   });
   const rateField = textField({
     id: "rate-limit",
@@ -95,18 +114,149 @@ export function settingsView(ctx: AppContext): HTMLElement {
     inputmode: "numeric",
     maxlength: 4,
   });
-  const serviceStatus = statusLine("service-status");
+  const status = statusLine("service-status");
+  const save = h("fluent-button", { id: "save-connection" }, "Save service settings");
+  const keepUnchecked = h(
+    "fluent-button",
+    { id: "keep-unchecked", appearance: "outline", hidden: true },
+    "Keep the address unchecked"
+  );
+  let saved = { baseUrl: "", rateLimit: 0 };
+  const listeners: ((verdict: Extract<AddressVerdict, { ok: true }> | undefined) => void)[] = [];
 
-  const refreshState = async (): Promise<void> => {
-    const snapshot = await ctx.settings.snapshot();
-    replaceChildren(
-      keyState,
-      snapshot.hasKey
-        ? `Key in use: ${snapshot.maskedKey}${snapshot.usingDefaultKey ? " (the simulator's demo key)" : ""}. Stored on this computer, outside the workbook.`
-        : "No key saved. Paste the key from your account page."
+  const keep = async (
+    message: string,
+    verdict?: Extract<AddressVerdict, { ok: true }>
+  ): Promise<void> => {
+    // Saving starts the new runtime itself (the old one's calls end as cancelled).
+    await ctx.settings.saveConnection(urlField.value(), Number(rateField.value().trim()));
+    urlField.setError(undefined);
+    keepUnchecked.hidden = true;
+    await env.refresh();
+    if (verdict?.simulated !== undefined) ctx.source.noteResult(verdict.simulated);
+    ctx.connectionChanged();
+    status.show("success", message);
+    listeners.forEach((l) => l(verdict));
+  };
+
+  const trySave = async (): Promise<void> => {
+    keepUnchecked.hidden = true;
+    const urlProblem = serviceUrlProblem(urlField.value());
+    const rateProblem = rateLimitProblem(rateField.value());
+    urlField.setError(urlProblem);
+    rateField.setError(rateProblem);
+    if (urlProblem || rateProblem) {
+      status.clear();
+      (urlProblem ? urlField : rateField).focus();
+      return;
+    }
+    const address = urlField.value().trim();
+    if (address === saved.baseUrl) {
+      // Only the rate limit changed: the address is the one in use.
+      await keep("Saved. Formulas use the new limit from now on.", { ok: true, message: "" });
+      return;
+    }
+    status.show("busy", "Trying the address…");
+    const limiter = await ctx.runtime().then(
+      (runtime) => runtime.client.limiter,
+      () => undefined
     );
-    urlField.setValue(snapshot.baseUrl);
-    rateField.setValue(String(snapshot.rateLimitPerMinute));
+    const verdict = await checkServiceAddress(address, {
+      apiKey: ctx.settings.apiKey,
+      limiter,
+    });
+    if (!verdict.ok) {
+      // The field says why and what to change; the line is clear (one story at a time).
+      status.clear();
+      urlField.setError(`Not saved. ${verdict.message}`);
+      keepUnchecked.hidden = !verdict.mayKeepUnchecked;
+      urlField.focus();
+      return;
+    }
+    await keep(`Saved. ${verdict.message} Formulas use it from now on.`, verdict);
+  };
+
+  save.addEventListener(
+    "click",
+    () =>
+      void withBusy(save, status, "Saving…", trySave, (error) => {
+        status.clear();
+        urlField.setError(explainError(error, "save the service address").message);
+        urlField.focus();
+      })
+  );
+  keepUnchecked.addEventListener(
+    "click",
+    () =>
+      void withBusy(keepUnchecked, status, "Saving…", () =>
+        keep(
+          "Saved without a check: the address did not answer. Test the connection once the service is back."
+        )
+      )
+  );
+  // A fixed field loses its error at once (and the offer to keep an unchecked address goes with it).
+  for (const [field, problem] of [
+    [urlField, serviceUrlProblem],
+    [rateField, rateLimitProblem],
+  ] as const) {
+    field.input.addEventListener("input", () => {
+      keepUnchecked.hidden = true;
+      if (field.input.hasAttribute("data-invalid") && !problem(field.value()))
+        field.setError(undefined);
+    });
+  }
+
+  return {
+    element: h(
+      "div",
+      { class: "stack", id: "service-form", role: "group", "aria-labelledby": "service-heading" },
+      h("h3", { id: "service-heading" }, "Service"),
+      urlField.element,
+      rateField.element,
+      h("div", { class: "buttons" }, save, keepUnchecked),
+      status.element
+    ),
+    saveButton: save,
+    show(baseUrl, rateLimit) {
+      saved = { baseUrl: baseUrl.trim(), rateLimit };
+      urlField.setValue(baseUrl);
+      rateField.setValue(String(rateLimit));
+    },
+    flagAddress(reason) {
+      status.clear();
+      urlField.setError(reason);
+      urlField.focus();
+    },
+    onSaved: (listener) => listeners.push(listener),
+  };
+}
+
+interface KeyForm {
+  element: HTMLElement;
+  saveButton: HTMLElement;
+  status: StatusLine;
+  show(snapshot: {
+    hasKey: boolean;
+    maskedKey: string;
+    usingDefaultKey: boolean;
+    storedKey: boolean;
+  }): void;
+}
+
+function keyForm(env: FormEnv, flagAddress: (reason: string) => void): KeyForm {
+  const { ctx } = env;
+  const keyState = h("p", { id: "key-state", class: "hint" });
+  const keyField = textField({
+    id: "api-key",
+    label: "API key",
+    type: "password",
+    placeholder: "Paste your API key",
+  });
+  // The form's one status line (its id and data-verdict: what the last test or save found).
+  const status = statusLine("connection-result");
+  const verdict = (value: ConnectionOutcome["verdict"] | undefined): void => {
+    if (value) status.element.dataset.verdict = value;
+    else delete status.element.dataset.verdict;
   };
 
   /** The connection test with its 3-second policy; `candidate` tries a key that is not saved yet. */
@@ -118,53 +268,64 @@ export function settingsView(ctx: AppContext): HTMLElement {
         : runtime.probeClient(CONNECTION_TEST_LIMITS, candidate);
     });
 
-  const showOutcome = (outcome: ConnectionOutcome, line: StatusLine): void => {
+  const showOutcome = (outcome: ConnectionOutcome, prefix = ""): void => {
     if (outcome.simulated !== undefined) ctx.source.noteResult(outcome.simulated);
-    connectionResult.element.dataset.verdict = outcome.verdict;
-    if (outcome.verdict === "valid") line.show("success", outcome.message);
-    else
-      line.error(
-        outcome.message,
-        outcome.verdict === "unreachable" || outcome.verdict === "service-problem"
-          ? [{ id: "retry", label: "Test again", run: () => testButton.click() }]
-          : []
-      );
+    verdict(outcome.verdict);
+    keyField.setError(undefined);
+    if (outcome.verdict === "valid") {
+      status.show("success", `${prefix}${outcome.message}`);
+      return;
+    }
+    if (outcome.verdict === "wrong-address") {
+      // The address is what to fix: said under the address field, where the fix is typed.
+      status.error(outcome.message, [
+        { id: "fix-address", label: "Check the address", run: () => flagAddress(outcome.message) },
+      ]);
+      return;
+    }
+    status.error(
+      `${prefix}${outcome.message}`,
+      outcome.verdict === "unreachable" || outcome.verdict === "service-problem"
+        ? [{ id: "retry", label: "Test again", run: () => testButton.click() }]
+        : []
+    );
   };
 
   /**
    * Tries the pasted key, saves it unless the service refuses it. Returns false when nothing was saved
-   * (the field then says why and keeps focus).
+   * (the field then says why and keeps focus; the line is clear).
    */
-  const tryAndSaveKey = async (line: StatusLine): Promise<boolean> => {
+  const tryAndSaveKey = async (): Promise<boolean> => {
     const typed = keyField.value().trim();
     const problem = apiKeyProblem(typed);
     keyField.setError(problem);
     if (problem) {
-      line.clear();
+      status.clear();
+      verdict(undefined);
       keyField.focus();
       return false;
     }
     const outcome = await probe(typed);
     if (outcome.verdict === "key-rejected" || outcome.verdict === "subscription") {
+      status.clear();
+      verdict(outcome.verdict);
       keyField.setError(
         outcome.verdict === "key-rejected"
-          ? "The service refused this key, so it was not saved. Paste the whole key from your account page."
-          : "The service knows this key, but your plan does not cover this data. It was not saved."
+          ? "Not saved: the service refused this key. Paste the whole key from your account page."
+          : "Not saved: the service knows this key, but your plan does not cover this data."
       );
-      connectionResult.element.dataset.verdict = outcome.verdict;
-      line.error(outcome.message);
       keyField.focus();
       return false;
     }
     await ctx.settings.saveApiKey(typed);
     keyField.setValue("");
-    await refreshState();
-    ctx.connectionChanged();
-    if (outcome.verdict === "valid") {
-      showOutcome({ ...outcome, message: `Key saved. ${outcome.message}` }, line);
-    } else {
-      connectionResult.element.dataset.verdict = outcome.verdict;
-      line.show("info", `Key saved, but not checked: ${outcome.message}`);
+    await env.refresh();
+    await env.reconnect();
+    if (outcome.verdict === "valid") showOutcome(outcome, "Key saved. ");
+    else {
+      verdict(outcome.verdict);
+      keyField.setError(undefined);
+      status.show("info", `Key saved, but not checked: ${outcome.message}`);
     }
     return true;
   };
@@ -175,10 +336,10 @@ export function settingsView(ctx: AppContext): HTMLElement {
     () =>
       void withBusy(
         saveKey,
-        keyStatus,
+        status,
         "Checking the key with the service…",
-        () => tryAndSaveKey(keyStatus),
-        (error) => keyStatus.error(explainError(error, "save the key").message)
+        () => tryAndSaveKey(),
+        (error) => status.error(explainError(error, "save the key").message)
       )
   );
 
@@ -188,99 +349,130 @@ export function settingsView(ctx: AppContext): HTMLElement {
     () =>
       void withBusy(
         testButton,
-        connectionResult,
+        status,
         "Testing…",
         async () => {
-          keyStatus.clear();
           // A key pasted but not yet saved is what the user means to test (and saved if it works).
           if (keyField.value().trim() !== "") {
-            await tryAndSaveKey(connectionResult);
+            await tryAndSaveKey();
             return;
           }
           const outcome = await probe();
-          showOutcome(outcome, connectionResult);
+          showOutcome(outcome);
           // A working connection after a failing one: what failed to load loads now.
           if (outcome.verdict === "valid") ctx.connectionChanged();
         },
-        (error) => connectionResult.error(explainError(error, "test the connection").message)
+        (error) => status.error(explainError(error, "test the connection").message)
       )
   );
 
-  const forget = h("fluent-button", { id: "forget-key", appearance: "outline" }, "Forget key");
+  const forget = h(
+    "fluent-button",
+    { id: "forget-key", appearance: "outline", hidden: true },
+    "Forget key"
+  );
   forget.addEventListener(
     "click",
     () =>
-      void withBusy(forget, keyStatus, "Forgetting…", async () => {
+      void withBusy(forget, status, "Forgetting…", async () => {
         await ctx.settings.forgetApiKey();
-        await refreshState();
-        connectionResult.clear();
-        keyStatus.show("success", "The key was removed from this computer.");
-        ctx.connectionChanged();
+        await env.refresh();
+        await env.reconnect();
+        verdict(undefined);
+        keyField.setError(undefined);
+        const now = await ctx.settings.snapshot();
+        // Said with the key in use now, as the line above it says.
+        status.show(
+          "success",
+          now.hasKey
+            ? "Your key was removed from this computer. The simulator's demo key is in use again."
+            : "Your key was removed from this computer. Paste a key to use the service again."
+        );
+        // The button went with the key: focus stays in the form.
+        keyField.focus();
       })
   );
+  keyField.input.addEventListener("input", () => {
+    if (keyField.input.hasAttribute("data-invalid") && !apiKeyProblem(keyField.value()))
+      keyField.setError(undefined);
+  });
 
-  const saveService = h("fluent-button", { id: "save-connection" }, "Save service settings");
-  saveService.addEventListener(
-    "click",
-    () =>
-      void withBusy(
-        saveService,
-        serviceStatus,
-        "Saving…",
-        async () => {
-          const urlProblem = serviceUrlProblem(urlField.value());
-          const rateProblem = rateLimitProblem(rateField.value());
-          urlField.setError(urlProblem);
-          rateField.setError(rateProblem);
-          if (urlProblem || rateProblem) {
-            serviceStatus.clear();
-            (urlProblem ? urlField : rateField).focus();
-            return;
-          }
-          await ctx.settings.saveConnection(urlField.value(), Number(rateField.value().trim()));
-          await refreshState();
-          // What was said about the old connection no longer holds.
-          keyStatus.clear();
-          connectionResult.clear();
-          delete connectionResult.element.dataset.verdict;
-          serviceStatus.show("success", "Saved. Formulas use the new settings from now on.");
-          ctx.connectionChanged();
-        },
-        (error) => {
-          urlField.setError(explainError(error, "save the service address").message);
-          serviceStatus.clear();
-          urlField.focus();
-        }
-      )
-  );
-  // A fixed field loses its error at once; a new one shows when the field is left.
-  for (const [field, problem] of [
-    [urlField, serviceUrlProblem],
-    [rateField, rateLimitProblem],
-    [keyField, apiKeyProblem],
-  ] as const) {
-    field.input.addEventListener("input", () => {
-      if (field.input.hasAttribute("data-invalid") && !problem(field.value()))
-        field.setError(undefined);
-    });
-  }
+  return {
+    element: h(
+      "div",
+      { class: "stack", id: "key-form", role: "group", "aria-labelledby": "key-heading" },
+      h("h3", { id: "key-heading" }, "Your API key"),
+      keyState,
+      keyField.element,
+      h("div", { class: "buttons" }, saveKey, testButton, forget),
+      status.element
+    ),
+    saveButton: saveKey,
+    status,
+    show(snapshot) {
+      replaceChildren(
+        keyState,
+        snapshot.hasKey
+          ? `Key in use: ${snapshot.maskedKey}${snapshot.usingDefaultKey ? " (the simulator's demo key)" : ""}. Stored on this computer, outside the workbook.`
+          : "No key saved. Paste the key from your account page."
+      );
+      // Only a key saved here can be forgotten (the build's demo key is not on this computer to remove).
+      forget.hidden = !snapshot.storedKey;
+    },
+  };
+}
 
-  void refreshState();
+export function settingsView(ctx: AppContext): HTMLElement {
+  // The forms are made with `env`, which reaches them once they exist.
+  const forms: { service?: ServiceForm; key?: KeyForm } = {};
+  const env: FormEnv = {
+    ctx,
+    refresh: async () => {
+      const snapshot = await ctx.settings.snapshot();
+      forms.service?.show(snapshot.baseUrl, snapshot.rateLimitPerMinute);
+      forms.key?.show({ ...snapshot, storedKey: snapshot.hasKey && !snapshot.usingDefaultKey });
+      // One primary action per view: the address first while there is none, then the key.
+      const first = snapshot.baseUrl ? forms.key?.saveButton : forms.service?.saveButton;
+      for (const button of [forms.service?.saveButton, forms.key?.saveButton]) {
+        if (button === first) button?.setAttribute("appearance", "primary");
+        else button?.removeAttribute("appearance");
+      }
+    },
+    reconnect: async () => {
+      // A new runtime on what is stored now: the old one's calls end as cancelled, nothing more is sent
+      // to the old address or with the old key. A refused configuration is reported by the views.
+      await ctx.settings.apply().catch(() => undefined);
+      ctx.connectionChanged();
+    },
+  };
+  const service = serviceForm(env);
+  const key = keyForm(env, (reason) => service.flagAddress(reason));
+  forms.service = service;
+  forms.key = key;
+  service.onSaved((verdict) => {
+    // What the key's form said was about the old address.
+    key.status.clear();
+    delete key.status.element.dataset.verdict;
+    if (!verdict?.keyRefused) return;
+    void ctx.settings
+      .snapshot()
+      .then((now) =>
+        key.status.show(
+          "info",
+          now.hasKey
+            ? "The service at this address does not take the key in use: paste your key and save it."
+            : "Now paste your API key and save it."
+        )
+      );
+  });
+
+  void env.refresh();
   return h(
     "div",
     { class: "stack" },
-    h("h3", {}, "Your API key"),
-    keyState,
-    keyField.element,
-    h("div", { class: "buttons" }, saveKey, testButton, forget),
-    keyStatus.element,
-    connectionResult.element,
+    service.element,
     h("fluent-divider", { role: "separator" }),
-    h("h3", {}, "Service"),
-    urlField.element,
-    rateField.element,
-    h("div", { class: "buttons" }, saveService),
-    serviceStatus.element,
+    key.element,
     h("fluent-divider", { role: "separator" }),
     cacheSection(ctx),
     h("fluent-divider", { role: "separator" }),

@@ -129,7 +129,8 @@ export function tablesView(ctx: AppContext): HTMLElement {
   const gridStatus = statusLine("grid-status");
   const gridButton = h(
     "fluent-button",
-    { id: "insert-grid", appearance: "primary" },
+    // One primary action per view: the statement sheet's.
+    { id: "insert-grid", appearance: "outline" },
     "Insert comparison grid"
   );
   onPress(ctx, gridButton, gridStatus, "Inserting…", "insert the comparison grid", async () => {
