@@ -8,8 +8,10 @@
  *
  * A control that takes focus under a bar that stays is scrolled into the band between them (WCAG 2.2 SC
  * 2.4.11, focus not obscured), and so is a message a page reveals (revealInPane): browsers scroll a
- * focused element into the viewport, not out from under a sticky bar. The bars' heights are also the
- * page's scroll padding, for the browser's own scrolling.
+ * focused element into the viewport, not out from under a sticky bar. A group marked
+ * `data-reveal-group` (the builder's footer: the formula with its Insert) is brought into view whole when
+ * focus enters it and it fits, so the formula is read where it is inserted. The bars' heights are also
+ * the page's scroll padding, for the browser's own scrolling.
  */
 
 /** At most this share of the pane's height goes to bars that stay in view. */
@@ -89,7 +91,12 @@ export function startPaneLayout(header: HTMLElement, footers: () => HTMLElement[
       requestAnimationFrame(() => {
         watchFooters();
         update();
-        if (target.matches(":focus, :focus-within")) revealInPane(target);
+        if (!target.matches(":focus, :focus-within")) return;
+        const group = target.closest<HTMLElement>("[data-reveal-group]");
+        const { top, bottom: end } = band();
+        if (group && group.getBoundingClientRect().height <= end - top - 2 * MARGIN_PX)
+          revealInPane(group);
+        revealInPane(target);
       });
     },
     true

@@ -134,6 +134,8 @@ export function builderView(ctx: AppContext): BuilderView {
                 ? "Preview ready, below."
                 : `Preview: ${rows.toLocaleString("en-US")} row${rows === 1 ? "" : "s"}, below.`
           );
+        // Focus on the old result (its scroll region) moves to the new one, never to <body>.
+        const hadFocus = preview.contains(document.activeElement);
         // A card (PROJECT without a field) previews as the card Excel will open on click.
         replaceChildren(
           preview,
@@ -146,6 +148,8 @@ export function builderView(ctx: AppContext): BuilderView {
               })
         );
         previewSection.hidden = false;
+        if (hadFocus)
+          preview.querySelector<HTMLElement>("[tabindex='0'], [role='region']")?.focus();
       } catch (error) {
         if (run !== previewRun || insertShown) return;
         reportError(ctx, status, error, "compute the preview", () => runPreview());
@@ -153,8 +157,12 @@ export function builderView(ctx: AppContext): BuilderView {
     })();
   };
 
+  /** The formula on screen, and the one the preview shows: a control reporting the same value is no change. */
+  let shownFormula: string | undefined;
   const update = (): void => {
     const result = build(state);
+    if (result.ok && result.formula === shownFormula) return;
+    shownFormula = result.ok ? result.formula : undefined;
     // A changed formula is not the one inserted: that message goes.
     if (insertShown) status.clear();
     insertShown = false;
@@ -250,6 +258,7 @@ export function builderView(ctx: AppContext): BuilderView {
   };
   ctx.onConnectionChanged(() => {
     previewRun++;
+    shownFormula = undefined;
     insertShown = false;
     status.clear();
     replaceChildren(preview);
@@ -277,6 +286,8 @@ export function builderView(ctx: AppContext): BuilderView {
         {
           class: "builder-footer",
           id: "builder-footer",
+          // Focus on Insert brings the whole formula into view with it (ui/pane-layout.ts).
+          "data-reveal-group": true,
           role: "region",
           "aria-labelledby": "builder-formula-label",
         },
