@@ -124,9 +124,11 @@ function serviceForm(env: FormEnv): ServiceForm {
   let saved = { baseUrl: "", rateLimit: 0 };
   const listeners: ((verdict: Extract<AddressVerdict, { ok: true }> | undefined) => void)[] = [];
 
+  /** Saves what the fields hold; `addressChanged` tells the key's form that what it said no longer holds. */
   const keep = async (
     message: string,
-    verdict?: Extract<AddressVerdict, { ok: true }>
+    verdict?: Extract<AddressVerdict, { ok: true }>,
+    addressChanged = true
   ): Promise<void> => {
     // Saving starts the new runtime itself (the old one's calls end as cancelled).
     await ctx.settings.saveConnection(urlField.value(), Number(rateField.value().trim()));
@@ -136,7 +138,7 @@ function serviceForm(env: FormEnv): ServiceForm {
     if (verdict?.simulated !== undefined) ctx.source.noteResult(verdict.simulated);
     ctx.connectionChanged();
     status.show("success", message);
-    listeners.forEach((l) => l(verdict));
+    if (addressChanged) listeners.forEach((l) => l(verdict));
   };
 
   const trySave = async (): Promise<void> => {
@@ -153,7 +155,7 @@ function serviceForm(env: FormEnv): ServiceForm {
     const address = urlField.value().trim();
     if (address === saved.baseUrl) {
       // Only the rate limit changed: the address is the one in use.
-      await keep("Saved. Formulas use the new limit from now on.", { ok: true, message: "" });
+      await keep("Saved. Formulas use the new limit from now on.", undefined, false);
       return;
     }
     status.show("busy", "Trying the address…");
