@@ -3,7 +3,7 @@
  * (several when an id list is split), normalise and merge, and report the outcome. Every call
  * settles: with a result, or with a CryptometricsError that has also been emitted as an event.
  */
-import { linkSignals, raceAbort } from "./http/abort";
+import { raceAbort } from "./http/abort";
 import type { ApiKeySource, ResolvedConfig } from "./config";
 import { containsSecret, CryptometricsError, messageOf } from "./errors";
 import { callLabel } from "./label";
@@ -80,19 +80,18 @@ async function execute<T>(
   config: ResolvedConfig,
   operation: string,
   plan: CallPlan<T>,
-  callerSignal: AbortSignal | undefined,
+  signal: AbortSignal | undefined,
   keyRead: (key: string) => void
 ): Promise<ClientResult<T>> {
   const { deps } = config;
-  // The caller's cancellation and the client's lifetime (a runtime replaced by new settings) alike.
-  const link = config.signal ? linkSignals(callerSignal, config.signal) : undefined;
-  const signal = link?.signal ?? callerSignal;
   const label = callLabel(operation, plan.ids);
   const controller = new AbortController();
   let deadlineHit = false;
   const onAbort = (): void => controller.abort(signal?.reason);
   if (signal?.aborted) controller.abort(signal.reason);
   else signal?.addEventListener("abort", onAbort, { once: true });
+  // The client's lifetime too (a runtime replaced by new settings): cancelled like a caller's abort.
+  const stopWatching = config.lifetime?.watch((reason) => controller.abort(reason));
   const deadline = deps.timers.setTimeout(() => {
     deadlineHit = true;
     controller.abort(new Error("deadline passed"));
@@ -137,7 +136,7 @@ async function execute<T>(
   } finally {
     deps.timers.clearTimeout(deadline);
     signal?.removeEventListener("abort", onAbort);
-    link?.dispose();
+    stopWatching?.();
   }
 }
 

@@ -1,5 +1,11 @@
 /** Client configuration: what the caller provides, and the defaults that fill the rest. */
-import { createSleep, realTimers, type Sleep, type Timers } from "./http/abort";
+import {
+  createSleep,
+  realTimers,
+  type ClientLifetime,
+  type Sleep,
+  type Timers,
+} from "./http/abort";
 import { CryptometricsError, messageOf } from "./errors";
 import { ClientEvents, type ClientListener } from "./events";
 import { defaultFetch, type FetchLike } from "./http/fetch";
@@ -48,19 +54,19 @@ export interface ClientConfig {
   /** Receive every event from the start (see also client.on / client.subscribe). */
   listeners?: readonly ClientListener[];
   /**
-   * The client's lifetime: once it aborts, every call in flight settles as "cancelled" (its requests
+   * The client's lifetime: once it ends, every call in flight settles as "cancelled" (its requests
    * aborted, no retry) and every later call fails so at once. A runtime replaced by new settings ends its
-   * client this way, so nothing more reaches the old service address or goes out with the old key.
+   * clients this way, so nothing more reaches the old service address or goes out with the old key.
    */
-  signal?: AbortSignal;
+  lifetime?: ClientLifetime;
 }
 
 export interface ResolvedConfig {
   base: URL;
   apiKey: ApiKeySource;
   deps: TransportDeps;
-  /** See ClientConfig.signal. */
-  signal?: AbortSignal;
+  /** See ClientConfig.lifetime. */
+  lifetime?: ClientLifetime;
 }
 
 export function resolveConfig(config: ClientConfig): ResolvedConfig {
@@ -123,7 +129,7 @@ export function resolveConfig(config: ClientConfig): ResolvedConfig {
   return {
     base,
     apiKey: config.apiKey,
-    signal: config.signal,
+    lifetime: config.lifetime,
     deps: {
       fetch: config.fetch ?? defaultFetch(),
       now,

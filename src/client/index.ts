@@ -42,7 +42,7 @@ export {
   type RetryPolicy,
 } from "./policy";
 export { backoffDelay, parseRetryAfter } from "./http/backoff";
-export { createSleep, realTimers, type Sleep, type Timers } from "./http/abort";
+export { ClientLifetime, createSleep, realTimers, type Sleep, type Timers } from "./http/abort";
 export type {
   ClientEvent,
   ClientEventOf,

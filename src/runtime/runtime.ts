@@ -8,6 +8,7 @@ import {
   createClient,
   createLogger,
   createRateLimiter,
+  ClientLifetime,
   createSleep,
   realTimers,
   type ApiKeySource,
@@ -76,8 +77,8 @@ export class Runtime {
   readonly source = new DataSourceWatch(undefined);
   private readonly unsubscribe: () => void;
   private readonly clientConfig: ClientConfig;
-  /** Aborted by dispose(): ends every call of this runtime's clients (see ClientConfig.signal). */
-  private readonly lifetime = new AbortController();
+  /** Ended by dispose(): ends every call of this runtime's clients (see ClientConfig.lifetime). */
+  private readonly lifetime = new ClientLifetime();
 
   constructor(
     readonly config: RuntimeConfig,
@@ -113,7 +114,7 @@ export class Runtime {
       }),
       ...config.client,
       ...(maxIdsPerRequest ? { maxIdsPerRequest } : {}),
-      signal: this.lifetime.signal,
+      lifetime: this.lifetime,
     };
     this.client = createClient(this.clientConfig);
     if (config.savedCache) {
@@ -175,7 +176,7 @@ export class Runtime {
 
   /** Replaced by new settings: what is in flight for the old ones is cancelled, nothing more is sent. */
   dispose(): void {
-    this.lifetime.abort(
+    this.lifetime.end(
       new CryptometricsError("cancelled", "the connection settings changed", {
         operation: "configure",
       })

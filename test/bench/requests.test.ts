@@ -121,12 +121,13 @@ describe("the add-in's requests per recalculation", () => {
     expect(summarise(result).numbers).toBe(days.filter((d) => d.value !== null).length);
   });
 
-  it("sends one request per statement, one for all their latest days, plus the project list when cold", async () => {
+  it("sends one request per statement, one for all their latest days, plus the catalogue when cold", async () => {
     const cells = statementsSheet();
     const { measurement } = await addInRun(cells, "cold");
     // 20 statements, and one read of every project's latest fees (how far its last period is complete).
     expect(measurement.dataRequests).toBe(21);
-    expect(measurement.catalogueRequests).toBe(1);
+    // The project list (the ids) and the metric list (the lines' names), once each for all 20.
+    expect(measurement.catalogueRequests).toBe(2);
     expect(measurement.paths.filter((p) => p.endsWith("/financial-statement"))).toHaveLength(20);
     expect(measurement.paths.filter((p) => p === "/v2/metrics/fees")).toHaveLength(1);
   });

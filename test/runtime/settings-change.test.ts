@@ -4,7 +4,7 @@
  * and a retrying call alike, with real timers and a fetch that never answers (a silent service).
  */
 import type { FetchLike } from "../../src/client";
-import { CryptometricsError } from "../../src/client";
+import { ClientLifetime, CryptometricsError } from "../../src/client";
 import { Diagnostics } from "../../src/runtime/diagnostics";
 import { Runtime } from "../../src/runtime/runtime";
 import { testClient, hangingFetch, json } from "../client/helpers";
@@ -23,12 +23,12 @@ function failingFetch(): { fetch: FetchLike; sent: string[] } {
 
 test("a client's lifetime, once over, cancels its calls in flight and refuses new ones before sending", async () => {
   const { fetch, requests } = hangingFetch();
-  const lifetime = new AbortController();
-  const { client } = testClient(fetch, { signal: lifetime.signal });
+  const lifetime = new ClientLifetime();
+  const { client } = testClient(fetch, { lifetime });
   const pending = client.listProjects();
   await new Promise((resolve) => setTimeout(resolve, 0));
   expect(requests).toHaveLength(1);
-  lifetime.abort();
+  lifetime.end();
   await expect(pending).rejects.toMatchObject({ kind: "cancelled" });
   expect(requests[0].init.signal.aborted).toBe(true);
   await expect(client.listMetrics()).rejects.toBeInstanceOf(CryptometricsError);

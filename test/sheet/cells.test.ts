@@ -25,9 +25,11 @@ describe("reading function results", () => {
       kind: "date",
       value: "2024-01-01",
     });
+    // A percent format marks the number as a ratio the pages show as a percentage.
     expect(toCell({ type: "Double", basicValue: 0.25, numberFormat: "0.00%" })).toEqual({
       kind: "number",
       value: 0.25,
+      percent: true,
     });
     // Out of Excel's date range: the number is all there is to show.
     expect(toCell({ type: "Double", basicValue: 0, numberFormat: "yyyy-mm-dd" })).toEqual({

@@ -44,6 +44,39 @@ export function createSleep(timers: Timers = realTimers): Sleep {
     });
 }
 
+/**
+ * How long a client's calls may run: once ended, every call in flight is aborted with the reason and every
+ * later one at once (a runtime replaced by new settings ends its clients this way). One object for all the
+ * clients of a runtime and all their calls: no listener is added to a shared AbortSignal per call (Node
+ * warns past ten on one EventTarget).
+ */
+export class ClientLifetime {
+  private ended?: { reason: unknown };
+  private readonly watchers = new Set<(reason: unknown) => void>();
+
+  end(reason?: unknown): void {
+    if (this.ended) return;
+    this.ended = { reason: reason ?? new Error("the client's lifetime ended") };
+    const watchers = [...this.watchers];
+    this.watchers.clear();
+    for (const watcher of watchers) watcher(this.ended.reason);
+  }
+
+  get isOver(): boolean {
+    return this.ended !== undefined;
+  }
+
+  /** Calls `end` with the reason when the lifetime ends (at once if it has); returns how to stop watching. */
+  watch(end: (reason: unknown) => void): () => void {
+    if (this.ended) {
+      end(this.ended.reason);
+      return () => undefined;
+    }
+    this.watchers.add(end);
+    return () => void this.watchers.delete(end);
+  }
+}
+
 export interface LinkedSignal {
   readonly signal: AbortSignal;
   /** Abort this link only (not its parents). */
