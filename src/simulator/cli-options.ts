@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import { DEFAULT_RATE_LIMIT, DEMO_API_KEY } from "./constants";
 import { MAX_PROJECTS } from "./data/synthetic";
 import { FAULTS, type Fault, type RunningSimulator, type SimulatorOptions } from "./types";
+import { parseReading, READING_SWITCHES, type Readings } from "./readings";
 import { parseDate } from "./util/days";
 import { messageOf } from "../client/errors";
 
@@ -26,7 +27,7 @@ Serves a simulated Cryptometrics service (v2 and v1) on loopback. Every flag has
   --latency MS|MIN-MAX  added latency                                SIMULATOR_LATENCY
   --rate-limit N        requests per window per key, 0 = off (60)    SIMULATOR_RATE_LIMIT
   --rate-window-ms MS   rate-limit window (60000)                    SIMULATOR_RATE_WINDOW_MS
-  --no-retry-after      429s without Retry-After                     SIMULATOR_RETRY_AFTER=false
+  --no-retry-after      429s without Retry-After, whatever reading   SIMULATOR_RETRY_AFTER=false
   --fraction-429 X      share of requests answered 429 (0..1)        SIMULATOR_FRACTION_429
   --fraction-5xx X      share of requests answered 500/502/503       SIMULATOR_FRACTION_5XX
   --hang                never answer any request                     SIMULATOR_HANG=true
@@ -40,6 +41,9 @@ Serves a simulated Cryptometrics service (v2 and v1) on loopback. Every flag has
   --report-unavailable  METRIC_NOT_AVAILABLE beyond §4.11 too        SIMULATOR_REPORT_UNAVAILABLE=true
   --duplicate-rows X    share of (project, day) rows sent twice      SIMULATOR_DUPLICATE_ROWS
                         (0..1, default 0.01; 0 = none)
+  --reading NAME=VALUE  a reading of the interface where it is loose SIMULATOR_READINGS=a=b,c=d
+                        (repeatable; defaults: the least helpful):
+${READING_SWITCHES.map((r) => `                          ${r.name}: ${Object.keys(r.values).join(" | ")}`).join("\n")}
   --https-cert FILE     serve HTTPS with this certificate...         SIMULATOR_HTTPS_CERT
   --https-key FILE      ...and this private key                      SIMULATOR_HTTPS_KEY
   --quiet               no access log on stderr                      SIMULATOR_QUIET=true
@@ -115,6 +119,7 @@ export function parseCliOptions(argv: readonly string[], env: Env): CliOptions {
         today: { type: "string" },
         "report-unavailable": { type: "boolean" },
         "duplicate-rows": { type: "string" },
+        reading: { type: "string", multiple: true },
         "https-cert": { type: "string" },
         "https-key": { type: "string" },
         quiet: { type: "boolean" },
@@ -148,15 +153,17 @@ export function parseCliOptions(argv: readonly string[], env: Env): CliOptions {
   if (latencyText !== undefined) options.latencyMs = latency(latencyText);
   const limitText = pick(v["rate-limit"], "SIMULATOR_RATE_LIMIT");
   const windowText = pick(v["rate-window-ms"], "SIMULATOR_RATE_WINDOW_MS");
-  const retryAfter = !(v["no-retry-after"] ?? env.SIMULATOR_RETRY_AFTER === "false");
+  // No Retry-After unless a reading or the environment asks for it: the interface documents none.
+  const noRetryAfter = v["no-retry-after"] ?? env.SIMULATOR_RETRY_AFTER === "false";
   const limit =
     limitText === undefined ? DEFAULT_RATE_LIMIT.limit : number("--rate-limit", limitText, 0, 1e9);
   const windowMs =
     windowText === undefined
       ? DEFAULT_RATE_LIMIT.windowMs
       : number("--rate-window-ms", windowText, 1, 1e9);
-  options.rateLimit = limit === 0 ? null : { limit, windowMs, retryAfter };
-  options.retryAfter429 = retryAfter;
+  options.rateLimit =
+    limit === 0 ? null : { limit, windowMs, ...(noRetryAfter ? { retryAfter: false } : {}) };
+  if (noRetryAfter) options.retryAfter429 = false;
 
   const f429 = pick(v["fraction-429"], "SIMULATOR_FRACTION_429");
   if (f429 !== undefined) options.fraction429 = number("--fraction-429", f429, 0, 1);
@@ -209,6 +216,23 @@ export function parseCliOptions(argv: readonly string[], env: Env): CliOptions {
   if (duplicates !== undefined)
     options.duplicateRows = number("--duplicate-rows", duplicates, 0, 1);
 
+  const readingTexts =
+    v.reading ??
+    env.SIMULATOR_READINGS?.split(",")
+      .map((r) => r.trim())
+      .filter(Boolean);
+  if (readingTexts && readingTexts.length > 0) {
+    let readings: Partial<Readings> = {};
+    for (const text of readingTexts) {
+      try {
+        readings = { ...readings, ...parseReading(text) };
+      } catch (error: unknown) {
+        throw new SimulatorOptionError(`--reading ${text}: ${messageOf(error)}`);
+      }
+    }
+    options.readings = readings;
+  }
+
   const cert = pick(v["https-cert"], "SIMULATOR_HTTPS_CERT");
   const key = pick(v["https-key"], "SIMULATOR_HTTPS_KEY");
   if ((cert === undefined) !== (key === undefined))
@@ -241,6 +265,11 @@ export function banner(sim: RunningSimulator, options: SimulatorOptions): string
     custom > 0
       ? `Also accepting ${custom} custom key(s) given with --key/SIMULATOR_KEYS (not printed).`
       : "",
+    options.readings && Object.keys(options.readings).length > 0
+      ? `Readings: ${Object.entries(options.readings)
+          .map(([name, value]) => `${name}=${String(value)}`)
+          .join(", ")}; the others the least helpful (--help lists them).`
+      : "Readings of the interface: the least helpful everywhere (--help lists the others).",
     "Press Ctrl+C to stop.",
   ]
     .filter(Boolean)

@@ -9,7 +9,8 @@ export const DEMO_API_KEY: string = devDefaults.demoApiKey;
 /** Header with value "true" on every response, so simulated figures are never mistaken for real ones. */
 export const SIMULATED_HEADER = "x-cryptometrics-simulated";
 
-export const DEFAULT_RATE_LIMIT = { limit: 60, windowMs: 60_000, retryAfter: true } as const;
+/** The documented limit; whether 429s carry Retry-After is the retryAfter reading's (default: none). */
+export const DEFAULT_RATE_LIMIT = { limit: 60, windowMs: 60_000 } as const;
 
 /**
  * Share of (project, day) pairs whose rows the simulator repeats by default. Real answers from aggregating

@@ -16,6 +16,14 @@ export type {
 } from "./types";
 export { FAULTS } from "./types";
 export {
+  DEFAULT_READINGS,
+  READING_SWITCHES,
+  READING_VALUES,
+  type ReadingName,
+  type Readings,
+  type ReadingSwitch,
+} from "./readings";
+export {
   createDataset,
   OUTAGE,
   type Dataset,

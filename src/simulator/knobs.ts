@@ -4,13 +4,15 @@
  * request sequence always fail the same requests.
  */
 import { DEFAULT_DUPLICATE_ROWS, DEFAULT_RATE_LIMIT } from "./constants";
+import { DEFAULT_READINGS, mergeReadings, type Readings } from "./readings";
 import type { Fault, RateLimitKnob, SimulatorKnobs } from "./types";
 
 export interface ActiveKnobs {
   rateLimit: RateLimitKnob | null;
   latencyMs: number | [number, number];
   fraction429: number;
-  retryAfter429: boolean;
+  /** undefined: as the retryAfter reading says. */
+  retryAfter429?: boolean;
   fraction5xx: number;
   hang: boolean | RegExp;
   renamed: Record<string, string>;
@@ -18,13 +20,14 @@ export interface ActiveKnobs {
   faultFraction: number;
   reportUnavailable: boolean;
   duplicateRows: number;
+  readings: Readings;
 }
 
 const DEFAULTS: ActiveKnobs = {
   rateLimit: { ...DEFAULT_RATE_LIMIT },
   latencyMs: 0,
   fraction429: 0,
-  retryAfter429: true,
+  retryAfter429: undefined,
   fraction5xx: 0,
   hang: false,
   renamed: {},
@@ -32,6 +35,7 @@ const DEFAULTS: ActiveKnobs = {
   faultFraction: 1,
   reportUnavailable: false,
   duplicateRows: DEFAULT_DUPLICATE_ROWS,
+  readings: DEFAULT_READINGS,
 };
 
 function fraction(name: string, value: number): number {
@@ -48,7 +52,7 @@ export function mergeKnobs(base: ActiveKnobs, update: Partial<SimulatorKnobs>): 
     next.rateLimit = update.rateLimit === undefined ? DEFAULTS.rateLimit : update.rateLimit;
   if (has("latencyMs")) next.latencyMs = update.latencyMs ?? 0;
   if (has("fraction429")) next.fraction429 = fraction("fraction429", update.fraction429 ?? 0);
-  if (has("retryAfter429")) next.retryAfter429 = update.retryAfter429 ?? true;
+  if (has("retryAfter429")) next.retryAfter429 = update.retryAfter429;
   if (has("fraction5xx")) next.fraction5xx = fraction("fraction5xx", update.fraction5xx ?? 0);
   if (has("hang")) next.hang = update.hang ?? false;
   if (has("renamed")) next.renamed = { ...(update.renamed ?? {}) };
@@ -58,6 +62,12 @@ export function mergeKnobs(base: ActiveKnobs, update: Partial<SimulatorKnobs>): 
   if (has("reportUnavailable")) next.reportUnavailable = update.reportUnavailable ?? false;
   if (has("duplicateRows"))
     next.duplicateRows = fraction("duplicateRows", update.duplicateRows ?? DEFAULT_DUPLICATE_ROWS);
+  // Readings merge one by one: setKnobs({readings: {timestamps: "utc"}}) keeps the others.
+  if (has("readings"))
+    next.readings =
+      update.readings === undefined
+        ? DEFAULT_READINGS
+        : mergeReadings(base.readings, update.readings);
   return next;
 }
 
@@ -66,6 +76,11 @@ export function initialKnobs(options: SimulatorKnobs): ActiveKnobs {
     Object.entries(options).filter(([k]) => k in DEFAULTS)
   ) as Partial<SimulatorKnobs>;
   return mergeKnobs(DEFAULTS, given);
+}
+
+/** Whether 429s carry Retry-After: an explicit knob wins, else the retryAfter reading (default none). */
+export function sendsRetryAfter(explicit: boolean | undefined, readings: Readings): boolean {
+  return explicit ?? readings.retryAfter === "seconds";
 }
 
 export interface Draws {

@@ -15,8 +15,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { DemoDataset, todayOf } from "./data/dataset";
 import { HttpError, Query } from "./http/params";
 import { matchRoute, pathSegments } from "./http/router";
-import { drawFor, RateLimiter, type ActiveKnobs } from "./knobs";
-import { commonHeaders, preflight, sendFault, sendJson, type Reply } from "./responses";
+import { drawFor, RateLimiter, sendsRetryAfter, type ActiveKnobs } from "./knobs";
+import { commonHeaders, preflight, sendEmpty, sendFault, sendJson, type Reply } from "./responses";
 import type { RequestLogEntry } from "./types";
 import { messageOf } from "../client/errors";
 
@@ -69,7 +69,10 @@ export function createPipeline(
     state.log(entry);
     commonHeaders(res);
     const finish = (reply: Reply) => {
-      sendJson(res, reply);
+      // Bodies of error answers are not shown by the interface (§7): the errorBodies reading decides.
+      if (reply.status >= 400 && state.knobs().readings.errorBodies === "empty")
+        sendEmpty(res, reply);
+      else sendJson(res, reply);
       entry.status = reply.status;
       state.answered(entry);
     };
@@ -116,7 +119,9 @@ export function createPipeline(
           body: {
             message: `Too many requests: the limit is ${limit} requests per ${windowMs / 1000} seconds.`,
           },
-          headers: knobs.rateLimit.retryAfter ? { "Retry-After": String(seconds) } : {},
+          headers: sendsRetryAfter(knobs.rateLimit.retryAfter, knobs.readings)
+            ? { "Retry-After": String(seconds) }
+            : {},
         });
       }
     }
@@ -124,7 +129,7 @@ export function createPipeline(
       return finish({
         status: 429,
         body: { message: "Too many requests (simulated)." },
-        headers: knobs.retryAfter429 ? { "Retry-After": "1" } : {},
+        headers: sendsRetryAfter(knobs.retryAfter429, knobs.readings) ? { "Retry-After": "1" } : {},
       });
     }
     if (draws.inject5xx !== undefined) {
@@ -181,10 +186,22 @@ function route(
   const match = segments ? matchRoute(segments) : undefined;
   if (!match) return { status: 404, body: { message: `Not found: ${url.pathname}` } };
   try {
+    const query = new Query(url.searchParams, match.accepted(knobs.readings));
+    const unknown = query.unknown();
+    if (unknown.length > 0 && knobs.readings.unknownParams === "refuse") {
+      throw new HttpError(
+        400,
+        `Unknown parameter${unknown.length === 1 ? "" : "s"} ${unknown.join(", ")} for ${url.pathname}.`
+      );
+    }
     const result = match.handler({
       dataset,
-      knobs: { reportUnavailable: knobs.reportUnavailable, duplicateRows: knobs.duplicateRows },
-      query: new Query(url.searchParams),
+      knobs: {
+        reportUnavailable: knobs.reportUnavailable,
+        duplicateRows: knobs.duplicateRows,
+        readings: knobs.readings,
+      },
+      query,
       params: match.params,
     });
     return "body" in result

@@ -41,6 +41,12 @@ export function sendJson(res: ServerResponse, reply: Reply): void {
   );
 }
 
+/** An answer with its status and headers and no body at all (the errorBodies reading "empty"). */
+export function sendEmpty(res: ServerResponse, reply: Reply): void {
+  res.writeHead(reply.status, { ...(reply.headers ?? {}), "Content-Length": "0" });
+  res.end();
+}
+
 function sendText(
   res: ServerResponse,
   status: number,
@@ -57,13 +63,17 @@ function sendText(
   res.end(payload);
 }
 
+/** A gzip member header (magic, deflate, no flags): what follows it is not deflate data. */
+const CORRUPT_GZIP_HEAD = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xff]);
+
 /**
  * Answer `reply` damaged the way `fault` says (what proxies, crashes and misconfigurations produce):
  * - truncated-json: the first half of the JSON, with a Content-Length that matches what is sent;
  * - html-200: a 200 with an HTML maintenance page;
  * - wrong-content-type: the real JSON labelled text/plain;
  * - empty-body: a 200 JSON response with no body;
- * - redirect-loop: a 308 back to the very same URL.
+ * - redirect-loop: a 308 back to the very same URL;
+ * - corrupt-gzip: a 200 labelled `Content-Encoding: gzip` whose bytes are a gzip header and then garbage.
  * `reset` is handled by the caller (the socket is destroyed, nothing is sent).
  */
 export function sendFault(
@@ -96,6 +106,16 @@ export function sendFault(
     case "empty-body":
       sendText(res, 200, "", "application/json; charset=utf-8");
       return 200;
+    case "corrupt-gzip": {
+      const gzip = Buffer.concat([CORRUPT_GZIP_HEAD, Buffer.from(json.slice(0, 64), "utf8")]);
+      res.writeHead(200, {
+        "Content-Type": "application/json; charset=utf-8",
+        "Content-Encoding": "gzip",
+        "Content-Length": String(gzip.length),
+      });
+      res.end(gzip);
+      return 200;
+    }
     case "redirect-loop":
       sendJson(res, {
         status: 308,

@@ -1,7 +1,14 @@
 /** Public types of the simulator (see index.ts). */
+import type { Readings } from "./readings";
 
 export type Fault =
-  "reset" | "truncated-json" | "html-200" | "wrong-content-type" | "empty-body" | "redirect-loop";
+  | "reset"
+  | "truncated-json"
+  | "html-200"
+  | "wrong-content-type"
+  | "empty-body"
+  | "redirect-loop"
+  | "corrupt-gzip";
 
 export const FAULTS: readonly Fault[] = [
   "reset",
@@ -10,25 +17,29 @@ export const FAULTS: readonly Fault[] = [
   "wrong-content-type",
   "empty-body",
   "redirect-loop",
+  "corrupt-gzip",
 ];
 
 export interface RateLimitKnob {
   /** Requests allowed per key in any window of `windowMs`. */
   limit: number;
   windowMs: number;
-  /** Whether 429s carry Retry-After (seconds). The real service documents none. */
-  retryAfter: boolean;
+  /**
+   * Whether 429s carry Retry-After (seconds). Default: as the retryAfter reading says (none: the interface
+   * documents no Retry-After).
+   */
+  retryAfter?: boolean;
 }
 
 /** Realism knobs: settable at start and at runtime (RunningSimulator.setKnobs). */
 export interface SimulatorKnobs {
-  /** Default {limit: 60, windowMs: 60000, retryAfter: true}; null = no rate limit. */
+  /** Default {limit: 60, windowMs: 60000}; null = no rate limit. */
   rateLimit?: RateLimitKnob | null;
   /** Added latency: fixed, or a uniform range drawn from the seeded generator. Default 0. */
   latencyMs?: number | [number, number];
   /** Share (0..1) of authorised requests answered 429 regardless of the rate limit. */
   fraction429?: number;
-  /** Whether those injected 429s carry Retry-After: 1. Default true. */
+  /** Whether those injected 429s carry Retry-After: 1. Default: as the retryAfter reading says (none). */
   retryAfter429?: boolean;
   /** Share (0..1) of authorised requests answered 500, 502 or 503. */
   fraction5xx?: number;
@@ -51,6 +62,11 @@ export interface SimulatorKnobs {
    * as aggregating services do. Default DEFAULT_DUPLICATE_ROWS; 0 = every row once.
    */
   duplicateRows?: number;
+  /**
+   * Readings of the interface where it is loose (readings.ts): each switch defaults to the least helpful
+   * reading. Given switches replace the current ones; the others stay.
+   */
+  readings?: Partial<Readings>;
 }
 
 export interface SimulatorOptions extends SimulatorKnobs {

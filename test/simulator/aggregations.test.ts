@@ -113,20 +113,34 @@ describe("GET /v2/projects/{id}/metric-aggregations", () => {
 });
 
 describe("GET /v2/metric-aggregations", () => {
-  it("returns the same rows as the per-project operation for the requested projects and metrics", async () => {
+  it("returns the same figures as the per-project operation, one wide row per project and metric by default", async () => {
     const single = (await getList(sim, "/v2/projects/aave/metric-aggregations")).data;
-    const { data, errors } = await getList(
-      sim,
-      "/v2/metric-aggregations?project_ids=aave&metric_ids=fees,tvl"
-    );
+    const path = "/v2/metric-aggregations?project_ids=aave&metric_ids=fees,tvl";
+    const { data, errors } = await getList(sim, path);
     expect(errors).toBeUndefined();
-    expect(data).toEqual(single.filter((r) => r.metric_id === "fees" || r.metric_id === "tvl"));
+    const wanted = single.filter((r) => r.metric_id === "fees" || r.metric_id === "tvl");
+    // The default (the aggregationsRows reading "wide"): a member per aggregation name.
+    expect(data).toHaveLength(2);
+    for (const r of wanted) {
+      const row = data.find((w) => w.metric_id === r.metric_id)!;
+      expect(row).toMatchObject({ project_id: "aave", project_name: "Aave" });
+      expect(row[String(r.metric_aggregation_name)]).toEqual(r.value);
+    }
+    // "rows": the rows of §2.6, as the per-project operation sends them.
+    sim.setKnobs({ readings: { aggregationsRows: "rows" } });
+    expect((await getList(sim, path)).data).toEqual(wanted);
+    // "opaque": an object keyed by project id.
+    sim.setKnobs({ readings: { aggregationsRows: "opaque" } });
+    const opaque = (await get(sim, path)).body as { data: Record<string, Record<string, unknown>> };
+    expect(Object.keys(opaque.data)).toEqual(["aave"]);
+    expect(Object.keys(opaque.data.aave).sort()).toEqual(["fees", "tvl"]);
+    sim.setKnobs({ readings: { aggregationsRows: undefined } });
   });
 
   it("reports unknown ids only: an unavailable pair is simply absent, as the interface says", async () => {
     const path = "/v2/metric-aggregations?project_ids=aave,bitcoin,nobody&metric_ids=tvl,nothing";
     const { data, errors } = await getList(sim, path);
-    expect(new Set(data.map((r) => r.project_id))).toEqual(new Set(["aave"]));
+    expect(data.map((r) => r.project_id)).toEqual(["aave"]);
     expect(errors).toEqual([
       { code: "NOT_FOUND", field: "project_ids", value: "nobody" },
       { code: "NOT_FOUND", field: "metric_ids", value: "nothing" },
@@ -143,12 +157,22 @@ describe("GET /v2/metric-aggregations", () => {
     }
   });
 
-  it("selects every project and metric when both are omitted or all", async () => {
+  it("refuses a missing project_ids by default, as declared; takes all, as described", async () => {
+    expect((await get(sim, "/v2/metric-aggregations?metric_ids=fees")).status).toBe(400);
+    const all = (await getList(sim, "/v2/metric-aggregations?project_ids=all&metric_ids=fees"))
+      .data;
+    expect(new Set(all.map((r) => r.project_id)).size).toBeGreaterThanOrEqual(40);
+  });
+
+  it("selects every project and metric when both are omitted or all, under aggregationsProjects=optional", async () => {
+    sim.setKnobs({ readings: { aggregationsProjects: "optional" } });
     const omitted = (await getList(sim, "/v2/metric-aggregations")).data;
     const all = (await getList(sim, "/v2/metric-aggregations?project_ids=all&metric_ids=all")).data;
+    sim.setKnobs({ readings: { aggregationsProjects: undefined } });
     expect(all).toEqual(omitted);
     expect(new Set(omitted.map((r) => r.project_id)).size).toBeGreaterThanOrEqual(40);
-    const fees = (await getList(sim, "/v2/metric-aggregations?metric_ids=fees")).data;
+    const fees = (await getList(sim, "/v2/metric-aggregations?project_ids=all&metric_ids=fees"))
+      .data;
     expect(new Set(fees.map((r) => r.metric_id))).toEqual(new Set(["fees"]));
   });
 });

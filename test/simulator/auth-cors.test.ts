@@ -3,7 +3,11 @@ import { get, start } from "./helpers";
 
 let sim: RunningSimulator;
 beforeAll(async () => {
-  sim = await start({ apiKeys: [DEMO_API_KEY, "cm_test_second_key"] });
+  // Error bodies are a reading (§7 shows none): these tests read the JSON ones; the default sends none.
+  sim = await start({
+    apiKeys: [DEMO_API_KEY, "cm_test_second_key"],
+    readings: { errorBodies: "json" },
+  });
 });
 afterAll(() => sim.close());
 beforeEach(() => sim.clearLog());
@@ -11,6 +15,18 @@ beforeEach(() => sim.clearLog());
 const raw = (path: string, init: RequestInit = {}) => fetch(`${sim.url}${path}`, init);
 
 describe("bearer authentication", () => {
+  it("answers 401 with no body by default (the interface shows none)", async () => {
+    const bare = await start();
+    try {
+      const response = await fetch(`${bare.url}/v2/projects`);
+      expect(response.status).toBe(401);
+      expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
+      expect(await response.text()).toBe("");
+    } finally {
+      await bare.close();
+    }
+  });
+
   it("answers 401 with a JSON message without a key", async () => {
     const response = await raw("/v2/projects");
     expect(response.status).toBe(401);

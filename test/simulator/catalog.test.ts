@@ -66,19 +66,19 @@ describe("GET /v2/projects", () => {
 });
 
 describe("GET /v2/projects/{id}", () => {
-  it("describes a project with sectors as ids, chains and metric availability as id -> boolean", async () => {
+  it("describes a project with sectors as an object and metric availability as the declared string by default", async () => {
     const aave = await getObject(sim, "/v2/projects/aave");
     expect(aave).toMatchObject({
       project_id: "aave",
       name: "Aave",
       symbol: "AAVE",
-      market_sectors: ["lending"],
+      market_sectors: { lending: "Lending" },
     });
     expect(aave.chains).toEqual(expect.arrayContaining(["ethereum", "arbitrum"]));
-    const availability = aave.metric_availability as Record<string, boolean>;
-    expect(availability.fees).toBe(true);
-    expect(availability.trading_volume).toBe(false);
-    const available = Object.keys(availability).filter((k) => availability[k]);
+    expect(typeof aave.metric_availability).toBe("string");
+    const available = String(aave.metric_availability).split(",");
+    expect(available).toContain("fees");
+    expect(available).not.toContain("trading_volume");
     const defined = (aave.metric_definitions as Row[]).map((d) => d.metric_id);
     expect(defined).toEqual(available);
     expect((aave.metric_sources as Row[]).map((d) => d.metric_id)).toEqual(available);
@@ -111,10 +111,14 @@ describe("GET /v2/projects/{id}", () => {
     });
   });
 
-  it("answers 404 with a JSON message naming an unknown project", async () => {
+  it("answers 404 for an unknown project, with a JSON message naming it under errorBodies=json", async () => {
     const answer = await get(sim, "/v2/projects/not-a-project");
     expect(answer.status).toBe(404);
-    expect(answer.body).toEqual({ message: expect.stringContaining("not-a-project") });
+    expect(answer.text).toBe("");
+    sim.setKnobs({ readings: { errorBodies: "json" } });
+    const said = await get(sim, "/v2/projects/not-a-project");
+    sim.setKnobs({ readings: { errorBodies: undefined } });
+    expect(said.body).toEqual({ message: expect.stringContaining("not-a-project") });
   });
 
   it("decodes percent-encoded ids", async () => {
@@ -129,12 +133,13 @@ describe("GET /v2/projects/{id}/products/{product_id}", () => {
       product_id: "aave-v2",
       project_id: "aave",
       name: "Aave V2",
-      market_sectors: ["lending"],
+      market_sectors: { lending: "Lending" },
     });
     expect(product.chains).toEqual(["ethereum", "polygon", "avalanche"]);
+    // §2.3 declares an object: by default it lists the available metrics only.
     const availability = product.metric_availability as Record<string, boolean>;
     expect(availability.fees).toBe(true);
-    expect(availability.price).toBe(false);
+    expect(availability).not.toHaveProperty("price");
   });
 
   it("answers 404 for an unknown product or a product of another project", async () => {
@@ -144,7 +149,7 @@ describe("GET /v2/projects/{id}/products/{product_id}", () => {
     ]) {
       const answer = await get(sim, path);
       expect(answer.status).toBe(404);
-      expect(answer.body).toEqual({ message: expect.stringMatching(/Product not found/) });
+      expect(answer.text).toBe("");
     }
   });
 });

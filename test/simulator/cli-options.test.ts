@@ -1,11 +1,16 @@
 import path from "node:path";
-import { banner, SimulatorOptionError, parseCliOptions } from "../../src/simulator/cli-options";
+import {
+  banner,
+  SimulatorOptionError,
+  parseCliOptions,
+  USAGE,
+} from "../../src/simulator/cli-options";
 import { DEMO_API_KEY, simulatorOptionsFromEnv, type RunningSimulator } from "../../src/simulator";
 
 const FIXTURES = path.join(__dirname, "..", "fixtures", "simulator");
 
 describe("npm run simulator options", () => {
-  it("defaults to port 3001 on loopback, the demo key and 60 requests per minute with Retry-After", () => {
+  it("defaults to port 3001 on loopback, the demo key, 60 requests per minute and the default readings", () => {
     const { simulator, help, quiet } = parseCliOptions([], {});
     expect(help).toBe(false);
     expect(quiet).toBe(false);
@@ -13,8 +18,12 @@ describe("npm run simulator options", () => {
       port: 3001,
       host: "127.0.0.1",
       apiKeys: [DEMO_API_KEY],
-      rateLimit: { limit: 60, windowMs: 60_000, retryAfter: true },
+      rateLimit: { limit: 60, windowMs: 60_000 },
     });
+    // Retry-After follows the retryAfter reading (none by default); no reading is changed.
+    expect(simulator.rateLimit).not.toHaveProperty("retryAfter");
+    expect(simulator.retryAfter429).toBeUndefined();
+    expect(simulator.readings).toBeUndefined();
     expect(simulator.fault).toBeUndefined();
     expect(simulator.now).toBeUndefined();
   });
@@ -56,6 +65,10 @@ describe("npm run simulator options", () => {
         "--report-unavailable",
         "--duplicate-rows",
         "0.05",
+        "--reading",
+        "timestamps=utc",
+        "--reading",
+        "retryAfter=seconds",
       ],
       {}
     );
@@ -76,6 +89,7 @@ describe("npm run simulator options", () => {
       today: "2024-02-29",
       reportUnavailable: true,
       duplicateRows: 0.05,
+      readings: { timestamps: "utc", retryAfter: "seconds" },
     });
     // --today fixes the dataset's day only: the clock (and with it the rate limit's window) goes on.
     expect(simulator.now).toBeUndefined();
@@ -102,6 +116,17 @@ describe("npm run simulator options", () => {
     expect(parseCliOptions(["--port", "5000"], env).simulator.port).toBe(5000);
   });
 
+  it("reads readings from SIMULATOR_READINGS, lists them in --help and names the changed ones at start", () => {
+    const { simulator } = parseCliOptions([], {
+      SIMULATOR_READINGS: "availability=object, errorBodies=json",
+    });
+    expect(simulator.readings).toEqual({ availability: "object", errorBodies: "json" });
+    expect(USAGE).toMatch(/availability: string \| list \| listed \| object/);
+    const sim = { url: "http://127.0.0.1:3001" } as RunningSimulator;
+    expect(banner(sim, simulator)).toMatch(/Readings: availability=object, errorBodies=json/);
+    expect(banner(sim, {})).toMatch(/least helpful everywhere/);
+  });
+
   it("gives tools that start the simulator in-process the same environment knobs", () => {
     expect(
       simulatorOptionsFromEnv({ SIMULATOR_FAULT: "empty-body", SIMULATOR_FRACTION_429: "0.2" })
@@ -125,6 +150,8 @@ describe("npm run simulator options", () => {
     [["--hang-path", "("], /regular expression/],
     [["--https-cert", "x.crt"], /go together/],
     [["--bogus"], /Unknown option/],
+    [["--reading", "moods=happy"], /Unknown reading "moods"/],
+    [["--reading", "timestamps=epoch"], /timestamps takes offset, utc, date/],
   ])("refuses %j", (argv, message) => {
     expect(() => parseCliOptions(argv, {})).toThrow(SimulatorOptionError);
     expect(() => parseCliOptions(argv, {})).toThrow(message);

@@ -27,15 +27,28 @@ async function statuses(
 }
 
 describe("rate limit", () => {
-  it("allows 60 requests per minute per key by default, then answers 429 with Retry-After", async () => {
+  it("allows 60 requests per minute per key by default, then answers 429 with no Retry-After and no body", async () => {
     const s = await startSimulator({ port: 0, now: () => FIXED_NOW });
     running.push(s);
     const result = await statuses(s, 61);
     expect(result.slice(0, 60).every((status) => status === 200)).toBe(true);
     const last = await get(s, "/v2/metrics");
     expect(last.status).toBe(429);
-    expect(last.headers.get("retry-after")).toBe("60");
+    // The interface documents no Retry-After and shows no 429 body: the default readings send neither.
+    expect(last.headers.get("retry-after")).toBeNull();
+    expect(last.text).toBe("");
     expect(last.headers.get(SIMULATED_HEADER)).toBe("true");
+  });
+
+  it("says when a slot frees in Retry-After and its message under the readings that send them", async () => {
+    const s = await sim({
+      rateLimit: { limit: 60, windowMs: 60_000 },
+      readings: { retryAfter: "seconds", errorBodies: "json" },
+    });
+    await statuses(s, 60);
+    const last = await get(s, "/v2/metrics");
+    expect(last.status).toBe(429);
+    expect(last.headers.get("retry-after")).toBe("60");
     expect(last.body).toEqual({ message: expect.stringContaining("60 requests per 60 seconds") });
   });
 
@@ -116,17 +129,21 @@ describe("injected failures", () => {
     expect(first.filter((status) => status !== 429).every((status) => status === 200)).toBe(true);
   });
 
-  it("sends Retry-After on injected 429s only when asked", async () => {
+  it("sends Retry-After on injected 429s only under the reading that sends it, or when asked", async () => {
     const s = await sim({ fraction429: 1 });
+    expect((await get(s, "/v2/metrics")).headers.get("retry-after")).toBeNull();
+    s.setKnobs({ readings: { retryAfter: "seconds" } });
     expect((await get(s, "/v2/metrics")).headers.get("retry-after")).toBe("1");
     s.setKnobs({ retryAfter429: false });
     const answer = await get(s, "/v2/metrics");
     expect(answer.status).toBe(429);
     expect(answer.headers.get("retry-after")).toBeNull();
+    s.setKnobs({ readings: { retryAfter: undefined }, retryAfter429: true });
+    expect((await get(s, "/v2/metrics")).headers.get("retry-after")).toBe("1");
   });
 
-  it("answers a share of requests 500, 502 or 503 with a JSON message", async () => {
-    const s = await sim({ fraction5xx: 1 });
+  it("answers a share of requests 500, 502 or 503 with a JSON message under errorBodies=json", async () => {
+    const s = await sim({ fraction5xx: 1, readings: { errorBodies: "json" } });
     const failed = await statuses(s, 20);
     expect(new Set(failed)).toEqual(new Set([500, 502, 503]));
     const answer = await get(s, "/v2/metrics");
@@ -226,7 +243,7 @@ describe("today", () => {
     const path = "/v2/projects/aave/metrics?metric_ids=tvl&order_direction=desc";
     const first = await get(s, path);
     expect((first.body as { data: Array<{ timestamp: string }> }).data[0].timestamp).toBe(
-      "2025-06-15T00:00:00.000Z"
+      "2025-06-15T00:00:00+02:00"
     );
     expect((await get(s, path)).status).toBe(200);
     expect((await get(s, path)).status).toBe(429);
@@ -234,7 +251,7 @@ describe("today", () => {
     const later = await get(s, path);
     expect(later.status).toBe(200);
     expect((later.body as { data: Array<{ timestamp: string }> }).data[0].timestamp).toBe(
-      "2025-06-15T00:00:00.000Z"
+      "2025-06-15T00:00:00+02:00"
     );
   });
 

@@ -21,7 +21,7 @@ describe("GET /v2/metrics/{metric_id}", () => {
       ["2025-06-14", "uniswap"],
     ]);
     expect(data[0]).toEqual({
-      timestamp: "2025-06-15T00:00:00.000Z",
+      timestamp: "2025-06-15T00:00:00+02:00",
       project_id: "aave",
       project_name: "Aave",
       metric_id: "fees",
@@ -116,13 +116,17 @@ describe("GET /v2/metrics/{metric_id}", () => {
     expect(errors).toEqual([{ code: "NOT_FOUND", field: "product_ids", value: "nope" }]);
     expect(new Set(data.map((r) => r.project_id))).toEqual(new Set(["uniswap"]));
     data.forEach((row) =>
-      expectClose(num(row.value), num(product.find((r) => r.date === date(row))?.value))
+      expectClose(num(row.value), num(product.find((r) => date(r) === date(row))?.value))
     );
   });
 
   it("answers 404 for an unknown metric", async () => {
     const answer = await get(sim, "/v2/metrics/happiness");
     expect(answer.status).toBe(404);
-    expect(answer.body).toEqual({ message: "Metric not found: happiness" });
+    expect(answer.text).toBe("");
+    sim.setKnobs({ readings: { errorBodies: "json" } });
+    const said = await get(sim, "/v2/metrics/happiness");
+    sim.setKnobs({ readings: { errorBodies: undefined } });
+    expect(said.body).toEqual({ message: "Metric not found: happiness" });
   });
 });

@@ -16,7 +16,11 @@ describe("GET /v2/projects/{id}/products/{product_id}/metrics", () => {
       `/v2/projects/aave/products/aave-v3/metrics?${range}`
     );
     expect(errors).toBeUndefined();
-    expect(data[0]).toEqual({ metric_id: "fees", date: "2025-06-15", value: expect.any(Number) });
+    expect(data[0]).toEqual({
+      metric_id: "fees",
+      date: "2025-06-15T00:00:00+02:00",
+      value: expect.any(Number),
+    });
     expect(new Set(data.map((r) => r.metric_id))).toEqual(
       new Set([
         "fees",
@@ -43,7 +47,7 @@ describe("GET /v2/projects/{id}/products/{product_id}/metrics", () => {
     for (const row of project) {
       const values = parts
         .flat()
-        .filter((r) => r.date === date(row))
+        .filter((r) => date(r) === date(row))
         .map((r) => num(r.value));
       expectClose(sum(values), num(row.fees));
     }
@@ -54,7 +58,7 @@ describe("GET /v2/projects/{id}/products/{product_id}/metrics", () => {
       sim,
       "/v2/projects/uniswap/products/uniswap-v4/metrics?metric_ids=fees&order_direction=asc"
     );
-    expect(data[0].date).toBe("2025-01-31");
+    expect(date(data[0])).toBe("2025-01-31");
   });
 
   it("splits by chain with chain_id, over the product's own chains", async () => {
@@ -70,7 +74,7 @@ describe("GET /v2/projects/{id}/products/{product_id}/metrics", () => {
     );
     for (const row of total) {
       expectClose(
-        sum(data.filter((r) => r.date === row.date).map((r) => num(r.value))),
+        sum(data.filter((r) => date(r) === date(row)).map((r) => num(r.value))),
         num(row.value)
       );
     }
@@ -89,7 +93,7 @@ describe("GET /v2/projects/{id}/products/{product_id}/metrics", () => {
     );
     expect(errors).toEqual([{ code: "NOT_FOUND", field: "chain_ids", value: "pluto" }]);
     for (const row of data) {
-      const polygon = byChain.find((r) => r.date === row.date && r.chain_id === "polygon");
+      const polygon = byChain.find((r) => date(r) === date(row) && r.chain_id === "polygon");
       expectClose(num(row.value), num(polygon?.value));
     }
   });

@@ -19,12 +19,14 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-const ISO = /^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/;
+/** The default timestamps reading: the day's local midnight east of UTC. */
+const OFFSET_MIDNIGHT = /^\d{4}-\d{2}-\d{2}T00:00:00\+02:00$/;
 
 describe("GET /v2/projects/{id}/metrics defaults", () => {
   it("returns every available metric from the first date with data to today, newest first", async () => {
     const detail = await getObject(sim, "/v2/projects/aave");
-    const availability = detail.metric_availability as Record<string, boolean>;
+    // The declared string (§2.2): a comma list of the available metrics.
+    const available = String(detail.metric_availability).split(",");
     const { data, errors } = await getList(sim, "/v2/projects/aave/metrics");
     expect(errors).toBeUndefined();
     expect(date(data[0])).toBe(TODAY);
@@ -32,15 +34,11 @@ describe("GET /v2/projects/{id}/metrics defaults", () => {
     const members = Object.keys(data[0]).filter(
       (k) => !["timestamp", "project_name", "project_id"].includes(k)
     );
-    expect(members.sort()).toEqual(
-      Object.keys(availability)
-        .filter((k) => availability[k])
-        .sort()
-    );
+    expect(members.sort()).toEqual(available.sort());
     expect(data[0]).toMatchObject({
       project_id: "aave",
       project_name: "Aave",
-      timestamp: expect.stringMatching(ISO),
+      timestamp: expect.stringMatching(OFFSET_MIDNIGHT),
     });
   });
 
@@ -63,26 +61,45 @@ describe("GET /v2/projects/{id}/metrics defaults", () => {
     ]);
   });
 
-  it("accepts start_date/end_date as well as start/end", async () => {
-    const a = await getList(
-      sim,
-      "/v2/projects/aave/metrics?metric_ids=fees,tvl&start=2024-03-01&end=2024-03-10"
-    );
-    const b = await getList(
-      sim,
-      "/v2/projects/aave/metrics?metric_ids=fees,tvl&start_date=2024-03-01&end_date=2024-03-10"
-    );
-    expect(a.data).toHaveLength(10);
-    expect(b.data).toEqual(a.data);
-  });
-
-  it("refuses start and start_date that disagree", async () => {
+  it("refuses start_date/end_date by default: start and end are the names §4.3 defines", async () => {
     const answer = await get(
       sim,
-      "/v2/projects/aave/metrics?start=2024-03-01&start_date=2024-03-02"
+      "/v2/projects/aave/metrics?metric_ids=fees&start_date=2024-03-01"
     );
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ message: expect.stringMatching(/start.*start_date/) });
+    expect(answer.text).toBe("");
+  });
+
+  it("accepts start_date/end_date as well as start/end under dateNames=both", async () => {
+    sim.setKnobs({ readings: { dateNames: "both" } });
+    try {
+      const a = await getList(
+        sim,
+        "/v2/projects/aave/metrics?metric_ids=fees,tvl&start=2024-03-01&end=2024-03-10"
+      );
+      const b = await getList(
+        sim,
+        "/v2/projects/aave/metrics?metric_ids=fees,tvl&start_date=2024-03-01&end_date=2024-03-10"
+      );
+      expect(a.data).toHaveLength(10);
+      expect(b.data).toEqual(a.data);
+    } finally {
+      sim.setKnobs({ readings: { dateNames: undefined } });
+    }
+  });
+
+  it("refuses start and start_date that disagree under dateNames=both", async () => {
+    sim.setKnobs({ readings: { dateNames: "both", errorBodies: "json" } });
+    try {
+      const answer = await get(
+        sim,
+        "/v2/projects/aave/metrics?start=2024-03-01&start_date=2024-03-02"
+      );
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({ message: expect.stringMatching(/start.*start_date/) });
+    } finally {
+      sim.setKnobs({ readings: { dateNames: undefined, errorBodies: undefined } });
+    }
   });
 });
 
@@ -162,18 +179,26 @@ describe("breakdowns and filters", () => {
     }
   });
 
-  it("aggregate_by=product_id gives rows per product that add up to the project total", async () => {
+  it("aggregate_by=product_id gives rows per product that add up to the project total, with no member saying which by default", async () => {
     const total = await totals("aave", "fees");
-    const { data } = await getList(
-      sim,
-      `/v2/projects/aave/metrics?metric_ids=fees&aggregate_by=product_id&${range}`
-    );
-    expect(new Set(data.map((r) => r.product_id))).toEqual(
-      new Set(["aave-v1", "aave-v2", "aave-v3"])
-    );
+    const path = `/v2/projects/aave/metrics?metric_ids=fees&aggregate_by=product_id&${range}`;
+    const unlabelled = (await getList(sim, path)).data;
+    // §2.4 names no product member: by default the rows do not say which product they are.
+    expect(unlabelled.every((r) => !("product_id" in r) && !("version" in r))).toBe(true);
     for (const [day, row] of total) {
-      expectClose(sum(data.filter((r) => date(r) === day).map((r) => num(r.fees))), num(row.fees));
+      const parts = unlabelled.filter((r) => date(r) === day).map((r) => num(r.fees));
+      expect(parts.length).toBe(3);
+      expectClose(sum(parts), num(row.fees));
     }
+    for (const member of ["product_id", "business_line", "version"] as const) {
+      sim.setKnobs({ readings: { productMember: member } });
+      const { data } = await getList(sim, path);
+      expect(new Set(data.map((r) => r[member]))).toEqual(
+        new Set(["aave-v1", "aave-v2", "aave-v3"])
+      );
+      expect(data.map((r) => r.fees)).toEqual(unlabelled.map((r) => r.fees));
+    }
+    sim.setKnobs({ readings: { productMember: undefined } });
   });
 
   it("chain_ids restricts splittable metrics to those chains and leaves the others project-wide", async () => {

@@ -51,7 +51,7 @@ describe("GET /v2/projects/{id}/financial-statement", () => {
       ["Key metrics", "tokenholders"],
     ]);
     expect(first[0]).toMatchObject({
-      timestamp: "2024-04-01T00:00:00.000Z",
+      timestamp: "2024-04-01T00:00:00+02:00",
       timestamp_label_subheading: "Apr 1 – Jun 30, 2024",
       project_name: "Aave",
       definition: expect.any(String),
@@ -111,13 +111,13 @@ describe("GET /v2/projects/{id}/financial-statement", () => {
       return [row?.timestamp_label_heading, row?.timestamp_label_subheading];
     };
     expect(
-      await label("?timestamp_granularity=week&interval=1y", "2024-12-30T00:00:00.000Z")
+      await label("?timestamp_granularity=week&interval=1y", "2024-12-30T00:00:00+02:00")
     ).toEqual(["W01 '25", "Dec 30, 2024 – Jan 5, 2025"]);
     expect(
-      await label("?timestamp_granularity=month&interval=1y", "2025-02-01T00:00:00.000Z")
+      await label("?timestamp_granularity=month&interval=1y", "2025-02-01T00:00:00+02:00")
     ).toEqual(["Feb '25", "Feb 1 – Feb 28, 2025"]);
     expect(
-      await label("?timestamp_granularity=year&interval=5y", "2024-01-01T00:00:00.000Z")
+      await label("?timestamp_granularity=year&interval=5y", "2024-01-01T00:00:00+02:00")
     ).toEqual(["2024", "Jan 1 – Dec 31, 2024"]);
   });
 

@@ -3,12 +3,26 @@ import { expectClose, get, getList, num, start, sum } from "./helpers";
 
 let sim: RunningSimulator;
 beforeAll(async () => {
-  // Sums over raw rows need every row once; repeated rows have their own tests (repeats.test.ts).
-  sim = await start({ duplicateRows: 0 });
+  // Sums over raw rows need every row once; repeated rows have their own tests (repeats.test.ts). The
+  // v1 answers are read in the {data} wrapper (v1Envelope=data); the bare default is checked below.
+  sim = await start({ duplicateRows: 0, readings: { v1Envelope: "data", timestamps: "utc" } });
 });
 afterAll(() => sim.close());
 
 describe("v1 (deprecated)", () => {
+  it("answers a bare JSON list by default (§9 shows no shape)", async () => {
+    const bare = await start();
+    try {
+      const projects = await get(bare, "/v1/projects");
+      expect(Array.isArray(projects.body)).toBe(true);
+      expect((projects.body as unknown[]).length).toBeGreaterThanOrEqual(40);
+      const metrics = await get(bare, "/v1/projects/aave/metrics?interval=7d");
+      expect((metrics.body as unknown[]).length).toBe(7);
+    } finally {
+      await bare.close();
+    }
+  });
+
   it("lists projects and says it is deprecated", async () => {
     const answer = await get(sim, "/v1/projects");
     expect(answer.status).toBe(200);

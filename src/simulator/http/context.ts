@@ -1,4 +1,5 @@
 import type { DemoDataset, ProjectInfo } from "../data/dataset";
+import type { Readings } from "../readings";
 import { notFound, type Query } from "./params";
 import type { Envelope } from "./wire";
 
@@ -8,6 +9,8 @@ export interface AnswerKnobs {
   reportUnavailable: boolean;
   /** Share of (project, day) pairs sent more than once in time-series answers. */
   duplicateRows: number;
+  /** Which reading of the interface to answer by, where it is loose (readings.ts). */
+  readings: Readings;
 }
 
 export interface HandlerContext {
@@ -19,7 +22,8 @@ export interface HandlerContext {
 }
 
 export interface HandlerResult {
-  body: Envelope;
+  /** An envelope, or (v1 under the v1Envelope reading "bare") a bare list. */
+  body: Envelope | unknown[];
   headers?: Record<string, string>;
 }
 

@@ -1,5 +1,5 @@
 /** Catalogue operations: projects (§4.1, §4.2), products (§4.6), market sectors (§4.8, §4.9), metrics (§4.10). */
-import type { DemoDataset, ProductInfo, ProjectInfo } from "../data/dataset";
+import type { ProductInfo, ProjectInfo } from "../data/dataset";
 import { findMetric, metricSource } from "../data/metrics-catalog";
 import { projectUrl, productUrl, requireProject, type HandlerContext } from "./context";
 import { notFound } from "./params";
@@ -11,19 +11,33 @@ function compact<T extends Record<string, unknown>>(record: T): T {
   return record;
 }
 
-export function listProjects({ dataset }: HandlerContext): Envelope {
-  return envelope(
-    dataset.projects.map((p) =>
-      compact({
-        name: p.name,
-        project_id: p.id,
-        pricesource_id: p.pricesourceId,
-        symbol: p.symbol,
-        url: projectUrl(p.id),
-        is_archived: p.isArchived,
-        archived_reason: p.archivedReason,
-        maintenance_reason: p.maintenanceReason,
-        products: p.products.map((x) =>
+/**
+ * The catalogueEntries reading "unusable": an entry that breaks its declared shape, appended to a list (an
+ * odd service's answer, not a reading of the interface: the client must skip it, not fail on it).
+ */
+function withUnusable<T>(ctx: HandlerContext, list: T[], entry: T): T[] {
+  return ctx.knobs.readings.catalogueEntries === "unusable" ? [...list, entry] : list;
+}
+
+export function listProjects(ctx: HandlerContext): Envelope {
+  const { dataset } = ctx;
+  // One product summary without its id, in the first project that has products.
+  const brokenAt =
+    ctx.knobs.readings.catalogueEntries === "unusable"
+      ? dataset.projects.findIndex((p) => p.products.length > 0)
+      : -1;
+  const items: Record<string, unknown>[] = dataset.projects.map((p, i) =>
+    compact({
+      name: p.name,
+      project_id: p.id,
+      pricesource_id: p.pricesourceId,
+      symbol: p.symbol,
+      url: projectUrl(p.id),
+      is_archived: p.isArchived,
+      archived_reason: p.archivedReason,
+      maintenance_reason: p.maintenanceReason,
+      products: [
+        ...p.products.map((x): Record<string, unknown> =>
           compact({
             product_id: x.id,
             product_name: x.name,
@@ -31,9 +45,11 @@ export function listProjects({ dataset }: HandlerContext): Envelope {
             url: productUrl(p.id, x.id),
           })
         ),
-      })
-    )
+        ...(i === brokenAt ? [{ product_id: null, product_name: "Retired pool" }] : []),
+      ],
+    })
   );
+  return envelope(withUnusable(ctx, items, { name: "Unnamed listing", project_id: null }));
 }
 
 /** metric id -> breakdowns it supports for this project or product ("chain", "product_id"). */
@@ -55,13 +71,56 @@ function aggregateByOptions(
   return options;
 }
 
-function metricTables(dataset: DemoDataset, metrics: readonly string[]) {
-  const availability = Object.fromEntries(
-    dataset.metrics.map((m) => [m.id, metrics.includes(m.id)])
-  );
+/**
+ * metric_availability as the availability reading says: the declared string (§2.2) as a comma list (on a
+ * product, whose §2.3 declares an object, the object of the available ones), a list, an object of the
+ * available ones, or an object of every metric with true or false.
+ */
+function availabilityOf(
+  ctx: HandlerContext,
+  available: readonly string[],
+  declared: "string" | "object"
+): unknown {
+  const all = ctx.dataset.metrics.map((m) => m.id);
+  const listed = (): Record<string, boolean> =>
+    Object.fromEntries(available.map((id) => [id, true]));
+  switch (ctx.knobs.readings.availability) {
+    case "string":
+      return declared === "string" ? available.join(",") : listed();
+    case "list":
+      return [...available];
+    case "listed":
+      return listed();
+    case "object":
+      return Object.fromEntries(all.map((id) => [id, available.includes(id)]));
+  }
+}
+
+/** market_sectors as the sectors reading says (an object whose inner shape §2.2 does not show). */
+function sectorsOf(ctx: HandlerContext, ids: readonly string[]): unknown {
+  switch (ctx.knobs.readings.sectors) {
+    case "names":
+      return Object.fromEntries(ids.map((id) => [id, ctx.dataset.sector(id)?.name ?? id]));
+    case "ids":
+      return [...ids];
+    case "objects":
+      return ids.map((id) => ({ market_sector_id: id, name: ctx.dataset.sector(id)?.name ?? id }));
+  }
+}
+
+function metricTables(
+  ctx: HandlerContext,
+  metrics: readonly string[],
+  declared: "string" | "object"
+) {
+  const { dataset } = ctx;
   const available = dataset.metrics.filter((m) => metrics.includes(m.id));
   return {
-    metric_availability: availability,
+    metric_availability: availabilityOf(
+      ctx,
+      available.map((m) => m.id),
+      declared
+    ),
     metric_definitions: available.map((m) => ({ metric_id: m.id, definition: m.description })),
     metric_sources: available.map((m) => ({ metric_id: m.id, definition: metricSource(m) })),
   };
@@ -83,7 +142,7 @@ export function getProject(ctx: HandlerContext): Envelope {
       project_id: p.id,
       symbol: p.symbol,
       description: description(p),
-      market_sectors: p.sectors,
+      market_sectors: sectorsOf(ctx, p.sectors),
       chains: p.chains,
       links: [
         { summary: "Website", url: `https://${p.id}.example` },
@@ -94,7 +153,7 @@ export function getProject(ctx: HandlerContext): Envelope {
         p.chains.length > 0,
         p.products.length > 0
       ),
-      ...metricTables(ctx.dataset, p.metrics),
+      ...metricTables(ctx, p.metrics, "string"),
       is_archived: p.isArchived,
       archived_reason: p.archivedReason,
       maintenance_reason: p.maintenanceReason,
@@ -121,18 +180,21 @@ export function getProduct(ctx: HandlerContext): Envelope {
       product_id: product.id,
       project_id: project.id,
       symbol: product.symbol,
-      market_sectors: project.sectors,
+      market_sectors: sectorsOf(ctx, project.sectors),
       chains: product.chains,
       aggregate_by_options: aggregateByOptions(product.metrics, product.chains.length > 0, false),
-      ...metricTables(ctx.dataset, product.metrics),
+      ...metricTables(ctx, product.metrics, "object"),
     })
   );
 }
 
-export function listMarketSectors({ dataset }: HandlerContext): Envelope {
-  return envelope(
-    dataset.sectors.map((s) => ({ id: s.id, name: s.name, url: `/v2/market-sectors/${s.id}` }))
-  );
+export function listMarketSectors(ctx: HandlerContext): Envelope {
+  const items: Record<string, unknown>[] = ctx.dataset.sectors.map((s) => ({
+    id: s.id,
+    name: s.name,
+    url: `/v2/market-sectors/${s.id}`,
+  }));
+  return envelope(withUnusable(ctx, items, { id: null, name: "Unnamed sector" }));
 }
 
 export function getMarketSector(ctx: HandlerContext): Envelope {
@@ -148,13 +210,12 @@ export function getMarketSector(ctx: HandlerContext): Envelope {
   });
 }
 
-export function listMetrics({ dataset }: HandlerContext): Envelope {
-  return envelope(
-    dataset.metrics.map((m) => ({
-      metric_id: m.id,
-      metric_name: m.name,
-      description: m.description,
-      url: `/v2/metrics/${m.id}`,
-    }))
-  );
+export function listMetrics(ctx: HandlerContext): Envelope {
+  const items: Record<string, unknown>[] = ctx.dataset.metrics.map((m) => ({
+    metric_id: m.id,
+    metric_name: m.name,
+    description: m.description,
+    url: `/v2/metrics/${m.id}`,
+  }));
+  return envelope(withUnusable(ctx, items, { metric_id: null, metric_name: "Unnamed metric" }));
 }

@@ -1,6 +1,7 @@
 /**
  * GET /v2/metrics/{metric_id} (§4.11): long rows {timestamp, project_id, project_name, metric_id, value}
- * across projects, sorted by timestamp (newest first unless order_direction=asc), then project id.
+ * across projects, sorted by timestamp, newest first, then project id (§4.11 lists no order_direction: sent,
+ * it is an unknown parameter).
  *
  * Unknown ids give NOT_FOUND entries; a listed project lacking the metric gives METRIC_NOT_AVAILABLE (the one
  * operation where the interface promises that entry). Some days' rows are sent more than once (repeats.ts).
@@ -9,7 +10,6 @@
  */
 import type { ProjectInfo } from "../data/dataset";
 import { sharesSum } from "../data/shares";
-import { dayToIso } from "../util/days";
 import type { HandlerContext } from "./context";
 import { notFound } from "./params";
 import {
@@ -21,10 +21,20 @@ import {
   resolveSectors,
 } from "./selection";
 import { Repeats } from "./repeats";
-import { envelope, wireValue, type Envelope, type WireValue } from "./wire";
+import { keysOn, parts, splitOf, type Split } from "./split";
+import {
+  envelope,
+  FAR_FUTURE_DAY,
+  valuesAsText,
+  wireDay,
+  wireValue,
+  type Envelope,
+  type WireValue,
+} from "./wire";
 
 export function getMetric(ctx: HandlerContext): Envelope {
   const { dataset, query } = ctx;
+  const { readings } = ctx.knobs;
   const metric = dataset.metric(ctx.params[0]);
   if (!metric) throw notFound(`Metric not found: ${ctx.params[0]}`);
   const errors = new Errors();
@@ -50,8 +60,9 @@ export function getMetric(ctx: HandlerContext): Envelope {
     factor: (d: number) => number;
     asString: boolean;
     repeatKey: number;
+    split?: Split;
   }
-  const parts: Part[] = [];
+  const parts_: Part[] = [];
   for (const project of projects) {
     if (sectors && !sectors.some((s) => project.sectors.includes(s))) continue;
     const chainSet = chains?.filter((c) => project.chains.includes(c));
@@ -65,41 +76,56 @@ export function getMetric(ctx: HandlerContext): Envelope {
     const factor = (d: number): number =>
       (metric.byChain && chainSet ? sharesSum(chainTable, chainSet, d) : 1) *
       (metric.byProduct && productSet ? sharesSum(productTable, productSet, d) : 1);
-    parts.push({
+    parts_.push({
       project,
       values: series.values,
       start: series.start,
       from,
       to,
       factor,
-      asString: dataset.valuesAsStrings(project.id, metric.id),
+      asString: valuesAsText(readings, dataset, project.id, metric.id),
       repeatKey: Repeats.keyOf(project.id),
+      split: splitOf(readings, dataset, project, chainSet, productSet),
     });
   }
-  parts.sort((a, b) => (a.project.id < b.project.id ? -1 : a.project.id > b.project.id ? 1 : 0));
+  parts_.sort((a, b) => (a.project.id < b.project.id ? -1 : a.project.id > b.project.id ? 1 : 0));
 
   const repeats = new Repeats(ctx.knobs.duplicateRows);
-  const rows: Record<string, WireValue>[] = [];
-  if (parts.length > 0) {
-    const lo = parts.reduce((a, p) => Math.min(a, p.from), Infinity);
-    const hi = parts.reduce((a, p) => Math.max(a, p.to), -Infinity);
+  /** A project's rows of day d: one, or one per member as the unaskedSplit reading says. */
+  const rowsOf = (part: Part, d: number, date: number): Record<string, WireValue>[] => {
+    const f = part.factor(d);
+    let v = f > 0 ? part.values[d - part.start] * f : NaN;
+    if (metric.integer && f !== 1) v = Math.round(v);
+    const row = (value: number): Record<string, WireValue> => ({
+      timestamp: wireDay(date, readings),
+      project_id: part.project.id,
+      project_name: part.project.name,
+      metric_id: metric.id,
+      value: wireValue(value, part.asString),
+    });
+    const split = part.split && part.split.splits(metric) ? part.split : undefined;
+    const keys = split ? keysOn(split, d) : [];
+    if (!split || keys.length === 0) return [row(v)];
+    const pieces = parts(v, split, keys, d, metric.integer);
+    return keys.map((key, i) => ({ ...row(pieces[i]), [split.member]: key }));
+  };
+  let rows: Record<string, WireValue>[] = [];
+  if (parts_.length > 0) {
+    const lo = parts_.reduce((a, p) => Math.min(a, p.from), Infinity);
+    const hi = parts_.reduce((a, p) => Math.max(a, p.to), -Infinity);
     const step = direction === "asc" ? 1 : -1;
     for (let d = direction === "asc" ? lo : hi; d >= lo && d <= hi; d += step) {
-      for (const part of parts) {
+      for (const part of parts_) {
         if (d < part.from || d > part.to) continue;
-        const f = part.factor(d);
-        let v = f > 0 ? part.values[d - part.start] * f : NaN;
-        if (metric.integer && f !== 1) v = Math.round(v);
-        const row = {
-          timestamp: dayToIso(d),
-          project_id: part.project.id,
-          project_name: part.project.name,
-          metric_id: metric.id,
-          value: wireValue(v, part.asString),
-        };
         const copies = repeats.copies(part.repeatKey, d);
-        for (let c = 0; c < copies; c++) rows.push(c === 0 ? row : { ...row });
+        for (const row of rowsOf(part, d, d))
+          for (let c = 0; c < copies; c++) rows.push(c === 0 ? row : { ...row });
       }
+    }
+    // futureRows "far": each project's last figures once more, dated after any day the service can have.
+    if (readings.futureRows === "far") {
+      const future = parts_.flatMap((part) => rowsOf(part, part.to, FAR_FUTURE_DAY));
+      rows = direction === "asc" ? rows.concat(future) : future.concat(rows);
     }
   }
   return envelope(rows, errors.entries);

@@ -3,10 +3,10 @@
  * A product's series is its share of the project's series, so products add up to their project on the days
  * products exist. Values are always JSON numbers here (the interface types them as numbers). A metric the
  * product lacks is simply absent (knob `reportUnavailable` adds METRIC_NOT_AVAILABLE); some days' rows are
- * sent more than once (repeats.ts).
+ * sent more than once (repeats.ts). Dates, rows split unasked and rows dated in the future as the readings
+ * say (readings.ts).
  */
 import { valueAt } from "../data/series";
-import { dayToDate } from "../util/days";
 import { requireProject, type HandlerContext } from "./context";
 import { requireProduct } from "./handlers-catalog";
 import {
@@ -20,10 +20,19 @@ import {
 } from "./selection";
 import { shareAt } from "../data/shares";
 import { Repeats } from "./repeats";
-import { envelope, wireValue, type Envelope, type WireValue } from "./wire";
+import { keysOn, parts, type Split } from "./split";
+import {
+  envelope,
+  FAR_FUTURE_DAY,
+  wireDay,
+  wireValue,
+  type Envelope,
+  type WireValue,
+} from "./wire";
 
 export function getProductMetrics(ctx: HandlerContext): Envelope {
   const { dataset, query } = ctx;
+  const { readings } = ctx.knobs;
   const project = requireProject(ctx, ctx.params[0]);
   const product = requireProduct(ctx, project, ctx.params[1]);
   const errors = new Errors();
@@ -64,17 +73,21 @@ export function getProductMetrics(ctx: HandlerContext): Envelope {
   );
   if (from > to) return empty();
   const sortedChains = [...chainSet].sort();
-  const repeats = new Repeats(ctx.knobs.duplicateRows);
-  const repeatKey = Repeats.keyOf(`${project.id}/${product.id}`);
-  const rows: Record<string, WireValue>[] = [];
-  const push = (row: Record<string, WireValue>, copies: number): void => {
-    for (let c = 0; c < copies; c++) rows.push(c === 0 ? row : { ...row });
-  };
-  for (const d of days(from, to, direction)) {
+  // unaskedSplit "chain": the metrics that split by chain in one row per chain, chain_id set (§2.5).
+  const split: Split | undefined =
+    readings.unaskedSplit === "chain" && aggregateBy === undefined && sortedChains.length > 0
+      ? {
+          member: "chain",
+          splits: (m) => m.byChain,
+          keys: sortedChains,
+          table: dataset.chainTable(project.id),
+        }
+      : undefined;
+  const rowsOf = (d: number, date: number): Record<string, WireValue>[] => {
+    const out: Record<string, WireValue>[] = [];
     // Before the product's launch it has no rows at all.
     const productShare = shareAt(productTable, product.id, d);
-    if (productShare === 0) continue;
-    const copies = repeats.copies(repeatKey, d);
+    if (productShare === 0) return out;
     for (const { metric, series, first, round } of sources) {
       if (d < first) continue;
       const total = valueAt(series, d) * productShare;
@@ -82,27 +95,55 @@ export function getProductMetrics(ctx: HandlerContext): Envelope {
         for (const chain of sortedChains) {
           const share = dataset.productChainShare(project.id, product.id, chain, d);
           if (share === 0) continue;
-          push(
-            {
-              metric_id: metric.id,
-              date: dayToDate(d),
-              value: wireValue(round(total * share), false),
-              chain_id: chain,
-            },
-            copies
-          );
+          out.push({
+            metric_id: metric.id,
+            date: wireDay(date, readings),
+            value: wireValue(round(total * share), false),
+            chain_id: chain,
+          });
         }
-      } else {
-        let chainShare = 1;
-        if (chains && metric.byChain) {
-          chainShare = 0;
-          for (const chain of chainSet)
-            chainShare += dataset.productChainShare(project.id, product.id, chain, d);
-        }
-        const value = chainShare > 0 ? round(total * chainShare) : NaN;
-        push({ metric_id: metric.id, date: dayToDate(d), value: wireValue(value, false) }, copies);
+        continue;
       }
+      let chainShare = 1;
+      if (chains && metric.byChain) {
+        chainShare = 0;
+        for (const chain of chainSet)
+          chainShare += dataset.productChainShare(project.id, product.id, chain, d);
+      }
+      const value = chainShare > 0 ? round(total * chainShare) : NaN;
+      const splitKeys = split && split.splits(metric) ? keysOn(split, d) : [];
+      if (split && splitKeys.length > 0) {
+        const pieces = parts(value, split, splitKeys, d, metric.integer);
+        splitKeys.forEach((chain, i) =>
+          out.push({
+            metric_id: metric.id,
+            date: wireDay(date, readings),
+            value: wireValue(pieces[i], false),
+            chain_id: chain,
+          })
+        );
+        continue;
+      }
+      out.push({
+        metric_id: metric.id,
+        date: wireDay(date, readings),
+        value: wireValue(value, false),
+      });
     }
+    return out;
+  };
+  const repeats = new Repeats(ctx.knobs.duplicateRows);
+  const repeatKey = Repeats.keyOf(`${project.id}/${product.id}`);
+  let rows: Record<string, WireValue>[] = [];
+  for (const d of days(from, to, direction)) {
+    const copies = repeats.copies(repeatKey, d);
+    for (const row of rowsOf(d, d))
+      for (let c = 0; c < copies; c++) rows.push(c === 0 ? row : { ...row });
+  }
+  // futureRows "far": the last day's figures once more, dated after any day the service can have.
+  if (readings.futureRows === "far") {
+    const future = rowsOf(to, FAR_FUTURE_DAY);
+    rows = direction === "asc" ? rows.concat(future) : future.concat(rows);
   }
   return envelope(rows, errors.entries);
 }

@@ -9,13 +9,14 @@
  * - chain_ids / product_ids restrict the metrics that split that way to the sum over the chosen chains or
  *   products; other metrics (price...) keep their project-wide values; if none of the chosen chains or
  *   products belongs to the project, the result is empty;
- * - with aggregate_by, rows carry only the metrics that split that way (`chain` or `product_id` member);
- *   an empty result when none does or the project has no chains/products.
+ * - with aggregate_by, rows carry only the metrics that split that way, and a `chain` member (§2.4) or the
+ *   product in the member the productMember reading names (none by default: §2.4 names no product
+ *   member); an empty result when none splits or the project has no chains/products;
+ * - timestamps, value types, rows split unasked and rows dated in the future as the readings say.
  */
 import type { MetricDef } from "../data/metrics-catalog";
 import { sharesSum, shareAt } from "../data/shares";
 import { valueAt } from "../data/series";
-import { dayToIso } from "../util/days";
 import { requireProject, type HandlerContext } from "./context";
 import {
   AGGREGATE_BY,
@@ -29,10 +30,20 @@ import {
   resolveSectors,
 } from "./selection";
 import { Repeats } from "./repeats";
-import { envelope, wireValue, type Envelope, type WireValue } from "./wire";
+import { keysOn, parts, splitOf } from "./split";
+import {
+  envelope,
+  FAR_FUTURE_DAY,
+  valuesAsText,
+  wireDay,
+  wireValue,
+  type Envelope,
+  type WireValue,
+} from "./wire";
 
 export function getProjectMetrics(ctx: HandlerContext): Envelope {
   const { dataset, query } = ctx;
+  const { readings } = ctx.knobs;
   const project = requireProject(ctx, ctx.params[0]);
   const errors = new Errors();
   const requested = resolveMetrics(ctx, errors);
@@ -74,7 +85,7 @@ export function getProjectMetrics(ctx: HandlerContext): Envelope {
   const series = metrics.map((m) => ({
     metric: m,
     series: dataset.series(project.id, m.id, bridged),
-    asString: dataset.valuesAsStrings(project.id, m.id),
+    asString: valuesAsText(readings, dataset, project.id, m.id),
   }));
   const chainTable = dataset.chainTable(project.id);
   const productTable = dataset.productTable(project.id);
@@ -96,33 +107,75 @@ export function getProjectMetrics(ctx: HandlerContext): Envelope {
         ? (products ?? project.products.map((p) => p.id))
         : [undefined];
   const sortedKeys = [...keys].sort();
+  // §2.4 names no product member: the productMember reading says which member (if any) carries it.
+  const productMember = readings.productMember === "none" ? undefined : readings.productMember;
+  const split =
+    aggregateBy === undefined ? splitOf(readings, dataset, project, chainSet, products) : undefined;
 
-  const repeats = new Repeats(ctx.knobs.duplicateRows);
-  const repeatKey = Repeats.keyOf(project.id);
-  const rows: Record<string, WireValue>[] = [];
-  for (const d of days(from, to, direction)) {
-    const copies = repeats.copies(repeatKey, d);
+  /** A metric's value on day d for the slice (NaN: no value). */
+  const valueOf = (s: (typeof series)[number], d: number, chain?: string, product?: string) => {
+    const f = factor(s.metric, d, chain, product);
+    const v = f > 0 ? valueAt(s.series, d) * f : NaN;
+    return s.metric.integer && f !== 1 ? Math.round(v) : v;
+  };
+  const head = (d: number): Record<string, WireValue> => ({
+    timestamp: wireDay(d, readings),
+    project_name: project.name,
+    project_id: project.id,
+  });
+
+  /** The rows of day d: one per breakdown key asked, or split as the unaskedSplit reading says. */
+  const rowsOf = (d: number): Record<string, WireValue>[] => {
+    const splitKeys = split ? keysOn(split, d) : [];
+    if (split && splitKeys.length > 0) {
+      const splitting = series.filter((s) => split.splits(s.metric));
+      const others = series.filter((s) => !split.splits(s.metric));
+      const out: Record<string, WireValue>[] = [];
+      if (others.length > 0) {
+        const row = head(d);
+        for (const s of others) row[s.metric.id] = wireValue(valueOf(s, d), s.asString);
+        out.push(row);
+      }
+      if (splitting.length === 0) return out;
+      const byKey = splitting.map((s) =>
+        parts(valueOf(s, d), split, splitKeys, d, s.metric.integer)
+      );
+      splitKeys.forEach((key, k) => {
+        const row: Record<string, WireValue> = { ...head(d), [split.member]: key };
+        splitting.forEach((s, i) => (row[s.metric.id] = wireValue(byKey[i][k], s.asString)));
+        out.push(row);
+      });
+      return out;
+    }
+    const out: Record<string, WireValue>[] = [];
     for (const key of sortedKeys) {
       const chain = aggregateBy === "chain" ? key : undefined;
       const product = aggregateBy === "product_id" ? key : undefined;
       // A chain or product that has not started yet has no row, rather than a row of zeros.
       if (chain !== undefined && shareAt(chainTable, chain, d) === 0) continue;
       if (product !== undefined && shareAt(productTable, product, d) === 0) continue;
-      const row: Record<string, WireValue> = {
-        timestamp: dayToIso(d),
-        project_name: project.name,
-        project_id: project.id,
-      };
+      const row = head(d);
       if (chain !== undefined) row.chain = chain;
-      if (product !== undefined) row.product_id = product;
-      for (const s of series) {
-        const f = factor(s.metric, d, chain, product);
-        let v = f > 0 ? valueAt(s.series, d) * f : NaN;
-        if (s.metric.integer && f !== 1) v = Math.round(v);
-        row[s.metric.id] = wireValue(v, s.asString);
-      }
-      for (let c = 0; c < copies; c++) rows.push(c === 0 ? row : { ...row });
+      if (product !== undefined && productMember) row[productMember] = product;
+      for (const s of series)
+        row[s.metric.id] = wireValue(valueOf(s, d, chain, product), s.asString);
+      out.push(row);
     }
+    return out;
+  };
+
+  const repeats = new Repeats(ctx.knobs.duplicateRows);
+  const repeatKey = Repeats.keyOf(project.id);
+  let rows: Record<string, WireValue>[] = [];
+  for (const d of days(from, to, direction)) {
+    const copies = repeats.copies(repeatKey, d);
+    for (const row of rowsOf(d))
+      for (let c = 0; c < copies; c++) rows.push(c === 0 ? row : { ...row });
+  }
+  // futureRows "far": the last day's figures once more, dated after any day the service can have.
+  if (readings.futureRows === "far") {
+    const future = rowsOf(to).map((row) => ({ ...row, ...head(FAR_FUTURE_DAY) }));
+    rows = direction === "asc" ? rows.concat(future) : future.concat(rows);
   }
   return envelope(rows, errors.entries);
 }

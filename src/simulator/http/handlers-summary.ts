@@ -5,12 +5,19 @@
 import { metricBreakdown, projectAggregations } from "../data/aggregations";
 import type { ProjectInfo } from "../data/dataset";
 import { GRANULARITIES, INTERVALS } from "../data/periods";
-import { dayToDate } from "../util/days";
+import { day, dayToDate } from "../util/days";
 import { requireProject, type HandlerContext } from "./context";
 import { selectProjects } from "./handlers-metric";
-import { notFound } from "./params";
+import { badRequest, notFound } from "./params";
 import { clip, Errors, resolveSectors } from "./selection";
-import { envelope, nullableNumber, type Envelope, type WireValue } from "./wire";
+import {
+  envelope,
+  nullableNumber,
+  valuesAsText,
+  wireDay,
+  type Envelope,
+  type WireValue,
+} from "./wire";
 
 function aggregationRows(
   ctx: HandlerContext,
@@ -22,8 +29,41 @@ function aggregationRows(
     project_id: project.id,
     metric_id: row.metricId,
     metric_aggregation_name: row.name,
-    value: nullableNumber(row.value, ctx.dataset.valuesAsStrings(project.id, row.metricId)),
+    value: nullableNumber(row.value, asText(ctx, project.id, row.metricId)),
   }));
+}
+
+const asText = (ctx: HandlerContext, projectId: string, metricId: string): boolean =>
+  valuesAsText(ctx.knobs.readings, ctx.dataset, projectId, metricId);
+
+/**
+ * §4.12's rows in the shape the aggregationsRows reading says (the interface does not show it): the rows
+ * of §2.6; one row per project and metric with a member per aggregation name; or an object keyed by
+ * project id, each holding its metrics' aggregations by name.
+ */
+function shapedAggregations(ctx: HandlerContext, rows: Record<string, WireValue>[]): unknown {
+  const shape = ctx.knobs.readings.aggregationsRows;
+  if (shape === "rows") return rows;
+  if (shape === "wide") {
+    const wide = new Map<string, Record<string, WireValue>>();
+    for (const r of rows) {
+      const key = `${String(r.project_id)}\u0000${String(r.metric_id)}`;
+      let row = wide.get(key);
+      if (!row) {
+        row = { project_name: r.project_name, project_id: r.project_id, metric_id: r.metric_id };
+        wide.set(key, row);
+      }
+      row[String(r.metric_aggregation_name)] = r.value;
+    }
+    return [...wide.values()];
+  }
+  const opaque: Record<string, Record<string, Record<string, WireValue>>> = {};
+  for (const r of rows) {
+    const project = (opaque[String(r.project_id)] ??= {});
+    const metric = (project[String(r.metric_id)] ??= {});
+    metric[String(r.metric_aggregation_name)] = r.value;
+  }
+  return opaque;
 }
 
 export function getProjectMetricAggregations(ctx: HandlerContext): Envelope {
@@ -39,6 +79,12 @@ export function getProjectMetricAggregations(ctx: HandlerContext): Envelope {
 export function getMetricAggregations(ctx: HandlerContext): Envelope {
   const { dataset, query } = ctx;
   const errors = new Errors();
+  // Declared required, described optional (§4.12): the aggregationsProjects reading decides.
+  if (
+    ctx.knobs.readings.aggregationsProjects === "required" &&
+    query.list("project_ids") === undefined
+  )
+    throw badRequest("project_ids is required (a comma list of project ids, or all).");
   const projectIds = query.listOrAll("project_ids");
   const metricIds = query.listOrAll("metric_ids");
   let projects: ProjectInfo[] = [];
@@ -64,7 +110,7 @@ export function getMetricAggregations(ctx: HandlerContext): Envelope {
     }
     for (const row of aggregationRows(ctx, project, metrics)) rows.push(row);
   }
-  return envelope(rows, errors.entries);
+  return envelope(shapedAggregations(ctx, rows), errors.entries);
 }
 
 export function getFinancialStatement(ctx: HandlerContext): Envelope {
@@ -73,9 +119,9 @@ export function getFinancialStatement(ctx: HandlerContext): Envelope {
   const interval = ctx.query.oneOf("interval", INTERVALS) ?? "1y";
   return envelope(
     ctx.dataset.statement(project.id, granularity, interval).map((row) => {
-      const asString = ctx.dataset.valuesAsStrings(project.id, row.metricId);
+      const asString = asText(ctx, project.id, row.metricId);
       return {
-        timestamp: row.timestamp,
+        timestamp: wireDay(day(row.timestamp.slice(0, 10)), ctx.knobs.readings),
         timestamp_label_heading: row.heading,
         timestamp_label_subheading: row.subheading,
         timestamp_granularity: row.granularity,
@@ -93,18 +139,27 @@ export function getFinancialStatement(ctx: HandlerContext): Envelope {
 
 /**
  * GET /v2/metrics-breakdown/{metric_id}: one row per project over a date range (default: the last 30 days),
- * {project_id, project_name, metric_id, value, share, start_date, end_date}, largest value first. A listed
- * project without the metric is absent (METRIC_NOT_AVAILABLE with knob `reportUnavailable`).
+ * largest value first. Everything here is a reading (the interface shows only the usage): the date names
+ * (breakdownDates), whether `all` or no project_ids selects every project (breakdownProjects), and the rows
+ * (breakdownRows: {project_name, metric_id, value}, or {project_id, project_name, metric_id, value, share,
+ * start_date, end_date}). A listed project without the metric is absent (METRIC_NOT_AVAILABLE with knob
+ * `reportUnavailable`).
  */
 export function getMetricsBreakdown(ctx: HandlerContext): Envelope {
   const { dataset } = ctx;
+  const { readings } = ctx.knobs;
   const metric = dataset.metric(ctx.params[0]);
   if (!metric) throw notFound(`Metric not found: ${ctx.params[0]}`);
   const errors = new Errors();
+  const listed = ctx.query.list("project_ids");
+  if (readings.breakdownProjects === "listed" && listed === undefined)
+    throw badRequest("project_ids is required (a comma list of project ids).");
   const sectors = resolveSectors(ctx, errors);
-  const projects = selectProjects(ctx, errors, metric.id, ctx.knobs.reportUnavailable).filter(
-    (p) => !sectors || sectors.some((s) => p.sectors.includes(s))
-  );
+  const selected =
+    readings.breakdownProjects === "listed"
+      ? listedProjects(ctx, errors, metric.id, listed ?? [])
+      : selectProjects(ctx, errors, metric.id, ctx.knobs.reportUnavailable);
+  const projects = selected.filter((p) => !sectors || sectors.some((s) => p.sectors.includes(s)));
   const range = ctx.query.dateRange();
   const today = dataset.todayDay;
   const defaultStart = (range.end ?? today) - 29;
@@ -126,12 +181,15 @@ export function getMetricsBreakdown(ctx: HandlerContext): Envelope {
         );
   return envelope(
     rows.map((row) => {
-      const asString = dataset.valuesAsStrings(row.projectId, metric.id);
+      const value = nullableNumber(row.value, asText(ctx, row.projectId, metric.id));
+      const name = names.get(row.projectId) ?? row.projectId;
+      if (readings.breakdownRows === "names")
+        return { project_name: name, metric_id: metric.id, value };
       return {
         project_id: row.projectId,
-        project_name: names.get(row.projectId) ?? row.projectId,
+        project_name: name,
         metric_id: metric.id,
-        value: nullableNumber(row.value, asString),
+        value,
         share: row.share,
         start_date: dayToDate(row.startDate),
         end_date: dayToDate(row.endDate),
@@ -139,4 +197,22 @@ export function getMetricsBreakdown(ctx: HandlerContext): Envelope {
     }),
     errors.entries
   );
+}
+
+/** The listed projects (`all` is no keyword here: an unknown id like any other). */
+function listedProjects(
+  ctx: HandlerContext,
+  errors: Errors,
+  metricId: string,
+  ids: readonly string[]
+): ProjectInfo[] {
+  const out: ProjectInfo[] = [];
+  for (const id of ids) {
+    const project = ctx.dataset.project(id);
+    if (!project) errors.notFound("project_ids", id);
+    else if (!project.metrics.includes(metricId)) {
+      if (ctx.knobs.reportUnavailable) errors.unavailable(id, metricId);
+    } else out.push(project);
+  }
+  return out;
 }

@@ -44,11 +44,17 @@ const DEPRECATION = {
   Link: '</v2/projects>; rel="successor-version"',
 };
 
-export function v1ListProjects({ dataset }: HandlerContext): HandlerResult {
+/** v1's answers: a bare list, or wrapped like v2's, as the v1Envelope reading says (§9 shows neither). */
+function v1Body(ctx: HandlerContext, rows: unknown[]): HandlerResult["body"] {
+  return ctx.knobs.readings.v1Envelope === "bare" ? rows : envelope(rows);
+}
+
+export function v1ListProjects(ctx: HandlerContext): HandlerResult {
   return {
     headers: DEPRECATION,
-    body: envelope(
-      dataset.projects.map((p) => ({
+    body: v1Body(
+      ctx,
+      ctx.dataset.projects.map((p) => ({
         project_id: p.id,
         name: p.name,
         symbol: p.symbol ?? null,
@@ -95,5 +101,5 @@ export function v1GetProjectMetrics(ctx: HandlerContext): HandlerResult {
     }
     return row;
   });
-  return { headers: DEPRECATION, body: envelope(rows) };
+  return { headers: DEPRECATION, body: v1Body(ctx, rows) };
 }

@@ -29,10 +29,25 @@ export interface DateRange {
 }
 
 export class Query {
-  constructor(private readonly params: URLSearchParams) {}
+  /**
+   * `accepted`: the parameters the operation takes under the current readings; any other name reads as
+   * absent (an ignored parameter changes nothing). Without it every name is read.
+   */
+  constructor(
+    private readonly params: URLSearchParams,
+    private readonly accepted?: ReadonlySet<string>
+  ) {}
+
+  /** Names sent that the operation does not take. */
+  unknown(): string[] {
+    const accepted = this.accepted;
+    if (!accepted) return [];
+    return [...new Set(this.params.keys())].filter((name) => !accepted.has(name));
+  }
 
   /** A single-valued parameter; a repeated one is refused (lists travel as one comma-separated value). */
   string(name: string): string | undefined {
+    if (this.accepted && !this.accepted.has(name)) return undefined;
     const values = this.params.getAll(name);
     if (values.length > 1) {
       throw badRequest(
@@ -92,8 +107,8 @@ export class Query {
   }
 
   /**
-   * start/end, also accepted as start_date/end_date (the interface's usage examples send those). Sending both
-   * names with different values is refused rather than guessed.
+   * start/end or start_date/end_date, whichever names the operation takes (the dateNames and breakdownDates
+   * readings). Sending both names with different values is refused rather than guessed.
    */
   dateRange(): DateRange {
     const start = this.either("start", "start_date");

@@ -18,37 +18,85 @@ import {
   getProjectMetricAggregations,
 } from "./handlers-summary";
 import { v1GetProjectMetrics, v1ListProjects } from "./handlers-v1";
+import type { Readings } from "../readings";
+
+/**
+ * The query parameters an operation takes: exactly the ones the interface lists for it. "DATES" stands for
+ * the date parameters, whose names are a reading (§4.14): see dateParameters().
+ */
+type Parameters = readonly string[];
+const DATES = "(dates)";
+const BREAKDOWN_DATES = "(breakdown dates)";
 
 interface Route {
   /** Path segments; ":" marks a parameter. */
   pattern: string[];
   handler: Handler;
+  parameters: Parameters;
 }
 
-const ROUTES: Route[] = [
-  ["/v2/projects", listProjects],
-  ["/v2/projects/:id", getProject],
-  ["/v2/projects/:id/metrics", getProjectMetrics],
-  ["/v2/projects/:id/metric-aggregations", getProjectMetricAggregations],
-  ["/v2/projects/:id/financial-statement", getFinancialStatement],
-  ["/v2/projects/:id/products/:product", getProduct],
-  ["/v2/projects/:id/products/:product/metrics", getProductMetrics],
-  ["/v2/market-sectors", listMarketSectors],
-  ["/v2/market-sectors/:id", getMarketSector],
-  ["/v2/metrics", listMetrics],
-  ["/v2/metrics/:id", getMetric],
-  ["/v2/metric-aggregations", getMetricAggregations],
-  ["/v2/metrics-breakdown/:id", getMetricsBreakdown],
-  ["/v1/projects", v1ListProjects],
-  ["/v1/projects/:id/metrics", v1GetProjectMetrics],
-].map(([path, handler]) => ({
-  pattern: (path as string).split("/").filter(Boolean),
-  handler: handler as Handler,
+const SERIES_FILTERS = ["chain_ids", "product_ids", "market_sector_ids"] as const;
+
+const ROUTES: Route[] = (
+  [
+    ["/v2/projects", listProjects, []],
+    ["/v2/projects/:id", getProject, []],
+    [
+      "/v2/projects/:id/metrics",
+      getProjectMetrics,
+      ["metric_ids", ...SERIES_FILTERS, "aggregate_by", DATES, "order_direction", "assets_bridged"],
+    ],
+    ["/v2/projects/:id/metric-aggregations", getProjectMetricAggregations, []],
+    [
+      "/v2/projects/:id/financial-statement",
+      getFinancialStatement,
+      ["timestamp_granularity", "interval"],
+    ],
+    ["/v2/projects/:id/products/:product", getProduct, []],
+    [
+      "/v2/projects/:id/products/:product/metrics",
+      getProductMetrics,
+      ["metric_ids", "chain_ids", DATES, "aggregate_by", "order_direction", "assets_bridged"],
+    ],
+    ["/v2/market-sectors", listMarketSectors, []],
+    ["/v2/market-sectors/:id", getMarketSector, []],
+    ["/v2/metrics", listMetrics, []],
+    ["/v2/metrics/:id", getMetric, ["project_ids", ...SERIES_FILTERS, DATES, "assets_bridged"]],
+    ["/v2/metric-aggregations", getMetricAggregations, ["project_ids", "metric_ids"]],
+    ["/v2/metrics-breakdown/:id", getMetricsBreakdown, ["project_ids", BREAKDOWN_DATES]],
+    ["/v1/projects", v1ListProjects, []],
+    ["/v1/projects/:id/metrics", v1GetProjectMetrics, ["interval", "data_granularity"]],
+  ] as const
+).map(([path, handler, parameters]) => ({
+  pattern: path.split("/").filter(Boolean),
+  handler,
+  parameters,
 }));
 
 export interface RouteMatch {
   handler: Handler;
   params: string[];
+  /** The query parameters the operation takes, under these readings. */
+  accepted(readings: Readings): ReadonlySet<string>;
+}
+
+const START_END = ["start", "end"];
+const START_END_DATE = ["start_date", "end_date"];
+
+/** The names the date parameters go by, as the readings say (§4.14: which names are accepted where). */
+function dateParameters(marker: string, readings: Readings): string[] {
+  if (marker === DATES)
+    return readings.dateNames === "both" ? [...START_END, ...START_END_DATE] : START_END;
+  if (marker === BREAKDOWN_DATES) {
+    if (readings.breakdownDates === "start") return START_END;
+    if (readings.breakdownDates === "both") return [...START_END, ...START_END_DATE];
+    return START_END_DATE;
+  }
+  return [marker];
+}
+
+function acceptedBy(parameters: Parameters): (readings: Readings) => ReadonlySet<string> {
+  return (readings) => new Set(parameters.flatMap((p) => dateParameters(p, readings)));
 }
 
 /** Segments of a path, decoded; a trailing slash is tolerated. undefined for undecodable paths. */
@@ -73,7 +121,7 @@ export function matchRoute(segments: readonly string[]): RouteMatch | undefined 
       if (part.startsWith(":")) params.push(segments[i]);
       else ok = part === segments[i];
     }
-    if (ok) return { handler: route.handler, params };
+    if (ok) return { handler: route.handler, params, accepted: acceptedBy(route.parameters) };
   }
   return undefined;
 }

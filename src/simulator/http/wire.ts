@@ -1,4 +1,6 @@
-/** The JSON shapes the simulator sends: envelopes, error entries and metric values. */
+/** The JSON shapes the simulator sends: envelopes, error entries, metric values and timestamps. */
+import type { Readings } from "../readings";
+import { dayToDate, dayToIso, daysFromCivil } from "../util/days";
 
 export type WireValue = number | string | null;
 
@@ -36,3 +38,33 @@ export function wireValue(value: number, asString: boolean): WireValue {
 export function nullableNumber(value: number | null, asString = false): WireValue {
   return value === null ? null : wireValue(value, asString);
 }
+
+/**
+ * A day as the timestamps reading writes it (§2.4 "date of the data point", format not shown): local
+ * midnight east of UTC (the UTC instant is the day before), UTC midnight, or the date alone.
+ */
+export function wireDay(day: number, readings: Readings): string {
+  switch (readings.timestamps) {
+    case "utc":
+      return dayToIso(day);
+    case "date":
+      return dayToDate(day);
+    case "offset":
+      return `${dayToDate(day)}T00:00:00+02:00`;
+  }
+}
+
+/** Whether a project/metric pair's values go as numeric strings: the values reading, else the dataset's. */
+export function valuesAsText(
+  readings: Readings,
+  dataset: { valuesAsStrings(projectId: string, metricId: string): boolean },
+  projectId: string,
+  metricId: string
+): boolean {
+  if (readings.values === "strings") return true;
+  if (readings.values === "numbers") return false;
+  return dataset.valuesAsStrings(projectId, metricId);
+}
+
+/** The day a row dated "after the service's latest possible day" carries (futureRows reading "far"). */
+export const FAR_FUTURE_DAY = daysFromCivil(2099, 12, 31);
