@@ -27,6 +27,8 @@ export interface CallPlan<T> {
     data: T;
     errors: PartialError[];
     repeats?: RepeatNote;
+    /** What was set aside while reading (data/notes.ts); reported as notice events and in meta. */
+    notes?: readonly string[];
   };
 }
 
@@ -122,7 +124,9 @@ async function execute<T>(
       plan.requests.map((request) => () => sendRequest(deps, call, request)),
       controller
     );
-    const { data, errors, repeats } = combine(plan, responses, call);
+    const { data, errors, repeats, notes } = combine(plan, responses, call);
+    for (const message of notes ?? [])
+      deps.events.emit({ type: "notice", operation, message: `${label}: ${message}` });
     return {
       data,
       errors,
@@ -131,6 +135,7 @@ async function execute<T>(
         simulated: call.stats.simulated,
         redirects: call.stats.redirects,
         ...(repeats ? { repeats } : {}),
+        ...(notes && notes.length > 0 ? { notes } : {}),
       },
     };
   } finally {
@@ -144,7 +149,7 @@ function combine<T>(
   plan: CallPlan<T>,
   responses: readonly WireEnvelope[],
   call: CallContext
-): { data: T; errors: PartialError[]; repeats?: RepeatNote } {
+): ReturnType<CallPlan<T>["combine"]> {
   try {
     return plan.combine(responses);
   } catch (error) {

@@ -33,6 +33,6 @@ export function createClient(config: ClientConfig): MetricsClient {
     limiter: deps.limiter,
     on: (type, fn) => deps.events.on(type, fn),
     subscribe: (listener) => deps.events.subscribe(listener),
-    ...operations(base, deps.limits, run),
+    ...operations(base, deps.limits, run, deps.now),
   };
 }

@@ -51,7 +51,17 @@ export interface ErrorEvent {
   readonly attempts?: number;
 }
 
-export type ClientEvent = RequestEvent | ResponseEvent | RetryEvent | ErrorEvent;
+/**
+ * Something a call set aside while reading an answer that otherwise served (an unreadable catalogue entry
+ * left out, rows dated after any possible day ignored): for the diagnostics, once per call and kind.
+ */
+export interface NoticeEvent {
+  readonly type: "notice";
+  readonly operation: string;
+  readonly message: string;
+}
+
+export type ClientEvent = RequestEvent | ResponseEvent | RetryEvent | ErrorEvent | NoticeEvent;
 export type ClientEventType = ClientEvent["type"];
 export type ClientEventOf<T extends ClientEventType> = Extract<ClientEvent, { type: T }>;
 export type ClientListener = (event: ClientEvent) => void;

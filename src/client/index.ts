@@ -49,6 +49,7 @@ export type {
   ClientEventType,
   ClientListener,
   ErrorEvent,
+  NoticeEvent,
   RequestEvent,
   ResponseEvent,
   RetryEvent,
@@ -64,5 +65,7 @@ export {
 export { createLogger, setLogSink, type Logger, type LogRecord, type LogSink } from "./log";
 export { isIsoDate } from "./data/days";
 export { toIsoDate, toMetricValue } from "./data/values";
+export { isMetricAvailable } from "./data/normalise-catalogue";
+export { isReadableAggregation } from "./data/normalise-series";
 export { DEFAULT_OPEN_TEXT_LIMITS, openText, type OpenTextLimits } from "./data/open-text";
 export { isLoopbackHost } from "./http/url";

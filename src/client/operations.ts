@@ -129,8 +129,13 @@ export interface Operations {
   ): R<OpenRow[]>;
 }
 
-export function operations(base: URL, limits: ClientLimits, run: Runner): Operations {
-  const t = planTools(base, limits);
+export function operations(
+  base: URL,
+  limits: ClientLimits,
+  run: Runner,
+  now: () => number = Date.now
+): Operations {
+  const t = planTools(base, limits, now);
   const s = (options?: CallOptions): AbortSignal | undefined => options?.signal;
   // Ids for messages before validation: whatever the caller passed, shown as text.
   const ids = (...values: unknown[]): string[] => values.map((v) => String(v));

@@ -120,6 +120,9 @@ export class Diagnostics {
       this.totals.errors++;
     } else if (event.type === "response" && event.simulated) {
       this.simulated = true;
+    } else if (event.type === "notice") {
+      // What a call set aside (an unreadable entry, rows dated after any possible day): a note, once in a row.
+      if (this.notesList[0]?.text !== event.message) this.recordNote(event.message);
     }
     this.changed();
   };

@@ -152,16 +152,42 @@ describe("series operations", () => {
     expect(aggregations.data.every((r) => r.projectId === "aave" && r.metricId === "fees")).toBe(
       true
     );
-    const breakdown = await client.getMetricsBreakdown("fees", {
-      projectIds: ["aave", "uniswap"],
-      start: "2024-05-01",
-      end: "2024-05-31",
-    });
-    expect(breakdown.data.map((r) => r.projectId).sort()).toEqual(["aave", "uniswap"]);
+    const ask = () =>
+      client.getMetricsBreakdown("fees", {
+        projectIds: ["aave", "uniswap"],
+        start: "2024-05-01",
+        end: "2024-05-31",
+      });
+    // The breakdown's rows are not shown by the interface: by default they name projects by name only.
+    const breakdown = await ask();
+    expect(breakdown.data.map((r) => [r.projectName, r.projectId])).toEqual([
+      ["Uniswap", undefined],
+      ["Aave", undefined],
+    ]);
     expect(sim.requestLog.at(-1)?.query).toEqual({
       project_ids: "aave,uniswap",
       start_date: "2024-05-01",
       end_date: "2024-05-31",
+    });
+    sim.setKnobs({ readings: { breakdownRows: "full" } });
+    try {
+      expect((await ask()).data.map((r) => r.projectId)).toEqual(["uniswap", "aave"]);
+    } finally {
+      sim.setKnobs({ readings: undefined });
+    }
+    // start/end instead, for a service that takes the other metric operations' names.
+    await client
+      .getMetricsBreakdown("fees", {
+        projectIds: ["aave"],
+        start: "2024-05-01",
+        end: "2024-05-31",
+        dateNames: "start",
+      })
+      .catch(() => undefined);
+    expect(sim.requestLog.at(-1)?.query).toEqual({
+      project_ids: "aave",
+      start: "2024-05-01",
+      end: "2024-05-31",
     });
   });
 
@@ -239,14 +265,25 @@ describe("partial success", () => {
 });
 
 describe("service errors", () => {
-  it("passes on a 400 with the service's message", async () => {
+  it("passes on a 400, with the service's message when it sends one", async () => {
+    // §7 shows no error bodies: by default there is none to quote.
     await expect(client.v1GetProjectMetrics("aave", { interval: "2m" })).rejects.toMatchObject({
       kind: "invalid-input",
       status: 400,
-      message: expect.stringMatching(
-        /^v1GetProjectMetrics\(aave\): invalid input \(HTTP 400\): Invalid value for interval/
-      ),
+      message: "v1GetProjectMetrics(aave): invalid input (HTTP 400)",
     });
+    sim.setKnobs({ readings: { errorBodies: "json" } });
+    try {
+      await expect(client.v1GetProjectMetrics("aave", { interval: "2m" })).rejects.toMatchObject({
+        kind: "invalid-input",
+        status: 400,
+        message: expect.stringMatching(
+          /^v1GetProjectMetrics\(aave\): invalid input \(HTTP 400\): Invalid value for interval/
+        ),
+      });
+    } finally {
+      sim.setKnobs({ readings: undefined });
+    }
   });
 
   it("reports a wrong key as unauthorized, without ever putting a key in a URL", async () => {

@@ -231,6 +231,8 @@ describe("broken responses", () => {
     "wrong-content-type": "malformed-response",
     "empty-body": "malformed-response",
     "redirect-loop": "malformed-response",
+    // The bytes came, undecodable: an answer that cannot be read, not a network error, not retried.
+    "corrupt-gzip": "malformed-response",
   };
 
   it.each(FAULTS.map((f) => [f]))(
@@ -241,6 +243,10 @@ describe("broken responses", () => {
       const error = await client.listMetrics().catch((e: unknown) => e);
       expect(error).toMatchObject({ kind: expected[fault], operation: "listMetrics" });
       expect((error as Error).message).toMatch(/^listMetrics\(\): /);
+      if (fault === "corrupt-gzip") {
+        expect((error as Error).message).toMatch(/compressed body is corrupt \(Z_DATA_ERROR/);
+        expect(sim.requestLog).toHaveLength(1);
+      }
     }
   );
 });

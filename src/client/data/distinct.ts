@@ -148,14 +148,23 @@ export function distinctWideRows(
   );
 }
 
-/** §4.11 long rows: one per day, project and metric. */
+/** §4.11 long rows: one per day, project, metric and (when a service splits the day) breakdown member. */
 export function distinctMultiProjectRows(
   rows: readonly MultiProjectMetricRow[],
   counter: RepeatCounter
 ): MultiProjectMetricRow[] {
   return distinct(
     rows,
-    (r) => JSON.stringify([r.date, r.projectId, r.metricId]),
+    (r) =>
+      JSON.stringify([
+        r.date,
+        r.projectId,
+        r.metricId,
+        r.chain ?? null,
+        r.productId ?? null,
+        r.businessLine ?? null,
+        r.version ?? null,
+      ]),
     (kept, next, fold) =>
       mergeValue(kept, next, fold, `${kept.projectId} ${kept.metricId} on ${kept.date}`),
     counter

@@ -19,28 +19,35 @@ import {
   asObject,
   firstString,
   isObject,
-  mapObjects,
+  mapUsable,
   optBool,
   optString,
   reqString,
   stringList,
 } from "./read";
+import type { Notes } from "./notes";
 import type { JsonObject, JsonValue } from "./wire";
 
-export function normaliseProjects(data: JsonValue): Project[] {
-  return mapObjects(data, "data", (item, path) => ({
-    projectId: reqString(item, "project_id", path),
-    name: optString(item, "name") ?? reqString(item, "project_id", path),
-    ...optional("symbol", optString(item, "symbol")),
-    ...optional("pricesourceId", optString(item, "pricesource_id")),
-    ...optional("url", optString(item, "url")),
-    isArchived: optBool(item, "is_archived"),
-    ...optional("archivedReason", optString(item, "archived_reason")),
-    ...optional("maintenanceReason", optString(item, "maintenance_reason")),
-    products: Array.isArray(item.products)
-      ? mapObjects(item.products, `${path}.products`, productSummary)
-      : [],
-  }));
+/** An entry that cannot be read is left out and noted (./notes.ts); every entry unreadable is malformed. */
+export function normaliseProjects(data: JsonValue, notes: Notes): Project[] {
+  return mapUsable(
+    data,
+    "data",
+    (item, path) => ({
+      projectId: reqString(item, "project_id", path),
+      name: optString(item, "name") ?? reqString(item, "project_id", path),
+      ...optional("symbol", optString(item, "symbol")),
+      ...optional("pricesourceId", optString(item, "pricesource_id")),
+      ...optional("url", optString(item, "url")),
+      isArchived: optBool(item, "is_archived"),
+      ...optional("archivedReason", optString(item, "archived_reason")),
+      ...optional("maintenanceReason", optString(item, "maintenance_reason")),
+      products: Array.isArray(item.products)
+        ? mapUsable(item.products, `${path}.products`, productSummary, notes, true)
+        : [],
+    }),
+    notes
+  );
 }
 
 function productSummary(item: JsonObject, path: string): ProductSummary {
@@ -79,6 +86,13 @@ export function normaliseProductDetail(data: JsonValue, projectIdAsked: string):
   };
 }
 
+function availabilityOf(
+  value: JsonValue | undefined
+): Pick<DetailCommon, "metricAvailability" | "availabilityPublished"> {
+  const { map, published } = availability(value);
+  return { metricAvailability: map, availabilityPublished: published };
+}
+
 function detailCommon(obj: JsonObject, fallbackName: string): DetailCommon {
   return {
     name: optString(obj, "name") ?? fallbackName,
@@ -86,25 +100,30 @@ function detailCommon(obj: JsonObject, fallbackName: string): DetailCommon {
     marketSectors: idList(obj.market_sectors),
     chains: stringList(obj.chains),
     aggregateByOptions: obj.aggregate_by_options ?? null,
-    metricAvailability: availability(obj.metric_availability),
+    ...availabilityOf(obj.metric_availability),
     metricDefinitions: definitions(obj.metric_definitions),
     metricSources: definitions(obj.metric_sources),
     raw: obj,
   };
 }
 
-export function normaliseMarketSectors(data: JsonValue): MarketSector[] {
-  return mapObjects(data, "data", (item, path) => {
-    const id = firstString(item, ["id", "market_sector_id"]);
-    return {
-      id: id ?? reqString(item, "id", path),
-      name: optString(item, "name") ?? id ?? "",
-      ...optional("url", optString(item, "url")),
-    };
-  });
+export function normaliseMarketSectors(data: JsonValue, notes: Notes): MarketSector[] {
+  return mapUsable(
+    data,
+    "data",
+    (item, path) => {
+      const id = firstString(item, ["id", "market_sector_id"]);
+      return {
+        id: id ?? reqString(item, "id", path),
+        name: optString(item, "name") ?? id ?? "",
+        ...optional("url", optString(item, "url")),
+      };
+    },
+    notes
+  );
 }
 
-export function normaliseMarketSectorDetail(data: JsonValue): MarketSectorDetail {
+export function normaliseMarketSectorDetail(data: JsonValue, notes: Notes): MarketSectorDetail {
   const obj = asObject(data, "data");
   const marketSectorId = firstString(obj, ["market_sector_id", "id"]);
   const id = marketSectorId ?? reqString(obj, "market_sector_id", "data");
@@ -118,28 +137,39 @@ export function normaliseMarketSectorDetail(data: JsonValue): MarketSectorDetail
       ...optional("how", optString(description, "how")),
     },
     projects: Array.isArray(obj.projects)
-      ? mapObjects(obj.projects, "data.projects", (p, path) => {
-          const projectId = reqString(p, "project_id", path);
-          return {
-            projectId,
-            name: optString(p, "name") ?? projectId,
-            ...optional("url", optString(p, "url")),
-          };
-        })
+      ? mapUsable(
+          obj.projects,
+          "data.projects",
+          (p, path) => {
+            const projectId = reqString(p, "project_id", path);
+            return {
+              projectId,
+              name: optString(p, "name") ?? projectId,
+              ...optional("url", optString(p, "url")),
+            };
+          },
+          notes,
+          true
+        )
       : [],
   };
 }
 
-export function normaliseMetrics(data: JsonValue): Metric[] {
-  return mapObjects(data, "data", (item, path) => {
-    const metricId = reqString(item, "metric_id", path);
-    return {
-      metricId,
-      metricName: firstString(item, ["metric_name", "name"]) ?? metricId,
-      description: optString(item, "description") ?? "",
-      ...optional("url", optString(item, "url")),
-    };
-  });
+export function normaliseMetrics(data: JsonValue, notes: Notes): Metric[] {
+  return mapUsable(
+    data,
+    "data",
+    (item, path) => {
+      const metricId = reqString(item, "metric_id", path);
+      return {
+        metricId,
+        metricName: firstString(item, ["metric_name", "name"]) ?? metricId,
+        description: optString(item, "description") ?? "",
+        ...optional("url", optString(item, "url")),
+      };
+    },
+    notes
+  );
 }
 
 /** Ids from a list of ids, a list of objects with an id, or an object keyed by id. */
@@ -161,19 +191,44 @@ function idList(value: JsonValue | undefined): string[] {
   return [];
 }
 
-/** Metric id → available: object of booleans (or truthy details), list of ids, or comma string. */
-function availability(value: JsonValue | undefined): Record<string, boolean> {
-  const out: Record<string, boolean> = {};
+/**
+ * Metric id → available, from every form metric_availability takes (§2.2 declares a string, §2.3 an
+ * object, the inner shape is not shown): an object of booleans (or truthy details), a list of ids, a comma
+ * string, or a string holding one of those as JSON. `published` is whether the detail said anything: when
+ * it did, a metric it does not list as available is not available, whatever the form.
+ */
+function availability(value: JsonValue | undefined): {
+  map: Record<string, boolean>;
+  published: boolean;
+} {
+  const map: Record<string, boolean> = {};
+  if (typeof value === "string") {
+    const text = value.trim();
+    if (/^[[{]/.test(text) && text.length <= MAX_EMBEDDED_JSON) {
+      try {
+        return availability(JSON.parse(text) as JsonValue);
+      } catch {
+        // Not JSON after all: read it as a comma list below.
+      }
+    }
+    splitList(text).forEach((id) => (map[id] = true));
+    return { map, published: true };
+  }
   if (isObject(value)) {
     for (const [id, v] of Object.entries(value)) {
-      out[id] = !(v === false || v === null || v === "false" || v === 0);
+      map[id] = !(v === false || v === null || v === "false" || v === 0);
     }
-  } else {
-    const ids = typeof value === "string" ? splitList(value) : idListOfMetrics(value);
-    ids.forEach((id) => (out[id] = true));
+    return { map, published: true };
   }
-  return out;
+  if (Array.isArray(value)) {
+    idListOfMetrics(value).forEach((id) => (map[id] = true));
+    return { map, published: true };
+  }
+  return { map, published: false };
 }
+
+/** Longest string read as embedded JSON: far above any metric list, far below what could cost memory. */
+const MAX_EMBEDDED_JSON = 1_000_000;
 
 function idListOfMetrics(value: JsonValue | undefined): string[] {
   if (!Array.isArray(value)) return [];
@@ -204,6 +259,17 @@ function splitList(text: string): string[] {
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s !== "");
+}
+
+/**
+ * Whether a project's (or product's) detail says a metric is available: true or false when it published its
+ * availability (a metric it does not list is unavailable, whatever the form), undefined when it said nothing.
+ */
+export function isMetricAvailable(detail: DetailCommon, metricId: string): boolean | undefined {
+  if (!detail.availabilityPublished) return undefined;
+  return Object.prototype.hasOwnProperty.call(detail.metricAvailability, metricId)
+    ? detail.metricAvailability[metricId] === true
+    : false;
 }
 
 /** Spread helper so optional members are absent rather than present-and-undefined. */

@@ -128,6 +128,12 @@ export function normaliseMultiProjectRows(
       projectName: optString(item, "project_name") ?? projectId,
       metricId: optString(item, "metric_id") ?? metricId,
       value: toMetricValue(item.value),
+      // §2.10 names no breakdown member; an odd service may split a project's day anyway: kept, so the
+      // parts are told apart (not taken for repeats) and added up by whoever reads them.
+      ...optional("chain", firstString(item, ["chain", "chain_id"])),
+      ...optional("productId", optString(item, "product_id")),
+      ...optional("businessLine", optString(item, "business_line")),
+      ...optional("version", optString(item, "version")),
     };
   });
 }
@@ -154,14 +160,66 @@ export function normaliseOpenRows(data: JsonValue): OpenRow[] {
   });
 }
 
+/** Names §2.6 and its variants give the aggregation's name member. */
+const AGGREGATION_NAME_KEYS = ["metric_aggregation_name", "aggregation", "aggregation_name"];
+/** Members of an aggregation row that name what it is about, not an aggregate. */
+const AGGREGATION_ROW_KEYS = new Set([
+  "project_id",
+  "project_name",
+  "metric_id",
+  "metric_name",
+  "timestamp",
+  "date",
+  ...AGGREGATION_NAME_KEYS,
+]);
+
+/**
+ * §4.12's rows, whose shape the interface does not show, in the shapes a service may send: the rows of
+ * §2.6 (one per aggregation), or wide rows (one per project and metric, one member per aggregation name),
+ * each read into §2.6's form. Rows of any other shape are kept as open rows without `aggregation`: a caller
+ * then knows the answer is not one it can read (isReadableAggregation) and may ask §4.4 instead.
+ */
 export function normaliseMetricAggregationRows(data: JsonValue): MetricAggregationRow[] {
-  return normaliseOpenRows(data).map((row) => ({
-    ...row,
-    ...optional(
-      "aggregation",
-      firstString(row.fields, ["metric_aggregation_name", "aggregation", "aggregation_name"])
-    ),
-  }));
+  const out: MetricAggregationRow[] = [];
+  for (const row of normaliseOpenRows(data)) {
+    const name = firstString(row.fields, AGGREGATION_NAME_KEYS);
+    if (name !== undefined || row.projectId === undefined || row.metricId === undefined) {
+      out.push({ ...row, ...optional("aggregation", name) });
+      continue;
+    }
+    const aggregates = Object.entries(row.fields).filter(([key]) => !AGGREGATION_ROW_KEYS.has(key));
+    if (aggregates.length === 0 || row.value !== undefined) {
+      out.push(row);
+      continue;
+    }
+    for (const [aggregation, value] of aggregates) {
+      out.push({
+        projectId: row.projectId,
+        ...optional("projectName", row.projectName),
+        metricId: row.metricId,
+        aggregation,
+        value: toMetricValue(value),
+        fields: {
+          ...(row.projectName === undefined ? {} : { project_name: row.projectName }),
+          project_id: row.projectId,
+          metric_id: row.metricId,
+          metric_aggregation_name: aggregation,
+          value,
+        },
+      });
+    }
+  }
+  return out;
+}
+
+/** A row of §4.12 read into §2.6's form: it says which project, metric and aggregation it holds. */
+export function isReadableAggregation(row: MetricAggregationRow): boolean {
+  return (
+    row.projectId !== undefined &&
+    row.metricId !== undefined &&
+    row.aggregation !== undefined &&
+    row.value !== undefined
+  );
 }
 
 export function normaliseBreakdownRows(data: JsonValue): MetricsBreakdownRow[] {

@@ -42,6 +42,36 @@ export function mapObjects<T>(
   );
 }
 
+/**
+ * Array of objects read by `each`, where one unreadable element is no reason to refuse the rest: it is left
+ * out and noted (a catalogue of thousands with one broken entry still lists the others). When every
+ * element is unreadable the answer itself is: the first problem is thrown, unless `emptyAllowed` (a nested
+ * list, whose owner stands without it).
+ */
+export function mapUsable<T>(
+  value: unknown,
+  path: string,
+  each: (item: JsonObject, itemPath: string) => T,
+  notes: { skip(error: ShapeError): void },
+  emptyAllowed = false
+): T[] {
+  const items = asArray(value, path);
+  const out: T[] = [];
+  let first: ShapeError | undefined;
+  items.forEach((item, i) => {
+    const itemPath = `${path}[${i}]`;
+    try {
+      out.push(each(asObject(item, itemPath), itemPath));
+    } catch (error) {
+      if (!(error instanceof ShapeError)) throw error;
+      first ??= error;
+      notes.skip(error);
+    }
+  });
+  if (out.length === 0 && first && !emptyAllowed) throw first;
+  return out;
+}
+
 /** A required id-like member: a non-empty string (numbers are accepted and stringified). */
 export function reqString(obj: JsonObject, key: string, path: string): string {
   const value = obj[key];

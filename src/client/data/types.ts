@@ -85,6 +85,11 @@ export interface ResultMeta {
   readonly redirects: readonly Redirect[];
   /** Present when the answer repeated rows (collapsed: every caller sees each day once). */
   readonly repeats?: RepeatNote;
+  /**
+   * What was set aside while reading the answer (an unreadable entry left out, rows dated after any possible
+   * day ignored), one sentence per kind; also sent as "notice" events. Absent when nothing was.
+   */
+  readonly notes?: readonly string[];
 }
 
 /** Every operation resolves to this: data and partial errors both reach the caller. */
@@ -142,6 +147,11 @@ export interface DetailCommon {
   readonly aggregateByOptions: JsonValue;
   /** Metric id → available, whether sent as an object of booleans, a list of ids or a comma string. */
   readonly metricAvailability: Readonly<Record<string, boolean>>;
+  /**
+   * Whether the detail published its metrics' availability at all. When it did, a metric it does not list
+   * as available is not available, whatever the form (isMetricAvailable()).
+   */
+  readonly availabilityPublished: boolean;
   readonly metricDefinitions: readonly MetricDefinition[];
   readonly metricSources: readonly MetricDefinition[];
   /** The object as received, for members whose shape the interface leaves open. */
@@ -231,6 +241,14 @@ export interface MultiProjectMetricRow {
   readonly projectName: string;
   readonly metricId: string;
   readonly value: MetricValue;
+  /**
+   * Breakdown members §2.10 does not name, present when a service splits a project's day anyway: the
+   * parts of the day's figure (engine/partition.ts adds them up).
+   */
+  readonly chain?: string;
+  readonly productId?: string;
+  readonly businessLine?: string;
+  readonly version?: string;
 }
 
 /**
@@ -314,6 +332,11 @@ export interface MetricsBreakdownParams {
   projectIds?: IdSelection;
   start?: IsoDate;
   end?: IsoDate;
+  /**
+   * The names the dates go by (§4.14: which names §4.13 takes is not shown): start_date/end_date, the usage
+   * example's (default), or start/end, the other metric operations'.
+   */
+  dateNames?: "start_date" | "start";
 }
 
 /** v1 parameter values are not documented (§9.4): passed through as given. */

@@ -25,9 +25,10 @@ const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /**
- * A timestamp as sent (YYYY-MM-DD, or an ISO date-time such as 2024-01-01T00:00:00.000Z) → the UTC
- * calendar date "YYYY-MM-DD". A date-time with an offset is first moved to UTC; one without an offset
- * is taken at face value. Undefined when the text is no date.
+ * A timestamp as sent (YYYY-MM-DD, or an ISO date-time such as 2024-01-01T00:00:00.000Z or
+ * 2024-01-02T00:00:00+02:00) → the calendar date it writes, "YYYY-MM-DD". The service's data points are
+ * days: a date-time names its day by its date part, whatever its offset (moving 2024-01-02T00:00:00+02:00
+ * to UTC would make it the 1st, and every figure a day early). Undefined when the text is no date.
  */
 export function toIsoDate(value: unknown): IsoDate | undefined {
   if (typeof value !== "string") return undefined;
@@ -36,10 +37,7 @@ export function toIsoDate(value: unknown): IsoDate | undefined {
   const m = DATE_TIME.exec(text);
   if (!m) return undefined;
   const datePart = `${m[1]}-${m[2]}-${m[3]}`;
-  if (!isIsoDate(datePart)) return undefined;
-  if (!m[8]) return datePart;
-  const at = Date.parse(text.replace(" ", "T"));
-  return Number.isNaN(at) ? undefined : new Date(at).toISOString().slice(0, 10);
+  return isIsoDate(datePart) ? datePart : undefined;
 }
 
 /** Comparator for ISO dates in the requested direction (string order is date order for YYYY-MM-DD). */

@@ -102,6 +102,21 @@ export async function fetchOnce(
       link.abort(error);
       throw tooLarge(error, call, spec, url, attempt);
     }
+    if (isDecodingError(error)) {
+      // The bytes arrived; they are not what their Content-Encoding says. Asking again brings the same.
+      throw new CryptometricsError(
+        "malformed-response",
+        `${requestLabel(call, spec)}: the service's answer could not be read: its compressed body is corrupt (${decodingDetail(error)})`,
+        {
+          operation: call.operation,
+          ids: spec.ids,
+          attempts: attempt,
+          request: { method: "GET", url: displayPath(url) },
+          cause: error,
+          secrets: [call.apiKey],
+        }
+      );
+    }
     if (timedOut && !call.signal.aborted) {
       throw new CryptometricsError(
         "timeout",
@@ -123,6 +138,38 @@ export async function fetchOnce(
     deps.timers.clearTimeout(timer);
     link.dispose();
   }
+}
+
+/** zlib's and brotli's error codes, as Node's fetch (undici) reports a body it could not decompress. */
+const DECODING_CODE = /^(Z_[A-Z_]+|ERR_BROTLI[A-Z_]*|ERR__ERROR_[A-Z_0-9]+|ERR_ZLIB[A-Z_]*)$/;
+
+/**
+ * The decompression failure in an error's cause chain, if there is one. Duck-typed: errors from Node's
+ * internals may come from another realm (a vm context, jest's sandbox), where `instanceof Error` fails.
+ */
+function decodingCause(error: unknown): { code: string; message?: unknown } | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && typeof current === "object" && current !== null; depth++) {
+    const { code, cause } = current as { code?: unknown; cause?: unknown };
+    if (typeof code === "string" && DECODING_CODE.test(code))
+      return current as { code: string; message?: unknown };
+    current = cause;
+  }
+  return undefined;
+}
+
+/**
+ * A body whose bytes could not be decompressed (a corrupt gzip or brotli stream): the answer came, and is
+ * unusable; not a network error (which a retry might cure).
+ */
+function isDecodingError(error: unknown): boolean {
+  return decodingCause(error) !== undefined;
+}
+
+function decodingDetail(error: unknown): string {
+  const cause = decodingCause(error);
+  const message = typeof cause?.message === "string" ? cause.message : "";
+  return [cause?.code ?? "", message].filter(Boolean).join(": ");
 }
 
 function megabytes(bytes: number): string {

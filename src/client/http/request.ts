@@ -47,4 +47,6 @@ export interface RequestSpec {
   ids: readonly string[];
   /** The id list (or the part of it) this request sends, named in its messages. */
   list?: readonly string[];
+  /** The answer may be a bare JSON list rather than an object with `data` (v1: its shape is not shown). */
+  bare?: boolean;
 }

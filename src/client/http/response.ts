@@ -22,6 +22,8 @@ export interface ResponseContext {
   secrets: readonly string[];
   now: number;
   attempt: number;
+  /** A bare JSON list is an answer too (v1: its shape is not shown), read as its `data`. */
+  bare?: boolean;
 }
 
 export function interpretResponse(
@@ -49,6 +51,10 @@ export function interpretResponse(
     parsed = JSON.parse(body) as JsonValue;
   } catch (error) {
     return fail(`invalid JSON (truncated?): "${snippet(body, ctx.secrets)}"`, error);
+  }
+  if (ctx.bare && Array.isArray(parsed)) {
+    if (hasSecretRun(body, ctx.secrets)) redactStrings({ data: parsed }, ctx.secrets);
+    return { data: parsed };
   }
   if (!isObject(parsed)) return fail(`expected a JSON object, got "${snippet(body, ctx.secrets)}"`);
   if (!("data" in parsed)) return fail(`no "data" member: "${snippet(body, ctx.secrets)}"`);

@@ -134,6 +134,7 @@ async function attemptOnce(
         secrets: [call.apiKey],
         now: deps.now(),
         attempt,
+        bare: spec.bare === true,
       });
     }
     const next = redirectTarget(

@@ -62,4 +62,5 @@ export const listMetricsPlan =
 export const v1ListProjectsPlan =
   (t: PlanTools): Planner<OpenRow[]> =>
   () =>
-    t.one([], ["v1", "projects"], [], normaliseOpenRows);
+    // §9 shows no shape for v1: a bare list and a {data} object are both read.
+    t.one([], ["v1", "projects"], [], normaliseOpenRows, true);

@@ -11,6 +11,7 @@ import {
   normaliseMultiProjectRows,
 } from "../data/normalise-series";
 import { RepeatCounter, distinctMultiProjectRows } from "../data/distinct";
+import { Notes, withoutFuture } from "../data/notes";
 import type { PlanTools, Query } from "./plan";
 import {
   ORDER_DIRECTIONS,
@@ -62,14 +63,20 @@ export const getMetricPlan =
       requests: t.split(check, [id], ["v2", "metrics", id], "projectIds", list, query),
       combine: (envelopes) => {
         const repeats = new RepeatCounter();
+        const notes = new Notes();
+        const latest = t.latestDay();
         // Chunks hold different projects: repeats are within one response.
         const merged = t.concat(envelopes, (data) =>
-          distinctMultiProjectRows(normaliseMultiProjectRows(data, id), repeats)
+          distinctMultiProjectRows(
+            withoutFuture(normaliseMultiProjectRows(data, id), latest, notes),
+            repeats
+          )
         );
         return {
           data: sortMultiProjectRows(merged.data, direction, list),
           errors: merged.errors,
           repeats: repeats.note(),
+          notes: notes.list(),
         };
       },
     };
@@ -108,11 +115,15 @@ export const getMetricsBreakdownPlan =
     const end = check.date("end", p.end);
     check.range(start, end);
     const list = listOf(projects);
-    // start_date/end_date: the only names the interface shows for this operation (§4.13).
+    // start_date/end_date by default: the only names the interface shows for this operation (§4.13).
+    const names =
+      check.oneOf("dateNames", p.dateNames, ["start_date", "start"] as const) === "start"
+        ? (["start", "end"] as const)
+        : (["start_date", "end_date"] as const);
     const query = (chunk: readonly string[] | undefined): Query => [
       ["project_ids", projectIdsValue(chunk, projects)],
-      ["start_date", start],
-      ["end_date", end],
+      [names[0], start],
+      [names[1], end],
     ];
     const segments = ["v2", "metrics-breakdown", id];
     return {

@@ -8,17 +8,26 @@ import type { PartialError } from "../data/types";
 import { buildUrl, chunkIds, type QueryValue } from "../http/url";
 import type { Checker } from "../data/validate";
 import type { JsonValue, WireEnvelope } from "../data/wire";
+import { latestPossibleDay, Notes } from "../data/notes";
+import type { IsoDate } from "../data/types";
 
 export type Query = ReadonlyArray<readonly [string, QueryValue]>;
 
 export interface PlanTools {
   url(segments: readonly string[], query?: Query): string;
-  /** A call of exactly one request whose `data` is read by `read`. */
+  /** The latest day the service can have data for, now (data/notes.ts): rows after it are ignored. */
+  latestDay(): IsoDate;
+  /**
+   * A call of exactly one request whose `data` is read by `read`, which notes what it sets aside.
+   * `bare`: the answer may be a bare JSON list instead of an object with `data` (v1, whose shape §9 does
+   * not show).
+   */
   one<T>(
     ids: readonly string[],
     segments: readonly string[],
     query: Query,
-    read: (data: JsonValue) => T
+    read: (data: JsonValue, notes: Notes) => T,
+    bare?: boolean
   ): CallPlan<T>;
   /**
    * One request per chunk of `list` (at most limits.maxIdsPerRequest ids, URL within
@@ -39,18 +48,23 @@ export interface PlanTools {
   ): { data: T[]; errors: PartialError[] };
 }
 
-export function planTools(base: URL, limits: ClientLimits): PlanTools {
+export function planTools(base: URL, limits: ClientLimits, now: () => number): PlanTools {
   const url = (segments: readonly string[], query: Query = []): string =>
     buildUrl(base, segments, query);
   return {
     url,
-    one: (ids, segments, query, read) => ({
+    latestDay: () => latestPossibleDay(now()),
+    one: (ids, segments, query, read, bare = false) => ({
       ids,
-      requests: [{ url: url(segments, query), ids }],
-      combine: ([envelope]) => ({
-        data: read(envelope.data),
-        errors: normalisePartialErrors(envelope.errors),
-      }),
+      requests: [{ url: url(segments, query), ids, ...(bare ? { bare } : {}) }],
+      combine: ([envelope]) => {
+        const notes = new Notes();
+        return {
+          data: read(envelope.data, notes),
+          errors: normalisePartialErrors(envelope.errors),
+          notes: notes.list(),
+        };
+      },
     }),
     split(check, ids, segments, listName, list, query) {
       if (!list) return [{ url: url(segments, query(undefined)), ids }];

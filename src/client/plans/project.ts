@@ -26,6 +26,7 @@ import {
   distinctStatementRows,
   distinctWideRows,
 } from "../data/distinct";
+import { Notes, withoutFuture } from "../data/notes";
 import type { PlanTools, Query } from "./plan";
 import {
   AGGREGATE_BY,
@@ -76,14 +77,22 @@ export const getProjectMetricsPlan =
       combine: (envelopes) => {
         const errors = mergePartialErrors(envelopes.map((e) => normalisePartialErrors(e.errors)));
         const repeats = new RepeatCounter();
+        const notes = new Notes();
+        const latest = t.latestDay();
         const rows = mergeWideRows(
-          envelopes.map((e) => distinctWideRows(normaliseProjectMetricRows(e.data, id), repeats))
+          envelopes.map((e) =>
+            distinctWideRows(
+              withoutFuture(normaliseProjectMetricRows(e.data, id), latest, notes),
+              repeats
+            )
+          )
         );
         const filled = fillRequestedMetrics(rows, metricIds, errors);
         return {
           data: sortProjectMetricRows(filled, direction ?? "desc"),
           errors,
           repeats: repeats.note(),
+          notes: notes.list(),
         };
       },
     };
@@ -117,8 +126,12 @@ export const getFinancialStatementPlan =
       ["interval", check.oneOf("interval", p.interval, STATEMENT_INTERVALS)],
     ];
     const repeats = new RepeatCounter();
-    const plan = t.one([id], ["v2", "projects", id, "financial-statement"], query, (data) =>
-      sortStatementRows(distinctStatementRows(normaliseStatementRows(data), repeats))
+    const latest = t.latestDay();
+    // A period dated after any day the service can have is ignored like a future daily row.
+    const plan = t.one([id], ["v2", "projects", id, "financial-statement"], query, (data, notes) =>
+      sortStatementRows(
+        distinctStatementRows(withoutFuture(normaliseStatementRows(data), latest, notes), repeats)
+      )
     );
     return { ...plan, combine: (e) => ({ ...plan.combine(e), repeats: repeats.note() }) };
   };
@@ -157,11 +170,16 @@ export const getProductMetricsPlan =
       requests: t.split(check, [id, product], segments, "metricIds", metricIds, query),
       combine: (envelopes) => {
         const repeats = new RepeatCounter();
+        const notes = new Notes();
+        const latest = t.latestDay();
         const merged = t.concat(envelopes, (data) =>
-          distinctProductRows(normaliseProductMetricRows(data), repeats)
+          distinctProductRows(
+            withoutFuture(normaliseProductMetricRows(data), latest, notes),
+            repeats
+          )
         );
         const data = sortProductMetricRows(merged.data, direction ?? "desc", metricIds);
-        return { data, errors: merged.errors, repeats: repeats.note() };
+        return { data, errors: merged.errors, repeats: repeats.note(), notes: notes.list() };
       },
     };
   };
@@ -175,5 +193,6 @@ export const v1GetProjectMetricsPlan =
       ["interval", check.token("interval", p.interval)],
       ["data_granularity", check.token("dataGranularity", p.dataGranularity)],
     ];
-    return t.one([id], ["v1", "projects", id, "metrics"], query, normaliseOpenRows);
+    // §9 shows no shape for v1: a bare list and a {data} object are both read.
+    return t.one([id], ["v1", "projects", id, "metrics"], query, normaliseOpenRows, true);
   };

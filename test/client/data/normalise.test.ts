@@ -18,6 +18,8 @@ import {
   normaliseStatementRows,
 } from "../../../src/client/data/normalise-series";
 import { ShapeError } from "../../../src/client/data/read";
+import { isMetricAvailable } from "../../../src/client";
+import { Notes } from "../../../src/client/data/notes";
 import type { JsonValue } from "../../../src/client";
 import { fixture } from "../helpers";
 
@@ -26,7 +28,7 @@ const errors = (name: string) => (fixture(name) as { errors?: JsonValue }).error
 
 describe("catalogue shapes", () => {
   it("reads projects with products, archive and maintenance flags", () => {
-    const [aave, old, maintained] = normaliseProjects(data("projects.json"));
+    const [aave, old, maintained] = normaliseProjects(data("projects.json"), new Notes());
     expect(aave).toEqual({
       projectId: "aave",
       name: "Aave",
@@ -69,6 +71,7 @@ describe("catalogue shapes", () => {
       links: [{ summary: "Website", url: "https://aave.com" }],
       aggregateByOptions: { fees: ["chain", "product_id"], tvl: ["chain"] },
       metricAvailability: { fees: true, revenue: true, tvl: true, price: false },
+      availabilityPublished: true,
       metricDefinitions: [{ metricId: "fees", definition: "Interest paid by borrowers" }],
       metricSources: [{ metricId: "fees", definition: "On-chain events" }],
     });
@@ -81,9 +84,33 @@ describe("catalogue shapes", () => {
     expect(detail.marketSectors).toEqual(["exchanges"]);
     expect(detail.chains).toEqual(["ethereum", "base"]);
     expect(detail.metricAvailability).toEqual({ fees: true, revenue: true, trading_volume: true });
+    // Published as a list: a metric it does not list is not available.
+    expect(isMetricAvailable(detail, "fees")).toBe(true);
+    expect(isMetricAvailable(detail, "tvl")).toBe(false);
     expect(detail.metricDefinitions).toEqual([]);
     expect(detail.links).toEqual([]);
     expect(detail.aggregateByOptions).toBeNull();
+  });
+
+  it("reads metric_availability in every form, an unlisted metric unavailable in each", () => {
+    const forms: JsonValue[] = [
+      "fees,revenue",
+      " fees , revenue ",
+      '["fees","revenue"]',
+      '{"fees":true,"revenue":true}',
+      ["fees", { metric_id: "revenue" }],
+      { fees: true, revenue: "yes" },
+      { fees: true, revenue: true, tvl: false },
+    ];
+    for (const form of forms) {
+      const detail = normaliseProjectDetail({ project_id: "p", metric_availability: form });
+      expect([form, isMetricAvailable(detail, "fees")]).toEqual([form, true]);
+      expect([form, isMetricAvailable(detail, "revenue")]).toEqual([form, true]);
+      expect([form, isMetricAvailable(detail, "tvl")]).toEqual([form, false]);
+    }
+    // Nothing published: nothing known.
+    const silent = normaliseProjectDetail({ project_id: "p" });
+    expect(isMetricAvailable(silent, "fees")).toBeUndefined();
   });
 
   it("reads product detail with list-shaped open members", () => {
@@ -97,11 +124,11 @@ describe("catalogue shapes", () => {
   });
 
   it("reads market sectors, a sector's detail and the metric list", () => {
-    expect(normaliseMarketSectors(data("market-sectors.json"))).toEqual([
+    expect(normaliseMarketSectors(data("market-sectors.json"), new Notes())).toEqual([
       { id: "lending", name: "Lending", url: "/v2/market-sectors/lending" },
       { id: "exchanges", name: "Exchanges" },
     ]);
-    expect(normaliseMarketSectorDetail(data("market-sector-detail.json"))).toEqual({
+    expect(normaliseMarketSectorDetail(data("market-sector-detail.json"), new Notes())).toEqual({
       marketSectorId: "lending",
       name: "Lending",
       description: { what: "Borrowing and lending", how: "Pools of deposits" },
@@ -110,17 +137,46 @@ describe("catalogue shapes", () => {
         { projectId: "compound", name: "compound" },
       ],
     });
-    expect(normaliseMetrics(data("metrics.json"))[1]).toEqual({
+    expect(normaliseMetrics(data("metrics.json"), new Notes())[1]).toEqual({
       metricId: "tvl",
       metricName: "TVL",
       description: "Total value locked",
     });
   });
 
-  it("calls a list without ids malformed, naming where", () => {
-    expect(() => normaliseProjects([{ name: "no id" }])).toThrow(ShapeError);
-    expect(() => normaliseProjects([{ name: "no id" }])).toThrow("data[0].project_id");
-    expect(() => normaliseProjects({ not: "a list" })).toThrow("expected an array");
+  it("calls a list none of whose entries can be read malformed, naming where", () => {
+    expect(() => normaliseProjects([{ name: "no id" }], new Notes())).toThrow(ShapeError);
+    expect(() => normaliseProjects([{ name: "no id" }], new Notes())).toThrow("data[0].project_id");
+    expect(() => normaliseProjects({ not: "a list" }, new Notes())).toThrow("expected an array");
+  });
+
+  it("leaves out an entry it cannot read, keeps the rest and notes it", () => {
+    const notes = new Notes();
+    const projects = normaliseProjects(
+      [
+        {
+          project_id: "aave",
+          name: "Aave",
+          products: [{ product_id: null }, { product_id: "v3" }],
+        },
+        { project_id: null, name: "Broken" },
+        "not an object",
+        { project_id: "uniswap", products: [{ product_id: null }] },
+      ],
+      notes
+    );
+    expect(projects.map((p) => [p.projectId, p.products.map((x) => x.productId)])).toEqual([
+      ["aave", ["v3"]],
+      ["uniswap", []],
+    ]);
+    expect(notes.list()).toEqual([
+      expect.stringMatching(
+        /^4 entries of the answer could not be read and were left out \(data\[0\]\.products\[0\]\.product_id: expected a non-empty string, got null; data\[1\]\.project_id: .*; data\[2\]: expected an object/
+      ),
+    ]);
+    expect(normaliseMetrics([{ metric_id: "fees" }, { metric_id: null }], notes)).toEqual([
+      { metricId: "fees", metricName: "fees", description: "" },
+    ]);
   });
 });
 

@@ -35,9 +35,12 @@ describe("dates", () => {
     expect(toIsoDate("2024-01-01T00:00:00")).toBe("2024-01-01");
   });
 
-  it("moves date-times with an offset to their UTC day", () => {
-    expect(toIsoDate("2024-01-01T23:00:00-05:00")).toBe("2024-01-02");
-    expect(toIsoDate("2024-01-01T01:00:00+02:00")).toBe("2023-12-31");
+  it("takes a date-time's day as the date it writes, whatever its offset", () => {
+    // Local midnight east of UTC is the previous UTC day; the data point is still the day written.
+    expect(toIsoDate("2024-01-02T00:00:00+02:00")).toBe("2024-01-02");
+    expect(toIsoDate("2024-01-01T23:00:00-05:00")).toBe("2024-01-01");
+    expect(toIsoDate("2024-01-01T01:00:00+14:00")).toBe("2024-01-01");
+    expect(toIsoDate("2024-12-31 00:00:00-1200")).toBe("2024-12-31");
   });
 
   it("refuses what is not a date", () => {
