@@ -2,12 +2,14 @@
  * AGGREGATION cells of one recalculation in as few requests as AGGREGATIONS would use: the (project, metric)
  * pairs asked within one window go out as one metric-aggregations request (§4.12) for their projects and
  * metrics (the client splits a long project list), instead of one project-aggregations request (§4.4) per
- * project. Each pair gets its own rows back; the engine caches them per pair.
+ * project. Each pair gets its own rows back; the engine caches them per pair. §4.12's row shape is not shown
+ * by the interface: an answer that cannot be read is asked of §4.4 per project (aggregation-fallback.ts).
  *
  * Every call settles: the request's failure rejects every caller, and a pair the answer leaves out resolves
  * with no rows (the cell says there are none). The engine's deadline bounds each call.
  */
 import type { MetricAggregationRow, MetricsClient, PartialError, Timers } from "../client";
+import { perProjectAggregations, readable } from "./aggregation-fallback";
 
 /** What a pair's cell reads: the service's rows for it, or why there are none. */
 export interface PairAggregations {
@@ -16,7 +18,10 @@ export interface PairAggregations {
   issue?: string;
 }
 
-type AggregationClient = Pick<MetricsClient, "getMetricAggregations">;
+type AggregationClient = Pick<
+  MetricsClient,
+  "getMetricAggregations" | "getProjectMetricAggregations"
+>;
 
 interface Waiting {
   projectId: string;
@@ -38,6 +43,25 @@ function issueOf(errors: readonly PartialError[], projectId: string, metricId: s
       return `metric "${metricId}" is not available for project "${projectId}"`;
   }
   return undefined;
+}
+
+/**
+ * The batch's rows: §4.12's answer when it can be read, else §4.4 per project (aggregation-fallback.ts), the
+ * shape of §4.12 being one the interface does not show.
+ */
+async function readAggregations(
+  client: AggregationClient,
+  projectIds: string[],
+  metricIds: string[]
+): Promise<{
+  rows: MetricAggregationRow[];
+  errors: readonly PartialError[];
+  unknown: Set<string>;
+}> {
+  const res = await client.getMetricAggregations({ projectIds, metricIds });
+  if (readable(res.data)) return { rows: res.data, errors: res.errors, unknown: new Set() };
+  const fallback = await perProjectAggregations(client, projectIds, metricIds);
+  return { rows: fallback.rows, errors: res.errors, unknown: fallback.unknown };
 }
 
 export class AggregationBatcher {
@@ -71,18 +95,20 @@ export class AggregationBatcher {
     if (batch.length === 0) return;
     const projectIds = [...new Set(batch.map((w) => w.projectId))];
     const metricIds = [...new Set(batch.map((w) => w.metricId))];
-    this.client.getMetricAggregations({ projectIds, metricIds }).then(
-      (res) => {
+    readAggregations(this.client, projectIds, metricIds).then(
+      ({ rows, errors, unknown }) => {
         const byPair = new Map<string, MetricAggregationRow[]>();
-        for (const row of res.data) {
+        for (const row of rows) {
           if (row.projectId === undefined || row.metricId === undefined) continue;
           const key = pairKey(row.projectId, row.metricId);
-          const rows = byPair.get(key);
-          if (rows) rows.push(row);
+          const list = byPair.get(key);
+          if (list) list.push(row);
           else byPair.set(key, [row]);
         }
         for (const w of batch) {
-          const issue = issueOf(res.errors, w.projectId, w.metricId);
+          const issue = unknown.has(w.projectId)
+            ? `the service does not know project "${w.projectId}"`
+            : issueOf(errors, w.projectId, w.metricId);
           w.resolve({
             rows: byPair.get(pairKey(w.projectId, w.metricId)) ?? [],
             ...(issue ? { issue } : {}),

@@ -156,6 +156,7 @@ const recordWith =
   (value) =>
     isRecord(value) && members.every((m) => typeof value[m] === "string");
 
+/** Rows and the partial-success errors that came with them (aggregations, the breakdown). */
 const aggregationRows: Check = (value) =>
   isRecord(value) && listOf()(value.rows) && isStrings(value.errors);
 
@@ -179,7 +180,7 @@ const SHAPES: ReadonlyArray<[RegExp, Check]> = [
   [/^statement:/, listOf("metricId", "section")],
   [/^metric-aggregations:/, aggregationRows],
   [/^aggregation:/, pairAggregations],
-  [/^breakdown:/, listOf()],
+  [/^breakdown:/, aggregationRows],
   // A first day with data (engine/history-start.ts): a day number, or null for "no data".
   [/^history-start:/, (value) => value === null || Number.isInteger(value)],
 ];

@@ -2,13 +2,14 @@
  * Runs one planned series request through the client and splits its answer per series: points, "does not
  * exist" issues from partial-success errors, and warnings that do not stop a series.
  */
-import type { MetricsClient, PartialError, RepeatNote } from "../client";
+import type { MetricsClient, PartialError, RepeatNote, ResultMeta } from "../client";
 import { isCryptometricsError, openText } from "../client";
 import { notAvailableIssue } from "./availability";
 import { dayNumber, formatDay } from "../client/data/days";
 import type { SeriesIssue } from "./series-store";
 import type { DayPoint } from "./series-ops";
 import { seriesKey, type SeriesQuery, type SeriesVariant } from "./series-types";
+import { DayParts, unaskedMembers } from "./partition";
 
 export type SeriesClient = Pick<
   MetricsClient,
@@ -100,6 +101,11 @@ function describeRepeats(repeats: RepeatNote): string[] {
   return notes;
 }
 
+/** A response's notes for the series it served: repeats collapsed, rows set aside (future-dated...). */
+function notesOf(meta: ResultMeta): string[] {
+  return [...(meta.repeats ? describeRepeats(meta.repeats) : []), ...(meta.notes ?? [])];
+}
+
 function describeError(e: PartialError): string {
   switch (e.code) {
     case "NOT_FOUND":
@@ -146,6 +152,8 @@ export async function fetchGroup(
   const v = r.variant;
   // id -> dim -> day -> value, where id is the member that varies across the request's series.
   const found: Found = new Map();
+  // A day's rows split by a member nobody asked for are its parts: gathered here, added up below.
+  const parts = new DayParts();
   let errors: readonly PartialError[] = [];
   let notes: string[] = [];
   const description = describeGroup(r);
@@ -172,10 +180,10 @@ export async function fetchGroup(
       const members = r.all ? new Set(r.members) : undefined;
       for (const row of res.data) {
         if (members && !members.has(row.projectId)) continue;
-        push(found, row.projectId, "", dayNumber(row.date), row.value);
+        parts.add(row.projectId, "", dayNumber(row.date), unaskedMembers(row), row.value);
       }
       errors = res.errors;
-      if (res.meta.repeats) notes = describeRepeats(res.meta.repeats);
+      notes = notesOf(res.meta);
     } else if (r.form === "project") {
       const res = await client.getProjectMetrics(
         r.projectId,
@@ -192,16 +200,17 @@ export async function fetchGroup(
         },
         { signal }
       );
+      const asked = v.breakdown === "chain" ? "chain" : v.breakdown ? "productId" : undefined;
       for (const row of res.data) {
-        const dim =
-          v.breakdown === "chain" ? (row.chain ?? "") : v.breakdown ? (row.productId ?? "") : "";
+        const dim = asked ? (row[asked] ?? "") : "";
         const day = dayNumber(row.date);
+        const unasked = unaskedMembers(row, asked);
         for (const metricId of r.members) {
-          if (metricId in row.values) push(found, metricId, dim, day, row.values[metricId]);
+          if (metricId in row.values) parts.add(metricId, dim, day, unasked, row.values[metricId]);
         }
       }
       errors = res.errors;
-      if (res.meta.repeats) notes = describeRepeats(res.meta.repeats);
+      notes = notesOf(res.meta);
     } else {
       const res = await client.getProductMetrics(
         r.projectId,
@@ -218,11 +227,14 @@ export async function fetchGroup(
         { signal }
       );
       for (const row of res.data) {
-        const dim = v.breakdown === "chain" ? (row.chainId ?? "") : "";
-        push(found, row.metricId, dim, dayNumber(row.date), row.value);
+        const byChain = v.breakdown === "chain";
+        const dim = byChain ? (row.chainId ?? "") : "";
+        // A product's rows split by chain unasked (§2.5's chain_id without aggregate_by) are parts.
+        const unasked = !byChain && row.chainId !== undefined ? { chain: row.chainId } : {};
+        parts.add(row.metricId, dim, dayNumber(row.date), unasked, row.value);
       }
       errors = res.errors;
-      if (res.meta.repeats) notes = describeRepeats(res.meta.repeats);
+      notes = notesOf(res.meta);
     }
   } catch (error) {
     // A 404 on a project's or product's own path is an answer about those series, not a passing failure.
@@ -239,10 +251,18 @@ export async function fetchGroup(
     throw error;
   }
 
+  const ambiguous = parts.resolve(
+    (id, dim, day, value) => push(found, id, dim, day, value),
+    (id, dim, day) => {
+      const series = r.form === "metric" ? `${id} ${r.metricId}` : `${r.projectId} ${id}`;
+      return `${series}${dim ? ` (${dim})` : ""} on ${formatDay(day)}`;
+    }
+  );
   for (const q of r.queries) {
     const member = r.form === "metric" ? q.projectId : q.metricId;
     const dims = found.get(member);
     const result = results.get(seriesKey(q))!;
+    for (const note of ambiguous.get(member) ?? []) result.warnings.push(note);
     if (dims) result.dims = pointsOf(dims);
     // Asked of every project, the service names no project that lacks the metric: it leaves it out.
     else if (r.all)

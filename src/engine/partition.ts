@@ -1,0 +1,162 @@
+/**
+ * Rows for one project (or product) and day that carry a breakdown member nobody asked for: an odd service
+ * may answer `chain_ids=ethereum,base`, or any request, with one row per chain, business line, version or
+ * product. The interface names those members for asked breakdowns only (§2.4), so such rows are parts of
+ * the day's figure, never the figure itself:
+ *
+ * - parts with distinct member values partition the day: they are added up (a part without a value makes
+ *   the day's sum unknown: no value);
+ * - a row without the member beside parts that do carry it is the day's total if the parts add up to it
+ *   (it is then the value); otherwise the total and the parts cannot be told apart, and the day has no
+ *   value, with a note saying why;
+ * - within a split, the same member values twice with different numbers cannot be told apart either;
+ *   rows that all carry the same members (or none) are repeats, passed on as they came (push() settles
+ *   repeats).
+ *
+ * The same rows give the same day whatever request brought them (§4.3 for a project's metrics, §4.11 for a
+ * metric across projects, §4.7 for a product): the answer does not depend on the batching plan.
+ */
+
+/** The breakdown members a row may carry (chain, product, business line, version), as sent. */
+export interface Members {
+  chain?: string;
+  productId?: string;
+  businessLine?: string;
+  version?: string;
+}
+
+/** Member names as the interface spells them, for notes. */
+const NAMES: Record<keyof Members, string> = {
+  chain: "chain",
+  productId: "product_id",
+  businessLine: "business_line",
+  version: "version",
+};
+
+/** The members a row carries besides `asked` (the breakdown asked, whose value is the dimension). */
+export function unaskedMembers(row: Members, asked?: keyof Members): Members {
+  const out: Members = {};
+  for (const key of Object.keys(NAMES) as (keyof Members)[])
+    if (key !== asked && row[key] !== undefined) out[key] = row[key];
+  return out;
+}
+
+interface Part {
+  /** "" for a row without unasked members. */
+  key: string;
+  members: Members;
+  value: number | null;
+}
+
+/** Relative tolerance of "the parts add up to the total": floating-point sums of the same figures. */
+const TOLERANCE = 1e-9;
+
+function close(a: number, b: number): boolean {
+  return Math.abs(a - b) <= TOLERANCE * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+function describeMembers(parts: readonly Part[]): string {
+  const names = new Set<string>();
+  for (const p of parts)
+    for (const key of Object.keys(p.members) as (keyof Members)[]) names.add(NAMES[key]);
+  return [...names].join(" and ") || "a member";
+}
+
+/**
+ * The day's value(s) from its parts, or why there is none. Rows that are all of one kind (no member, or
+ * the same members) are repeats, not parts: their values go on as they came, for the repeat rules
+ * (series-fetch.ts push) to settle.
+ */
+function resolve(parts: readonly Part[]): { values: (number | null)[] } | { ambiguous: string } {
+  const byKey = new Map<string, Part[]>();
+  for (const p of parts) {
+    const list = byKey.get(p.key);
+    if (list) list.push(p);
+    else byKey.set(p.key, [p]);
+  }
+  if (byKey.size === 1) return { values: parts.map((p) => p.value) };
+  // A split: each part once. A part sent twice must agree with itself.
+  const one = new Map<string, Part>();
+  for (const [key, list] of byKey) {
+    const values = [...new Set(list.map((p) => p.value).filter((v) => v !== null))];
+    if (values.length > 1)
+      return {
+        ambiguous: `two rows with the same ${describeMembers(list)} and different values (${values.join(" and ")})`,
+      };
+    one.set(key, { ...list[0], value: values[0] ?? null });
+  }
+  const total = one.get("");
+  const split = [...one.values()].filter((p) => p.key !== "");
+  let sum = 0;
+  let complete = true;
+  for (const p of split) {
+    if (p.value === null) complete = false;
+    else sum += p.value;
+  }
+  if (!total || total.value === null) {
+    // Every part empty: no value, as one empty row would be; some empty: the sum is not the day's figure.
+    if (split.every((p) => p.value === null)) return { values: [null] };
+    return complete
+      ? { values: [sum] }
+      : {
+          ambiguous: `split by ${describeMembers(split)} with a part that has no value: the day's sum is unknown`,
+        };
+  }
+  // Parts without a value say nothing about a total that has one (a wide row's empty columns).
+  if (split.every((p) => p.value === null)) return { values: [total.value] };
+  if (complete && close(sum, total.value)) return { values: [total.value] };
+  return {
+    ambiguous: `sent both as a total (${total.value}) and split by ${describeMembers(split)} into parts that ${complete ? `add up to ${sum}` : "include one without a value"}: the total cannot be told from the parts`,
+  };
+}
+
+/**
+ * Collects the values of one answer per series member (project or metric), dimension and day, then gives
+ * each day one value: the parts added up, or null with a note when they cannot be told apart.
+ */
+export class DayParts {
+  private readonly parts = new Map<string, Map<string, Map<number, Part[]>>>();
+
+  add(id: string, dim: string, day: number, members: Members, value: number | null): void {
+    let dims = this.parts.get(id);
+    if (!dims) this.parts.set(id, (dims = new Map<string, Map<number, Part[]>>()));
+    let days = dims.get(dim);
+    if (!days) dims.set(dim, (days = new Map<number, Part[]>()));
+    const key = Object.keys(members).length === 0 ? "" : JSON.stringify(members);
+    const list = days.get(day);
+    const part = { key, members, value };
+    if (list) list.push(part);
+    else days.set(day, [part]);
+  }
+
+  /**
+   * Each (id, dim, day) through `push`: once for a split's sum, once per row for repeats; returns, per id, a
+   * note for each day whose parts could not be told apart (pushed as null). `describe` names the series and
+   * day in the note.
+   */
+  resolve(
+    push: (id: string, dim: string, day: number, value: number | null) => void,
+    describe: (id: string, dim: string, day: number) => string
+  ): Map<string, string[]> {
+    const notes = new Map<string, string[]>();
+    for (const [id, dims] of this.parts)
+      for (const [dim, days] of dims)
+        for (const [day, parts] of days) {
+          const outcome = resolve(parts);
+          if ("values" in outcome) {
+            for (const value of outcome.values) push(id, dim, day, value);
+            continue;
+          }
+          // No figure rather than one that may be wrong.
+          push(id, dim, day, null);
+          let list = notes.get(id);
+          if (!list) notes.set(id, (list = []));
+          if (list.length < MAX_NOTES)
+            list.push(`${describe(id, dim, day)}: ${outcome.ambiguous}; left empty`);
+        }
+    return notes;
+  }
+}
+
+/** Days named per series: enough to find them, bounded however many there are. */
+const MAX_NOTES = 5;

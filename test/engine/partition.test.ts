@@ -1,0 +1,98 @@
+import { DayParts, unaskedMembers } from "../../src/engine/partition";
+
+/** The values pushed per day, and the notes, for parts added as [members, value]. */
+function settle(parts: Array<[Record<string, string>, number | null]>) {
+  const d = new DayParts();
+  for (const [members, value] of parts) d.add("aave", "", 19737, members, value);
+  const pushed: Array<number | null> = [];
+  const notes = d.resolve(
+    (_id, _dim, _day, value) => pushed.push(value),
+    () => "aave fees on 2024-01-15"
+  );
+  return { pushed, notes: notes.get("aave") ?? [] };
+}
+
+describe("a day's rows split by a member nobody asked for", () => {
+  it("adds up parts with distinct member values", () => {
+    expect(
+      settle([
+        [{ chain: "base" }, 2],
+        [{ chain: "ethereum" }, 3],
+      ])
+    ).toEqual({
+      pushed: [5],
+      notes: [],
+    });
+    expect(
+      settle([
+        [{ chain: "ethereum", version: "v2" }, 1],
+        [{ chain: "ethereum", version: "v3" }, 2],
+        [{ chain: "base", version: "v3" }, 4],
+      ]).pushed
+    ).toEqual([7]);
+  });
+
+  it("takes a total that its parts add up to, and a total whose parts are empty", () => {
+    expect(
+      settle([
+        [{}, 5],
+        [{ chain: "base" }, 2],
+        [{ chain: "ethereum" }, 3],
+      ]).pushed
+    ).toEqual([5]);
+    expect(
+      settle([
+        [{}, 110],
+        [{ chain: "base" }, null],
+        [{ chain: "ethereum" }, null],
+      ]).pushed
+    ).toEqual([110]);
+  });
+
+  it("leaves the day empty, saying why, when the total and the parts cannot be told apart", () => {
+    const mixed = settle([
+      [{}, 9],
+      [{ chain: "base" }, 2],
+      [{ chain: "ethereum" }, 3],
+    ]);
+    expect(mixed.pushed).toEqual([null]);
+    expect(mixed.notes).toEqual([
+      "aave fees on 2024-01-15: sent both as a total (9) and split by chain into parts that add up to 5: the total cannot be told from the parts; left empty",
+    ]);
+    const twice = settle([
+      [{ chain: "base" }, 2],
+      [{ chain: "base" }, 4],
+      [{ chain: "ethereum" }, 3],
+    ]);
+    expect(twice.pushed).toEqual([null]);
+    expect(twice.notes[0]).toMatch(/two rows with the same chain and different values \(2 and 4\)/);
+    const gap = settle([
+      [{ version: "v2" }, 2],
+      [{ version: "v3" }, null],
+    ]);
+    expect(gap.pushed).toEqual([null]);
+    expect(gap.notes[0]).toMatch(/split by version with a part that has no value/);
+  });
+
+  it("passes repeats (rows all of one kind) on as they came, for the repeat rules to settle", () => {
+    expect(
+      settle([
+        [{}, 5],
+        [{}, 6],
+      ]).pushed
+    ).toEqual([5, 6]);
+    expect(
+      settle([
+        [{ chain: "base" }, 5],
+        [{ chain: "base" }, 5],
+      ]).pushed
+    ).toEqual([5, 5]);
+  });
+
+  it("keeps the member asked for as the dimension, not as a part", () => {
+    expect(unaskedMembers({ chain: "base", version: "v3", productId: undefined }, "chain")).toEqual(
+      { version: "v3" }
+    );
+    expect(unaskedMembers({ chain: "base" })).toEqual({ chain: "base" });
+  });
+});
