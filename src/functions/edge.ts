@@ -11,7 +11,7 @@ import { readyRuntime, runtimeIfReady } from "../runtime/runtime";
 import { recordAnsweredCall, recordCall, type Call } from "./call-record";
 import { CallTrace, NOT_CACHED, type FnContext, type NotCached } from "./context";
 import { dayToSerial } from "../sheet/excel-dates";
-import { retryHint, settingsHint, supportsFormattedNumbers } from "./host";
+import { addressHint, retryHint, settingsHint, supportsFormattedNumbers } from "./host";
 import {
   FunctionError,
   isDateCell,
@@ -85,6 +85,17 @@ function forKind(e: CryptometricsError): { code: ErrorCode; message: string } {
     case "too-large":
       // Not the service being down: the same request would be refused again, so no advice to ask again.
       return { code: "na", message: e.message };
+    case "malformed-response":
+      // The service answered, but not in a form that can be read: not "could not be reached". A captive
+      // portal or a cut body heals; a wrong address does not: both pieces of advice.
+      return {
+        code: "na",
+        message: around(
+          "The service's answer could not be read: ",
+          e.message,
+          `. ${sentence(retryHint("later"))}; if it persists, ${addressHint()}.`
+        ),
+      };
     default:
       return {
         code: "na",

@@ -50,6 +50,13 @@ export function settingsHint(): string {
     : "set your API key in the Cryptometrics taskpane (Settings)";
 }
 
+/** Where the user sets the service address, for an answer that is not the service's. */
+export function addressHint(): string {
+  return hostFlag()?.name === "cli"
+    ? "check --base-url or CRYPTOMETRICS_BASE_URL"
+    : "check the service address in the Cryptometrics taskpane (Settings)";
+}
+
 function probeEntities(): boolean {
   try {
     // Entity values returned by custom functions: CustomFunctionsRuntime 1.4; the entity, FormattedNumber

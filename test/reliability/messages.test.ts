@@ -21,8 +21,17 @@ const grid: Formula[] = createDataset("2026-11-20")
 const faults: Array<[string, Partial<SimulatorKnobs>, RegExp]> = [
   ["a 5xx outage", { fraction5xx: 1 }, /Use Refresh once it is back\.$/],
   ["connection resets", { fault: "reset" }, /Use Refresh once it is back\.$/],
-  ["a captive portal", { fault: "html-200" }, /Use Refresh once it is back\.$/],
-  ["a redirect loop", { fault: "redirect-loop" }, /Use Refresh once it is back\.$/],
+  // The service answered, unreadably: not "could not be reached" (the answer came), and two pieces of advice.
+  [
+    "a captive portal",
+    { fault: "html-200" },
+    /^The service's answer could not be read: .*Use Refresh later; if it persists, check the service address in the Cryptometrics taskpane \(Settings\)\.$/,
+  ],
+  [
+    "a redirect loop",
+    { fault: "redirect-loop" },
+    /^The service's answer could not be read: .*Use Refresh later; if it persists, check the service address/,
+  ],
   ["hanging requests", { hang: true }, /Use Refresh once it is back\.$/],
   [
     "a 429 storm",

@@ -127,6 +127,9 @@ describe("stale-if-error", () => {
     expect(kept.ok).toBe(true);
     expect(fresh).toMatchObject({ ok: false, code: "#N/A" });
     expect(!fresh.ok && fresh.message).toMatch(/expected JSON, got text\/html/);
-    expect(record("S!B1").error?.message).toMatch(/Use Refresh once it is back\.$/);
+    // An answer that came but cannot be read: said so, with both pieces of advice (not "could not be reached").
+    expect(record("S!B1").error?.message).toMatch(
+      /^The service's answer could not be read: .*Use Refresh later; if it persists, check the service address/
+    );
   });
 });

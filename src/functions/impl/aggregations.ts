@@ -1,21 +1,26 @@
 /**
- * AGGREGATION, AGGREGATIONS and BREAKDOWN: the service's own aggregates (§4.4, §4.12, §4.13).
+ * AGGREGATION and AGGREGATIONS: the service's own aggregates (§4.4, §4.12); BREAKDOWN (§4.13) is in
+ * ./breakdown.ts.
  *
  * - An archived project has no latest figure: its aggregates (latest, sum_30d, …) describe its last days,
  *   not now, so they are a #N/A naming the archive (engine/as-of.ts); its history reads with dates.
  * - Stable shapes when projects are listed: every input position keeps its rows, in input order (a repeated
  *   id repeats them; an empty, unknown, archived or unavailable one is a row of #N/A with the reason).
  *   Omitted projects mean all of them, in the service's order.
+ * - §2.6's columns whatever shape §4.12's rows take (the interface does not show it); an answer the client
+ *   cannot read is asked of §4.4 per project instead (engine/aggregation-fallback.ts).
  */
-import { archivedMessage } from "../../engine/as-of";
-import { notAvailableIssue } from "../../engine/availability";
-import { formatDay } from "../../client/data/days";
-import { DEFAULT_VARIANT } from "../../engine/series-types";
-import { openText, type JsonValue, type OpenRow, type Project } from "../../client";
-import { checkRange, idList, idPositions, optionalDate, requiredText, uniqueIds } from "../coerce";
+import {
+  openText,
+  type JsonValue,
+  type MetricAggregationRow,
+  type OpenRow,
+  type Project,
+} from "../../client";
+import { idList, idPositions, requiredText, uniqueIds } from "../coerce";
 import { traced, type FnContext } from "../context";
-import { FunctionError, notAvailable, type Cell, type ErrorCell, type Table } from "../result";
-import { latestPoint } from "./latest";
+import { notAvailable, type Cell, type ErrorCell, type Table } from "../result";
+import { archivedCell } from "./archived";
 import {
   projectCatalogue,
   resolveMetric,
@@ -25,40 +30,7 @@ import {
   type Resolved,
 } from "./resolve";
 
-/** What to do instead of reading an archived project's aggregates. */
-const ARCHIVED_ADVICE =
-  "its aggregates describe its last days; VALUE or METRIC with dates read its history";
-
-/** The last day with data of an archived project's metric ("archived since"), when it can be read. */
-async function lastDayOf(
-  ctx: FnContext,
-  projectId: string,
-  metricId: string
-): Promise<number | undefined> {
-  try {
-    return (
-      await latestPoint(
-        ctx,
-        { projectId, metricId, variant: DEFAULT_VARIANT },
-        `${projectId} ${metricId}`
-      )
-    )?.day;
-  } catch (error) {
-    if (error instanceof FunctionError) return undefined;
-    throw error;
-  }
-}
-
-async function archivedCell(
-  ctx: FnContext,
-  project: Project,
-  metricId: string | undefined,
-  advice = ARCHIVED_ADVICE
-): Promise<ErrorCell> {
-  const last =
-    metricId === undefined ? undefined : await lastDayOf(ctx, project.projectId, metricId);
-  return { error: "na", message: archivedMessage(project, last, advice) };
-}
+export { breakdown } from "./breakdown";
 
 export async function aggregation(
   ctx: FnContext,
@@ -157,6 +129,20 @@ function ids<T>(resolved: readonly Resolved<T>[], id: (v: T) => string): string[
   return uniqueIds(resolved.flatMap((r) => ("value" in r ? [id(r.value)] : [])));
 }
 
+/** A row of §4.12 with §2.6's members, in §2.6's order, as AGGREGATIONS shows it. */
+function asAggregationRow(row: MetricAggregationRow): MetricAggregationRow {
+  return {
+    ...row,
+    fields: {
+      project_name: row.projectName ?? row.projectId ?? null,
+      project_id: row.projectId ?? null,
+      metric_id: row.metricId ?? null,
+      metric_aggregation_name: row.aggregation ?? null,
+      value: row.value ?? null,
+    },
+  };
+}
+
 export async function aggregations(
   ctx: FnContext,
   projectsArg: unknown,
@@ -175,14 +161,16 @@ export async function aggregations(
   const nothingValid =
     (projectIds !== "all" && projectIds.length === 0) ||
     (metricIds !== "all" && metricIds.length === 0);
-  const loaded = nothingValid
+  const answer = nothingValid
     ? { rows: [], errors: [] }
     : await traced(
         ctx,
         "GET /v2/metric-aggregations",
         ctx.engine.metricAggregations(projectIds, metricIds)
       );
-  loaded.errors.forEach((e) => ctx.trace.warnings.add(e));
+  answer.errors.forEach((e) => ctx.trace.warnings.add(e));
+  // §2.6's columns whatever shape §4.12's rows came in (the interface does not show it).
+  const loaded = { rows: answer.rows.map(asAggregationRow) };
 
   // An archived project's reason, once per project (dated by one of its metrics), read concurrently.
   const catalogue = new Map((await projectCatalogue(ctx)).map((p) => [p.projectId, p] as const));
@@ -259,90 +247,4 @@ export async function aggregations(
     }
   }
   return openTable(lines);
-}
-
-export async function breakdown(
-  ctx: FnContext,
-  metricArg: unknown,
-  projectsArg: unknown,
-  startArg: unknown,
-  endArg: unknown
-): Promise<Table> {
-  // Every argument is checked before the first request: a bad one must not cost any.
-  const metricText = requiredText(metricArg, "metric");
-  const all = idList(projectsArg, "projects").length === 0;
-  const projectTexts = all ? [] : idPositions(projectsArg, "projects");
-  const start = optionalDate(startArg, "start");
-  const end = optionalDate(endArg, "end");
-  checkRange(start, end);
-  const metric = await resolveMetric(ctx, metricText);
-  const projects = await resolveProjects(ctx, projectTexts);
-  const projectIds = all ? "all" : ids(projects, (p) => p.projectId);
-  const rows =
-    projectIds !== "all" && projectIds.length === 0
-      ? []
-      : await traced(
-          ctx,
-          `GET /v2/metrics-breakdown/${metric.metricId}`,
-          ctx.engine.breakdown(
-            metric.metricId,
-            projectIds,
-            start === undefined ? undefined : formatDay(start),
-            end === undefined ? undefined : formatDay(end)
-          )
-        );
-  if (all) {
-    if (rows.length === 0) throw notAvailable(`no ${metric.metricId} breakdown for these projects`);
-    return openTable(rows.map((row) => ({ kind: "row", row })));
-  }
-  // Input order: each position its row, or the reason it has none.
-  const lines: Line[] = [];
-  for (const p of projects) {
-    const fields = {
-      project_id: "value" in p ? p.value.projectId : p.text,
-      metric_id: metric.metricId,
-    };
-    if ("error" in p) {
-      lines.push({ kind: "reason", fields, error: p.error });
-      continue;
-    }
-    const row = rows.find((r) => r.projectId === p.value.projectId);
-    if (row) {
-      lines.push({ kind: "row", row });
-      continue;
-    }
-    lines.push({
-      kind: "reason",
-      fields,
-      error: await missingReason(ctx, p.value, metric.metricId, start, end),
-    });
-  }
-  return openTable(lines);
-}
-
-/** Why the breakdown has no row for a listed project. */
-async function missingReason(
-  ctx: FnContext,
-  project: Project,
-  metricId: string,
-  start: number | undefined,
-  end: number | undefined
-): Promise<ErrorCell> {
-  const id = project.projectId;
-  if (project.isArchived)
-    return archivedCell(
-      ctx,
-      project,
-      metricId,
-      start === undefined && end === undefined
-        ? "give start and end dates to read its history"
-        : `no ${metricId} data in this period`
-    );
-  if ((await ctx.engine.published(id, undefined, metricId)) === false)
-    return { error: "na", message: notAvailableIssue(id, metricId).message };
-  const period =
-    start === undefined && end === undefined
-      ? "in the service's default period (the last 30 days)"
-      : `between ${start === undefined ? "launch" : formatDay(start)} and ${end === undefined ? "the latest data" : formatDay(end)}`;
-  return { error: "na", message: `no ${metricId} data for ${id} ${period}` };
 }

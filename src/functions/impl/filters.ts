@@ -2,7 +2,8 @@
  * The `chains`, `products` and `sectors` filters checked before a series is asked, so a typo never reads as
  * "no data" and a project a filter excludes says so instead of showing blank cells:
  * - chains against the project's (or product's) detail (§4.2, §4.6 `chains`), products against the
- *   project's products (§4.1), sectors against the sector catalogue (§4.8) and the project's sectors (§4.2);
+ *   project's products (§4.1), sectors against the sector catalogue (§4.8) and each sector's projects
+ *   (§4.9: the detail's own market_sectors has a shape the interface leaves open);
  * - a value close to a known one is a typo: #VALUE! `unknown chain "etherium" for aave; did you mean
  *   "ethereum"?`;
  * - a real value that does not apply to this project is #N/A with the reason (`aave is not on chain
@@ -56,6 +57,21 @@ function firstMismatch(
  * Why the filters of `options` do not fit `project` (or its product `productId`), as an error cell for its
  * column or the whole result; undefined when they fit (or there are none).
  */
+/**
+ * Whether a project is in one of the sectors, by the sectors' own project lists (§4.9, a documented shape);
+ * the project detail's market_sectors is an object whose inner shape the interface does not show.
+ */
+async function inSectors(
+  ctx: FnContext,
+  projectId: string,
+  sectors: readonly string[]
+): Promise<boolean> {
+  const details = await Promise.all(
+    sectors.map((s) => traced(ctx, `GET /v2/market-sectors/${s}`, ctx.engine.sector(s)))
+  );
+  return details.some((d) => d.projects.some((p) => p.projectId === projectId));
+}
+
 export async function checkFilters(
   ctx: FnContext,
   project: Project,
@@ -74,37 +90,33 @@ export async function checkFilters(
       };
     }
   }
-  const needsDetail = options.sectors.length > 0 || options.chains.length > 0;
-  if (needsDetail) {
+  if (options.sectors.length > 0 && !(await inSectors(ctx, id, options.sectors))) {
+    // The project's own list, for the message only: its shape is open (§2.12), the sectors' lists are not.
     const detail = await traced(ctx, `GET /v2/projects/${id}`, ctx.engine.project(id));
-    if (
-      options.sectors.length > 0 &&
-      !options.sectors.some((s) => detail.marketSectors.includes(s))
-    )
-      return {
-        error: "na",
-        message: `${id} is not in sector${options.sectors.length === 1 ? "" : "s"} ${options.sectors.map((s) => `"${s}"`).join(", ")}; its sectors: ${listed(detail.marketSectors)}`,
-      };
-    if (options.chains.length > 0) {
-      const chains = productId
-        ? (
-            await traced(
-              ctx,
-              `GET /v2/projects/${id}/products/${productId}`,
-              ctx.engine.product(id, productId)
-            )
-          ).chains
-        : detail.chains;
-      const owner = productId ? `${id}/${productId}` : id;
-      const chainMismatch = firstMismatch(
-        options.chains,
-        byId(chains),
-        "chain",
-        owner,
-        (chain) => `${owner} is not on chain "${chain}"; its chains: ${listed(chains)}`
-      );
-      if (chainMismatch) return chainMismatch;
-    }
+    return {
+      error: "na",
+      message: `${id} is not in sector${options.sectors.length === 1 ? "" : "s"} ${options.sectors.map((s) => `"${s}"`).join(", ")}; its sectors: ${listed(detail.marketSectors)}`,
+    };
+  }
+  if (options.chains.length > 0) {
+    const chains = productId
+      ? (
+          await traced(
+            ctx,
+            `GET /v2/projects/${id}/products/${productId}`,
+            ctx.engine.product(id, productId)
+          )
+        ).chains
+      : (await traced(ctx, `GET /v2/projects/${id}`, ctx.engine.project(id))).chains;
+    const owner = productId ? `${id}/${productId}` : id;
+    const chainMismatch = firstMismatch(
+      options.chains,
+      byId(chains),
+      "chain",
+      owner,
+      (chain) => `${owner} is not on chain "${chain}"; its chains: ${listed(chains)}`
+    );
+    if (chainMismatch) return chainMismatch;
   }
   if (options.products.length > 0) {
     const products = project.products.map((p) => p.productId);

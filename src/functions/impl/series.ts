@@ -33,6 +33,7 @@ import {
 } from "../result";
 import { checkFilters } from "./filters";
 import { horizonFor, type SeriesBase } from "./latest";
+import { productBreakdown } from "./product-breakdown";
 import { resolveMetrics, resolveProduct, resolveProject, resolveProjects } from "./resolve";
 import {
   FILL_LOOKBACK_DAYS,
@@ -247,11 +248,14 @@ async function column(
   const filtered = await checkFilters(ctx, p.value, req.options, req.productId);
   if (filtered) return { ...heading, error: filtered };
   const { options, start, end } = req;
+  // A product breakdown reads each product's own series (product-breakdown.ts); its horizon is the project's.
+  const byProduct = options.breakdown === "product_id" && !req.productId;
+  const variant = variantOf(options);
   const base: SeriesBase = {
     projectId: p.value.projectId,
     productId: req.productId,
     metricId: m.value.metricId,
-    variant: variantOf(options),
+    variant: byProduct ? { ...variant, breakdown: undefined } : variant,
   };
   const seriesLabel = `${p.value.projectId} ${m.value.metricId}`;
   const growth = growthOf_(options);
@@ -266,11 +270,10 @@ async function column(
       : options.fill === "previous"
         ? dataFrom - FILL_LOOKBACK_DAYS
         : dataFrom;
-  const answer = await fetchSeries(
-    ctx,
-    { ...base, start: fetchFrom, end: end ?? Infinity },
-    seriesLabel
-  );
+  const asked = { ...base, start: fetchFrom, end: end ?? Infinity };
+  const answer = byProduct
+    ? await productBreakdown(ctx, p.value, { ...asked, variant }, seriesLabel)
+    : await fetchSeries(ctx, asked, seriesLabel);
   if (answer.issue) return { ...heading, error: { error: "na", message: answer.issue.message } };
 
   // The horizon matters to periods and fills only; any dimension's data counts for the series.
