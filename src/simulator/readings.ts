@@ -299,3 +299,18 @@ export function parseReading(text: string): Partial<Readings> {
   mergeReadings(DEFAULT_READINGS, reading);
   return reading;
 }
+
+/** The README's readings table (src/simulator/README.md holds it verbatim; a test keeps them one). */
+export function readingsTable(): string {
+  const lines = [
+    "| switch | where | open in the interface | values (default first) |",
+    "|---|---|---|---|",
+  ];
+  for (const s of READING_SWITCHES) {
+    const values = Object.entries(s.values as Record<string, string>)
+      .map(([value, what], i) => `\`${value}\`${i === 0 ? " (default)" : ""}: ${what}`)
+      .join("<br>");
+    lines.push(`| \`${s.name}\` | ${s.where} | ${s.open} | ${values} |`);
+  }
+  return lines.join("\n");
+}

@@ -2,7 +2,10 @@
  * The reading switches: each value answers as README's readings table says, the default is the first
  * (least helpful) value, and a row split or a future row keeps the figures a client must arrive at.
  */
+import { readFileSync } from "node:fs";
 import { get as httpGet } from "node:http";
+import { join } from "node:path";
+import { readingsTable } from "../../src/simulator/readings";
 import { gunzipSync } from "node:zlib";
 import {
   DEFAULT_READINGS,
@@ -21,6 +24,12 @@ afterAll(() => sim.close());
 afterEach(() => sim.setKnobs({ readings: undefined, fault: null }));
 
 describe("the switches", () => {
+  it("are listed in the simulator's README exactly as readingsTable() gives them", () => {
+    const readme = readFileSync(join(__dirname, "../../src/simulator/README.md"), "utf8");
+    const block = /<!-- readings-table -->\n([\s\S]*?)\n<!-- \/readings-table -->/.exec(readme);
+    expect(block?.[1]).toBe(readingsTable());
+  });
+
   it("default to their first value, and every switch is described value by value", () => {
     for (const s of READING_SWITCHES) {
       const values = READING_VALUES[s.name] as readonly string[];
