@@ -106,7 +106,7 @@ export async function fetchOnce(
       // The bytes arrived; they are not what their Content-Encoding says. Asking again brings the same.
       throw new CryptometricsError(
         "malformed-response",
-        `${requestLabel(call, spec)}: the service's answer could not be read: its compressed body is corrupt (${decodingDetail(error)})`,
+        `${requestLabel(call, spec)}: unusable response: its compressed body is corrupt (${decodingDetail(error)})`,
         {
           operation: call.operation,
           ids: spec.ids,

@@ -7,6 +7,9 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { setLogSink, type LogRecord } from "../../client";
+import { formatDay } from "../../client/data/days";
+import { DATE_FORMAT } from "../../functions/edge";
+import { serialToDay } from "../../sheet/excel-dates";
 import { createDataset, type Readings } from "../../simulator";
 import { LAB_START } from "../faults/lab";
 import { evaluate, type CellResult, type Formula } from "../faults/workbook";
@@ -31,8 +34,21 @@ async function under(
   }
 }
 
-const shown = (c: CellResult): string =>
-  c.ok ? JSON.stringify(c.value).slice(0, 40) : `${c.code} ${c.message.slice(0, 60)}`;
+/** A cell as the table shows it: a date cell as its day, an error as its code and message. */
+function shown(c: CellResult): string {
+  if (!c.ok) return `${c.code} ${c.message.slice(0, 60)}`;
+  const v = c.value as { numberFormat?: unknown; basicValue?: unknown } | null;
+  if (
+    v &&
+    typeof v === "object" &&
+    typeof v.basicValue === "number" &&
+    v.numberFormat === DATE_FORMAT
+  ) {
+    const day = serialToDay(v.basicValue);
+    if (day !== undefined) return formatDay(day);
+  }
+  return JSON.stringify(c.value).slice(0, 40);
+}
 
 /** Cells that differ between two runs, described. */
 function differences(healthy: RuntimeOutcome, odd: RuntimeOutcome): string[] {
@@ -66,6 +82,7 @@ function splitAttack(member: Readings["unaskedSplit"]): HostileAttack {
         value("P!A2", "aave", "tvl", "2024-01-15", "chains=ethereum,base"),
         value("P!A3", "aave", "fees", "2024-03-31", "period=quarter"),
         value("P!A4", "aave", "revenue", "2024-01-15"),
+        value("P!A5", "aave", "fees", "2024-03-31", "period=quarter; chains=ethereum,base"),
       ];
       const alone: Formula[] = [
         value("P!B1", "aave", "fees", "2024-01-15", "chains=ethereum,base"),
@@ -90,7 +107,7 @@ function splitAttack(member: Readings["unaskedSplit"]): HostileAttack {
         split,
         lab.key,
         v.length === 0
-          ? `the healthy figures (fees on chains ${shown(split.cells[0])}, Q1 ${shown(q)}), alone or beside`
+          ? `the healthy figures (fees on chains ${shown(split.cells[0])}, their Q1 ${shown(split.cells[4])}), alone or beside`
           : `${v.length} figures differ: ${v[0]}`,
         v
       );
@@ -157,7 +174,7 @@ export const READING_ATTACKS: readonly HostileAttack[] = [
   },
   {
     name: "a corrupt gzip body",
-    bound: "an answer that could not be read: 1 request, no retry",
+    bound: "an answer that could not be read: each request once, no retry",
     run: async (lab) => {
       // Straight to the simulator: a proxy would have to decompress the body to pass it on.
       lab.virtual.setKnobs({ fault: "corrupt-gzip" });
@@ -169,7 +186,12 @@ export const READING_ATTACKS: readonly HostileAttack[] = [
       }
       const v: string[] = [];
       const cell = out.cells[0];
-      if (cell.ok || !/could not be read.*compressed body is corrupt/.test(cell.message))
+      if (
+        cell.ok ||
+        !/^The service's answer could not be read: .*unusable response: its compressed body is corrupt/.test(
+          cell.message
+        )
+      )
         v.push(`cell: ${message(out)}`);
       // The catalogues the cell needs, each asked once: no retry of an answer that cannot be read.
       const paths = out.starts.map((s) => s.path);
