@@ -29,6 +29,7 @@ const ISSUE_CODES: ReadonlySet<string> = new Set<SeriesIssue["code"]>([
   "unknown-metric",
   "metric-not-available",
   "unknown-product",
+  "unattributable",
 ]);
 
 // ---- series ----

@@ -154,6 +154,7 @@ export async function fetchGroup(
   const found: Found = new Map();
   // A day's rows split by a member nobody asked for are its parts: gathered here, added up below.
   const parts = new DayParts();
+  let unattributed = 0;
   let errors: readonly PartialError[] = [];
   let notes: string[] = [];
   const description = describeGroup(r);
@@ -202,6 +203,8 @@ export async function fetchGroup(
       );
       const asked = v.breakdown === "chain" ? "chain" : v.breakdown ? "productId" : undefined;
       for (const row of res.data) {
+        // A row of the asked breakdown that does not say which chain or product it is: never a whole.
+        if (asked && row[asked] === undefined) unattributed++;
         const dim = asked ? (row[asked] ?? "") : "";
         const day = dayNumber(row.date);
         const unasked = unaskedMembers(row, asked);
@@ -251,6 +254,15 @@ export async function fetchGroup(
     throw error;
   }
 
+  if (unattributed > 0) {
+    const member = v.breakdown === "chain" ? "chain" : "product";
+    for (const result of results.values())
+      result.issue = {
+        code: "unattributable",
+        message: `the service broke ${r.projectId} down by ${member} in ${unattributed} row${unattributed === 1 ? "" : "s"} that do not say which ${member} they are: no figure is shown rather than one ${member}'s as the whole`,
+      };
+    return { results, description };
+  }
   const ambiguous = parts.resolve(
     (id, dim, day, value) => push(found, id, dim, day, value),
     (id, dim, day) => {

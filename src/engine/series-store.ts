@@ -19,7 +19,13 @@ import type { DayPoint } from "./series-ops";
 
 /** Why a series has no data, as the service said it (partial-success errors). */
 export interface SeriesIssue {
-  code: "unknown-project" | "unknown-metric" | "metric-not-available" | "unknown-product";
+  code:
+    | "unknown-project"
+    | "unknown-metric"
+    | "metric-not-available"
+    | "unknown-product"
+    // Rows of an asked breakdown without the member saying which chain or product they are.
+    | "unattributable";
   message: string;
 }
 

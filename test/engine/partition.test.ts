@@ -1,4 +1,6 @@
 import { DayParts, unaskedMembers } from "../../src/engine/partition";
+import { fetchGroup, type SeriesClient } from "../../src/engine/series-fetch";
+import { DEFAULT_VARIANT, seriesKey } from "../../src/engine/series-types";
 
 /** The values pushed per day, and the notes, for parts added as [members, value]. */
 function settle(parts: Array<[Record<string, string>, number | null]>) {
@@ -94,5 +96,52 @@ describe("a day's rows split by a member nobody asked for", () => {
       { version: "v3" }
     );
     expect(unaskedMembers({ chain: "base" })).toEqual({ chain: "base" });
+  });
+});
+
+describe("rows of an asked breakdown that do not say which product they are", () => {
+  it("are no figure at all, with the reason, never one product's value as the whole", async () => {
+    const row = (fees: number) => ({
+      date: "2024-01-01",
+      projectId: "aave",
+      projectName: "Aave",
+      values: { fees },
+    });
+    const client = {
+      getProjectMetrics: () =>
+        Promise.resolve({
+          data: [row(1), row(2), row(3)],
+          errors: [],
+          meta: { requests: 1, simulated: true, redirects: [] },
+        }),
+    } as unknown as SeriesClient;
+    const query = {
+      projectId: "aave",
+      metricId: "fees",
+      start: 19723,
+      end: 19723,
+      variant: { ...DEFAULT_VARIANT, breakdown: "product_id" as const },
+    };
+    const { results } = await fetchGroup(
+      client,
+      {
+        form: "project",
+        projectId: "aave",
+        productId: "",
+        metricId: "",
+        members: ["fees"],
+        start: 19723,
+        end: 19723,
+        variant: query.variant,
+        queries: [query],
+      },
+      new AbortController().signal
+    );
+    const result = results.get(seriesKey(query))!;
+    expect(result.issue).toEqual({
+      code: "unattributable",
+      message:
+        "the service broke aave down by product in 3 rows that do not say which product they are: no figure is shown rather than one product's as the whole",
+    });
   });
 });
