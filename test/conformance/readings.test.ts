@@ -1,9 +1,10 @@
 /**
  * Conformance: the same answers under every reading of the interface. The corpus (every function, every
- * option family: test/fixtures/conformance/corpus.json) runs as one recalculation against the simulator
- * under its default readings (the least helpful ones), then again under each other value of each reading
- * switch (src/simulator/readings.ts), and once more with every formula alone (another batching plan). Any
- * answer that differs from the default run's fails; the matrix prints as one table either way.
+ * option family: test/fixtures/conformance/corpus.json) runs against the simulator under its default
+ * readings (the least helpful ones), then under each other value of each reading switch
+ * (src/simulator/readings.ts); each run twice, as one recalculation and with every formula alone (two
+ * batching plans: a reading may matter in one only). Any answer that differs from the default run's (in one
+ * recalculation) fails; the matrix prints as one table either way.
  *
  * Numbers are equal within 1e-9 relative: a day split into parts re-adds them in floating point.
  */
@@ -36,17 +37,20 @@ type Answer = { ok: true; value: Plain } | { ok: false; code: string; message: s
 
 interface Row {
   label: string;
-  /** Formula id -> its answer. */
-  answers: Map<string, Answer>;
-  requests: number;
+  /** Formula id -> its answer, in one recalculation and with every formula alone. */
+  together: Map<string, Answer>;
+  alone: Map<string, Answer>;
+  /** Requests of the two plans. */
+  requests: [number, number];
   ms: number;
-  /** Formula ids whose answer differs from the default run's. */
+  /** Formula ids whose answer differs from the default run's, "(alone)" when in that plan. */
   differs: string[];
   note?: string;
 }
 
 let sim: RunningSimulator;
-let reference: Row;
+/** The default readings' answers, all formulas in one recalculation: what every other run must give. */
+let reference: Map<string, Answer>;
 const matrix: Row[] = [];
 
 function configure(): void {
@@ -74,25 +78,31 @@ async function answer(formula: Formula & { id: string }, n: number): Promise<Ans
   }
 }
 
-/** The corpus against a fresh runtime: all at once (one recalculation), or one formula at a time. */
-async function run(label: string, together = true): Promise<Row> {
+const gets = (): number => sim.requestLog.filter((r) => r.method === "GET").length;
+
+/**
+ * The corpus against a fresh runtime twice: all at once (one recalculation, whose cells the engine plans
+ * together), then one formula at a time with nothing cached (each planned alone): two batching plans.
+ */
+async function run(label: string): Promise<Row> {
+  const started = performance.now();
   configure();
   sim.clearLog();
-  const started = performance.now();
-  const answers = new Map<string, Answer>();
-  if (together) {
-    const all = await Promise.all(FORMULAS.map((f, i) => answer(f, i)));
-    FORMULAS.forEach((f, i) => answers.set(f.id, all[i]));
-  } else {
-    for (const [i, f] of FORMULAS.entries()) {
-      currentRuntime().engine.clear();
-      answers.set(f.id, await answer(f, i));
-    }
+  const together = new Map<string, Answer>();
+  const all = await Promise.all(FORMULAS.map((f, i) => answer(f, i)));
+  FORMULAS.forEach((f, i) => together.set(f.id, all[i]));
+  const requestsTogether = gets();
+  sim.clearLog();
+  const alone = new Map<string, Answer>();
+  for (const [i, f] of FORMULAS.entries()) {
+    currentRuntime().engine.clear();
+    alone.set(f.id, await answer(f, i));
   }
   return {
     label,
-    answers,
-    requests: sim.requestLog.filter((r) => r.method === "GET").length,
+    together,
+    alone,
+    requests: [requestsTogether, gets()],
     ms: performance.now() - started,
     differs: [],
   };
@@ -126,12 +136,21 @@ function sameAnswer(a: Answer, b: Answer): boolean {
 }
 
 function compare(row: Row): Row {
-  for (const f of FORMULAS)
-    if (!sameAnswer(reference.answers.get(f.id)!, row.answers.get(f.id)!)) row.differs.push(f.id);
+  for (const f of FORMULAS) {
+    const expected = reference.get(f.id)!;
+    if (!sameAnswer(expected, row.together.get(f.id)!)) row.differs.push(f.id);
+    else if (!sameAnswer(expected, row.alone.get(f.id)!)) row.differs.push(`${f.id} (alone)`);
+  }
   return row;
 }
 
-/** Answers as the matrix quotes them; CONFORMANCE_FULL=1 quotes them whole (to find where they differ). */
+/** The id of a difference ("metric-by-product (alone)" → "metric-by-product"), and the answer it differs in. */
+function differing(row: Row, entry: string): { id: string; here: Answer | undefined } {
+  const alone = entry.endsWith(" (alone)");
+  const id = alone ? entry.slice(0, -" (alone)".length) : entry;
+  return { id, here: (alone ? row.alone : row.together).get(id) };
+}
+
 function brief(a: Answer | undefined): string {
   const text = a === undefined ? "-" : a.ok ? JSON.stringify(a.value) : `${a.code} ${a.message}`;
   if (process.env.CONFORMANCE_FULL === "1") return text;
@@ -148,18 +167,18 @@ const READINGS: Array<[ReadingName, string]> = READING_SWITCHES.flatMap((s) =>
 const FAMILIES = [...new Set(FORMULAS.map((f) => f.name))].filter((n) => n in FUNCTIONS);
 
 function printMatrix(): string {
-  const header = ["reading", ...FAMILIES, "requests", "s"];
+  const header = ["reading", ...FAMILIES, "requests (together / alone)", "s"];
   const lines = matrix.map((row) => {
     const cells = FAMILIES.map((family) => {
       const ids = FORMULAS.filter((f) => f.name === family).map((f) => f.id);
       if (row.note) return "·";
-      const n = ids.filter((id) => row.differs.includes(id)).length;
+      const n = ids.filter((id) => row.differs.some((d) => differing(row, d).id === id)).length;
       return n === 0 ? "=" : `≠${n}`;
     });
     return [
       row.label,
       ...cells,
-      row.note ? "-" : String(row.requests),
+      row.note ? "-" : `${row.requests[0]} / ${row.requests[1]}`,
       row.note ? "-" : (row.ms / 1000).toFixed(1),
     ];
   });
@@ -174,15 +193,13 @@ function printMatrix(): string {
   ];
   const notes = matrix.filter((r) => r.note).map((r) => `${r.label}: ${r.note}`);
   const differences = matrix.flatMap((row) =>
-    row.differs
-      .slice(0, 3)
-      .map(
-        (id) =>
-          `${row.label} ${id}:\n    default: ${brief(reference.answers.get(id))}\n    here:    ${brief(row.answers.get(id))}`
-      )
+    row.differs.slice(0, 3).map((entry) => {
+      const { id, here } = differing(row, entry);
+      return `${row.label} ${entry}:\n    default: ${brief(reference.get(id))}\n    here:    ${brief(here)}`;
+    })
   );
   return [
-    `Readings matrix: ${FORMULAS.length} formulas × ${matrix.length} runs ("=" every answer as under the default readings, "≠n" n answers differ).`,
+    `Readings matrix: ${FORMULAS.length} formulas under ${matrix.filter((r) => !r.note).length} readings, each run in one recalculation and with every formula alone ("=" every answer as under the default readings in one recalculation, "≠n" n formulas differ in either plan).`,
     ...out,
     ...notes,
     ...(differences.length > 0 ? ["Differences (first 3 of each run):", ...differences] : []),
@@ -191,15 +208,17 @@ function printMatrix(): string {
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, now: () => NOW, rateLimit: null });
-  reference = await run("default (least helpful everywhere)");
-  matrix.push(reference);
-}, 120_000);
+  const row = await run("default (least helpful everywhere)");
+  reference = row.together;
+  matrix.push(compare(row));
+}, 240_000);
 
 afterAll(async () => {
   matrix.push({
     label: "preflight=none",
-    answers: new Map(),
-    requests: 0,
+    together: new Map(),
+    alone: new Map(),
+    requests: [0, 0],
     ms: 0,
     differs: [],
     note: "the CORS preflight is the gateway's part (its same-origin npm start makes no preflight the default); a browser concern, not run here",
@@ -212,14 +231,21 @@ afterAll(async () => {
 describe("the corpus under every reading of the interface", () => {
   it("answers every formula under the default readings (no internal error, nothing left busy)", () => {
     const broken = FORMULAS.filter((f) => {
-      const a = reference.answers.get(f.id)!;
+      const a = reference.get(f.id)!;
       return !a.ok && (/internal error/.test(a.message) || a.code === "#BUSY!");
     });
-    expect(broken.map((f) => `${f.id}: ${brief(reference.answers.get(f.id))}`)).toEqual([]);
+    expect(broken.map((f) => `${f.id}: ${brief(reference.get(f.id))}`)).toEqual([]);
+  });
+
+  it("gives the same answers under the default readings with every formula alone (another batching plan)", () => {
+    const row = matrix[0];
+    expect(row.differs.map((entry) => `${entry}: ${brief(differing(row, entry).here)}`)).toEqual(
+      []
+    );
   });
 
   it.each(READINGS)(
-    "gives the same answers with %s=%s",
+    "gives the same answers with %s=%s, in one recalculation and alone",
     async (name, value) => {
       sim.setKnobs({ readings: undefined });
       sim.setKnobs({ readings: { [name]: value } });
@@ -227,21 +253,15 @@ describe("the corpus under every reading of the interface", () => {
         const row = compare(await run(`${name}=${value}`));
         matrix.push(row);
         expect(
-          row.differs.map(
-            (id) =>
-              `${id}: ${brief(row.answers.get(id))} (default: ${brief(reference.answers.get(id))})`
-          )
+          row.differs.map((entry) => {
+            const { id, here } = differing(row, entry);
+            return `${entry}: ${brief(here)} (default: ${brief(reference.get(id))})`;
+          })
         ).toEqual([]);
       } finally {
         sim.setKnobs({ readings: undefined });
       }
     },
-    120_000
+    240_000
   );
-
-  it("gives the same answers with every formula alone (another batching plan)", async () => {
-    const row = compare(await run("each formula alone", false));
-    matrix.push(row);
-    expect(row.differs.map((id) => `${id}: ${brief(row.answers.get(id))}`)).toEqual([]);
-  }, 240_000);
 });
