@@ -15,7 +15,7 @@
 
 export const READING_VALUES = {
   availability: ["string", "list", "listed", "object"],
-  sectors: ["names", "ids", "objects"],
+  sectors: ["names", "ids", "objects", "wrapped"],
   productMember: ["none", "product_id", "business_line", "version"],
   timestamps: ["offset", "utc", "date"],
   values: ["mixed", "strings", "numbers"],
@@ -74,6 +74,7 @@ const TABLE: Table = {
       names: 'an object of sector id → sector name ({"lending": "Lending"})',
       ids: "a list of sector ids",
       objects: "a list of {market_sector_id, name}",
+      wrapped: 'an object holding the list of ids ({"market_sector_ids": ["lending"]})',
     },
   },
   productMember: {

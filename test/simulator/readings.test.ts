@@ -64,7 +64,7 @@ describe("open shapes of the project detail", () => {
     expect(Object.keys(every).filter((id) => every[id])).toEqual(available);
   });
 
-  it("sends market_sectors as an object of names, a list of ids or a list of objects", async () => {
+  it("sends market_sectors as an object of names, a list of ids, a list of objects or a wrapped list", async () => {
     const forms: unknown[] = [];
     for (const value of READING_VALUES.sectors) {
       sim.setKnobs({ readings: { sectors: value } });
@@ -74,6 +74,7 @@ describe("open shapes of the project detail", () => {
       { lending: "Lending" },
       ["lending"],
       [{ market_sector_id: "lending", name: "Lending" }],
+      { market_sector_ids: ["lending"] },
     ]);
   });
 });

@@ -172,8 +172,13 @@ export function normaliseMetrics(data: JsonValue, notes: Notes): Metric[] {
   );
 }
 
-/** Ids from a list of ids, a list of objects with an id, or an object keyed by id. */
+/**
+ * Ids from a list of ids, a list of objects with an id, an object keyed by id (id → true, a name or a
+ * detail), or an object whose members hold such lists ({"market_sector_ids": [...]}).
+ */
 function idList(value: JsonValue | undefined): string[] {
+  if (isObject(value) && Object.values(value).some(Array.isArray))
+    return [...new Set(Object.values(value).flatMap((v) => (Array.isArray(v) ? idList(v) : [])))];
   if (Array.isArray(value)) {
     return value
       .map((v) =>

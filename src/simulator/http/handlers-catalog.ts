@@ -105,6 +105,8 @@ function sectorsOf(ctx: HandlerContext, ids: readonly string[]): unknown {
       return [...ids];
     case "objects":
       return ids.map((id) => ({ market_sector_id: id, name: ctx.dataset.sector(id)?.name ?? id }));
+    case "wrapped":
+      return { market_sector_ids: [...ids] };
   }
 }
 

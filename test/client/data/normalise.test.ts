@@ -92,6 +92,19 @@ describe("catalogue shapes", () => {
     expect(detail.aggregateByOptions).toBeNull();
   });
 
+  it("reads market_sectors in every form to the same ids", () => {
+    for (const form of [
+      ["lending", "exchanges"],
+      [{ market_sector_id: "lending" }, { id: "exchanges", name: "Exchanges" }],
+      { lending: "Lending", exchanges: true, derivatives: false },
+      { market_sector_ids: ["lending", "exchanges"] },
+      "lending, exchanges",
+    ] as JsonValue[]) {
+      const detail = normaliseProjectDetail({ project_id: "p", market_sectors: form });
+      expect([form, detail.marketSectors]).toEqual([form, ["lending", "exchanges"]]);
+    }
+  });
+
   it("reads metric_availability in every form, an unlisted metric unavailable in each", () => {
     const forms: JsonValue[] = [
       "fees,revenue",
