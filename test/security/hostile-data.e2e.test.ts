@@ -84,7 +84,7 @@ test("a project's name, description and definitions are shown as text; only http
   await page.waitForSelector("#insert-value");
   expect(await page.innerText("#detail-title")).toBe(HOSTILE_NAME);
   expect(await page.innerText("#detail")).toContain(HOSTILE_WHAT);
-  await page.click("#detail-metrics-toggle");
+  await page.locator("#detail-metrics-section [part='button']").click();
   expect(await page.innerText("#detail-metrics")).toContain(
     "<script>window.__pwned='definition'</script>"
   );
