@@ -28,6 +28,8 @@ describe("repeated rows", () => {
       copies: 4,
       conflicts: 1,
       examples: ["aave revenue on 2024-01-01: 10 and 11"],
+      // The conflict's key, so the engine can tell it from a day without data.
+      conflicted: [{ date: "2024-01-01", projectId: "aave", metricId: "revenue" }],
     });
   });
 
@@ -44,7 +46,7 @@ describe("repeated rows", () => {
       ["2024-01-02", "aave", 200],
       ["2024-01-02", "uniswap", 900],
     ]);
-    expect(meta.repeats).toEqual({ copies: 3, conflicts: 0, examples: [] });
+    expect(meta.repeats).toEqual({ copies: 3, conflicts: 0, examples: [], conflicted: [] });
   });
 
   it("collapses repeated product rows per day, metric and chain", async () => {
@@ -64,6 +66,7 @@ describe("repeated rows", () => {
       copies: 3,
       conflicts: 1,
       examples: ["fees (ethereum) on 2024-01-01: 10 and 12"],
+      conflicted: [{ date: "2024-01-01", metricId: "fees", chain: "ethereum" }],
     });
   });
 
@@ -124,6 +127,6 @@ describe("repeated statement and aggregation rows", () => {
       ["sum_30d", 3],
       ["latest", 1],
     ]);
-    expect(counter.note()).toEqual({ copies: 1, conflicts: 0, examples: [] });
+    expect(counter.note()).toEqual({ copies: 1, conflicts: 0, examples: [], conflicted: [] });
   });
 });

@@ -10,6 +10,7 @@
  *   counted and a few are named for the diagnostics.
  */
 import type {
+  ConflictKey,
   FinancialStatementRow,
   MetricValue,
   MultiProjectMetricRow,
@@ -27,20 +28,27 @@ export class RepeatCounter {
   private copies = 0;
   private conflicts = 0;
   private readonly examples: string[] = [];
+  private readonly conflicted: ConflictKey[] = [];
 
   copy(): void {
     this.copies++;
   }
 
-  conflict(description: string): void {
+  conflict(description: string, key: ConflictKey): void {
     this.conflicts++;
+    this.conflicted.push(key);
     if (this.examples.length < MAX_EXAMPLES) this.examples.push(description);
   }
 
   /** Undefined when every row came once. */
   note(): RepeatNote | undefined {
     if (this.copies === 0) return undefined;
-    return { copies: this.copies, conflicts: this.conflicts, examples: [...this.examples] };
+    return {
+      copies: this.copies,
+      conflicts: this.conflicts,
+      examples: [...this.examples],
+      conflicted: [...this.conflicted],
+    };
   }
 }
 
@@ -57,7 +65,7 @@ function resolve(kept: MetricValue, next: MetricValue): { value: MetricValue; co
  */
 interface Fold {
   stuck: Set<string>;
-  conflict(field: string, description: string): void;
+  conflict(field: string, description: string, key: ConflictKey): void;
 }
 
 /** One row per key, in first-seen order; `merge` folds a later copy into the kept row. */
@@ -84,9 +92,9 @@ function distinct<R>(
     const set = fields;
     out[at] = merge(out[at], row, {
       stuck: set,
-      conflict: (field, description) => {
+      conflict: (field, description, conflictKey) => {
         set.add(field);
-        counter.conflict(description);
+        counter.conflict(description, conflictKey);
       },
     });
   }
@@ -98,11 +106,13 @@ function mergeValue<R extends { value: MetricValue }>(
   kept: R,
   next: R,
   fold: Fold,
-  what: string
+  what: string,
+  key: ConflictKey
 ): R {
   if (fold.stuck.has("value")) return kept;
   const { value, conflict } = resolve(kept.value, next.value);
-  if (conflict) fold.conflict("value", `${what}: ${String(kept.value)} and ${String(next.value)}`);
+  if (conflict)
+    fold.conflict("value", `${what}: ${String(kept.value)} and ${String(next.value)}`, key);
   return value === kept.value ? kept : { ...kept, value };
 }
 
@@ -138,7 +148,16 @@ export function distinctWideRows(
         if (conflict)
           fold.conflict(
             metricId,
-            `${kept.projectId} ${metricId} on ${kept.date}: ${String(current)} and ${String(v)}`
+            `${kept.projectId} ${metricId} on ${kept.date}: ${String(current)} and ${String(v)}`,
+            {
+              date: kept.date,
+              projectId: kept.projectId,
+              metricId,
+              chain: kept.chain,
+              productId: kept.productId,
+              businessLine: kept.businessLine,
+              version: kept.version,
+            }
           );
         if (value !== current) (values ??= { ...kept.values })[metricId] = value;
       }
@@ -166,7 +185,11 @@ export function distinctMultiProjectRows(
         r.version ?? null,
       ]),
     (kept, next, fold) =>
-      mergeValue(kept, next, fold, `${kept.projectId} ${kept.metricId} on ${kept.date}`),
+      mergeValue(kept, next, fold, `${kept.projectId} ${kept.metricId} on ${kept.date}`, {
+        date: kept.date,
+        projectId: kept.projectId,
+        metricId: kept.metricId,
+      }),
     counter
   );
 }
@@ -184,7 +207,8 @@ export function distinctProductRows(
         kept,
         next,
         fold,
-        `${kept.metricId}${kept.chainId ? ` (${kept.chainId})` : ""} on ${kept.date}`
+        `${kept.metricId}${kept.chainId ? ` (${kept.chainId})` : ""} on ${kept.date}`,
+        { date: kept.date, metricId: kept.metricId, chain: kept.chainId }
       ),
     counter
   );
@@ -199,7 +223,11 @@ export function distinctStatementRows(
     rows,
     (r) => JSON.stringify([r.date, r.section, r.metricId]),
     (kept, next, fold) => {
-      const merged = mergeValue(kept, next, fold, `${kept.metricId} for ${kept.date}`);
+      const merged = mergeValue(kept, next, fold, `${kept.metricId} for ${kept.date}`, {
+        date: kept.date,
+        section: kept.section,
+        metricId: kept.metricId,
+      });
       if (fold.stuck.has("value")) return { ...merged, popChange: null };
       const change = resolve(merged.popChange, next.popChange);
       return change.value === merged.popChange ? merged : { ...merged, popChange: change.value };
@@ -216,7 +244,12 @@ export function distinctAggregationRows(
   return distinct(
     rows,
     (r) => JSON.stringify([r.projectId, r.metricId, r.aggregation]),
-    (kept, next, fold) => mergeValue(kept, next, fold, `${kept.aggregation} of ${kept.metricId}`),
+    (kept, next, fold) =>
+      mergeValue(kept, next, fold, `${kept.aggregation} of ${kept.metricId}`, {
+        projectId: kept.projectId,
+        metricId: kept.metricId,
+        aggregation: kept.aggregation,
+      }),
     counter
   );
 }

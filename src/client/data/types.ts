@@ -74,6 +74,24 @@ export interface RepeatNote {
   readonly conflicts: number;
   /** A few conflicts described ("aave revenue on 2024-11-01: 1 and 2"). */
   readonly examples: readonly string[];
+  /**
+   * Every key sent with different numbers, so a caller can tell a conflict from a plain null: a value
+   * nobody can vouch for must not be filled or counted as a day without data.
+   */
+  readonly conflicted: readonly ConflictKey[];
+}
+
+/** The row key of a conflict: the members its row had (a wide row's key names the metric too). */
+export interface ConflictKey {
+  readonly date?: IsoDate;
+  readonly projectId?: string;
+  readonly metricId?: string;
+  readonly chain?: string;
+  readonly productId?: string;
+  readonly businessLine?: string;
+  readonly version?: string;
+  readonly section?: string;
+  readonly aggregation?: string;
 }
 
 export interface ResultMeta {
