@@ -26,6 +26,8 @@ export {
 export {
   createDataset,
   OUTAGE,
+  GAPS_IN_DATA,
+  RANDOM_NULLS_UNTIL,
   type Dataset,
   type DailyOptions,
   type DatasetOptions,

@@ -16,12 +16,12 @@ function norm(s: string): string {
 }
 
 describe("the synthetic universe", () => {
-  it("keeps the 46 demo projects first and adds synthetic ones up to the size asked", () => {
-    expect(demo.projects).toHaveLength(46);
+  it("keeps the 49 demo projects first and adds synthetic ones up to the size asked", () => {
+    expect(demo.projects).toHaveLength(49);
     expect(large.projects).toHaveLength(300);
-    expect(large.projects.slice(0, 46).map((p) => p.id)).toEqual(demo.projects.map((p) => p.id));
+    expect(large.projects.slice(0, 49).map((p) => p.id)).toEqual(demo.projects.map((p) => p.id));
     // Asking for fewer projects than the demo has changes nothing.
-    expect(createDataset(TODAY, { projects: 10 }).projects).toHaveLength(46);
+    expect(createDataset(TODAY, { projects: 10 }).projects).toHaveLength(49);
   });
 
   it("is the same on every run, and a larger universe only appends projects", () => {
@@ -41,7 +41,7 @@ describe("the synthetic universe", () => {
     const demoLabels = new Set(
       demo.projects.flatMap((p) => [p.id, p.name, ...(p.symbol ? [p.symbol] : [])].map(norm))
     );
-    const synthetic = large.projects.slice(46);
+    const synthetic = large.projects.slice(demo.projects.length);
     const labels = synthetic.flatMap((p) =>
       [p.id, p.name, ...(p.symbol ? [p.symbol] : [])].map(norm)
     );
@@ -57,7 +57,7 @@ describe("the synthetic universe", () => {
   });
 
   it("gives synthetic projects sectors, profiles, metrics that agree, and a few archived ones", () => {
-    const synthetic = large.projects.slice(46);
+    const synthetic = large.projects.slice(demo.projects.length);
     const sectorIds = new Set(large.sectors.map((s) => s.id));
     for (const p of synthetic) {
       expect(p.sectors.every((s) => sectorIds.has(s))).toBe(true);

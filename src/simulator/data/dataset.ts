@@ -3,9 +3,9 @@
  * series the simulator serves, for a given "today". Pure: no HTTP, no clock, no randomness beyond seeded
  * generators keyed by ids. Series are generated lazily and memoised per (project, metric, bridged).
  *
- * Served series differ from the model's raw ones in the ways real data does: occasional nulls, an outage
- * window, asset metrics without bridged assets on request, no data after an archive date, a lag for the
- * project under maintenance.
+ * Served series differ from the model's raw ones in the ways real data does: occasional nulls in older
+ * history, gaps of several days (an outage, an indexing gap in a recent quarter), asset metrics without
+ * bridged assets on request, no data after an archive date, a lag for the project under maintenance.
  */
 import { LRUCache } from "lru-cache";
 import { day, dayFromMs, dayToDate, parseDate } from "../util/days";
@@ -24,15 +24,15 @@ import { syntheticProjects } from "./synthetic";
 
 export interface DatasetOptions {
   /**
-   * Size of the universe: the 46 demo projects, then synthetic ones up to this many (see synthetic.ts).
-   * Default (and anything up to 46): the demo projects alone.
+   * Size of the universe: the 49 demo projects, then synthetic ones up to this many (see synthetic.ts).
+   * Default (and anything up to 49): the demo projects alone.
    */
   projects?: number;
 }
 
 /**
  * Bounds on what the dataset keeps generated. Series are regenerated identically when asked again, so the
- * bounds cost time, never correctness. The demo's 46 projects fit whole (about 40 MB of served series); a
+ * bounds cost time, never correctness. The demo's 49 projects fit whole (about 40 MB of served series); a
  * synthetic universe of thousands of projects does not, and would otherwise grow without limit.
  */
 const MAX_MODELS = 600;
@@ -84,8 +84,24 @@ export interface DailyOptions {
 
 /** Project whose on-chain data has an outage (every value null) for two weeks. */
 export const OUTAGE = { projectId: "tick-and-tock", start: "2023-03-01", end: "2023-03-14" };
-const OUTAGE_START = day(OUTAGE.start);
-const OUTAGE_END = day(OUTAGE.end);
+
+/**
+ * Days a project's data is missing (every non-token metric null), so that a demo user meets a quarter, a month
+ * and a TTM that are not whole: the tick-and-tock outage, and a three-day indexing gap inside a recent
+ * quarter (blast, Q3 2026).
+ */
+export const GAPS_IN_DATA: readonly { projectId: string; start: string; end: string }[] = [
+  OUTAGE,
+  { projectId: "blast", start: "2026-08-10", end: "2026-08-12" },
+];
+
+/**
+ * Single days without a value, drawn at random per series, fall before this day only: older history has
+ * the holes early indexers left, recent history is whole except for the gaps above. (Sprinkled over every
+ * year, they left three quarters of all TTMs with a day missing.)
+ */
+export const RANDOM_NULLS_UNTIL = "2024-01-01";
+const RANDOM_NULLS_END = day(RANDOM_NULLS_UNTIL);
 
 /** Metrics with gaps: removed for some projects, chosen by a hash of the project id. */
 const GAPS: readonly { metrics: string[]; share: number }[] = [
@@ -238,12 +254,17 @@ export class DemoDataset {
       PROFILES[info.def.profile].bridgedShare * rangeHash(`${info.id}|bridged`, 0.7, 1.3)
     );
     const phase = rangeHash(`${info.id}|bridged-phase`, 0, 2 * Math.PI);
-    const outage = info.id === OUTAGE.projectId && !metric.token;
+    const gaps = metric.token
+      ? []
+      : GAPS_IN_DATA.filter((g) => g.projectId === info.id).map((g) => [day(g.start), day(g.end)]);
     for (let i = 0; i < values.length; i++) {
       const d = raw.start + i;
       if (withoutBridged)
         values[i] *= 1 - bridgedShare * (1 + 0.2 * Math.sin((2 * Math.PI * d) / 700 + phase));
-      if (unitAt(keyHash, d) < nullRate || (outage && d >= OUTAGE_START && d <= OUTAGE_END))
+      if (
+        (d < RANDOM_NULLS_END && unitAt(keyHash, d) < nullRate) ||
+        gaps.some(([from, to]) => d >= from && d <= to)
+      )
         values[i] = NaN;
     }
     return { start: raw.start, values };

@@ -577,6 +577,43 @@ export const PROJECTS: readonly ProjectDef[] = [
       reason: "Bridge operations halted in July 2023 after the team lost control of its keys.",
     },
   },
+  // Edges a model meets, built in so that users meet them in the demo too: a launch on a leap day with an
+  // indexing gap inside a recent quarter (blast), a launch in the middle of a recent quarter (monad: no TTM
+  // until a year after), an archive on a month's last day (fantom: its last month whole, its last quarter not).
+  {
+    id: "blast",
+    name: "Blast",
+    profile: "l2",
+    launch: "2024-02-29",
+    fees: 30 * M,
+    sectors: ["blockchains-l2"],
+    chains: [],
+    ...tk("BLAST", "2024-06-26", 0.02, 100 * B),
+  },
+  {
+    id: "monad",
+    name: "Monad",
+    profile: "l1",
+    launch: "2025-11-24",
+    fees: 20 * M,
+    sectors: ["blockchains-l1"],
+    chains: [],
+    ...tk("MON", "2025-11-24", 0.04, 100 * B),
+  },
+  {
+    id: "fantom",
+    name: "Fantom",
+    profile: "l1",
+    launch: "2019-12-27",
+    fees: 10 * M,
+    sectors: ["blockchains-l1"],
+    chains: [],
+    ...tk("FTM", "2019-12-27", 0.45, 3.175 * B),
+    archived: {
+      date: "2025-01-31",
+      reason: "Migrated to Sonic in January 2025; no new data is processed for the Fantom chain.",
+    },
+  },
   // Deliberately hostile name: the taskpane's escaping tests rely on it.
   {
     id: "tick-and-tock",

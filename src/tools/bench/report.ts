@@ -26,7 +26,7 @@ function settingsLine(r: BenchResults): string {
     (repeated > 0
       ? `, the first ${repeated} repeated (cells the add-in coalesces, the naive one does not)`
       : "") +
-    `; the large model holds all ${formatCount(s.universe)} projects of the simulator's universe (the 46 demo ` +
+    `; the large model holds all ${formatCount(s.universe)} projects of the simulator's universe (the demo ` +
     `projects and synthetic ones, \`--projects ${s.universe}\`), one date, the same 20 metrics` +
     `. Simulator in-process on loopback, ${s.latencyMs[0]}–${s.latencyMs[1]} ms latency per request; rate limit ` +
     `60 requests per ${formatDuration(s.windowMs)} in the client's limiter and in the simulator (the real 60 ` +
