@@ -41,6 +41,7 @@ import { FileBlobStore } from "./cache/file-store";
 import { cacheSettings, type CacheSettings } from "./cache/settings";
 import { configureCliRuntime, settleCliRuntime, type RuntimeSettings } from "./runtime-setup";
 import { firstLineOf } from "../client/errors";
+import { userMessage } from "../functions/messages";
 
 export interface CliIo extends OutputSink {
   stderr(text: string): void;
@@ -129,7 +130,8 @@ function configure(deps: CliDeps, settings: RuntimeSettings, cache: CacheSetting
     deps.configureRuntime(settings, cache);
   } catch (error) {
     if (isRecord(error) && error.kind === "invalid-input") {
-      throw new UsageError("config", firstLineOf(error), { cause: error });
+      // In words, not the client's call label ("createClient: …").
+      throw new UsageError("config", userMessage(firstLineOf(error)), { cause: error });
     }
     throw error;
   }

@@ -9,6 +9,12 @@ export interface CachePolicy {
    * The service updates metrics once a day; its hour is not documented, so midnight UTC is assumed.
    */
   dailyUpdateUtcHour: number;
+  /**
+   * A series answer that reaches today but whose newest day is older than today (the service's expected
+   * latest day) may have been fetched before the service published the day: it is fresh this long, not until
+   * the next daily update, so a session (or a saved cache) does not keep yesterday's "latest" all day.
+   */
+  unpublishedTtlMs: number;
   /** A value older than this is not served even when a refresh fails (stale-if-error has limits). */
   maxStaleMs: number;
   /**
@@ -27,6 +33,9 @@ export const DEFAULT_CACHE_POLICY: Readonly<CachePolicy> = {
   // The service advises refreshing project and metric lists daily or weekly (§8.3): one day.
   catalogueTtlMs: 24 * 60 * 60 * 1000,
   dailyUpdateUtcHour: 0,
+  // Half an hour: the service's publication hour is not documented; asking again twice an hour costs a
+  // request per series at most, while a day's figures missing until midnight UTC cost a wrong "latest".
+  unpublishedTtlMs: 30 * 60 * 1000,
   // A week: a model refreshed on Monday may still show Friday's figures, flagged stale, rather than errors.
   maxStaleMs: 7 * 24 * 60 * 60 * 1000,
   // Ten seconds: a healthy service answers a batch in well under a second, a slow one within a few; past that

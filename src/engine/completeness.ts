@@ -1,14 +1,15 @@
 /**
- * Which periods are complete: the rule behind `partial=exclude|include` (VALUE, METRIC, PRODUCT_METRIC,
- * STATEMENT) and every rolled-up figure, so a quarter-to-date never passes as a quarter.
+ * Periods and the horizon: the calendar side of the rule behind `partial=exclude|include` (VALUE, METRIC,
+ * PRODUCT_METRIC, STATEMENT), so a quarter-to-date never passes as a quarter. Which days of a window have
+ * data, and so whether its figure is whole, is figures.ts's rule.
  *
- * - A period's window is its calendar days cut by the user's own start and end: a cut the user chose is
- *   their choice and stays (January from the 15th is a complete "January from the 15th").
- * - The horizon of a series is the last day a figure can cover: min(today, its latest day with a value).
- * - A window is incomplete when its days run past the horizon (the latest data, or today).
- * - With `exclude` (the default, as terminals report fundamentals) incomplete periods are left out of tables
- *   and period-on-period changes, and are a #N/A naming the days covered in VALUE; with `include` they are
- *   shown, and headings state the days actually covered.
+ * - A period is its calendar days. A row of a table stands for the whole period: a period the user's start
+ *   or end cuts is not whole, whether the end was written TODAY(), "2026-12-31" or left out, so a period's
+ *   showing never depends on how the end date is written; partial=include shows the part in the range.
+ * - The horizon of a series is the last day a figure can cover: min(today, its latest day with data).
+ * - With `exclude` (the default, as terminals report fundamentals) a period that is not whole is left out of
+ *   the ends of a table, a #N/A inside it (a hole never shifts the rows), and a #N/A naming the days covered
+ *   in VALUE; with `include` it is shown, and headings state the days actually covered.
  *
  * Pure: days are day numbers (days.ts). Reading the horizon (it may need the service) is the caller's part.
  */
@@ -59,9 +60,13 @@ export function horizonOf(today: number, latest: number | undefined): number {
   return latest === undefined ? -Infinity : Math.min(today, latest);
 }
 
-/** The last day with a value among sorted points, or undefined. */
+/**
+ * The last day with data among sorted points (a value, or a conflict: the service has the day even though
+ * nobody can vouch for its value), or undefined.
+ */
 export function lastValueDay(points: readonly DayPoint[]): number | undefined {
-  for (let i = points.length - 1; i >= 0; i--) if (points[i].value !== null) return points[i].day;
+  for (let i = points.length - 1; i >= 0; i--)
+    if (points[i].value !== null || points[i].conflict) return points[i].day;
   return undefined;
 }
 

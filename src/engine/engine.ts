@@ -385,6 +385,14 @@ export class Engine {
   }
 
   /**
+   * The first day with data of a project's metric if this session holds it fresh, without waiting: null for
+   * "none", undefined for not held (the warm path of a cell; knownHistoryStart also looks in the saved cache).
+   */
+  historyStartNow(metricId: string, projectId: string): number | null | undefined {
+    return this.cache.peek<number | null>(historyStartKey(metricId, projectId));
+  }
+
+  /**
    * The first day with data of a metric for each project (history-start.ts): one read of the whole history
    * for the projects not cached yet, whose days from `keepFrom(projectId)` on fill the series cache. Kept a
    * catalogue lifetime (a first day does not move); a failed read is not kept.

@@ -1,8 +1,10 @@
 /**
  * Growth figures (`values=pop|yoy`): the change of a period's figure against a base, as a ratio (0.15 is
  * +15 %). `pop` compares with the previous period, `yoy` with the same period a year earlier. There is no
- * figure (a reason instead) where there is no base, the base is 0 (no ratio to it) or the base is incomplete
- * (a partial period would pass a part as the whole); the caller decides completeness.
+ * figure (a reason instead) where there is no base, or the base is 0 or negative: a change over a loss means
+ * nothing (a loss that narrows from -17.9 m to -11.3 m is not "-37 %"), so it is "NM", not meaningful, as
+ * Bloomberg and FactSet show it. Growth compares like with like: both periods whole (figures.ts); the
+ * caller decides that, every function the same way.
  */
 import { formatDay, periodStart, type Period } from "../client/data/days";
 
@@ -14,8 +16,17 @@ export type GrowthFigure = { value: number } | { missing: string };
 export function growthOf(current: number | null, base: number | null | undefined): GrowthFigure {
   if (current === null) return { missing: "no value for the period" };
   if (base === null || base === undefined) return { missing: "no base period to compare with" };
-  if (base === 0) return { missing: "the base period's value is 0" };
+  if (base === 0) return { missing: "NM: the base period's value is 0" };
+  if (base < 0)
+    return {
+      missing: `NM: the base period's value is negative (${formatAmount(base)}), so a change over it means nothing`,
+    };
   return { value: current / base - 1 };
+}
+
+/** "-17,855,097": a base named in a message. */
+function formatAmount(n: number): string {
+  return Math.round(n).toLocaleString("en-US");
 }
 
 /** The first day of the base period of the period starting on `start`. */

@@ -54,7 +54,8 @@ export async function readHistoryStarts(
     }
     let first: number | undefined;
     for (const points of r.dims.values()) {
-      const found = points.find((p) => p.value !== null);
+      // A conflict is a day the service has: the series has started, whatever its value was.
+      const found = points.find((p) => p.value !== null || p.conflict);
       if (found && (first === undefined || found.day < first)) first = found.day;
     }
     starts.set(q.projectId, first);

@@ -131,12 +131,14 @@ export class DayParts {
 
   /**
    * Each (id, dim, day) through `push`: once for a split's sum, once per row for repeats; returns, per id, a
-   * note for each day whose parts could not be told apart (pushed as null). `describe` names the series and
+   * note for each day whose parts could not be told apart (pushed as null, and passed to `ambiguous`, which
+   * marks it a conflict: unlike a day without data, no fill may fill it). `describe` names the series and
    * day in the note.
    */
   resolve(
     push: (id: string, dim: string, day: number, value: number | null) => void,
-    describe: (id: string, dim: string, day: number) => string
+    describe: (id: string, dim: string, day: number) => string,
+    ambiguous?: (id: string, dim: string, day: number) => void
   ): Map<string, string[]> {
     const notes = new Map<string, string[]>();
     for (const [id, dims] of this.parts)
@@ -149,6 +151,7 @@ export class DayParts {
           }
           // No figure rather than one that may be wrong.
           push(id, dim, day, null);
+          ambiguous?.(id, dim, day);
           let list = notes.get(id);
           if (!list) notes.set(id, (list = []));
           if (list.length < MAX_NOTES)

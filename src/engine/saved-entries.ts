@@ -49,6 +49,8 @@ function encodeSnapshot(s: SnapshotData): unknown {
     coverage: s.coverage.map(([a, b]) => [bound(a), bound(b)]),
     // Pairs, not an object: a dimension is a service-given name ("__proto__" included).
     dims: [...s.dims].map(([dim, points]) => [dim, [...points.keys()], [...points.values()]]),
+    // Days sent twice with different values: kept, so a restored series still refuses to show them.
+    ...(s.conflicts ? { conflicts: [...s.conflicts].map(([dim, days]) => [dim, [...days]]) } : {}),
     ...(s.issue ? { issue: { code: s.issue.code, message: s.issue.message } } : {}),
     warnings: s.warnings,
     servedBy: s.servedBy,
@@ -93,6 +95,21 @@ function decodeDims(json: unknown): Map<string, Map<number, number | null>> | un
   return dims;
 }
 
+/** Absent: no conflicts; anything but pairs of a dimension and whole day numbers is refused. */
+function decodeConflicts(json: unknown): Map<string, Set<number>> | undefined | false {
+  if (json === undefined) return undefined;
+  if (!Array.isArray(json)) return false;
+  const out = new Map<string, Set<number>>();
+  for (const item of json) {
+    if (!Array.isArray(item) || item.length !== 2) return false;
+    const [dim, days] = item as unknown[];
+    if (typeof dim !== "string" || out.has(dim) || !Array.isArray(days)) return false;
+    if (!days.every((d) => Number.isInteger(d))) return false;
+    out.set(dim, new Set(days as number[]));
+  }
+  return out;
+}
+
 function decodeIssue(json: unknown): SeriesIssue | undefined | false {
   if (json === undefined) return undefined;
   if (!isRecord(json) || typeof json.code !== "string" || !ISSUE_CODES.has(json.code)) return false;
@@ -105,12 +122,14 @@ function decodeSnapshot(json: unknown): SnapshotData | undefined {
   const coverage = decodeCoverage(json.coverage);
   const dims = decodeDims(json.dims);
   const issue = decodeIssue(json.issue);
-  if (!coverage || !dims || issue === false) return undefined;
+  const conflicts = decodeConflicts(json.conflicts);
+  if (!coverage || !dims || issue === false || conflicts === false) return undefined;
   if (!isStrings(json.warnings) || !isStrings(json.servedBy)) return undefined;
   if (!isInstant(json.fetchedAt) || !isInstant(json.expiresAt)) return undefined;
   return {
     coverage,
     dims,
+    ...(conflicts ? { conflicts } : {}),
     ...(issue ? { issue } : {}),
     warnings: json.warnings,
     servedBy: json.servedBy,

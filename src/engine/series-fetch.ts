@@ -2,7 +2,7 @@
  * Runs one planned series request through the client and splits its answer per series: points, "does not
  * exist" issues from partial-success errors, and warnings that do not stop a series.
  */
-import type { MetricsClient, PartialError, RepeatNote, ResultMeta } from "../client";
+import type { ConflictKey, MetricsClient, PartialError, RepeatNote, ResultMeta } from "../client";
 import { isCryptometricsError, openText } from "../client";
 import { notAvailableIssue } from "./availability";
 import { dayNumber, formatDay } from "../client/data/days";
@@ -79,11 +79,54 @@ function push(found: Found, id: string, dim: string, day: number, value: number 
   if (days.get(day) === undefined || days.get(day) === null) days.set(day, value);
 }
 
+/** id -> dim -> days the service sent twice with different values (their value is null in Found). */
+type Conflicts = Map<string, Map<string, Set<number>>>;
+
+/**
+ * The days of a request's series that the client found sent twice with different values (RepeatNote), keyed
+ * as push() keys rows: by the member that varies across the request's series and by dimension. A member's
+ * day in conflict is a conflict of its dimension ("" without breakdown), whatever other rows that day hold.
+ */
+function conflictsOf(r: GroupRequest, repeats: RepeatNote | undefined): Conflicts {
+  const out: Conflicts = new Map();
+  for (const key of repeats?.conflicted ?? []) {
+    if (key.date === undefined || key.metricId === undefined) continue;
+    let member: string | undefined;
+    if (r.form === "metric") member = key.metricId === r.metricId ? key.projectId : undefined;
+    else member = key.metricId;
+    if (member === undefined) continue;
+    addConflict(out, member, conflictDim(r, key), dayNumber(key.date));
+  }
+  return out;
+}
+
+function addConflict(out: Conflicts, member: string, dim: string, day: number): void {
+  let dims = out.get(member);
+  if (!dims) out.set(member, (dims = new Map<string, Set<number>>()));
+  let days = dims.get(dim);
+  if (!days) dims.set(dim, (days = new Set<number>()));
+  days.add(day);
+}
+
+/** The dimension a conflicting row's value lands in, as fetchGroup puts rows in dimensions. */
+function conflictDim(r: GroupRequest, key: ConflictKey): string {
+  const breakdown = r.variant.breakdown;
+  if (r.form === "metric" || !breakdown) return "";
+  if (breakdown === "chain") return key.chain ?? "";
+  return r.form === "project" ? (key.productId ?? "") : "";
+}
+
 /** Points per dimension, sorted by day: the same form the cache reads back (series-store.ts). */
-function pointsOf(days: Map<string, Map<number, number | null>>): Map<string, DayPoint[]> {
+function pointsOf(
+  days: Map<string, Map<number, number | null>>,
+  conflicts: Map<string, Set<number>> | undefined
+): Map<string, DayPoint[]> {
   const out = new Map<string, DayPoint[]>();
   for (const [dim, values] of days) {
-    const points = [...values].map(([day, value]) => ({ day, value }));
+    const inConflict = conflicts?.get(dim);
+    const points = [...values].map(([day, value]): DayPoint =>
+      inConflict?.has(day) ? { day, value: null, conflict: true } : { day, value }
+    );
     points.sort((a, b) => a.day - b.day);
     out.set(dim, points);
   }
@@ -96,7 +139,7 @@ function describeRepeats(repeats: RepeatNote): string[] {
   ];
   if (repeats.conflicts > 0)
     notes.push(
-      `${repeats.conflicts} repeated row${repeats.conflicts === 1 ? "" : "s"} disagreed (${repeats.examples.join("; ")}); left empty`
+      `${repeats.conflicts} repeated row${repeats.conflicts === 1 ? "" : "s"} disagreed (${repeats.examples.join("; ")}); no figure for ${repeats.conflicts === 1 ? "that day" : "those days"}`
     );
   return notes;
 }
@@ -157,6 +200,7 @@ export async function fetchGroup(
   let unattributed = 0;
   let errors: readonly PartialError[] = [];
   let notes: string[] = [];
+  let repeats: RepeatNote | undefined;
   const description = describeGroup(r);
   const results = new Map<string, PairResult>();
   for (const q of r.queries) results.set(seriesKey(q), { dims: new Map(), warnings: [] });
@@ -184,6 +228,7 @@ export async function fetchGroup(
         parts.add(row.projectId, "", dayNumber(row.date), unaskedMembers(row), row.value);
       }
       errors = res.errors;
+      repeats = res.meta.repeats;
       notes = notesOf(res.meta);
     } else if (r.form === "project") {
       const res = await client.getProjectMetrics(
@@ -213,6 +258,7 @@ export async function fetchGroup(
         }
       }
       errors = res.errors;
+      repeats = res.meta.repeats;
       notes = notesOf(res.meta);
     } else {
       const res = await client.getProductMetrics(
@@ -237,6 +283,7 @@ export async function fetchGroup(
         parts.add(row.metricId, dim, dayNumber(row.date), unasked, row.value);
       }
       errors = res.errors;
+      repeats = res.meta.repeats;
       notes = notesOf(res.meta);
     }
   } catch (error) {
@@ -263,19 +310,23 @@ export async function fetchGroup(
       };
     return { results, description };
   }
+  const conflicts = conflictsOf(r, repeats);
   const ambiguous = parts.resolve(
     (id, dim, day, value) => push(found, id, dim, day, value),
     (id, dim, day) => {
       const series = r.form === "metric" ? `${id} ${r.metricId}` : `${r.projectId} ${id}`;
       return `${series}${dim ? ` (${dim})` : ""} on ${formatDay(day)}`;
-    }
+    },
+    // A day whose parts cannot be told apart is a conflict, as a day sent twice with two values: no fill
+    // fills it, and every period or window holding it is #N/A with the note saying why.
+    (id, dim, day) => addConflict(conflicts, id, dim, day)
   );
   for (const q of r.queries) {
     const member = r.form === "metric" ? q.projectId : q.metricId;
     const dims = found.get(member);
     const result = results.get(seriesKey(q))!;
     for (const note of ambiguous.get(member) ?? []) result.warnings.push(note);
-    if (dims) result.dims = pointsOf(dims);
+    if (dims) result.dims = pointsOf(dims, conflicts.get(member));
     // Asked of every project, the service names no project that lacks the metric: it leaves it out.
     else if (r.all)
       result.warnings.push(

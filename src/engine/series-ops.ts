@@ -1,13 +1,19 @@
 /**
- * Pure operations on daily series: slicing, filling missing days, rolling up into periods. Points are sorted
- * by day (ascending) and carry integer day numbers (see days.ts).
+ * Pure operations on daily series: slicing, rolling values up, finding the last data. Points are sorted by
+ * day (ascending) and carry integer day numbers (see days.ts). Which days a figure covers, and what a fill
+ * adds, is figures.ts's rule.
  */
-import { periodStart, type Period } from "../client/data/days";
 import type { Aggregation } from "./metric-kinds";
 
 export interface DayPoint {
   day: number;
+  /** Null: the service has no value for the day (a null, or a conflict). */
   value: number | null;
+  /**
+   * The service sent the day twice with different numbers: its value is null, and unlike a plain null it is
+   * never filled, never counted as a day without data, and makes every figure holding it a #N/A.
+   */
+  conflict?: true;
 }
 
 export type Fill = "none" | "previous" | "zero";
@@ -15,38 +21,6 @@ export type Fill = "none" | "previous" | "zero";
 /** Points with start <= day <= end (either bound may be open). */
 export function slicePoints(points: readonly DayPoint[], start: number, end: number): DayPoint[] {
   return points.filter((p) => p.day >= start && p.day <= end);
-}
-
-/**
- * Every day of [start, end] when fill is `previous` (the last non-null value at or before the day, from points
- * before the range too) or `zero` (missing days and nulls become 0); `none` keeps the service's rows as they
- * are (like STOCKHISTORY), nulls included.
- */
-export function fillDays(
-  points: readonly DayPoint[],
-  start: number,
-  end: number,
-  fill: Fill
-): DayPoint[] {
-  if (fill === "none") return slicePoints(points, start, end);
-  const byDay = new Map(points.map((p) => [p.day, p.value]));
-  let carried: number | null = null;
-  // Stryker disable next-line ConditionalExpression: equivalent, fill=zero never reads `carried`.
-  if (fill === "previous") {
-    // Stryker disable next-line EqualityOperator: equivalent, the start day's own value replaces the carried one.
-    for (const p of points) if (p.day < start && p.value !== null) carried = p.value;
-  }
-  const out: DayPoint[] = [];
-  for (let day = start; day <= end; day++) {
-    const value = byDay.get(day) ?? null;
-    if (fill === "zero") {
-      out.push({ day, value: value ?? 0 });
-    } else {
-      if (value !== null) carried = value;
-      out.push({ day, value: carried });
-    }
-  }
-  return out;
 }
 
 /** The values rolled up with `agg` (null when there are none). */
@@ -69,29 +43,6 @@ export function aggregate(values: readonly number[], agg: Aggregation): number |
   }
 }
 
-/**
- * One point per period, dated by the period's first day. Nulls are skipped; a period with no value is null.
- * Callers slice to the requested range first, so edge periods roll up only the days inside the range.
- */
-export function rollUp(points: readonly DayPoint[], period: Period, agg: Aggregation): DayPoint[] {
-  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent, a day's period starts on the day; a shortcut.
-  if (period === "day") return points.slice();
-  const groups = new Map<number, number[]>();
-  const order: number[] = [];
-  for (const p of points) {
-    const key = periodStart(p.day, period);
-    let values = groups.get(key);
-    if (!values) {
-      values = [];
-      groups.set(key, values);
-      order.push(key);
-    }
-    if (p.value !== null) values.push(p.value);
-  }
-  // Stryker disable next-line ArrayDeclaration: never reached, every key in `order` has its group.
-  return order.map((day) => ({ day, value: aggregate(groups.get(day) ?? [], agg) }));
-}
-
 /** The last non-null point at or before `day`, or undefined. */
 export function lastValueAtOrBefore(
   points: readonly DayPoint[],
@@ -100,6 +51,18 @@ export function lastValueAtOrBefore(
   for (let i = points.length - 1; i >= 0; i--) {
     const p = points[i];
     if (p.day <= day && p.value !== null) return p;
+  }
+  return undefined;
+}
+
+/**
+ * The last point at or before `day` that the service has data for: a value, or a conflict (the service
+ * has the day, though nobody can vouch for its value). The latest day of a series is this one.
+ */
+export function lastDataAtOrBefore(points: readonly DayPoint[], day: number): DayPoint | undefined {
+  for (let i = points.length - 1; i >= 0; i--) {
+    const p = points[i];
+    if (p.day <= day && (p.value !== null || p.conflict)) return p;
   }
   return undefined;
 }

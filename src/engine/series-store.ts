@@ -16,6 +16,7 @@ import { LruCache } from "./lru";
 import { Coverage, type Interval } from "./coverage";
 import { nextDailyUpdate, type CachePolicy } from "./cache-policy";
 import type { DayPoint } from "./series-ops";
+import { dayOfInstant } from "../client/data/days";
 
 /** Why a series has no data, as the service said it (partial-success errors). */
 export interface SeriesIssue {
@@ -30,8 +31,9 @@ export interface SeriesIssue {
 }
 
 /**
- * One breakdown dimension's points: days ascending, each with its value in `values` (NaN where the service
- * sent the day without a value, null to readers: service values are finite numbers or null).
+ * One breakdown dimension's points: days ascending, each with its value in `values`: NaN where the service
+ * sent the day without a value (null to readers), CONFLICT where it sent the day twice with two different
+ * values (null and `conflict` to readers). Service values are finite numbers or null, so neither is a value.
  */
 export interface DimPoints {
   readonly days: Int32Array;
@@ -47,7 +49,8 @@ export interface Snapshot {
   /** Descriptions of the requests whose answers are in this snapshot. */
   readonly servedBy: Set<string>;
   readonly fetchedAt: number;
-  readonly expiresAt: number;
+  /** Shortened (never lengthened) when an answer reaching today lacks today (cache-policy.ts). */
+  expiresAt: number;
   readonly generation: number;
   /**
    * Set when the snapshot was read back from the saved cache (an earlier session); cleared once this session
@@ -68,6 +71,8 @@ interface Entry {
 export interface SnapshotData {
   coverage: Interval[];
   dims: Map<string, Map<number, number | null>>;
+  /** Days sent with two different values, per dimension (their value in `dims` is null; absent: none). */
+  conflicts?: Map<string, Set<number>>;
   issue?: SeriesIssue;
   warnings: string[];
   servedBy: string[];
@@ -184,7 +189,28 @@ export class SeriesStore {
     s.coverage.add(start, end);
     s.servedBy.add(servedBy);
     warnings.forEach((w) => s.warnings.add(w));
+    this.revalidateUnpublished(s);
     this.commit(key, s);
+  }
+
+  /**
+   * An answer covering today whose newest day is older than today may predate the service's publication of
+   * the day: fresh for a short while only, so "latest" does not stay yesterday's until the daily update.
+   */
+  private revalidateUnpublished(s: Snapshot): void {
+    const now = this.now();
+    const today = dayOfInstant(now);
+    if (!s.coverage.covers(today, today)) return;
+    let newest = -Infinity;
+    for (const { days, values } of s.dims.values()) {
+      for (let i = days.length - 1; i >= 0 && days[i] > newest; i--) {
+        if (!Number.isNaN(values[i])) {
+          newest = days[i];
+          break;
+        }
+      }
+    }
+    if (newest < today) s.expiresAt = Math.min(s.expiresAt, now + this.policy.unpublishedTtlMs);
   }
 
   /** Records that the service said the series does not exist (for the whole timeline). */
@@ -204,7 +230,11 @@ export class SeriesStore {
       const points: DayPoint[] = [];
       for (let i = firstAtOrAfter(days, start); i < to; i++) {
         const value = values[i];
-        points.push({ day: days[i], value: Number.isNaN(value) ? null : value });
+        points.push(
+          value === CONFLICT
+            ? { day: days[i], value: null, conflict: true }
+            : { day: days[i], value: Number.isNaN(value) ? null : value }
+        );
       }
       out.set(dim, points);
     }
@@ -217,7 +247,12 @@ export class SeriesStore {
     const dims = new Map<string, DimPoints>();
     let points = 0;
     for (const [dim, days] of d.dims) {
-      const packed = packedDays(days);
+      const conflicts = d.conflicts?.get(dim);
+      const packed = packedDays(
+        conflicts
+          ? new Map([...days].map(([day, v]) => [day, conflicts.has(day) ? CONFLICT : v]))
+          : days
+      );
       dims.set(dim, packed);
       points += packed.days.length;
     }
@@ -272,15 +307,23 @@ export class SeriesStore {
 
 function toData(s: Snapshot): SnapshotData {
   const dims = new Map<string, Map<number, number | null>>();
+  const conflicts = new Map<string, Set<number>>();
   for (const [dim, { days, values }] of s.dims) {
     const points = new Map<number, number | null>();
-    for (let i = 0; i < days.length; i++)
-      points.set(days[i], Number.isNaN(values[i]) ? null : values[i]);
+    for (let i = 0; i < days.length; i++) {
+      if (values[i] === CONFLICT) {
+        points.set(days[i], null);
+        let held = conflicts.get(dim);
+        if (!held) conflicts.set(dim, (held = new Set<number>()));
+        held.add(days[i]);
+      } else points.set(days[i], Number.isNaN(values[i]) ? null : values[i]);
+    }
     dims.set(dim, points);
   }
   return {
     coverage: s.coverage.list(),
     dims,
+    ...(conflicts.size > 0 ? { conflicts } : {}),
     issue: s.issue,
     warnings: [...s.warnings],
     servedBy: [...s.servedBy],
@@ -290,6 +333,9 @@ function toData(s: Snapshot): SnapshotData {
 }
 
 const EMPTY_DIM: DimPoints = { days: new Int32Array(0), values: new Float64Array(0) };
+
+/** A day sent twice with two different values, in `values`: no service value is infinite. */
+const CONFLICT = Infinity;
 
 /** Index of the first day >= day (days ascending). */
 function firstAtOrAfter(days: Int32Array, day: number): number {
@@ -324,7 +370,8 @@ function spliced(
   const from = firstAtOrAfter(held.days, start);
   const to = firstAtOrAfter(held.days, end + 1);
   const inRange = new Map<number, number | null>();
-  for (const p of sent) if (p.day >= start && p.day <= end) inRange.set(p.day, p.value);
+  for (const p of sent)
+    if (p.day >= start && p.day <= end) inRange.set(p.day, p.conflict ? CONFLICT : p.value);
   const middle = packedDays(inRange);
   const length = from + middle.days.length + (held.days.length - to);
   const days = new Int32Array(length);

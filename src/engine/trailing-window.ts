@@ -3,14 +3,16 @@
  * "revenue TTM" or "fees over the last 30 days" covers, ending on a given day.
  *
  * - `<N>d`: the N days ending on the end day, both included (30d to 2024-03-31 is 2024-03-02..2024-03-31);
- * - `<N>m`: N calendar months, from the day after the same day N months earlier (a day the earlier month lacks
- *   is its last day: 12m to 2024-02-29 starts on 2023-03-01);
+ * - `<N>m`: N calendar months. Ending on a month's last day, they are N whole calendar months (3m to
+ *   2024-06-30 is April to June, 1m to 2025-02-28 is February, ttm to 2025-02-28 is 2024-03-01..2025-02-28,
+ *   365 days); ending on another day, from the day after the same day N months earlier (3m to 2024-06-15
+ *   starts on 2024-03-16);
  * - `ttm`: the same as `12m`;
  * - `ytd`, `qtd`, `mtd`: from the first day of the end day's year, quarter or month.
  *
  * Pure: days are day numbers (client/data/days.ts); which days have data is the caller's part.
  */
-import { formatDay, periodStart } from "../client/data/days";
+import { formatDay, periodEnd, periodStart } from "../client/data/days";
 
 export type TrailingWindow =
   | { kind: "days"; n: number; text: string }
@@ -49,8 +51,17 @@ export function windowStart(w: TrailingWindow, end: number): number {
     case "todate":
       return periodStart(end, w.period);
     case "months":
-      return sameDayMonthsEarlier(end, w.n) + 1;
+      // A month's last day: whole months, so a quarter's 3m is the quarter and a February's 1m is February.
+      return periodEnd(end, "month") === end
+        ? firstOfMonthsEarlier(end, w.n - 1)
+        : sameDayMonthsEarlier(end, w.n) + 1;
   }
+}
+
+/** The first day of the month `months` before the month holding `day`. */
+function firstOfMonthsEarlier(day: number, months: number): number {
+  const d = new Date(day * 86_400_000);
+  return new Date(0).setUTCFullYear(d.getUTCFullYear(), d.getUTCMonth() - months, 1) / 86_400_000;
 }
 
 /** The same day of the month `months` earlier; a day that month lacks is its last day. */
@@ -68,7 +79,11 @@ export function windowLabel(w: TrailingWindow, from: number, to: number): string
   return `${w.text} to ${formatDay(to)} (${formatDay(from)}..${formatDay(to)})`;
 }
 
-/** A summed window's figure scaled to 365 days (`annualize=1`). */
-export function annualized(sum: number, from: number, to: number): number {
-  return (sum * 365) / (to - from + 1);
+/**
+ * A summed window's figure at an annual rate (`annualize=1`): sum × 365 / the number of days the sum covers.
+ * The day count is the days with data the figure rolls up: the window's days when it is whole (30 for 30d,
+ * 366 for a ttm holding a 29 February, so that year is scaled by 365/366), fewer with partial=include.
+ */
+export function annualized(sum: number, days: number): number {
+  return (sum * 365) / days;
 }

@@ -25,6 +25,7 @@ import {
 } from "./result";
 import { messageOf } from "../client/errors";
 import { isValuePreview, placeholderFor, PREVIEW_DEADLINE_MS, PreviewCall } from "./preview";
+import { userMessage } from "./messages";
 
 const log = createLogger("functions");
 
@@ -54,7 +55,11 @@ function sentence(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function forKind(e: CryptometricsError): { code: ErrorCode; message: string } {
+function forKind(error: CryptometricsError): { code: ErrorCode; message: string } {
+  // The client's own call labels ("listProjects(): …") are for developers: a cell says it in words, and a
+  // missing or refused key is the same whatever was asked.
+  const keyProblem = error.kind === "unauthorized" || error.kind === "subscription";
+  const e = { kind: error.kind, message: userMessage(error.message, !keyProblem) };
   switch (e.kind) {
     case "invalid-input":
       return { code: "value", message: e.message };

@@ -41,6 +41,13 @@ export interface Options {
   dir: "v" | "h";
   /** METRIC, PRODUCT_METRIC with a period: a period row dated by its first day (start) or its last (end). */
   dating: "start" | "end";
+  /**
+   * COMPS: the fills to use, one per kind of metric (`fill=previous,zero`: levels carry forward, flows count a
+   * missing day 0); each column takes the one its metric admits. Elsewhere the one `fill`.
+   */
+  fills: readonly Fill[];
+  /** COMPS: a column with the day each row's figures are as of. */
+  asof: boolean;
 }
 
 export type OptionKey = keyof Options;
@@ -64,7 +71,13 @@ export const OPTION_CHOICES: Readonly<Partial<Record<OptionKey, readonly string[
   dates: ["0", "1"],
   dir: ["v", "h"],
   dating: ["start", "end"],
+  asof: ["0", "1"],
 };
+/**
+ * Choice options a function takes as a comma list of choices, each checked (COMPS: one fill per kind of
+ * metric, as its columns differ).
+ */
+const MULTI_CHOICES: Readonly<Record<string, readonly OptionKey[]>> = { COMPS: ["fill"] };
 /** Growth or plain values: what a series takes; coverage (days with data per figure) is STATEMENT's alone. */
 const SERIES_VALUES: readonly string[] = ["value", "pop", "yoy"];
 /**
@@ -119,6 +132,8 @@ export const DEFAULT_OPTIONS: Readonly<Options> = Object.freeze({
   dates: true,
   dir: "v",
   dating: "start", // a period is named by its first day, as the service dates its rows
+  fills: Object.freeze([]),
+  asof: false, // COMPS shows figures; the as-of column is asked for
 } satisfies Options);
 
 export function parseOptions(
@@ -129,7 +144,13 @@ export function parseOptions(
   // Most cells pass no options: they share the (frozen) defaults.
   if (Array.isArray(value) ? value.flat().every(isMissing) : isMissing(value))
     return DEFAULT_OPTIONS;
-  const options: Options = { ...DEFAULT_OPTIONS, chains: [], products: [], sectors: [] };
+  const options: Options = {
+    ...DEFAULT_OPTIONS,
+    chains: [],
+    products: [],
+    sectors: [],
+    fills: [],
+  };
   const text = Array.isArray(value)
     ? value
         .flat()
@@ -144,6 +165,7 @@ export function parseOptions(
     const eq = pair.indexOf("=");
     if (eq <= 0)
       throw invalid(`option "${pair}" is not key=value (e.g. "order=desc; period=month")`);
+    commaSlip(pair.slice(eq + 1), text);
     const key = pair.slice(0, eq).trim().toLowerCase() as OptionKey;
     const val = pair.slice(eq + 1).trim();
     if (!ALL_KEYS.includes(key)) {
@@ -181,6 +203,10 @@ export function parseOptions(
         throw invalid(`option ${key}="${val}" is not allowed; use ${key}=${WINDOW_FORMS}`);
       continue;
     }
+    if (MULTI_CHOICES[functionName]?.includes(key)) {
+      assignList(options, key, v, functionName);
+      continue;
+    }
     // Every key left here is a choice-like one (ALL_KEYS is the choice keys plus the lists, days and window
     // handled above), so neither lookup below can miss: their `?? []` only satisfies the type.
     // Stryker disable next-line ArrayDeclaration: unreachable, see above
@@ -198,6 +224,38 @@ export function parseOptions(
     assign(options, key, v);
   }
   return options;
+}
+
+/**
+ * A comma inside a value where options were meant to be apart ("period=month, agg=max"): options are
+ * separated by ";", so say so, with the text as it should be written.
+ */
+function commaSlip(value: string, text: string): void {
+  if (!/,\s*[a-z_]+\s*=/i.test(value)) return;
+  const fixed = text
+    .split(";")
+    .map((part) => part.replace(/,\s*(?=[a-z_]+\s*=)/gi, "; "))
+    .join(";");
+  throw invalid(`options are separated by ";", not ","; write "${fixed.trim()}"`);
+}
+
+/** A comma list of choices (MULTI_CHOICES), each checked; the first is also the option's single value. */
+function assignList(options: Options, key: OptionKey, v: string, functionName: string): void {
+  const choices = optionChoices(functionName, key) ?? [];
+  const items = v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const item of items)
+    if (!choices.includes(item))
+      throw invalid(
+        `option ${key}="${item}" is not allowed; use ${key}=${choices.join("|")}, or a comma list of them`
+      );
+  if (items.length === 0) throw invalid(`option "${key}" needs a value: ${choices.join("|")}`);
+  if (new Set(items).size !== items.length) throw invalid(`option "${key}" lists a value twice`);
+  // Only fill is a list today (MULTI_CHOICES).
+  options.fills = items as Fill[];
+  options.fill = items[0] as Fill;
 }
 
 function assign(options: Options, key: OptionKey, v: string): void {
@@ -246,6 +304,9 @@ function assign(options: Options, key: OptionKey, v: string): void {
       break;
     case "dating":
       options.dating = v as Options["dating"];
+      break;
+    case "asof":
+      options.asof = v === "1";
       break;
     // The lists, days and window keys are assigned where they are parsed and never reach here.
     // Stryker disable next-line ConditionalExpression: unreachable, see above

@@ -1,6 +1,12 @@
-import { dayNumber, formatDay } from "../../src/client/data/days";
+import { dayNumber } from "../../src/client/data/days";
 import { Coverage } from "../../src/engine/coverage";
-import { fillDays, lastValueAtOrBefore, rollUp, type DayPoint } from "../../src/engine/series-ops";
+import {
+  aggregate,
+  lastDataAtOrBefore,
+  lastValueAtOrBefore,
+  slicePoints,
+  type DayPoint,
+} from "../../src/engine/series-ops";
 import { defaultAggregation, metricKind } from "../../src/engine/metric-kinds";
 
 const d = dayNumber;
@@ -27,95 +33,21 @@ describe("coverage", () => {
 describe("series operations", () => {
   const series = pts(["2024-01-01", 1], ["2024-01-02", null], ["2024-01-04", 4]);
 
-  it("fills missing days and nulls with the previous value, carrying one from before the range", () => {
-    const filled = fillDays(series, d("2024-01-02"), d("2024-01-05"), "previous");
-    expect(filled.map((p) => [formatDay(p.day), p.value])).toEqual([
-      ["2024-01-02", 1],
-      ["2024-01-03", 1],
-      ["2024-01-04", 4],
-      ["2024-01-05", 4],
-    ]);
+  it("rolls values up with each aggregation, and gives null for none", () => {
+    expect(aggregate([1, 2, 3], "sum")).toBe(6);
+    expect(aggregate([1, 2, 3], "avg")).toBe(2);
+    expect(aggregate([1, 2, 3], "first")).toBe(1);
+    expect(aggregate([1, 2, 3], "last")).toBe(3);
+    expect(aggregate([2, 1, 3], "min")).toBe(1);
+    expect(aggregate([2, 3, 1], "max")).toBe(3);
+    expect(aggregate([], "sum")).toBeNull();
   });
 
-  it("fill=previous keeps the day's own value, on the first day of the range too", () => {
-    const days = pts(["2024-01-01", 1], ["2024-01-03", 3], ["2024-01-04", 4]);
-    const filled = fillDays(days, d("2024-01-03"), d("2024-01-04"), "previous");
-    expect(filled.map((p) => p.value)).toEqual([3, 4]);
-    // (Carrying from days `<= start` instead of `< start` is the same: the start day's own value, when
-    // present, replaces the carried one at once, and a null there is never carried.)
-  });
-
-  it("fill=previous: a null just before the range does not wipe the value carried from earlier", () => {
-    const days = pts(["2024-01-01", 1], ["2024-01-02", null], ["2024-01-05", 5]);
-    const filled = fillDays(days, d("2024-01-03"), d("2024-01-05"), "previous");
-    expect(filled.map((p) => [formatDay(p.day), p.value])).toEqual([
-      ["2024-01-03", 1],
-      ["2024-01-04", 1],
-      ["2024-01-05", 5],
-    ]);
-  });
-
-  it("fill=previous leaves days before the first value empty, and carries nothing from after the range", () => {
-    const days = pts(["2024-01-03", 3], ["2024-01-09", 9]);
-    const filled = fillDays(days, d("2024-01-01"), d("2024-01-04"), "previous");
-    expect(filled.map((p) => p.value)).toEqual([null, null, 3, 3]);
-  });
-
-  it("fill=none slices to the range, both bounds included", () => {
-    const days = pts(
-      ["2024-01-01", 1],
-      ["2024-01-02", 2],
-      ["2024-01-03", null],
-      ["2024-01-04", 4],
-      ["2024-01-05", 5]
+  it("slices to a range, both bounds included", () => {
+    expect(slicePoints(series, d("2024-01-02"), d("2024-01-04"))).toEqual(
+      pts(["2024-01-02", null], ["2024-01-04", 4])
     );
-    expect(fillDays(days, d("2024-01-02"), d("2024-01-04"), "none")).toEqual(
-      pts(["2024-01-02", 2], ["2024-01-03", null], ["2024-01-04", 4])
-    );
-    expect(fillDays(days, -Infinity, d("2024-01-01"), "none")).toEqual(pts(["2024-01-01", 1]));
-  });
-
-  it("fill=zero keeps the values present, on every day of the range", () => {
-    const days = pts(["2024-01-01", 1], ["2024-01-03", 3], ["2024-01-06", 6]);
-    expect(fillDays(days, d("2024-01-02"), d("2024-01-04"), "zero")).toEqual(
-      pts(["2024-01-02", 0], ["2024-01-03", 3], ["2024-01-04", 0])
-    );
-  });
-
-  it("fills with zeros, and leaves the service's rows alone with fill=none", () => {
-    expect(fillDays(series, d("2024-01-01"), d("2024-01-03"), "zero").map((p) => p.value)).toEqual([
-      1, 0, 0,
-    ]);
-    expect(fillDays(series, d("2024-01-01"), d("2024-01-04"), "none")).toEqual(series);
-  });
-
-  it("rolls days up into periods dated by their first day, skipping nulls", () => {
-    const days = pts(
-      ["2024-03-30", 1],
-      ["2024-03-31", 2],
-      ["2024-04-01", 10],
-      ["2024-04-02", null],
-      ["2024-07-01", 7]
-    );
-    const quarterly = (agg: Parameters<typeof rollUp>[2]) =>
-      rollUp(days, "quarter", agg).map((p) => [formatDay(p.day), p.value]);
-    expect(quarterly("sum")).toEqual([
-      ["2024-01-01", 3],
-      ["2024-04-01", 10],
-      ["2024-07-01", 7],
-    ]);
-    expect(quarterly("last")).toEqual([
-      ["2024-01-01", 2],
-      ["2024-04-01", 10],
-      ["2024-07-01", 7],
-    ]);
-    expect(quarterly("avg")[0][1]).toBe(1.5);
-    expect(quarterly("min")[0][1]).toBe(1);
-    expect(quarterly("max")[0][1]).toBe(2);
-    expect(quarterly("first")[0][1]).toBe(1);
-    expect(rollUp(pts(["2024-01-01", null]), "month", "sum")).toEqual([
-      { day: d("2024-01-01"), value: null },
-    ]);
+    expect(slicePoints(series, -Infinity, d("2024-01-01"))).toEqual(pts(["2024-01-01", 1]));
   });
 
   it("finds the last value at or before a day", () => {
@@ -131,10 +63,14 @@ describe("series operations", () => {
     });
   });
 
-  it("leaves daily points as they are, in a new array the caller may change", () => {
-    const rolled = rollUp(series, "day", "sum");
-    expect(rolled).toEqual(series);
-    expect(rolled).not.toBe(series);
+  it("finds the last day with data: a day sent twice with different values is one, a null is not", () => {
+    const days: DayPoint[] = [
+      { day: d("2024-01-01"), value: 1 },
+      { day: d("2024-01-02"), value: null, conflict: true },
+      { day: d("2024-01-03"), value: null },
+    ];
+    expect(lastDataAtOrBefore(days, Infinity)).toEqual(days[1]);
+    expect(lastValueAtOrBefore(days, Infinity)).toEqual(days[0]);
   });
 });
 

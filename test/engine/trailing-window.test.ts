@@ -19,12 +19,27 @@ describe("trailing windows", () => {
     expect(startOf("12m", "2024-03-31")).toBe("2023-04-01");
   });
 
-  it("months from a day the earlier month lacks start after that month's last day", () => {
-    expect(startOf("ttm", "2024-02-29")).toBe("2023-03-01");
-    expect(startOf("1m", "2024-03-31")).toBe("2024-03-01");
-    expect(startOf("1m", "2024-03-30")).toBe("2024-03-01");
+  it("months ending on a month's last day are whole calendar months", () => {
+    // 3m to a quarter's end is the quarter, not the 92 days from 31 March.
+    expect(startOf("3m", "2024-06-30")).toBe("2024-04-01");
     expect(startOf("3m", "2024-05-31")).toBe("2024-03-01");
+    // 1m to the end of February is February, not 29 January to 28 February.
+    expect(startOf("1m", "2025-02-28")).toBe("2025-02-01");
+    expect(startOf("1m", "2024-02-29")).toBe("2024-02-01");
+    expect(startOf("1m", "2024-03-31")).toBe("2024-03-01");
+    // ttm to the end of February 2025 is 365 days, not 366 from 29 February 2024.
+    const ttm = parseWindow("ttm")!;
+    const end = dayNumber("2025-02-28");
+    expect(end - windowStart(ttm, end) + 1).toBe(365);
+    expect(startOf("ttm", "2025-02-28")).toBe("2024-03-01");
+    expect(startOf("ttm", "2024-02-29")).toBe("2023-03-01");
+  });
+
+  it("months ending on another day start the day after the same day N months earlier", () => {
+    expect(startOf("1m", "2024-03-30")).toBe("2024-03-01");
     expect(startOf("3m", "2024-01-15")).toBe("2023-10-16");
+    expect(startOf("3m", "2024-06-15")).toBe("2024-03-16");
+    expect(startOf("ttm", "2024-03-15")).toBe("2023-03-16");
   });
 
   it("N days include both ends", () => {
@@ -54,8 +69,9 @@ describe("trailing windows", () => {
     );
   });
 
-  it("annualizes a sum over its days", () => {
-    expect(annualized(30, dayNumber("2024-03-02"), dayNumber("2024-03-31"))).toBeCloseTo(365);
-    expect(annualized(366, dayNumber("2024-01-01"), dayNumber("2024-12-31"))).toBeCloseTo(365);
+  it("annualizes a sum by 365 over the days it covers, a leap year's 366 included", () => {
+    expect(annualized(30, 30)).toBeCloseTo(365);
+    expect(annualized(366, 366)).toBeCloseTo(365);
+    expect(annualized(90, 90)).toBeCloseTo(365);
   });
 });

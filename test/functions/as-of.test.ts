@@ -98,14 +98,15 @@ describe("complete periods", () => {
       await excelError(fns.value_("aave", "revenue", "2026-12-31", "period=quarter", inv()))
     ).toEqual({
       code: "#N/A",
-      message: "Q4 2026 is not complete for aave revenue: 51 of 92 days; partial=include shows it",
+      message:
+        "Q4 2026 is not complete for aave revenue: 51 of 92 days (the data goes up to today, 2026-11-20 (UTC)); partial=include shows it",
     });
     // sushiswap's November runs past its latest data (2026-11-15).
     expect(
       await excelError(fns.value_("sushiswap", "fees", "2026-11-02", "period=month", inv()))
     ).toMatchObject({
       message:
-        "November 2026 is not complete for sushiswap fees: 15 of 30 days; partial=include shows it",
+        "November 2026 is not complete for sushiswap fees: 15 of 30 days (the data goes up to 2026-11-15); partial=include shows it",
     });
   });
 
@@ -114,7 +115,7 @@ describe("complete periods", () => {
       fns.value_("sushiswap", "fees", "2026-11-18", "fill=zero", inv())
     );
     expect(zero.message).toBe(
-      "no sushiswap fees value on 2026-11-18 yet: the data goes up to 2026-11-15"
+      "no sushiswap fees value on 2026-11-18: the data goes up to 2026-11-15; fill=zero never reaches past the data"
     );
     const included = await fns.value_(
       "sushiswap",

@@ -142,7 +142,8 @@ describe("a warm VALUE", () => {
     expect(await outcome(returned)).toEqual({
       error: {
         code: "#N/A",
-        message: "no aave fees value on 2026-11-25 (2026-11-25 is after today)",
+        message:
+          "no aave fees value on 2026-11-25: 2026-11-25 is after the service's latest day, today 2026-11-20 (UTC)",
       },
     });
   });

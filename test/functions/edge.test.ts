@@ -58,7 +58,26 @@ describe("the Excel edge", () => {
       [
         new CryptometricsError("network", "getMetric: network error", { operation: "getMetric" }),
         "#N/A",
-        /could not be reached: getMetric: network error\. Run the command again once it is back\.$/,
+        /could not be reached: a metric's data: network error\. Run the command again once it is back\.$/,
+      ],
+      // The client's call labels are for developers: a cell says what was asked in words.
+      [
+        new CryptometricsError("unauthorized", "listProjects(): no API key is set", {
+          operation: "listProjects",
+        }),
+        "#VALUE!",
+        /^no API key is set: pass --api-key/,
+      ],
+      [
+        new CryptometricsError(
+          "not-found",
+          "getMetricsBreakdown(fees; aave): not found (HTTP 404)",
+          {
+            operation: "getMetricsBreakdown",
+          }
+        ),
+        "#N/A",
+        /^the fees breakdown for aave: not found \(HTTP 404\)$/,
       ],
       [
         new TypeError("x is undefined"),

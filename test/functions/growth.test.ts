@@ -87,7 +87,9 @@ describe("values=pop|yoy", () => {
       fns.value_("ethena", "revenue", "2024-05-15", "period=quarter; values=pop", inv())
     );
     expect(e.code).toBe("#N/A");
-    expect(e.message).toMatch(/base Q1 2024 is not complete/);
+    expect(e.message).toMatch(
+      /its base: Q1 2024 is not complete for ethena revenue: 42 of 91 days/
+    );
     const table = await fns.metric_(
       [["ethena"]],
       [["revenue"]],
@@ -96,12 +98,12 @@ describe("values=pop|yoy", () => {
       "period=quarter; values=pop",
       inv()
     );
-    const cells = showTable(table)
-      .slice(1)
-      .map((r) => r[1]);
-    expect(cells[0]).toMatch(/^#N\/A/); // Q1 2024: cut by the launch, no base
-    expect(cells[1]).toMatch(/^#N\/A/); // Q2 2024: its base is the launch quarter
-    expect(cells[2] as number).toBeCloseTo(
+    const rows = showTable(table).slice(1);
+    // Q1 2024, the launch quarter, is not whole: the table starts with Q2 2024.
+    expect(rows[0][0]).toBe("2024-04-01");
+    const cells = rows.map((r) => r[1]);
+    expect(cells[0]).toMatch(/^#N\/A: .*its base: Q1 2024 is not complete/); // Q2's base is the launch quarter
+    expect(cells[1] as number).toBeCloseTo(
       sum("2024-07-01", "2024-09-30", "ethena") / sum("2024-04-01", "2024-06-30", "ethena") - 1,
       8
     );

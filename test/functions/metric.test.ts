@@ -98,14 +98,29 @@ describe("CRYPTO.METRIC", () => {
       "2024-03-10",
       "period=month"
     );
-    const jan = expectedDaily("aave", "revenue", "2024-01-15", "2024-01-31");
+    const feb = expectedDaily("aave", "revenue", "2024-02-01", "2024-02-29");
     const febTvl = expectedDaily("aave", "tvl", "2024-02-01", "2024-02-29");
-    expect(monthly.slice(1).map((r) => r[0])).toEqual(["2024-01-01", "2024-02-01", "2024-03-01"]);
+    // January and March are cut by the range: a row stands for a whole month, so they are left out.
+    expect(monthly.slice(1).map((r) => r[0])).toEqual(["2024-02-01"]);
     expect(monthly[1][1]).toBeCloseTo(
+      feb.reduce((s, p) => s + p.value!, 0),
+      2
+    );
+    expect(monthly[1][2]).toBeCloseTo(febTvl[febTvl.length - 1].value!, 4);
+    // partial=include shows them, over the days in the range.
+    const parts = await table(
+      [["aave"]],
+      [["revenue"]],
+      "2024-01-15",
+      "2024-03-10",
+      "period=month; partial=include"
+    );
+    const jan = expectedDaily("aave", "revenue", "2024-01-15", "2024-01-31");
+    expect(parts.slice(1).map((r) => r[0])).toEqual(["2024-01-01", "2024-02-01", "2024-03-01"]);
+    expect(parts[1][1]).toBeCloseTo(
       jan.reduce((s, p) => s + p.value!, 0),
       2
-    ); // partial month: days in range only
-    expect(monthly[2][2]).toBeCloseTo(febTvl[febTvl.length - 1].value!, 4);
+    );
     const maxima = await table(
       [["aave"]],
       [["revenue"]],

@@ -150,7 +150,33 @@ describe("the options argument", () => {
       dates: true,
       dir: "v",
       dating: "start",
+      fills: [],
+      asof: false,
     });
+  });
+
+  it("says options are separated by ';' when a comma joins two, with the text as it should be", () => {
+    expect(() => parseOptions("period=month, agg=max", "VALUE", EVERY)).toThrow(
+      'options are separated by ";", not ","; write "period=month; agg=max"'
+    );
+    expect(() => parseOptions("chains=base,arbitrum, bridged=false", "METRIC", EVERY)).toThrow(
+      'write "chains=base,arbitrum; bridged=false"'
+    );
+    // A comma list inside one option is no slip.
+    expect(parseOptions("chains=base,arbitrum", "METRIC", EVERY).chains).toEqual([
+      "base",
+      "arbitrum",
+    ]);
+  });
+
+  it("COMPS takes one fill per kind of metric as a comma list, each checked", () => {
+    expect(parseOptions("fill=previous,zero", "COMPS", EVERY).fills).toEqual(["previous", "zero"]);
+    expect(parseOptions("fill=previous", "COMPS", EVERY).fills).toEqual(["previous"]);
+    expect(() => parseOptions("fill=previous,sideways", "COMPS", EVERY)).toThrow(
+      'option fill="sideways" is not allowed'
+    );
+    // Elsewhere fill is one value.
+    expect(() => parseOptions("fill=previous,zero", "VALUE", EVERY)).toThrow(/not allowed/);
   });
 
   it("annualize, dates: 1 is on and 0 is off, whatever the defaults", () => {

@@ -61,11 +61,19 @@ describe("METRIC keeps a column per input position", () => {
 });
 
 describe("METRIC and complete periods", () => {
-  it("leaves out a period no column completes, and keeps the user's own cut", async () => {
-    // Today is 2026-11-20: November is not complete; the range the user cut at 2026-11-10 is theirs.
-    const open = await metric([["aave"]], [["revenue"]], "2026-09-01", null, "period=month");
-    expect(open.slice(1).map((r) => r[0])).toEqual(["2026-09-01", "2026-10-01"]);
-    const cut = await metric([["aave"]], [["revenue"]], "2026-09-01", "2026-11-10", "period=month");
+  it("leaves out the periods still running or cut by the range, whatever the end date says; partial=include shows them", async () => {
+    // Today is 2026-11-20: November is not whole, whether the end is left out, today or a day in it.
+    for (const end of [null, "2026-11-20", "2026-11-10", "2026-12-31"]) {
+      const rows = await metric([["aave"]], [["revenue"]], "2026-09-01", end, "period=month");
+      expect(rows.slice(1).map((r) => r[0])).toEqual(["2026-09-01", "2026-10-01"]);
+    }
+    const cut = await metric(
+      [["aave"]],
+      [["revenue"]],
+      "2026-09-01",
+      "2026-11-10",
+      "period=month; partial=include"
+    );
     expect(cut.slice(1).map((r) => r[0])).toEqual(["2026-09-01", "2026-10-01", "2026-11-01"]);
     expect(cut[3][1]).toBeCloseTo(
       sum(expectedDaily("aave", "revenue", "2026-11-01", "2026-11-10")),
@@ -81,20 +89,36 @@ describe("METRIC and complete periods", () => {
     expect(shown.slice(1).map((r) => r[0])).toEqual(["2026-09-01", "2026-10-01", "2026-11-01"]);
   });
 
-  it("marks a period complete for one column and not for another in that column only", async () => {
+  it("marks a period whole for one column and not for another in that column only", async () => {
     // Weeks: aave's data reaches today (2026-11-20), sushiswap's stops on 2026-11-15.
     const rows = await metric(
       [["aave"], ["sushiswap"]],
       [["fees"]],
       "2026-11-02",
-      "2026-11-18",
+      "2026-11-15",
       "period=week"
     );
-    expect(rows.slice(1).map((r) => r[0])).toEqual(["2026-11-02", "2026-11-09", "2026-11-16"]);
-    expect(typeof rows[3][1]).toBe("number"); // aave: Nov 16–18, cut by the user, complete
-    expect(rows[3][2]).toBe(
-      "#N/A: the week of 2026-11-16 has no data yet for sushiswap (0 of 3 days); partial=include shows it as it fills"
+    expect(rows.slice(1).map((r) => r[0])).toEqual(["2026-11-02", "2026-11-09"]);
+    expect(typeof rows[2][1]).toBe("number");
+    expect(typeof rows[2][2]).toBe("number");
+    const lagging = await metric(
+      [["aave"], ["sushiswap"]],
+      [["fees"]],
+      "2026-10-26",
+      "2026-11-15",
+      "period=week; partial=include"
     );
+    expect(lagging.at(-1)![0]).toBe("2026-11-09");
+    const weekly = await metric(
+      [["aave"], ["sushiswap"]],
+      [["fees"]],
+      "2026-10-05",
+      null,
+      "period=week"
+    );
+    // The week of 11-09 is whole for aave, not for sushiswap (its data stops on Sunday 11-15... whole),
+    // the week of 11-16 is whole for neither: left out.
+    expect(weekly.at(-1)![0]).toBe("2026-11-09");
   });
 
   it("says why a table is empty when its only period is incomplete", async () => {
@@ -111,8 +135,9 @@ describe("METRIC and complete periods", () => {
       )
     ).toEqual({
       code: "#N/A",
+      // Of the month's 30 days, not of the 20 the range holds: the end date does not make it whole.
       message:
-        "November 2026 is not complete for sushiswap revenue: 15 of 20 days; partial=include shows it",
+        "November 2026 is not complete for sushiswap revenue: 15 of 30 days (the data goes up to 2026-11-15); partial=include shows it",
     });
   });
 });

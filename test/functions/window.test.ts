@@ -88,7 +88,7 @@ describe("CRYPTO.VALUE with window=", () => {
     ).toEqual({
       code: "#N/A",
       message:
-        "sushiswap fees 30d to 2026-11-20 (2026-10-22..2026-11-20) is not complete: the data goes up to 2026-11-15; partial=include rolls up the days it has",
+        "30d to 2026-11-20 (2026-10-22..2026-11-20) is not complete for sushiswap fees: 25 of 30 days (the data goes up to 2026-11-15); partial=include shows it",
     });
     expect(
       await fns.value_("sushiswap", "fees", "2026-11-20", "window=30d; partial=include", inv())
@@ -101,7 +101,9 @@ describe("CRYPTO.VALUE with window=", () => {
       fns.value_("ethena", "revenue", "2024-06-30", "window=ttm", inv())
     );
     expect(refused.code).toBe("#N/A");
-    expect(refused.message).toMatch(/is not complete: the data starts on 2024-02-1\d/);
+    expect(refused.message).toMatch(
+      /is not complete for ethena revenue: \d+ of 366 days \(no data before 2024-02-1\d\)/
+    );
     expect(
       await fns.value_("ethena", "revenue", "2024-06-30", "window=ttm; partial=include", inv())
     ).toBeCloseTo(sum(expectedDaily("ethena", "revenue", "2023-07-01", "2024-06-30")), 2);

@@ -10,6 +10,9 @@
  * - §2.6's columns whatever shape §4.12's rows take (the interface does not show it); an answer the client
  *   cannot read is asked of §4.4 per project instead (engine/aggregation-fallback.ts).
  */
+import { formatDay } from "../../client/data/days";
+import { DEFAULT_VARIANT } from "../../engine/series-types";
+import { judge, windowFigure } from "../../engine/figures";
 import {
   openText,
   type JsonValue,
@@ -19,8 +22,9 @@ import {
 } from "../../client";
 import { idList, idPositions, requiredText, uniqueIds } from "../coerce";
 import { traced, type FnContext } from "../context";
-import { notAvailable, type Cell, type ErrorCell, type Table } from "../result";
+import { FunctionError, notAvailable, type Cell, type ErrorCell, type Table } from "../result";
 import { archivedCell } from "./archived";
+import { latestPoint, pointsOf } from "./latest";
 import {
   projectCatalogue,
   resolveMetric,
@@ -66,6 +70,8 @@ export async function aggregation(
   }
   if (row.value === null || row.value === undefined)
     throw notAvailable(`${name} of ${m.metricId} for ${p.projectId} is empty`);
+  const refused = await aggregationCheck(ctx, p.projectId, m.metricId, row.aggregation);
+  if (refused) throw notAvailable(refused);
   return row.value;
 }
 
@@ -207,7 +213,7 @@ export async function aggregations(
       if (e) lines.push({ kind: "reason", fields: { metric_id: m.text }, error: e });
     }
     if (lines.length === 0) throw notAvailable("no aggregations for these projects and metrics");
-    return openTable(lines);
+    return openTable(await checkedLines(ctx, lines));
   }
 
   const lines: Line[] = [];
@@ -246,5 +252,72 @@ export async function aggregations(
       for (const row of rows) lines.push({ kind: "row", row });
     }
   }
-  return openTable(lines);
+  return openTable(await checkedLines(ctx, lines));
+}
+
+/** Each aggregate's line with its value refused where its days are not all there (aggregationCheck). */
+async function checkedLines(ctx: FnContext, lines: readonly Line[]): Promise<Line[]> {
+  return Promise.all(
+    lines.map(async (l): Promise<Line> => {
+      if (l.kind !== "row" || l.value || !l.row.projectId || !l.row.metricId) return l;
+      // The lines of AGGREGATIONS hold aggregation rows (§4.12), their name read by the client.
+      const name = (l.row as MetricAggregationRow).aggregation;
+      if (name === undefined || l.row.value === null || l.row.value === undefined) return l;
+      const refused = await aggregationCheck(ctx, l.row.projectId, l.row.metricId, name);
+      return refused ? { ...l, value: { error: "na", message: refused } } : l;
+    })
+  );
+}
+
+/**
+ * The days a named aggregate rolls up, back from the series' latest day, when its name says so: `sum_30d` and
+ * `avg_7d` the N days to the latest data, `change_30d` and `trend_90d` two such windows back to back (the
+ * simulator's formulas, and what the names promise), `latest` the latest day. Undefined: the name does not
+ * say (ath, atl, a name the interface does not list), and the service's figure is shown as sent.
+ */
+export function aggregationSpan(name: string): number | undefined {
+  const n = name.toLowerCase();
+  if (n === "latest") return 1;
+  const m = /^(sum|avg|change|trend)_(\d{1,4})d$/.exec(n);
+  if (!m) return undefined;
+  const days = Number(m[2]);
+  if (days < 1) return undefined;
+  return m[1] === "change" || m[1] === "trend" ? 2 * days : days;
+}
+
+/**
+ * Why a service's aggregate is no figure by the rule every figure follows (engine/figures.ts), or undefined
+ * when it is one: its days, back from the series' latest day, must all have data, none of them sent twice
+ * with different values. A sum_30d of a project launched 10 days ago, or of 30 days holding a day without a
+ * value, passes a part as the whole.
+ */
+export async function aggregationCheck(
+  ctx: FnContext,
+  projectId: string,
+  metricId: string,
+  name: string
+): Promise<string | undefined> {
+  const span = aggregationSpan(name);
+  if (span === undefined) return undefined;
+  const base = { projectId, metricId, variant: DEFAULT_VARIANT };
+  const label = `${projectId} ${metricId}`;
+  let latest;
+  try {
+    latest = await latestPoint(ctx, base, label);
+  } catch (error) {
+    // The series cannot be read (the service has no daily series for it): nothing to check against.
+    if (error instanceof FunctionError) return undefined;
+    throw error;
+  }
+  if (latest === undefined) return undefined;
+  const from = latest.day - span + 1;
+  const points = await pointsOf(ctx, base, label, from, latest.day);
+  const figure = windowFigure({ points, horizon: latest.day }, from, latest.day, "none", "sum");
+  const judged = judge(figure, false, {
+    label: `the service's ${name} (${formatDay(from)}..${formatDay(latest.day)})`,
+    subject: label,
+    today: ctx.today,
+    noPartial: true,
+  });
+  return "reason" in judged ? judged.reason : undefined;
 }

@@ -1,11 +1,11 @@
 /**
  * The reads of latest.ts answered without waiting: from the engine's fresh cache, or NOT_CACHED as soon as a
  * series they need is not held fresh (the caller then takes the async path, which waits for the service).
- * They make the same reads in the same order and decide with the same steps (pointsIn, horizonSeen), so a
- * cell answered here shows what the async path would have shown, with the same trace.
+ * They make the same reads in the same order and decide with the same steps (pointsIn, lastDataAtOrBefore),
+ * so a cell answered here shows what the async path would have shown, with the same trace.
  */
 import { horizonOf } from "../../engine/completeness";
-import { lastValueAtOrBefore, type DayPoint } from "../../engine/series-ops";
+import { lastDataAtOrBefore, type DayPoint } from "../../engine/series-ops";
 import type { SeriesQuery } from "../../engine/series-types";
 import { NOT_CACHED, type FnContext, type NotCached } from "../context";
 import { horizonSeen, pointsIn, recentStart, type SeriesBase } from "./latest";
@@ -40,10 +40,10 @@ export function cachedLatestPoint(
 ): DayPoint | undefined | NotCached {
   const recent = cachedPoints(ctx, base, label, recentStart(ctx), Infinity);
   if (recent === NOT_CACHED) return NOT_CACHED;
-  const found = lastValueAtOrBefore(recent, Infinity);
+  const found = lastDataAtOrBefore(recent, Infinity);
   if (found) return found;
   const whole = cachedPoints(ctx, base, label, -Infinity, Infinity);
-  return whole === NOT_CACHED ? NOT_CACHED : lastValueAtOrBefore(whole, Infinity);
+  return whole === NOT_CACHED ? NOT_CACHED : lastDataAtOrBefore(whole, Infinity);
 }
 
 /** horizonFor from the cache. */

@@ -22,6 +22,7 @@ import {
   lastCompleteQuarters,
   latestFigure,
   quarterFigure,
+  ratioFigure,
   ttmFigure,
 } from "./card-figures";
 
@@ -194,10 +195,6 @@ export class CardBatch {
     const { project } = p.pending;
     const id = project.projectId;
     const d = p.detail;
-    const latestOf = async (metricId: string): Promise<Figure> =>
-      p.metrics.has(metricId)
-        ? latestFigure(ctx, id, metricId)
-        : { missing: `${metricId} is not available for ${id}` };
     const latest = Promise.all(
       [...p.metrics].map(async ([metricId, name]) => ({
         metricId,
@@ -209,10 +206,19 @@ export class CardBatch {
       p.metrics.has(metricId)
         ? ttmFigure(ctx, id, metricId)
         : Promise.resolve({ missing: `${metricId} is not available for ${id}` });
-    const [revenueTtm, feesTtm, marketCap, launch, financials, latestValues] = await Promise.all([
+    const ratio = (metricId: string, what: string): Promise<Figure> =>
+      !p.metrics.has("market_cap_fully_diluted")
+        ? Promise.resolve({
+            missing: `no market cap: market_cap_fully_diluted is not available for ${id}`,
+          })
+        : !p.metrics.has(metricId)
+          ? Promise.resolve({ missing: `no ${what}: ${metricId} is not available for ${id}` })
+          : ratioFigure(ctx, id, metricId, what);
+    const [revenueTtm, feesTtm, ps, pf, launch, financials, latestValues] = await Promise.all([
       ttm("revenue"),
       ttm("fees"),
-      latestOf("market_cap_fully_diluted"),
+      ratio("revenue", "revenue TTM"),
+      ratio("fees", "fees TTM"),
       this.launch(p),
       this.financials(p),
       latest,
@@ -233,8 +239,8 @@ export class CardBatch {
       latest: latestValues,
       revenueTtm,
       feesTtm,
-      ps: ratio(marketCap, revenueTtm, "revenue TTM"),
-      pf: ratio(marketCap, feesTtm, "fees TTM"),
+      ps,
+      pf,
       financials,
       source: state,
       serviceHost: serviceHost(this.runtime),
@@ -292,18 +298,6 @@ export class CardBatch {
     );
     return { quarters, sections };
   }
-}
-
-/** Price over a trailing figure: fully diluted market cap ÷ revenue (or fees) TTM. */
-function ratio(marketCap: Figure, base: Figure, what: string): Figure {
-  if (isMissing(marketCap)) return { missing: `no market cap: ${marketCap.missing}` };
-  if (isMissing(base)) return { missing: `no ${what}: ${base.missing}` };
-  if (base.value <= 0) return { missing: `${what} is not positive, so the ratio means nothing` };
-  return {
-    value: marketCap.value / base.value,
-    ...(marketCap.asOf !== undefined ? { asOf: marketCap.asOf } : {}),
-    note: `fully diluted market cap ÷ ${what}`,
-  };
 }
 
 const batches = new WeakMap<Runtime, CardBatch>();

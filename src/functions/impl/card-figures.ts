@@ -12,7 +12,8 @@ import { isCryptometricsError } from "../../client";
 import { formatDay, periodEnd, periodStart } from "../../client/data/days";
 import type { FnContext } from "../context";
 import { FunctionError } from "../result";
-import { asOf, value } from "./value";
+import { asOf, datedValue, value } from "./value";
+import { userMessage } from "../messages";
 import { isMissing, type Figure, type Quarter } from "./card-model";
 import { horizonOf } from "../../engine/completeness";
 import { DEFAULT_VARIANT } from "../../engine/series-types";
@@ -31,7 +32,7 @@ async function figureOf(compute: () => Promise<unknown>): Promise<Figure> {
   } catch (error) {
     if (error instanceof FunctionError && error.code === "na") return { missing: error.message };
     if (isCryptometricsError(error) && error.kind === "not-found")
-      return { missing: error.message };
+      return { missing: userMessage(error.message) };
     throw error;
   }
 }
@@ -48,11 +49,81 @@ export async function latestFigure(
   const figure = await figureOf(() => value(ctx, projectId, metricId, null, null));
   if (isMissing(figure)) return figure;
   const dated = await asOf(ctx, projectId, metricId, null, null);
-  return { ...figure, asOf: dated.date };
+  const note = SERVICE_RATIOS[metricId];
+  return { ...figure, asOf: dated.date, ...(note ? { note } : {}) };
 }
+
+/**
+ * The service's own ratios, which the card's P/S and P/F (computed here, on TTM) sit beside: each says which
+ * it is, so two different P/F figures on one card never go unexplained.
+ */
+const SERVICE_RATIOS: Readonly<Record<string, string>> = {
+  pf_fully_diluted:
+    "the service's own P/F, on annualised fees of the last 30 days (the card's P/F is on fees TTM)",
+  ps_fully_diluted:
+    "the service's own P/S, on annualised revenue of the last 30 days (the card's P/S is on revenue TTM)",
+};
 
 export function ttmFigure(ctx: FnContext, projectId: string, metricId: string): Promise<Figure> {
   return figureOf(() => value(ctx, projectId, metricId, null, "window=ttm"));
+}
+
+/** A figure read as VALUE reads it, with its day. */
+async function datedFigure(
+  ctx: FnContext,
+  projectId: string,
+  metricId: string,
+  day: number | undefined,
+  options: string | null
+): Promise<Figure> {
+  try {
+    const dated = await datedValue(
+      ctx,
+      "VALUE",
+      projectId,
+      metricId,
+      day === undefined ? null : formatDay(day),
+      options
+    );
+    return { value: dated.value, asOf: dated.asOf };
+  } catch (error) {
+    if (error instanceof FunctionError && error.code === "na") return { missing: error.message };
+    if (isCryptometricsError(error) && error.kind === "not-found")
+      return { missing: userMessage(error.message) };
+    throw error;
+  }
+}
+
+/**
+ * Fully diluted market cap over a metric's TTM (P/S on revenue, P/F on fees), both as of one day: when the
+ * latest cap and the latest TTM end on different days, the later one is read again as of the earlier day,
+ * so a ratio never divides one day's cap by another day's revenue. `what`: "revenue TTM".
+ */
+export async function ratioFigure(
+  ctx: FnContext,
+  projectId: string,
+  metricId: string,
+  what: string
+): Promise<Figure> {
+  const cap = "market_cap_fully_diluted";
+  let [top, bottom] = await Promise.all([
+    datedFigure(ctx, projectId, cap, undefined, null),
+    datedFigure(ctx, projectId, metricId, undefined, "window=ttm"),
+  ]);
+  if (isMissing(top)) return { missing: `no market cap: ${top.missing}` };
+  if (isMissing(bottom)) return { missing: `no ${what}: ${bottom.missing}` };
+  if (top.asOf !== bottom.asOf) {
+    if (top.asOf! > bottom.asOf!) top = await datedFigure(ctx, projectId, cap, bottom.asOf, null);
+    else bottom = await datedFigure(ctx, projectId, metricId, top.asOf, "window=ttm");
+    if (isMissing(top)) return { missing: `no market cap: ${top.missing}` };
+    if (isMissing(bottom)) return { missing: `no ${what}: ${bottom.missing}` };
+  }
+  if (bottom.value <= 0) return { missing: `${what} is not positive, so the ratio means nothing` };
+  return {
+    value: top.value / bottom.value,
+    asOf: Math.min(top.asOf!, bottom.asOf!),
+    note: `fully diluted market cap ÷ ${what}, both as of that day; computed here`,
+  };
 }
 
 export function quarterFigure(

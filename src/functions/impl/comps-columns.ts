@@ -38,9 +38,25 @@ function term(text: string, column: string): CompsTerm {
   return { metric, window };
 }
 
+/**
+ * Finance shorthand typed as a column, and the ratio of metrics it stands for in the card (cards P/S and P/F:
+ * fully diluted market cap over the trailing twelve months). Read as "P" divided by "S" it named no metric;
+ * it is refused with the ratio to write, not guessed: a panel states its own basis.
+ */
+const SHORTHAND: Readonly<Record<string, string>> = {
+  "p/s": "market_cap_fully_diluted/revenue:ttm",
+  "p/f": "market_cap_fully_diluted/fees:ttm",
+  "p/e": "market_cap_fully_diluted/earnings:ttm",
+};
+
 /** One column from its text. */
 export function parseColumn(text: string): CompsColumn {
   const label = text.trim();
+  const shorthand = SHORTHAND[label.replace(/\s+/g, "").toLowerCase()];
+  if (shorthand)
+    throw invalid(
+      `COMPS column "${label}" is shorthand, not metrics: a ratio column divides two metrics; for ${label.toUpperCase()} on trailing twelve months write "${shorthand}"`
+    );
   const parts = label.split("/");
   if (parts.length > 2)
     throw invalid(`COMPS column "${label}" divides more than once; use one ratio a/b per column`);

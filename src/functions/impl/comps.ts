@@ -5,27 +5,37 @@
  * - Projects: ids, symbols, names or a range, one row per position in input order (an empty or unknown one is
  *   a row of #N/A saying why).
  * - Columns (comps-columns.ts): `metric`, `metric:window`, or a ratio `a/b` of two such.
- * - Each cell is exactly what VALUE gives for it (`VALUE(project, metric, date, "window=…")`): the same
- *   reading, the same complete-period rules, so a comps cell and a cell formula never disagree. All cells run
+ * - Each term is exactly what VALUE gives for it (`VALUE(project, metric, date, "window=…")`): the same
+ *   reading, the same rule of whole windows, so a comps cell and a cell formula never disagree. All cells run
  *   at once through the engine, so the whole panel is planned as one batch: it costs no more requests than
  *   the same cells written as VALUE formulas.
+ * - A ratio compares like with like: its two terms as of one day. Without a date, when the latest figures of
+ *   its terms are of different days (a market cap of 11-25 and revenue to 11-26), the later one is read again
+ *   as of the earlier day, so frax's P/S never divides an 11-25 cap by revenue to 11-26.
  * - A cell that cannot be computed is #N/A with its reason and the rest stay; a ratio with a base of 0 is
  *   #N/A. A failure of the service fails the whole panel (it keeps its previous value, as every function does).
  * - headers=1 (default): a header row of column labels in finance words ("P/S (TTM)", "Revenue (TTM)",
  *   labels.ts) and a first column of project names; headers=2 adds a column of project ids after the names;
- *   headers=0: the numbers only.
- * - Options that apply to every cell: partial, fill, bridged, chains.
+ *   headers=0: the numbers only. asof=1 adds a column "As of" after them: the day each row's figures are as
+ *   of (the earliest of its figures, so a row of mixed days shows its oldest).
+ * - Options for every cell: partial, bridged, chains, maxage (without a date: a latest figure older than that
+ *   is a #N/A); fill takes one fill or one per kind of metric (`fill=previous,zero`), each column using the
+ *   one its metric admits (a level carries forward, a flow counts a missing day 0), so a TVL + revenue panel
+ *   can fill both.
  */
 import { isCryptometricsError } from "../../client";
 import { formatDay } from "../../client/data/days";
+import { fillRefusal } from "../../engine/fill-rules";
+import type { Fill } from "../../engine/series-ops";
 import { idPositions, isMissing, optionalDate, requiredText } from "../coerce";
 import type { FnContext } from "../context";
 import { parseOptions, type OptionKey, type Options } from "../options";
-import { FunctionError, type Cell, type ErrorCell, type Table } from "../result";
+import { FunctionError, invalid, type Cell, type ErrorCell, type Table } from "../result";
 import { parseColumns, type CompsColumn, type CompsTerm } from "./comps-columns";
 import { compsColumnLabel, metricNamesFrom } from "./labels";
-import { metricCatalogue, resolveProjects } from "./resolve";
-import { value } from "./value";
+import { metricCatalogue, resolveMetric, resolveProjects } from "./resolve";
+import { datedValue, type Dated } from "./value";
+import { userMessage } from "../messages";
 
 export const COMPS_OPTIONS: readonly OptionKey[] = [
   "headers",
@@ -33,10 +43,21 @@ export const COMPS_OPTIONS: readonly OptionKey[] = [
   "fill",
   "bridged",
   "chains",
+  "maxage",
+  "asof",
 ];
 
 /** A panel bigger than this is not a comps table; it would also take minutes at 60 requests a minute. */
 export const MAX_COMPS_CELLS = 10_000;
+
+/** A figure of a term, or why it has none. */
+type Term = Dated | ErrorCell;
+
+/** A cell and the day it is as of (none for an error). */
+interface Shown {
+  cell: Cell;
+  asOf?: number;
+}
 
 export async function comps(
   ctx: FnContext,
@@ -54,31 +75,41 @@ export async function comps(
       `COMPS of ${projectTexts.length} projects × ${columns.length} columns is more than ${MAX_COMPS_CELLS} cells`
     );
   const date = optionalDate(dateArg, "date");
-  const dateText = date === undefined ? null : formatDay(date);
+  if (options.maxage !== undefined && date !== undefined)
+    throw invalid('option "maxage" applies to latest figures: leave the date out, or drop maxage');
+  const fillOf = await columnFills(ctx, columns, options);
   const projects = await resolveProjects(ctx, projectTexts);
-  const shared = sharedOptions(options);
-  const term = (projectId: string, t: CompsTerm): Promise<number | ErrorCell> =>
-    termValue(() =>
-      value(
+  const term = (projectId: string, t: CompsTerm, on?: number): Promise<Term> => {
+    const day = on ?? date;
+    return termValue(() =>
+      datedValue(
         ctx,
+        "VALUE",
         projectId,
         t.metric,
-        dateText,
-        t.window ? `${shared}window=${t.window.text}` : shared
+        day === undefined ? null : formatDay(day),
+        termOptions(options, fillOf(t), t, on === undefined)
       )
     );
+  };
   const body = await Promise.all(
     projects.map((p) =>
       Promise.all(
-        columns.map((c): Promise<Cell> =>
+        columns.map((c): Promise<Shown> =>
           "value" in p
-            ? columnValue(c, (t) => term(p.value.projectId, t))
-            : Promise.resolve(p.error)
+            ? columnValue(c, (t, on) => term(p.value.projectId, t, on), date === undefined)
+            : Promise.resolve({ cell: p.error })
         )
       )
     )
   );
-  if (options.headers === 0) return body;
+  const asOfCell = (row: readonly Shown[]): Cell => {
+    const days = row.flatMap((s) => (s.asOf === undefined ? [] : [s.asOf]));
+    return days.length === 0 ? null : { date: days.reduce((a, b) => Math.min(a, b)) };
+  };
+  const cellsOf = (row: readonly Shown[]): Cell[] => row.map((s) => s.cell);
+  if (options.headers === 0)
+    return body.map((row) => (options.asof ? [asOfCell(row), ...cellsOf(row)] : cellsOf(row)));
   // The catalogue every cell's metric was resolved against: cached by now, no request of its own.
   const names = metricNamesFrom(await metricCatalogue(ctx));
   const leading = (i: number): Cell[] => {
@@ -89,9 +120,14 @@ export async function comps(
   return [
     [
       ...(options.headers === 2 ? ["Project", "Id"] : ["Project"]),
+      ...(options.asof ? ["As of"] : []),
       ...columns.map((c) => compsColumnLabel(c, names)),
     ],
-    ...body.map((row, i) => [...leading(i), ...row]),
+    ...body.map((row, i) => [
+      ...leading(i),
+      ...(options.asof ? [asOfCell(row)] : []),
+      ...cellsOf(row),
+    ]),
   ];
 }
 
@@ -101,35 +137,95 @@ function columnTexts(value: unknown): string[] {
   return cells.filter((c) => !isMissing(c)).map((c) => requiredText(c, "columns"));
 }
 
-/** The options every cell's VALUE reading takes, as VALUE's option text. */
-function sharedOptions(o: Readonly<Options>): string {
-  let text = `partial=${o.partial}; fill=${o.fill}; bridged=${o.bridged}; `;
+/**
+ * Which fill each term takes: of the fills given, the one its metric admits (fill-rules.ts), none when it
+ * admits none. A fill no column admits is a #VALUE! naming it: the user meant it for some column.
+ */
+async function columnFills(
+  ctx: FnContext,
+  columns: readonly CompsColumn[],
+  options: Readonly<Options>
+): Promise<(t: CompsTerm) => Fill> {
+  const fills: readonly Fill[] = options.fills.length > 0 ? options.fills : [options.fill];
+  if (fills.every((f) => f === "none")) return () => "none";
+  const terms = columns.flatMap((c) =>
+    c.denominator ? [c.numerator, c.denominator] : [c.numerator]
+  );
+  const ids = new Map<string, string | undefined>();
+  await Promise.all(
+    [...new Set(terms.map((t) => t.metric))].map(async (text) => {
+      try {
+        ids.set(text, (await resolveMetric(ctx, text)).metricId);
+      } catch (error) {
+        // An unknown metric is its cells' #N/A (VALUE says it); it takes no fill.
+        if (error instanceof FunctionError || isCryptometricsError(error)) ids.set(text, undefined);
+        else throw error;
+      }
+    })
+  );
+  const fillOf = (t: CompsTerm): Fill => {
+    const id = ids.get(t.metric);
+    return (
+      (id === undefined ? undefined : fills.find((f) => fillRefusal(f, id) === undefined)) ?? "none"
+    );
+  };
+  for (const f of fills) {
+    if (f === "none" || terms.some((t) => fillOf(t) === f)) continue;
+    const first = [...ids.values()].find((id) => id !== undefined);
+    throw invalid(
+      `fill=${f} applies to no column of this panel${first ? ` (${fillRefusal(f, first)})` : ""}`
+    );
+  }
+  return fillOf;
+}
+
+/** The VALUE options of one term. `latest`: no date, so maxage applies. */
+function termOptions(o: Readonly<Options>, fill: Fill, t: CompsTerm, latest: boolean): string {
+  let text = `partial=${o.partial}; fill=${fill}; bridged=${o.bridged}; `;
   if (o.chains.length > 0) text += `chains=${o.chains.join(",")}; `;
+  if (latest && o.maxage !== undefined) text += `maxage=${o.maxage}d; `;
+  if (t.window) text += `window=${t.window.text}`;
   return text;
 }
 
 /** A data answer (no data, incomplete, unknown metric) is the cell's reason; a service failure is thrown. */
-async function termValue(compute: () => Promise<Cell>): Promise<number | ErrorCell> {
+async function termValue(compute: () => Promise<Dated>): Promise<Term> {
   try {
-    const result = await compute();
-    if (typeof result === "number") return result;
-    return { error: "na", message: "no value" };
+    return await compute();
   } catch (error) {
     if (error instanceof FunctionError) return { error: error.code, message: error.message };
     if (isCryptometricsError(error) && error.kind === "not-found")
-      return { error: "na", message: error.message };
+      return { error: "na", message: userMessage(error.message) };
     throw error;
   }
 }
 
+function isDated(t: Term): t is Dated {
+  return "value" in t;
+}
+
+/**
+ * A column's cell. A ratio's terms as of one day: without a date (`latest`), the term of the later day is
+ * read again as of the earlier one.
+ */
 async function columnValue(
   c: CompsColumn,
-  term: (t: CompsTerm) => Promise<number | ErrorCell>
-): Promise<Cell> {
-  if (!c.denominator) return term(c.numerator);
-  const [a, b] = await Promise.all([term(c.numerator), term(c.denominator)]);
-  if (typeof a !== "number") return a;
-  if (typeof b !== "number") return b;
-  if (b === 0) return { error: "na", message: `${c.label}: the divisor is 0` };
-  return a / b;
+  term: (t: CompsTerm, on?: number) => Promise<Term>,
+  latest: boolean
+): Promise<Shown> {
+  if (!c.denominator) {
+    const a = await term(c.numerator);
+    return isDated(a) ? { cell: a.value, asOf: a.asOf } : { cell: a };
+  }
+  let [a, b] = await Promise.all([term(c.numerator), term(c.denominator)]);
+  if (!isDated(a)) return { cell: a };
+  if (!isDated(b)) return { cell: b };
+  if (latest && a.asOf !== b.asOf) {
+    if (a.asOf > b.asOf) a = await term(c.numerator, b.asOf);
+    else b = await term(c.denominator, a.asOf);
+    if (!isDated(a)) return { cell: a };
+    if (!isDated(b)) return { cell: b };
+  }
+  if (b.value === 0) return { cell: { error: "na", message: `${c.label}: the divisor is 0` } };
+  return { cell: a.value / b.value, asOf: Math.min(a.asOf, b.asOf) };
 }

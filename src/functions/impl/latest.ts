@@ -4,7 +4,7 @@
  * (engine/completeness.ts). Reads go through the engine, so cells asking the same series share requests.
  */
 import { horizonOf, lastValueDay } from "../../engine/completeness";
-import { lastValueAtOrBefore, type DayPoint } from "../../engine/series-ops";
+import { lastDataAtOrBefore, type DayPoint } from "../../engine/series-ops";
 import type { SeriesAnswer, SeriesQuery } from "../../engine/series-types";
 import type { FnContext } from "../context";
 import { notAvailable } from "../result";
@@ -40,8 +40,9 @@ export function recentStart(ctx: FnContext): number {
 }
 
 /**
- * The last point with a value: a short recent window first (every latest cell of a workbook shares it),
- * the whole history only for series with nothing recent (archived projects, stopped metrics).
+ * The last point with data (a value, or a conflict: the service has the day, nobody can vouch for its value):
+ * a short recent window first (every latest cell of a workbook shares it), the whole history only for series
+ * with nothing recent (archived projects, stopped metrics).
  */
 export async function latestPoint(
   ctx: FnContext,
@@ -50,8 +51,8 @@ export async function latestPoint(
 ): Promise<DayPoint | undefined> {
   const recent = await pointsOf(ctx, base, label, recentStart(ctx), Infinity);
   return (
-    lastValueAtOrBefore(recent, Infinity) ??
-    lastValueAtOrBefore(await pointsOf(ctx, base, label, -Infinity, Infinity), Infinity)
+    lastDataAtOrBefore(recent, Infinity) ??
+    lastDataAtOrBefore(await pointsOf(ctx, base, label, -Infinity, Infinity), Infinity)
   );
 }
 
@@ -75,7 +76,11 @@ export async function horizonFor(
   );
 }
 
-/** The horizon when the points fetched over [fetchedFrom, upTo] tell it; undefined: the latest data decides. */
+/**
+ * The horizon when the points fetched over [fetchedFrom, upTo] tell it; undefined: the latest data decides.
+ * A read reaching today with nothing in it does not tell: the latest data is somewhere before it, and a
+ * message naming the day the data goes up to must name that day, not the day before the read.
+ */
 export function horizonSeen(
   ctx: FnContext,
   points: readonly DayPoint[],
@@ -83,7 +88,8 @@ export function horizonSeen(
   upTo: number
 ): number | undefined {
   const seen = lastValueDay(points);
-  if (seen !== undefined && seen >= Math.min(upTo, ctx.today)) return Math.min(ctx.today, seen);
-  if (upTo >= ctx.today) return seen === undefined ? fetchedFrom - 1 : Math.min(ctx.today, seen);
+  if (seen === undefined) return undefined;
+  if (seen >= Math.min(upTo, ctx.today)) return Math.min(ctx.today, seen);
+  if (upTo >= ctx.today && fetchedFrom <= ctx.today) return Math.min(ctx.today, seen);
   return undefined;
 }

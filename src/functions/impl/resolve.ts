@@ -4,12 +4,13 @@ import { isCryptometricsError } from "../../client";
 import { resolveMetricIn, resolveProjectIn } from "../../engine/resolver";
 import { traced, type FnContext } from "../context";
 import { notAvailable, type ErrorCell } from "../result";
+import { userMessage } from "../messages";
 
 export type Resolved<T> = { text: string; value: T } | { text: string; error: ErrorCell };
 
 function asErrorCell(error: unknown): ErrorCell {
   if (isCryptometricsError(error) && error.kind === "not-found")
-    return { error: "na", message: error.message };
+    return { error: "na", message: userMessage(error.message) };
   throw error; // anything else (no key, service down) fails the whole call
 }
 

@@ -1,25 +1,41 @@
 /**
  * METRIC and PRODUCT_METRIC: time series through the engine, shaped like STOCKHISTORY (a Date column, then
- * one column per metric or per project), rolled up and filled as the options say.
+ * one column per metric or per project), rolled up and filled as the options say, every figure by the rule
+ * of engine/figures.ts.
  *
  * - Stable shape: one column per input position. An empty, unknown or unavailable project (or metric) is a
  *   column of #N/A with the reason, a repeated one repeats its column (coerce.idPositions).
- * - Complete periods only by default (engine/completeness.ts): a period whose days run past a column's
- *   latest data or today is a #N/A in that column naming the days covered, and a row no column completes is
- *   left out; `partial=include` shows them. The user's own start and end cut periods as they choose.
- * - Fills only where the metric admits them (fill-rules.ts) and never past the latest data or today.
- * - Growth (`values=pop|yoy`, with a period): each period's change on its base as a ratio, #N/A where the
- *   base is not a whole complete period or is 0 (engine/growth.ts).
+ * - A period row stands for its whole calendar period. By default (partial=exclude) a column shows its
+ *   periods from its first whole one to its last: the periods before (a launch quarter, a month the start
+ *   date cuts) and after (the period still running, whatever the end date says) are left out, and a period
+ *   in between that is not whole (days without a value, a day sent twice with different values) is a #N/A
+ *   saying "N of M days": a hole never shifts the rows. A row another column shows and this one does not is a
+ *   #N/A with its reason. partial=include shows every period with a day of data, rolled up over the days in
+ *   the range. A day sent twice with different values is a #N/A in every mode.
+ * - Fills only where the metric admits them (fill-rules.ts), never before the first data, past the latest
+ *   data or today, nor over a conflict.
+ * - Growth (`values=pop|yoy`, with a period): each period's change on its base as a ratio, #N/A where either
+ *   is not whole or the base is 0 or less ("NM", engine/growth.ts).
  * - Layouts: `dates=0` leaves the Date column out (SUM over the spill adds values only), `dir=h` puts the
  *   dates across (one row per column), `dating=end` dates a period row by its last day (default: its first).
  */
 import type { Project } from "../../client";
-import { periodStart } from "../../client/data/days";
-import { incompleteMessage, isComplete, periodLabel, windowOf } from "../../engine/completeness";
+import { formatDay, periodEnd, periodStart } from "../../client/data/days";
+import { periodLabel, windowOf } from "../../engine/completeness";
+import {
+  conflictMessage,
+  dayStates,
+  isWhole,
+  judge,
+  windowFigure,
+  type FigureWords,
+  type SeriesDays,
+  type WindowFigure,
+} from "../../engine/figures";
 import { baseStart, growthOf, type Growth } from "../../engine/growth";
 import { fillRefusal } from "../../engine/fill-rules";
-import { defaultAggregation } from "../../engine/metric-kinds";
-import { fillDays, rollUp, slicePoints, type DayPoint } from "../../engine/series-ops";
+import { defaultAggregation, type Aggregation } from "../../engine/metric-kinds";
+import { slicePoints, type DayPoint } from "../../engine/series-ops";
 import { checkRange, idPositions, optionalDate, requiredIds, requiredText } from "../coerce";
 import type { FnContext } from "../context";
 import { parseOptions, type Options } from "../options";
@@ -36,13 +52,13 @@ import { horizonFor, type SeriesBase } from "./latest";
 import { productBreakdown } from "./product-breakdown";
 import { resolveMetrics, resolveProduct, resolveProject, resolveProjects } from "./resolve";
 import {
-  FILL_LOOKBACK_DAYS,
   METRIC_OPTIONS,
   PRODUCT_METRIC_OPTIONS,
   describeRange,
   fetchSeries,
   variantOf,
 } from "./series-common";
+import { fillHint, firstDataDay, readStart, type DaysReading } from "./series-days";
 
 /** One column of the table: its heading and, per breakdown dimension, a cell per row day. */
 interface Column {
@@ -51,12 +67,10 @@ interface Column {
   metricId: string;
   cells?: Map<string, Map<number, Cell>>;
   error?: ErrorCell;
-  /** Why the column's last period is left out, when it is (the message of a table left empty by it). */
+  /** Why the column shows no period, when none of its periods is whole (the message of an empty table). */
   incomplete?: string;
-  /** The column's horizon (completeness.ts), when periods or fills needed it. */
-  horizon?: number;
-  /** Who the column's messages name ("sushiswap", or "aave fees" in a one-project table). */
-  subject?: string;
+  /** The cell of a row another column shows and this one does not (the period's reason), per dimension. */
+  reasonFor?: (dim: string, day: number) => Cell;
 }
 
 interface TableRequest {
@@ -145,13 +159,13 @@ async function seriesTable(ctx: FnContext, req: TableRequest): Promise<Table> {
     pairs.map(({ p, m }) => column(ctx, req, p, m, byProject))
   );
 
-  // A row for every period some column completes (or shows: partial=include, or a plain value).
+  // A row for every period (or day) some column shows.
   const days = new Set<number>();
   const dimsSeen = new Set<string>();
   for (const c of columns)
     for (const [dim, cells] of c.cells ?? []) {
       dimsSeen.add(dim);
-      for (const [day, cell] of cells) if (!isIncomplete(cell)) days.add(day);
+      for (const day of cells.keys()) days.add(day);
     }
   if (days.size === 0) {
     const incomplete = columns.find((c) => c.incomplete)?.incomplete;
@@ -179,7 +193,9 @@ async function seriesTable(ctx: FnContext, req: TableRequest): Promise<Table> {
     for (const dim of dims) {
       const found = columns.map((c) => c.cells?.get(dim)?.get(day));
       if (breakdown && found.every((cell, i) => cell === undefined && !columns[i].error)) continue;
-      const cells = columns.map((c, i): Cell => c.error ?? found[i] ?? missing(c, day, req));
+      const cells = columns.map(
+        (c, i): Cell => c.error ?? found[i] ?? c.reasonFor?.(dim, day) ?? null
+      );
       rows.push([...dated(day), ...(breakdown ? [dim] : []), ...cells]);
     }
   }
@@ -207,29 +223,6 @@ function transpose(rows: Table): Table {
   return out;
 }
 
-/**
- * A row day another column has and this one has not: empty, unless the period runs past this column's
- * latest data (a lagging project): then it says so, as a period it has data for would.
- */
-function missing(c: Column, day: number, req: TableRequest): Cell {
-  const { options } = req;
-  if (options.period === "day" || options.partial === "include" || c.horizon === undefined)
-    return null;
-  const w = windowOf(day, options.period, req.start, req.end);
-  return isComplete(w, c.horizon)
-    ? null
-    : { error: "na", message: incompleteMessage(w, c.horizon, c.subject) };
-}
-
-/** Incomplete periods are marked in their column by an error cell carrying this flag. */
-interface IncompleteCell extends ErrorCell {
-  readonly incomplete: true;
-}
-
-function isIncomplete(cell: Cell): boolean {
-  return typeof cell === "object" && cell !== null && "incomplete" in cell;
-}
-
 async function column(
   ctx: FnContext,
   req: TableRequest,
@@ -251,31 +244,28 @@ async function column(
   // A product breakdown reads each product's own series (product-breakdown.ts); its horizon is the project's.
   const byProduct = options.breakdown === "product_id" && !req.productId;
   const variant = variantOf(options);
+  const metricId = m.value.metricId;
   const base: SeriesBase = {
     projectId: p.value.projectId,
     productId: req.productId,
-    metricId: m.value.metricId,
+    metricId,
     variant: byProduct ? { ...variant, breakdown: undefined } : variant,
   };
-  const seriesLabel = `${p.value.projectId} ${m.value.metricId}`;
+  const seriesLabel = `${p.value.projectId} ${metricId}`;
   const growth = growthOf_(options);
   // Growth needs the base periods before the first shown one, whole.
   const dataFrom =
     start === undefined || !growth
       ? start
       : baseStart(periodStart(start, options.period), options.period, growth);
-  const fetchFrom =
-    dataFrom === undefined
-      ? -Infinity
-      : options.fill === "previous"
-        ? dataFrom - FILL_LOOKBACK_DAYS
-        : dataFrom;
+  const fetchFrom = dataFrom === undefined ? -Infinity : readStart(options.fill, dataFrom);
   const asked = { ...base, start: fetchFrom, end: end ?? Infinity };
   const answer = byProduct
     ? await productBreakdown(ctx, p.value, { ...asked, variant }, seriesLabel)
     : await fetchSeries(ctx, asked, seriesLabel);
   if (answer.issue) return { ...heading, error: { error: "na", message: answer.issue.message } };
 
+  const reading: DaysReading = { ctx, base, label: seriesLabel, metricId, fill: options.fill };
   // The horizon matters to periods and fills only; any dimension's data counts for the series.
   let horizon = Infinity;
   if (options.period !== "day" || options.fill !== "none") {
@@ -292,63 +282,167 @@ async function column(
       end ?? Infinity
     );
   }
+  // fill=zero fills gaps, never the days before the launch: where the points leave it open, ask.
+  const firstData =
+    options.fill === "zero" && start !== undefined && !anyDataBy(answer.dims, start)
+      ? await firstDataDay(reading)
+      : undefined;
   const subject = byProject ? p.value.projectId : seriesLabel;
-  const agg = options.agg ?? defaultAggregation(m.value.metricId);
+  const words = { subject, today: ctx.today, fillHint: fillHint(metricId, options.fill) };
+  const agg = options.agg ?? defaultAggregation(metricId);
   const cells = new Map<string, Map<number, Cell>>();
+  const reasons = new Map<string, (day: number) => Cell>();
   let incomplete: string | undefined;
   for (const [dim, points] of answer.dims) {
-    const shaped = shape(points, req, horizon, agg);
-    const bases = growth
-      ? completePeriods(
-          shape(points, { ...req, start: dataFrom }, horizon, agg),
-          points,
-          req,
-          horizon
-        )
-      : undefined;
-    const out = new Map<number, Cell>();
-    for (const point of shaped) {
-      if (options.period !== "day" && options.partial === "exclude") {
-        const w = windowOf(point.day, options.period, start, end);
-        if (!isComplete(w, horizon)) {
-          incomplete = incompleteMessage(w, horizon, subject);
-          const cell: IncompleteCell = { error: "na", message: incomplete, incomplete: true };
-          out.set(point.day, cell);
-          continue;
-        }
-      }
-      out.set(
-        point.day,
-        bases && growth ? growthCell(point, bases, req, growth, subject) : point.value
-      );
+    const days: SeriesDays = { points, horizon, firstData };
+    if (options.period === "day") {
+      cells.set(dim, dayCells(days, req, words));
+      continue;
     }
-    cells.set(dim, out);
+    const shaped = periodCells(days, req, agg, words, growth);
+    cells.set(dim, shaped.cells);
+    reasons.set(dim, shaped.reasonFor);
+    incomplete ??= shaped.incomplete;
   }
   return {
     ...heading,
     cells,
     incomplete,
-    horizon: horizon === Infinity ? undefined : horizon,
-    subject,
+    reasonFor: (dim, day) => reasons.get(dim)?.(day) ?? null,
   };
 }
 
-/** A dimension's points sliced to the range, filled up to the horizon, rolled up. */
-function shape(
-  points: readonly DayPoint[],
+/** Whether any dimension has data on or before `day`: then no day from `day` on is before the launch. */
+function anyDataBy(dims: ReadonlyMap<string, readonly DayPoint[]>, day: number): boolean {
+  for (const points of dims.values())
+    if (points.some((p) => p.day <= day && (p.value !== null || p.conflict))) return true;
+  return false;
+}
+
+function conflictCell(day: number, words: Omit<FigureWords, "label">): ErrorCell {
+  const label = formatDay(day);
+  return { error: "na", message: conflictMessage({ conflicts: [day] }, { ...words, label }) };
+}
+
+/**
+ * Day rows: without a fill, the service's rows in the range (nulls as empty cells, as STOCKHISTORY); with one,
+ * every day from the first data (or the start) to the end or the horizon, filled by the rule. A day sent
+ * twice with different values is a #N/A either way.
+ */
+function dayCells(
+  days: SeriesDays,
   req: TableRequest,
-  horizon: number,
-  agg: ReturnType<typeof defaultAggregation>
-): DayPoint[] {
-  const { options } = req;
-  const inRange = slicePoints(points, req.start ?? -Infinity, req.end ?? Infinity);
-  const from = req.start ?? inRange[0]?.day;
-  if (from === undefined) return [];
-  const filled =
-    options.fill === "none"
-      ? inRange
-      : fillDays(points, from, Math.min(req.end ?? Infinity, horizon), options.fill);
-  return rollUp(filled, options.period, agg);
+  words: Omit<FigureWords, "label">
+): Map<number, Cell> {
+  const out = new Map<number, Cell>();
+  const { start, end, options } = req;
+  const inRange = slicePoints(days.points, start ?? -Infinity, end ?? Infinity);
+  if (options.fill === "none") {
+    for (const point of inRange)
+      out.set(point.day, point.conflict ? conflictCell(point.day, words) : point.value);
+    return out;
+  }
+  const from = start ?? inRange.find((q) => q.value !== null || q.conflict)?.day;
+  const to = Math.min(end ?? Infinity, days.horizon);
+  if (from === undefined || to < from) return out;
+  dayStates(days, from, to, options.fill).forEach((state, k) => {
+    const day = from + k;
+    if (state.kind === "value") out.set(day, state.value);
+    else if (state.kind === "conflict") out.set(day, conflictCell(state.at, words));
+    // A gap the fill cannot reach stays an empty cell; no row before the data or past it.
+    else if (state.why === "gap") out.set(day, null);
+  });
+  return out;
+}
+
+interface PeriodCells {
+  cells: Map<number, Cell>;
+  reasonFor: (day: number) => Cell;
+  incomplete?: string;
+}
+
+/** The calendar periods of one dimension's days, shown by the rule (see the file's comment). */
+function periodCells(
+  days: SeriesDays,
+  req: TableRequest,
+  agg: Aggregation,
+  words: Omit<FigureWords, "label">,
+  growth: Growth | undefined
+): PeriodCells {
+  const { options, start, end } = req;
+  const period = options.period;
+  const include = options.partial === "include";
+  const first = start ?? days.points.find((q) => q.value !== null || q.conflict)?.day ?? Infinity;
+  const last = Math.min(end ?? Infinity, days.horizon);
+  const figureOf = (ps: number, from: number, to: number): WindowFigure =>
+    windowFigure(days, from, to, options.fill, agg);
+  const wordsOf = (ps: number): FigureWords => ({
+    ...words,
+    label: periodLabel({ period, start: ps }),
+  });
+  /** The cell of the period starting on `ps`: its figure, or why it has none; undefined: no row. */
+  const periodCell = (ps: number): { cell?: Cell; whole: boolean; reason: string } => {
+    const pe = periodEnd(ps, period);
+    const cut = ps < (start ?? -Infinity) || pe > (end ?? Infinity);
+    const calendar = figureOf(ps, ps, pe);
+    const w = wordsOf(ps);
+    if (include) {
+      const part = cut
+        ? figureOf(ps, Math.max(ps, start ?? ps), Math.min(pe, end ?? pe))
+        : calendar;
+      const judged = judge(part, true, w);
+      if ("value" in judged)
+        return { cell: judged.value, whole: !cut && isWhole(calendar), reason: "" };
+      return {
+        cell: judged.conflict ? { error: "na", message: judged.reason } : undefined,
+        whole: false,
+        reason: judged.reason,
+      };
+    }
+    const judged = judge(calendar, false, w);
+    if ("value" in judged && !cut) return { cell: judged.value, whole: true, reason: "" };
+    const reason =
+      "reason" in judged
+        ? judged.reason
+        : `${w.label} is cut by the ${ps < (start ?? -Infinity) ? `start date (${formatDay(start!)})` : `end date (${formatDay(end!)})`}: ${rangeDays(ps, pe, start, end)} of ${pe - ps + 1} days in the range; partial=include shows it`;
+    return { cell: { error: "na", message: reason }, whole: false, reason };
+  };
+
+  const starts: number[] = [];
+  if (first <= last)
+    for (let ps = periodStart(first, period); ps <= last; ps = periodEnd(ps, period) + 1)
+      starts.push(ps);
+  const shown = starts.map((ps) => ({ ps, ...periodCell(ps) }));
+  // partial=exclude: from the first whole period to the last; partial=include: every period with a cell.
+  let lo = 0;
+  let hi = shown.length - 1;
+  if (!include) {
+    while (lo <= hi && !shown[lo].whole) lo++;
+    while (hi >= lo && !shown[hi].whole) hi--;
+  }
+  const cells = new Map<number, Cell>();
+  for (let k = lo; k <= hi; k++) {
+    const { ps, cell, whole, reason } = shown[k];
+    if (cell === undefined) continue;
+    cells.set(ps, growth ? growthCell(ps, whole, reason, days, req, agg, words, growth) : cell);
+  }
+  const incomplete = cells.size === 0 ? shown[shown.length - 1]?.reason : undefined;
+  return {
+    cells,
+    incomplete,
+    reasonFor: (day) => {
+      const ps = periodStart(day, period);
+      const { cell, reason } = periodCell(ps);
+      if (cell !== undefined && typeof cell === "object") return cell;
+      const message = reason || `${wordsOf(ps).label}: no ${words.subject} figure`;
+      return { error: "na", message };
+    },
+  };
+}
+
+/** Days of the period [ps, pe] inside the user's range. */
+function rangeDays(ps: number, pe: number, start?: number, end?: number): number {
+  return Math.min(pe, end ?? pe) - Math.max(ps, start ?? ps) + 1;
 }
 
 function growthOf_(options: Readonly<Options>): Growth | undefined {
@@ -364,45 +458,33 @@ function checkGrowthOptions(options: Readonly<Options>): void {
 }
 
 /**
- * Period start -> figure, for the periods complete at both ends: not past the horizon, and not starting
- * before the series' first row (a launch quarter is a part of a quarter). The bases of growth.
+ * A shown period's change on its base, or why there is none: both periods whole (growth compares like with
+ * like, whatever `partial` says), the base above 0.
  */
-function completePeriods(
-  shaped: readonly DayPoint[],
-  points: readonly DayPoint[],
-  req: TableRequest,
-  horizon: number
-): Map<number, number | null> {
-  const first = points[0]?.day;
-  const out = new Map<number, number | null>();
-  for (const p of shaped) {
-    const w = windowOf(p.day, req.options.period);
-    if (!isComplete(w, horizon) || first === undefined || first > w.start) continue;
-    out.set(w.start, p.value);
-  }
-  return out;
-}
-
-/** A shown period's change on its base, or why there is none. */
 function growthCell(
-  point: DayPoint,
-  bases: ReadonlyMap<number, number | null>,
+  ps: number,
+  whole: boolean,
+  reason: string,
+  days: SeriesDays,
   req: TableRequest,
-  growth: Growth,
-  subject: string
+  agg: Aggregation,
+  words: Omit<FigureWords, "label">,
+  growth: Growth
 ): Cell {
   const { period } = req.options;
-  const w = windowOf(point.day, period, req.start, req.end);
-  const label = `${subject} ${periodLabel(w)}`;
-  if (w.from !== w.start || w.to !== w.end)
+  const label = `${words.subject} ${periodLabel({ period, start: ps })}`;
+  if (!whole)
     return {
       error: "na",
-      message: `${label} is cut by the start or end date: no ${growth} change for a part of a period`,
+      message: `no ${growth} change for ${label}: ${reason || "the period is not whole"}`,
     };
-  if (!bases.has(w.start)) return { error: "na", message: `${label}: the period is not complete` };
-  const base = baseStart(w.start, period, growth);
-  const g = growthOf(point.value, bases.has(base) ? bases.get(base) : undefined);
+  const current = windowFigure(days, ps, periodEnd(ps, period), req.options.fill, agg);
+  const bs = baseStart(ps, period, growth);
+  const base = windowFigure(days, bs, periodEnd(bs, period), req.options.fill, agg);
+  const judged = judge(base, false, { ...words, label: periodLabel({ period, start: bs }) });
+  if ("reason" in judged)
+    return { error: "na", message: `no ${growth} change for ${label}: its base: ${judged.reason}` };
+  const g = growthOf(current.value, judged.value);
   if ("value" in g) return { percent: g.value };
-  const why = bases.has(base) ? g.missing : "no complete base period to compare with";
-  return { error: "na", message: `${label}: ${why}` };
+  return { error: "na", message: `no ${growth} change for ${label}: ${g.missing}` };
 }

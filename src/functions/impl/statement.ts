@@ -5,13 +5,16 @@
  *
  * - Rows: the standard template by default, so statements of different projects line up; rows=service keeps
  *   the service's own (statement-lines.ts).
- * - Periods: complete ones only by default (engine/completeness.ts), up to the project's latest data (the
- *   latest day of its first line, fees where it has them) and today; partial=include shows the others, their
- *   headers=2 heading stating the days covered.
+ * - Figures: the service's, checked against each line's daily series by the rule of every figure
+ *   (statement-figures.ts): a period is whole when every one of its days has data. With partial=exclude (the
+ *   default) the columns run from the first period some line has whole to the last (a launch quarter and
+ *   the quarter still running are left out), and a figure that is not whole is a #N/A naming "N of M days";
+ *   partial=include shows every period, its headers=2 heading stating the days covered.
  * - values=value (default), pop (the service's change on the previous period), yoy (the change on the same
- *   period a year earlier, a ratio; #N/A without a base or with a base of 0; the statement is read a year
- *   further back for the bases), or coverage: the days with a value behind each figure (from the daily
- *   series), so a statement that does not foot can be explained. Changes (pop, yoy) are percentages.
+ *   period a year earlier, a ratio; the statement is read a year further back for the bases), both #N/A
+ *   unless both periods are whole and the base is above 0 ("NM"); or coverage: the days with a value behind
+ *   each figure (from the daily series), so a statement that does not foot can be explained. Changes (pop,
+ *   yoy) are percentages.
  * - Each line is named as the service's metric catalogue names it ("Supply-side fees"; labels.ts): the
  *   catalogue is asked beside the statement and kept for the day, as every function's is.
  */
@@ -22,27 +25,33 @@ import {
   type StatementInterval,
 } from "../../client";
 import {
-  coveredDays,
-  coveredUntil,
   horizonOf,
   incompleteMessage,
   isComplete,
-  windowDays,
   windowOf,
   type PeriodWindow,
 } from "../../engine/completeness";
-import { dayNumber, formatDay, periodStart } from "../../client/data/days";
-import { baseStart, growthOf } from "../../engine/growth";
+import { dayNumber, formatDay } from "../../client/data/days";
+import { baseStart, type Growth } from "../../engine/growth";
 import type { StatementGranularity } from "../../engine/engine";
 import { DEFAULT_VARIANT } from "../../engine/series-types";
 import { optionalText, requiredText } from "../coerce";
 import { traced, type FnContext } from "../context";
 import { parseOptions, type OptionKey, type Options } from "../options";
 import { FunctionError, invalid, notAvailable, type Cell, type Table } from "../result";
-import { latestPoint, pointsOf } from "./latest";
+import { latestPoint } from "./latest";
 import { metricNamesFrom } from "./labels";
 import { metricCatalogue, resolveProject } from "./resolve";
 import { lineKey, statementLines, type StatementLine } from "./statement-lines";
+import {
+  changeCell,
+  lineFigure,
+  readLineDays,
+  rowIndex,
+  valueCell,
+  type LineDays,
+  type StatementContext,
+} from "./statement-figures";
 
 export const STATEMENT_OPTIONS: readonly OptionKey[] = [
   "order",
@@ -104,9 +113,6 @@ export async function statement(
   const interval = choice<StatementInterval>(intervalArg, "interval", STATEMENT_INTERVALS, "1y");
   const project = await resolveProject(ctx, projectText);
   const id = project.projectId;
-  // The horizon's usual series (fees) is asked beside the statement, not after it: the statements of a
-  // recalculation answer at different times, and only asks made together share one request.
-  const feesLatest = latestOf(ctx, id, "fees");
   const catalogue = metricCatalogue(ctx);
   // Settled even when the statement fails first: the answer waits to be read below.
   catalogue.catch(() => undefined);
@@ -121,26 +127,29 @@ export async function statement(
 
   const lines = statementLines(rows, options.rows);
   const names = metricNamesFrom(await catalogue);
-  const horizon = await projectHorizon(ctx, id, rows, feesLatest);
+  const present = lines.filter((line) => rows.some((r) => lineKey(r) === lineKey(line)));
   const all = periodsOf(rows, granularity);
-  const periods = all.filter((p) => options.partial === "include" || isComplete(p.window, horizon));
-  if (periods.length === 0) {
-    const last = all[all.length - 1].window;
-    throw notAvailable(incompleteMessage(last, horizon, `${id}'s statement`));
-  }
+  const growth: Growth | undefined =
+    options.values === "pop" || options.values === "yoy" ? options.values : undefined;
+  const bases = growth ? await basesOf(ctx, id, granularity, interval, rows) : [];
+  const checkFrom = growth
+    ? baseStart(all[0].window.start, granularity, growth)
+    : all[0].window.start;
+  const days = await readLineDays(ctx, id, present, checkFrom);
+  const include = options.partial === "include";
+  const periods = await shownPeriods(ctx, id, rows, present, days, all, include);
+  const anchor = present.find((line) => days.get(lineKey(line)) !== undefined);
   const ordered = options.order === "desc" ? [...periods].reverse() : periods;
   const subheading = (p: Period): string => {
-    if (isComplete(p.window, horizon)) return p.subheading;
-    const last = coveredUntil(p.window, horizon);
-    const covered = `${coveredDays(p.window, horizon)} of ${windowDays(p.window)} days`;
-    return last === undefined
-      ? `no data yet (0 of ${windowDays(p.window)} days)`
-      : `${rangeText(p.window.from, last)} (${covered})`;
+    const f = anchor && lineFigure(days, anchor, p.window);
+    if (!f || f.covered === f.days) return p.subheading;
+    const covered = `${f.covered} of ${f.days} days`;
+    return f.firstCovered === undefined || f.lastCovered === undefined
+      ? `no data yet (0 of ${f.days} days)`
+      : `${rangeText(f.firstCovered, f.lastCovered)} (${covered})`;
   };
-  const figures =
-    options.values === "yoy"
-      ? yoyFigures(await basesOf(ctx, id, granularity, interval, rows), rows, granularity)
-      : await figuresOf(ctx, id, rows, lines, periods, options, horizon);
+  const s: StatementContext = { ctx, projectId: id, granularity, days, include };
+  const figures = await figuresOf(s, rows, bases, lines, periods, options);
 
   if (options.layout === "long") {
     const out: Table = [];
@@ -173,6 +182,51 @@ export async function statement(
   return out;
 }
 
+/**
+ * The periods shown: every one with partial=include; by default those from the first period some checked
+ * line has whole to the last (a launch quarter, the quarter still running are left out; a period in between
+ * stays, its figures that are not whole a #N/A). With no line to check, the project's horizon decides, as
+ * for any series: the periods that end by it.
+ */
+async function shownPeriods(
+  ctx: FnContext,
+  id: string,
+  rows: readonly FinancialStatementRow[],
+  present: readonly StatementLine[],
+  days: LineDays,
+  all: readonly Period[],
+  include: boolean
+): Promise<Period[]> {
+  if (include) return [...all];
+  const checked = present.filter((line) => days.get(lineKey(line)) !== undefined);
+  if (checked.length === 0) {
+    const horizon = await projectHorizon(ctx, id, rows);
+    const periods = all.filter((p) => isComplete(p.window, horizon));
+    if (periods.length === 0)
+      throw notAvailable(
+        incompleteMessage(all[all.length - 1].window, horizon, `${id}'s statement`)
+      );
+    return periods;
+  }
+  const whole = (p: Period): boolean =>
+    checked.some((line) => {
+      const f = lineFigure(days, line, p.window);
+      return f !== undefined && f.covered === f.days && f.conflicts.length === 0;
+    });
+  let lo = 0;
+  let hi = all.length - 1;
+  while (lo <= hi && !whole(all[lo])) lo++;
+  while (hi >= lo && !whole(all[hi])) hi--;
+  if (lo > hi) {
+    const last = all[all.length - 1];
+    const f = lineFigure(days, checked[0], last.window)!;
+    throw notAvailable(
+      `no period of ${id}'s statement is whole: ${last.heading} has ${checked[0].metricId} data on ${f.covered} of ${f.days} days; partial=include shows it`
+    );
+  }
+  return all.slice(lo, hi + 1);
+}
+
 const VALUE_HEADINGS: Readonly<Record<Options["values"], string>> = {
   value: "Value",
   pop: "Change",
@@ -190,7 +244,7 @@ const LONGER: Readonly<Record<StatementInterval, StatementInterval>> = {
   max: "max",
 };
 
-/** The statement rows a year further back than `rows` (the bases of values=yoy). */
+/** The statement rows a year further back than `rows`: the bases of values=yoy and of the first pop. */
 async function basesOf(
   ctx: FnContext,
   id: string,
@@ -202,35 +256,9 @@ async function basesOf(
   if (longer === interval) return rows;
   return traced(
     ctx,
-    `GET /v2/projects/${id}/financial-statement (${granularity}, ${longer}) for the yoy bases`,
+    `GET /v2/projects/${id}/financial-statement (${granularity}, ${longer}) for the change bases`,
     ctx.engine.statement(id, granularity, longer)
   );
-}
-
-/** Line -> period date -> the change on the same period a year earlier (an error cell where there is none). */
-function yoyFigures(
-  bases: readonly FinancialStatementRow[],
-  rows: readonly FinancialStatementRow[],
-  granularity: StatementGranularity
-): Map<string, Map<string, Cell>> {
-  const valueOf = new Map<string, number | null>();
-  const startOf = (date: string): number => periodStart(dayNumber(date), granularity);
-  for (const r of [...bases, ...rows]) valueOf.set(`${lineKey(r)}|${startOf(r.date)}`, r.value);
-  const out = new Map<string, Map<string, Cell>>();
-  for (const r of rows) {
-    const key = lineKey(r);
-    let cells = out.get(key);
-    if (!cells) out.set(key, (cells = new Map<string, Cell>()));
-    const base = baseStart(startOf(r.date), granularity, "yoy");
-    const g = growthOf(r.value, valueOf.get(`${key}|${base}`));
-    cells.set(
-      r.date,
-      "value" in g
-        ? { percent: g.value }
-        : { error: "na", message: `${r.metricId} ${r.date}: ${g.missing}` }
-    );
-  }
-  return out;
 }
 
 /** The periods of the statement, oldest first, each with its window. */
@@ -266,39 +294,30 @@ function latestOf(ctx: FnContext, projectId: string, metricId: string): Promise<
 }
 
 /**
- * The horizon of the project's statement: today, or its latest data when earlier (an archived project, a
- * lagging one), read from its first line's series (fees where it has them, asked beside the statement:
- * one request serves every statement of a recalculation).
+ * The horizon of a statement none of whose lines has a daily series to check: today, or its latest data when
+ * earlier, read from its first line's series (fees where it has them).
  */
 async function projectHorizon(
   ctx: FnContext,
   projectId: string,
-  rows: readonly FinancialStatementRow[],
-  feesLatest: Promise<LatestOutcome>
+  rows: readonly FinancialStatementRow[]
 ): Promise<number> {
-  const outcome = rows.some((r) => r.metricId === "fees")
-    ? await feesLatest
-    : await latestOf(ctx, projectId, rows[0].metricId);
+  const first = rows.some((r) => r.metricId === "fees") ? "fees" : rows[0].metricId;
+  const outcome = await latestOf(ctx, projectId, first);
   if (outcome.ok) return horizonOf(ctx.today, outcome.day);
   // A first line without a series of its own: only today bounds the periods.
   if (outcome.error instanceof FunctionError && outcome.error.code === "na") return ctx.today;
   throw outcome.error;
 }
 
-/** The service's change ratio, shown as the percentage it is (-0.158 reads -15.8 %). */
-function asPercent(ratio: number | null): Cell {
-  return ratio === null ? null : { percent: ratio };
-}
-
 /** Line -> period date -> the figure the `values` option asks for. */
 async function figuresOf(
-  ctx: FnContext,
-  projectId: string,
+  s: StatementContext,
   rows: readonly FinancialStatementRow[],
+  bases: readonly FinancialStatementRow[],
   lines: readonly StatementLine[],
   periods: readonly Period[],
-  options: Readonly<Options>,
-  horizon: number
+  options: Readonly<Options>
 ): Promise<Map<string, Map<string, Cell>>> {
   const out = new Map<string, Map<string, Cell>>();
   const cellsOf = (line: StatementLine): Map<string, Cell> => {
@@ -306,38 +325,28 @@ async function figuresOf(
     if (!cells) out.set(lineKey(line), (cells = new Map<string, Cell>()));
     return cells;
   };
+  const shown = new Map(periods.map((p) => [p.date, p]));
   if (options.values !== "coverage") {
-    for (const r of rows)
-      cellsOf({ section: r.section, metricId: r.metricId }).set(
+    const index = rowIndex([...bases, ...rows], s.granularity);
+    for (const r of rows) {
+      const p = shown.get(r.date);
+      if (!p) continue;
+      const line = { section: r.section, metricId: r.metricId };
+      cellsOf(line).set(
         r.date,
-        options.values === "pop" ? asPercent(r.popChange) : r.value
+        options.values === "value"
+          ? valueCell(s, r, line, p.window)
+          : changeCell(s, index, r, line, p.window, options.values)
       );
+    }
     return out;
   }
   // Days with a value behind each figure, from the daily series of the lines the project has.
   const present = new Set(rows.map((r) => lineKey({ section: r.section, metricId: r.metricId })));
-  const from = periods[0].window.from;
-  await Promise.all(
-    lines
-      .filter((line) => present.has(lineKey(line)))
-      .map(async (line) => {
-        const base = { projectId, metricId: line.metricId, variant: DEFAULT_VARIANT };
-        let points;
-        try {
-          points = await pointsOf(ctx, base, `${projectId} ${line.metricId}`, from, Infinity);
-        } catch (error) {
-          if (error instanceof FunctionError && error.code === "na") return;
-          throw error;
-        }
-        const cells = cellsOf(line);
-        for (const p of periods) {
-          const last = Math.min(p.window.to, horizon);
-          cells.set(
-            p.date,
-            points.filter((x) => x.day >= p.window.from && x.day <= last && x.value !== null).length
-          );
-        }
-      })
-  );
-  return out;
+  for (const line of lines) {
+    if (!present.has(lineKey(line)) || s.days.get(lineKey(line)) === undefined) continue;
+    const cells = cellsOf(line);
+    for (const p of periods) cells.set(p.date, lineFigure(s.days, line, p.window)!.covered);
+  }
+  return Promise.resolve(out);
 }

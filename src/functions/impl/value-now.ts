@@ -4,26 +4,28 @@
  * or abort signal per cell: the async chain (value, datedValue, dayValue, pointsOf, engine.series), thousands
  * of them in flight at once, was most of a warm cell's time and garbage.
  *
- * Covered: a day's value (fill=none|previous|zero) and the latest value (with maxage=), without filters,
- * window=, period= or values=. Anything else, and any series not held fresh, is NOT_CACHED: the caller runs
- * the async path (value.ts) afresh. The argument checks, refusals and #N/A messages are value.ts's own steps,
- * so a cell answered here shows what the async path shows, with the same diagnostics.
+ * Covered: a day's value (filled, or explained, by the rule, with its horizon and first day with data read
+ * from what is held) and the latest value (with maxage=), without filters, window=, period= or values=.
+ * Anything else, and any series (or first day) not held fresh, is NOT_CACHED: the caller runs the async path
+ * (value.ts) afresh. The argument checks, refusals and #N/A messages are value.ts's own steps, so a cell
+ * answered here shows what the async path shows, with the same diagnostics.
  */
 import type { Cell, DateCell } from "../result";
 import { NOT_CACHED, type FnContext, type NotCached } from "../context";
 import { cachedHorizon, cachedLatestPoint, cachedPoints } from "./cached-reads";
+import { usesHistoryStarts } from "./series-days";
 import { resolvedNow } from "./resolve";
 import {
   asked,
   dayFrom,
+  dayOutcome,
   foundOn,
   hasFilters,
+  needsFirstData,
   latestWithValue,
-  missingOn,
   readingOf,
   shownLatest,
   valueCell,
-  zeroOn,
   type Asked,
   type Dated,
   type Reading,
@@ -88,9 +90,27 @@ function cachedDayValue(r: Reading, date: number): Dated | NotCached {
   const from = dayFrom(r, date);
   const points = cachedPoints(r.ctx, r.base, r.label, from, date);
   if (points === NOT_CACHED) return NOT_CACHED;
-  const found = foundOn(r, points, date);
+  const found = foundOn(points, date);
   if (found) return found;
-  if (r.options.fill !== "zero") throw missingOn(r, date);
   const horizon = cachedHorizon(r.ctx, r.base, r.label, points, from, date);
-  return horizon === NOT_CACHED ? NOT_CACHED : zeroOn(r, date, horizon);
+  if (horizon === NOT_CACHED) return NOT_CACHED;
+  let firstData: number | undefined;
+  if (needsFirstData(points, date, horizon)) {
+    const first = cachedFirstDataDay(r);
+    if (first === NOT_CACHED) return NOT_CACHED;
+    firstData = first;
+  }
+  return dayOutcome(r, date, points, horizon, firstData);
+}
+
+/** series-days.ts's firstDataDay from what is held: the engine's history starts, or the whole series. */
+function cachedFirstDataDay(r: Reading): number | undefined | NotCached {
+  const { ctx, base } = r;
+  if (usesHistoryStarts(base)) {
+    const known = ctx.engine.historyStartNow(base.metricId, base.projectId);
+    return known === undefined ? NOT_CACHED : (known ?? undefined);
+  }
+  const points = cachedPoints(ctx, base, r.label, -Infinity, Infinity);
+  if (points === NOT_CACHED) return NOT_CACHED;
+  return points.find((p) => p.value !== null || p.conflict)?.day;
 }

@@ -1,31 +1,30 @@
 /**
  * VALUE and ASOF: one number, a metric on a date (or its latest value), optionally rolled up over the period
  * holding the date, and the date that number is from. Both run the same reading, so ASOF always dates the
- * number VALUE shows with the same arguments.
+ * number VALUE shows with the same arguments. Every figure follows engine/figures.ts's rule.
  *
  * - Without a date: the latest value; an archived project has none (engine/as-of.ts); `maxage=<N>d` refuses
- *   one older than N days; with a period, the latest complete period (`partial=include`: the period holding
+ *   one older than N days; with a period, the latest finished period (`partial=include`: the period holding
  *   the latest data, as far as it goes).
- * - With a date and a period: the period holding the date, if complete (engine/completeness.ts).
+ * - With a date and a period: the period holding the date, if whole (every day with data, no conflict).
  * - With `window=`: the trailing window ending on the date or the latest value's day (window-value.ts).
- * - Fills never reach past the latest data or today, and only where the metric admits them (fill-rules.ts).
+ * - Fills never reach past the latest data or today, nor before the first data, nor fill a conflict, and only
+ *   where the metric admits them (fill-rules.ts).
+ * - Growth compares whole periods only, and never over a base of 0 or less ("NM").
  */
 import { archivedMessage, tooOldMessage } from "../../engine/as-of";
 import {
-  coveredUntil,
-  horizonOf,
-  incompleteMessage,
-  isComplete,
   periodLabel,
   previousWindow,
   windowOf,
   type PeriodWindow,
 } from "../../engine/completeness";
+import { conflictMessage, dayStates, judge, windowFigure, type Judged } from "../../engine/figures";
 import { formatDay } from "../../client/data/days";
 import { baseStart, growthOf, type Growth } from "../../engine/growth";
 import { fillRefusal } from "../../engine/fill-rules";
 import { defaultAggregation } from "../../engine/metric-kinds";
-import { fillDays, lastValueAtOrBefore, rollUp, type DayPoint } from "../../engine/series-ops";
+import type { DayPoint } from "../../engine/series-ops";
 import type { Metric, Project } from "../../client";
 import { isMissing, optionalDate, requiredText } from "../coerce";
 import type { FnContext } from "../context";
@@ -34,7 +33,8 @@ import { FunctionError, invalid, notAvailable, type Cell, type DateCell } from "
 import { checkFilters } from "./filters";
 import { horizonFor, latestPoint, pointsOf, type SeriesBase } from "./latest";
 import { resolveMetric, resolveProject, resolvedNow } from "./resolve";
-import { FILL_LOOKBACK_DAYS, VALUE_OPTIONS, variantOf } from "./series-common";
+import { VALUE_OPTIONS, variantOf } from "./series-common";
+import { dayReason, fillHint, firstDataDay, readDays, readStart } from "./series-days";
 import { checkWindowOptions, latestHorizon, windowValue } from "./window-value";
 
 /** A number and the day it is from (for a period: the last day its figure covers). */
@@ -125,10 +125,11 @@ export function readingOf(ctx: FnContext, a: Asked, project: Project, metric: Me
     },
     label: `${project.projectId} ${metric.metricId}`,
     metricId: metric.metricId,
+    fill: a.options.fill,
   };
 }
 
-async function datedValue(
+export async function datedValue(
   ctx: FnContext,
   functionName: string,
   projectArg: unknown,
@@ -149,14 +150,15 @@ async function datedValue(
 
   if (date === undefined) {
     const latest = latestWithValue(project, metric, await latestPoint(ctx, reading.base, label));
+    const horizon = latestHorizon(ctx, latest.day);
+    if (growth)
+      return shownLatest(
+        reading,
+        await growthValue(reading, latestPeriod(reading, latest.day, horizon), growth)
+      );
     const dated = options.window
-      ? await windowValue(reading, options.window, latest.day, latestHorizon(ctx, latest.day))
-      : await latestValue(reading, latest);
-    if (growth) {
-      const shown = await growthValue(reading, windowOf(dated.asOf, options.period), growth, dated);
-      ctx.trace.noteAsOf(label, shown.asOf);
-      return shown;
-    }
+      ? await windowValue(reading, options.window, latest.day, horizon)
+      : await latestValue(reading, latest, horizon);
     return shownLatest(reading, dated);
   }
   if (options.window) return windowValue(reading, options.window, date);
@@ -165,13 +167,23 @@ async function datedValue(
   return dayValue(reading, date);
 }
 
-/** The latest point, if it has a value and the project is not archived (whose "latest" is no figure). */
+/**
+ * The latest point, if it has a value and the project is not archived (whose "latest" is no figure). A latest
+ * day the service sent twice with different values is no figure either: nothing says which one is right.
+ */
 export function latestWithValue(
   project: Project,
   metric: Metric,
   latest: DayPoint | undefined
 ): { day: number; value: number } {
   if (project.isArchived) throw notAvailable(archivedMessage(project, latest?.day));
+  if (latest?.conflict) {
+    const subject = `${project.projectId} ${metric.metricId}`;
+    const day = formatDay(latest.day);
+    throw notAvailable(
+      `no latest value: ${conflictMessage({ conflicts: [latest.day] }, { label: day, subject, today: latest.day })}`
+    );
+  }
   if (latest?.value === null || latest?.value === undefined)
     throw notAvailable(`no ${metric.metricId} data for ${project.projectId}`);
   return { day: latest.day, value: latest.value };
@@ -193,104 +205,108 @@ export interface Reading {
   base: SeriesBase;
   label: string;
   metricId: string;
+  fill: Options["fill"];
 }
 
-/** The latest value, or with a period the latest complete period (or, partial=include, the latest one). */
-async function latestValue(r: Reading, latest: { day: number; value: number }): Promise<Dated> {
+/**
+ * The period a latest figure stands for: the one holding the latest data, or, when it is not finished (its
+ * days run past the horizon) and partial=exclude, the one before it. A finished period with a hole stays: it
+ * is a #N/A saying so, never silently an older period.
+ */
+function latestPeriod(r: Reading, latestDay: number, horizon: number): PeriodWindow {
+  const w = windowOf(latestDay, r.options.period);
+  return w.end > horizon && r.options.partial === "exclude" ? previousWindow(w) : w;
+}
+
+/** The latest value, or with a period the latest finished period (or, partial=include, the latest one). */
+async function latestValue(
+  r: Reading,
+  latest: { day: number; value: number },
+  horizon: number
+): Promise<Dated> {
   if (r.options.period === "day") return { value: latest.value, asOf: latest.day };
-  const horizon = horizonOf(r.ctx.today, latest.day);
-  let w = windowOf(latest.day, r.options.period);
-  if (!isComplete(w, horizon) && r.options.partial === "exclude") w = previousWindow(w);
-  return rolledUp(r, w, horizon);
+  return periodValue(r, latestPeriod(r, latest.day, horizon), horizon);
 }
 
-/** The period `w`, if complete (or partial=include). */
-async function periodValue(r: Reading, w: PeriodWindow): Promise<Dated> {
-  const from = r.options.fill === "previous" ? w.from - FILL_LOOKBACK_DAYS : w.from;
-  const points = await pointsOf(r.ctx, r.base, r.label, from, w.to);
-  const inWindow = points.filter((p) => p.day >= w.from);
-  const horizon = await horizonFor(r.ctx, r.base, r.label, inWindow, w.from, w.to);
-  if (!isComplete(w, horizon) && r.options.partial === "exclude")
-    throw notAvailable(incompleteMessage(w, horizon, r.label));
-  return rolledUp(r, w, horizon, points);
+/** The figure of the period `w` by the rule (figures.ts): whole, or a part with partial=include. */
+async function periodValue(r: Reading, w: PeriodWindow, knownHorizon?: number): Promise<Dated> {
+  const judged = await periodJudged(r, w, r.options.partial === "include", knownHorizon);
+  if ("reason" in judged) throw notAvailable(judged.reason);
+  return { value: judged.value, asOf: judged.asOf };
 }
 
-async function rolledUp(
+async function periodJudged(
   r: Reading,
   w: PeriodWindow,
-  horizon: number,
-  fetched?: readonly DayPoint[]
-): Promise<Dated> {
-  const last = coveredUntil(w, horizon);
-  if (last === undefined) throw notAvailable(incompleteMessage(w, horizon, r.label));
-  const points =
-    fetched ??
-    (await pointsOf(
-      r.ctx,
-      r.base,
-      r.label,
-      r.options.fill === "previous" ? w.from - FILL_LOOKBACK_DAYS : w.from,
-      w.to
-    ));
+  include: boolean,
+  knownHorizon?: number
+): Promise<Judged> {
+  const days = await readDays(r, w.from, w.to, knownHorizon);
   const agg = r.options.agg ?? defaultAggregation(r.metricId);
-  // Filled up to the last day the period's figure covers: never past the latest data or today.
-  const value = rollUp(fillDays(points, w.from, last, r.options.fill), r.options.period, agg)[0]
-    ?.value;
-  if (value === null || value === undefined)
-    throw notAvailable(`no ${r.label} value in ${periodLabel(w)}`);
-  return { value, asOf: last };
+  const figure = windowFigure(days, w.from, w.to, r.fill, agg);
+  return judge(figure, include, {
+    label: periodLabel(w),
+    subject: r.label,
+    today: r.ctx.today,
+    fillHint: fillHint(r.metricId, r.fill),
+  });
 }
 
 async function dayValue(r: Reading, date: number): Promise<Dated> {
-  const from = dayFrom(r, date);
-  const points = await pointsOf(r.ctx, r.base, r.label, from, date);
-  const found = foundOn(r, points, date);
-  if (found) return found;
-  if (r.options.fill === "zero")
-    return zeroOn(r, date, await horizonFor(r.ctx, r.base, r.label, points, from, date));
-  throw missingOn(r, date);
+  const points = await pointsOf(r.ctx, r.base, r.label, dayFrom(r, date), date);
+  return foundOn(points, date) ?? dayByRule(r, date, points);
 }
 
 /** The first day a day's value is read from: fill=previous looks back for the last earlier value. */
 export function dayFrom(r: Reading, date: number): number {
-  return r.options.fill === "previous" ? date - FILL_LOOKBACK_DAYS : date;
+  return readStart(r.fill, date);
 }
 
-/** The day's value (fill=previous: the last one at or before it) among the points read from dayFrom. */
-export function foundOn(r: Reading, points: readonly DayPoint[], date: number): Dated | undefined {
-  const found =
-    r.options.fill === "previous"
-      ? lastValueAtOrBefore(points, date)
-      : points.find((p) => p.day === date && p.value !== null);
-  return found && found.value !== null ? { value: found.value, asOf: found.day } : undefined;
+/** The day's own value among the points read (no fill needed), when it has one. */
+export function foundOn(points: readonly DayPoint[], date: number): Dated | undefined {
+  for (let i = points.length - 1; i >= 0; i--) {
+    const p = points[i];
+    if (p.day < date) return undefined;
+    if (p.day === date)
+      return p.value !== null && !p.conflict ? { value: p.value, asOf: date } : undefined;
+  }
+  return undefined;
 }
 
-/** fill=zero: a missing day counts 0 only inside the data: a day not indexed yet is no zero. */
-export function zeroOn(r: Reading, date: number, horizon: number): Dated {
-  if (date <= horizon) return { value: 0, asOf: date };
-  throw notAvailable(`no ${r.label} value on ${formatDay(date)} yet: ${afterData(horizon)}`);
+/**
+ * A day without a value of its own, by the rule: filled where a fill reaches it (a flow's gap inside the data
+ * is 0, a level carries its last value of the 90 days before), else a #N/A saying why: after the data or
+ * today, before the first data, a gap, or a day the service sent twice with different values.
+ */
+async function dayByRule(r: Reading, date: number, points: readonly DayPoint[]): Promise<Dated> {
+  const horizon = await horizonFor(r.ctx, r.base, r.label, points, dayFrom(r, date), date);
+  const firstData = needsFirstData(points, date, horizon) ? await firstDataDay(r) : undefined;
+  return dayOutcome(r, date, points, horizon, firstData);
 }
 
-/** A day without a value (and no fill=zero): #N/A, with the option that would fill it when one would. */
-export function missingOn(r: Reading, date: number): FunctionError {
-  const { ctx, options, label } = r;
-  const hint =
-    date > ctx.today
-      ? ` (${formatDay(date)} is after today)`
-      : options.fill !== "none"
-        ? ""
-        : fillRefusal("previous", r.metricId) === undefined
-          ? ' (option "fill=previous" takes the last earlier value)'
-          : fillRefusal("zero", r.metricId) === undefined
-            ? ' (option "fill=zero" counts a missing day as 0)'
-            : "";
-  return notAvailable(`no ${label} value on ${formatDay(date)}${hint}`);
+/**
+ * Whether a day without a value needs the series' first day with data: only a day the data reaches, with no
+ * data before it among the points read, can be before the launch (no fill, no fill hint) or a gap.
+ */
+export function needsFirstData(
+  points: readonly DayPoint[],
+  date: number,
+  horizon: number
+): boolean {
+  return date <= horizon && !points.some((p) => p.day < date && (p.value !== null || p.conflict));
 }
 
-function afterData(horizon: number): string {
-  return Number.isFinite(horizon)
-    ? `the data goes up to ${formatDay(horizon)}`
-    : "the series has no data";
+/** The day by the rule, its facts read: the figure, or the #N/A saying why (thrown). */
+export function dayOutcome(
+  r: Reading,
+  date: number,
+  points: readonly DayPoint[],
+  horizon: number,
+  firstData: number | undefined
+): Dated {
+  const [state] = dayStates({ points, horizon, firstData }, date, date, r.fill);
+  if (state.kind === "value") return { value: state.value, asOf: state.from };
+  throw notAvailable(dayReason(r, date, state, horizon, firstData));
 }
 
 function growthOption(options: Readonly<Options>): Growth | undefined {
@@ -304,33 +320,18 @@ function growthOption(options: Readonly<Options>): Growth | undefined {
 }
 
 /**
- * The change of the period `w` on its base (the previous period, or the same period a year earlier), both
- * complete: the base also from its first day (a launch quarter is a part of a quarter).
+ * The change of the period `w` on its base (the previous period, or the same period a year earlier). Growth
+ * compares like with like: both periods whole (every day with data, not a launch quarter, not one still
+ * running), whatever `partial` says; a base of 0 or less has no meaningful change ("NM").
  */
-async function growthValue(
-  r: Reading,
-  w: PeriodWindow,
-  growth: Growth,
-  current?: Dated
-): Promise<Dated> {
-  const shown = current ?? (await periodValue(r, w));
+async function growthValue(r: Reading, w: PeriodWindow, growth: Growth): Promise<Dated> {
+  const what = `no ${growth} change for ${r.label} ${periodLabel(w)}`;
+  const current = await periodJudged(r, w, false);
+  if ("reason" in current) throw notAvailable(`${what}: ${current.reason}`);
   const bw = windowOf(baseStart(w.start, w.period, growth), w.period);
-  let base: Dated;
-  try {
-    base = await periodValue(r, bw);
-  } catch (error) {
-    if (error instanceof FunctionError && error.code === "na")
-      throw notAvailable(`no ${growth} change for ${r.label} ${periodLabel(w)}: ${error.message}`);
-    throw error;
-  }
-  const points = await pointsOf(r.ctx, r.base, r.label, bw.from, bw.to);
-  const first = points[0]?.day;
-  if (first === undefined || first > bw.from)
-    throw notAvailable(
-      `no ${growth} change for ${r.label} ${periodLabel(w)}: its base ${periodLabel(bw)} is not complete (the data starts on ${first === undefined ? "a later day" : formatDay(first)})`
-    );
-  const g = growthOf(shown.value, base.value);
-  if (!("value" in g))
-    throw notAvailable(`no ${growth} change for ${r.label} ${periodLabel(w)}: ${g.missing}`);
-  return { value: g.value, asOf: shown.asOf, ratio: true };
+  const base = await periodJudged(r, bw, false);
+  if ("reason" in base) throw notAvailable(`${what}: its base: ${base.reason}`);
+  const g = growthOf(current.value, base.value);
+  if (!("value" in g)) throw notAvailable(`${what}: ${g.missing}`);
+  return { value: g.value, asOf: current.asOf, ratio: true };
 }

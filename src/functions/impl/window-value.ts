@@ -1,18 +1,17 @@
 /**
  * VALUE with `window=`: a metric rolled up over a trailing window (engine/trailing-window.ts) ending on the
- * date, or on the latest value's day when no date is given. The window follows the rules of complete periods
- * (engine/completeness.ts):
- * - a window running past the series' horizon (its latest data, or today) is a #N/A with `partial=exclude`
- *   (the default), or rolled up over the days it covers with `partial=include`;
- * - a window starting before the series' first data is incomplete the same way: a young project's "TTM"
- *   would otherwise be a few months passed as twelve.
+ * date, or on the latest value's day when no date is given. The window follows the rule of figures
+ * (engine/figures.ts): it is whole when every one of its days has data, so a window running past the latest
+ * data or today, starting before the series' first data (a young project's "TTM" would otherwise be a few
+ * months passed as twelve) or holding days without a value is a #N/A naming "N of M days" with
+ * `partial=exclude` (the default), and rolled up over the days it has with `partial=include`; a day the
+ * service sent twice with different values makes it a #N/A whatever `partial` says.
  * The roll-up is the metric's default (flows sum, user counts average, levels last) or `agg=`;
- * `annualize=1` scales a summed window to 365 days (of the days it covers).
+ * `annualize=1` scales a summed window to 365 days of the days it covers (trailing-window.ts).
  */
-import { formatDay } from "../../client/data/days";
 import { horizonOf } from "../../engine/completeness";
+import { judge, windowFigure } from "../../engine/figures";
 import { defaultAggregation } from "../../engine/metric-kinds";
-import { aggregate, fillDays, type DayPoint } from "../../engine/series-ops";
 import {
   annualized,
   windowLabel,
@@ -22,8 +21,8 @@ import {
 import type { FnContext } from "../context";
 import type { Options } from "../options";
 import { invalid, notAvailable } from "../result";
-import { horizonFor, pointsOf, type SeriesBase } from "./latest";
-import { FILL_LOOKBACK_DAYS } from "./series-common";
+import type { SeriesBase } from "./latest";
+import { fillHint, readDays } from "./series-days";
 
 export interface WindowReading {
   ctx: FnContext;
@@ -31,10 +30,11 @@ export interface WindowReading {
   base: SeriesBase;
   label: string;
   metricId: string;
+  fill: Options["fill"];
 }
 
 /** A figure and the last day it covers. */
-export interface WindowFigure {
+export interface WindowFigureShown {
   value: number;
   asOf: number;
 }
@@ -63,46 +63,26 @@ export async function windowValue(
   w: TrailingWindow,
   end: number,
   knownHorizon?: number
-): Promise<WindowFigure> {
+): Promise<WindowFigureShown> {
   const from = windowStart(w, end);
-  const what = `${r.label} ${windowLabel(w, from, end)}`;
   const agg = r.options.agg ?? defaultAggregation(r.metricId);
   if (r.options.annualize && agg !== "sum")
     throw invalid(
       `option "annualize=1" scales a summed window; ${r.metricId} rolls up with ${agg} (agg=sum sums it)`
     );
-  const readFrom = r.options.fill === "previous" ? from - FILL_LOOKBACK_DAYS : from;
-  const points = await pointsOf(r.ctx, r.base, r.label, readFrom, end);
-  const horizon = knownHorizon ?? (await horizonFor(r.ctx, r.base, r.label, points, readFrom, end));
-  const partial = r.options.partial === "include";
-  const last = Math.min(end, horizon);
-  if (last < from) throw notAvailable(`no data in ${what}`);
-  if (end > horizon && !partial)
-    throw notAvailable(
-      `${what} is not complete: the data goes up to ${formatDay(horizon)}; partial=include rolls up the days it has`
-    );
-  const first = firstDay(points, r.options.fill === "previous" ? readFrom : from);
-  if (first === undefined) throw notAvailable(`no data in ${what}`);
-  if (first > from && !partial)
-    throw notAvailable(
-      `${what} is not complete: the data starts on ${formatDay(first)}; partial=include rolls up the days it has`
-    );
-  const values: number[] = [];
-  for (const p of fillDays(points, from, last, r.options.fill))
-    if (p.value !== null) values.push(p.value);
-  const rolled = aggregate(values, agg);
-  if (rolled === null) throw notAvailable(`no ${r.label} value in ${what}`);
-  const start = Math.max(from, first);
+  const days = await readDays(r, from, end, knownHorizon);
+  const figure = windowFigure(days, from, end, r.fill, agg);
+  const judged = judge(figure, r.options.partial === "include", {
+    label: windowLabel(w, from, end),
+    subject: r.label,
+    today: r.ctx.today,
+    fillHint: fillHint(r.metricId, r.fill),
+  });
+  if ("reason" in judged) throw notAvailable(judged.reason);
   return {
-    value: r.options.annualize ? annualized(rolled, start, last) : rolled,
-    asOf: last,
+    value: r.options.annualize ? annualized(judged.value, figure.covered) : judged.value,
+    asOf: judged.asOf,
   };
-}
-
-/** The first day the series has a row on or after `from` (a null row counts: the service knows the day). */
-function firstDay(points: readonly DayPoint[], from: number): number | undefined {
-  for (const p of points) if (p.day >= from) return p.day;
-  return undefined;
 }
 
 /** The horizon of a window without a date: it ends on the latest value's day. */

@@ -1,0 +1,276 @@
+/**
+ * The one rule behind every figure a function shows (VALUE, ASOF, METRIC, PRODUCT_METRIC, COMPS, trailing
+ * windows, growth and its bases, cards, STATEMENT's checks): which days a figure covers, what a fill may add,
+ * and when the figure stands for its whole window. The functions only choose the window and the words.
+ *
+ * - A day of a series has a value, no value (a null, or no row at all), or a conflict: the service sent it
+ *   twice with different numbers, so nobody can vouch for either (client/data/distinct.ts keeps its key).
+ * - The horizon is the last day a figure can cover: min(today, the series' last day with data). The service's
+ *   day is the UTC day; "today" is the UTC day of the clock.
+ * - A fill only reaches days without a value between the series' first day with data and the horizon:
+ *   `zero` counts such a day 0 (flows), `previous` carries the last value of at most FILL_LOOKBACK_DAYS
+ *   before (levels). No fill fills a day before the first data (a launch is no gap), after the horizon (a
+ *   day not indexed yet is no gap), or a conflict; nor does it carry a value across a conflict.
+ * - A window is whole when every one of its days has a value (after the fill) and none is a conflict. A
+ *   conflict is never a figure, whatever `partial` says: the window holding it is #N/A. Otherwise a window
+ *   that is not whole is #N/A naming "N of M days" by default; `partial=include` rolls up the days it has.
+ *
+ * Pure: days are day numbers (client/data/days.ts), points sorted by day. Reading the points, the horizon
+ * and whether data exists before the points (fill=zero's question) is the caller's part.
+ */
+import { formatDay } from "../client/data/days";
+import type { Aggregation } from "./metric-kinds";
+import { aggregate, type DayPoint, type Fill } from "./series-ops";
+
+/** fill=previous carries a value across gaps of at most this many days (and reads this far back for it). */
+export const FILL_LOOKBACK_DAYS = 90;
+
+/** Gap days a figure keeps to name in its message (a hostile series may have millions). */
+const MAX_NAMED_GAPS = 3;
+
+/** What a figure knows of its series. */
+export interface SeriesDays {
+  /** Sorted by day, every dimension together; from FILL_LOOKBACK_DAYS before the window for fill=previous. */
+  readonly points: readonly DayPoint[];
+  /** min(today, the last day the series has data for). -Infinity: the series has no data. */
+  readonly horizon: number;
+  /**
+   * The series' first day with data (a value or a conflict), when known. Only fill=zero needs it, for days
+   * before the first point here: a missing day before any data is before the launch, not a gap to count 0.
+   * Unknown: the points alone tell.
+   */
+  readonly firstData?: number;
+}
+
+export type MissingWhy = "before-data" | "gap" | "after-data";
+
+export type DayState =
+  | {
+      readonly kind: "value";
+      readonly value: number;
+      /** The day the value is from: the day itself, or the day fill=previous carried it from. */
+      readonly from: number;
+      readonly filled: boolean;
+    }
+  /** `at`: the day sent twice (the day itself, or the day fill=previous would carry from). */
+  | { readonly kind: "conflict"; readonly at: number }
+  | { readonly kind: "missing"; readonly why: MissingWhy };
+
+/**
+ * The state of every day of [from, to] (to - from + 1 states), the fill applied. Windows of the functions are
+ * at most a few thousand days; open bounds are the caller's to close first.
+ */
+export function dayStates(s: SeriesDays, from: number, to: number, fill: Fill): DayState[] {
+  const out: DayState[] = [];
+  const points = s.points;
+  const isData = (p: DayPoint): boolean => p.conflict === true || p.value !== null;
+  // Binary search for the window's first point: tables ask for hundreds of windows of one long series.
+  let i = firstAtOrAfter(points, from);
+  // The last day with data (value or conflict) at or before the day being read.
+  let lastData: DayPoint | undefined;
+  for (let k = i - 1; k >= 0 && lastData === undefined; k--)
+    if (isData(points[k])) lastData = points[k];
+  for (let day = from; day <= to; day++) {
+    let own: DayPoint | undefined;
+    for (; i < points.length && points[i].day <= day; i++) {
+      if (isData(points[i])) lastData = points[i];
+      if (points[i].day === day) own = points[i];
+    }
+    if (day > s.horizon) {
+      out.push({ kind: "missing", why: "after-data" });
+      continue;
+    }
+    if (own?.conflict) {
+      out.push({ kind: "conflict", at: day });
+      continue;
+    }
+    if (own && own.value !== null) {
+      out.push({ kind: "value", value: own.value, from: day, filled: false });
+      continue;
+    }
+    const seenData = lastData !== undefined || (s.firstData !== undefined && s.firstData <= day);
+    const why: MissingWhy = seenData ? "gap" : "before-data";
+    if (fill === "zero" && seenData) {
+      out.push({ kind: "value", value: 0, from: day, filled: true });
+    } else if (
+      fill === "previous" &&
+      lastData !== undefined &&
+      day - lastData.day <= FILL_LOOKBACK_DAYS
+    ) {
+      out.push(
+        lastData.conflict
+          ? { kind: "conflict", at: lastData.day }
+          : { kind: "value", value: lastData.value!, from: lastData.day, filled: true }
+      );
+    } else {
+      out.push({ kind: "missing", why });
+    }
+  }
+  return out;
+}
+
+/** Index of the first point whose day is >= day (points sorted by day). */
+function firstAtOrAfter(points: readonly DayPoint[], day: number): number {
+  let lo = 0;
+  let hi = points.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (points[mid].day < day) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** A window's figure and what it covers. */
+export interface WindowFigure {
+  readonly from: number;
+  readonly to: number;
+  /** The series' horizon (SeriesDays.horizon). */
+  readonly horizon: number;
+  /** Days of the window. */
+  readonly days: number;
+  /** Days with a value (after the fill). */
+  readonly covered: number;
+  /** The covered values rolled up, in day order; null when no day is covered. */
+  readonly value: number | null;
+  readonly firstCovered?: number;
+  readonly lastCovered?: number;
+  /** The day the last covered value is from (a carried value's own day). */
+  readonly lastFrom?: number;
+  /** Days sent twice with different numbers that the window holds (or would carry from). */
+  readonly conflicts: readonly number[];
+  readonly beforeData: number;
+  readonly afterData: number;
+  readonly gapCount: number;
+  /** The first few gap days (days without a value inside the data). */
+  readonly gaps: readonly number[];
+}
+
+export function windowFigure(
+  s: SeriesDays,
+  from: number,
+  to: number,
+  fill: Fill,
+  agg: Aggregation
+): WindowFigure {
+  const states = dayStates(s, from, to, fill);
+  const values: number[] = [];
+  const conflicts: number[] = [];
+  const gaps: number[] = [];
+  let gapCount = 0;
+  let beforeData = 0;
+  let afterData = 0;
+  let firstCovered: number | undefined;
+  let lastCovered: number | undefined;
+  let lastFrom: number | undefined;
+  states.forEach((state, k) => {
+    const day = from + k;
+    if (state.kind === "value") {
+      values.push(state.value);
+      firstCovered ??= day;
+      lastCovered = day;
+      lastFrom = state.from;
+    } else if (state.kind === "conflict") {
+      if (!conflicts.includes(state.at)) conflicts.push(state.at);
+    } else if (state.why === "gap") {
+      gapCount++;
+      if (gaps.length < MAX_NAMED_GAPS) gaps.push(day);
+    } else if (state.why === "before-data") beforeData++;
+    else afterData++;
+  });
+  return {
+    from,
+    to,
+    horizon: s.horizon,
+    days: to - from + 1,
+    covered: values.length,
+    value: aggregate(values, agg),
+    firstCovered,
+    lastCovered,
+    lastFrom,
+    conflicts,
+    beforeData,
+    afterData,
+    gapCount,
+    gaps,
+  };
+}
+
+/** Every day has a value and none is a conflict: the figure stands for its whole window. */
+export function isWhole(f: WindowFigure): boolean {
+  return f.covered === f.days && f.conflicts.length === 0;
+}
+
+/** How a figure is named in its message. */
+export interface FigureWords {
+  /** "Q1 2024", "ttm to 2024-03-31 (2023-04-01..2024-03-31)", "2024-03-31". */
+  label: string;
+  /** "aave revenue", or "aave" in a one-metric table. */
+  subject: string;
+  /** The service's day (UTC): a day after it is "after today". */
+  today: number;
+  /** The hint for gaps, when a fill the metric admits would fill them (fill-rules.ts); never for conflicts. */
+  fillHint?: string;
+  /** The figure has no partial=include (a service's aggregate): the message does not offer it. */
+  noPartial?: boolean;
+}
+
+/** The figure as shown: its value and last day, or why there is none. */
+export type Judged =
+  | { readonly value: number; readonly asOf: number; readonly whole: boolean }
+  | { readonly reason: string; readonly conflict: boolean };
+
+/**
+ * The rule applied: a conflict is never a figure; a whole window is; a part of one only with
+ * partial=include, and only when it covers a day.
+ */
+export function judge(f: WindowFigure, include: boolean, words: FigureWords): Judged {
+  if (f.conflicts.length > 0) return { reason: conflictMessage(f, words), conflict: true };
+  const whole = isWhole(f);
+  if (f.value !== null && f.lastCovered !== undefined && (whole || include))
+    return { value: f.value, asOf: f.lastCovered, whole };
+  return { reason: incompleteReason(f, words), conflict: false };
+}
+
+/** "the service sent aave tvl for 2024-01-15 twice with different values; no figure for that day or Q1 2024". */
+export function conflictMessage(f: Pick<WindowFigure, "conflicts">, words: FigureWords): string {
+  const days = f.conflicts.map(formatDay);
+  const which =
+    days.length === 1 ? days[0] : `${days.length} days (${days.slice(0, 2).join(", ")}, …)`;
+  const what = words.label === days[0] && days.length === 1 ? "that day" : `${words.label}`;
+  return `the service sent ${words.subject} for ${which} twice with different values; no figure for ${what}`;
+}
+
+/** "Q2 2024 is not complete for aave fees: 90 of 91 days (no value on 2024-05-15); partial=include shows it". */
+export function incompleteReason(f: WindowFigure, words: FigureWords): string {
+  const facts: string[] = [];
+  if (f.afterData > 0) facts.push(dataEnd(f.horizon, words.today));
+  if (f.beforeData > 0)
+    facts.push(
+      f.firstCovered === undefined
+        ? "no data before it"
+        : `no data before ${formatDay(f.firstCovered)}`
+    );
+  if (f.gapCount > 0)
+    facts.push(
+      f.gapCount === 1
+        ? `no value on ${formatDay(f.gaps[0])}`
+        : `no value on ${f.gapCount} days from ${formatDay(f.gaps[0])}`
+    );
+  const detail = facts.length > 0 ? ` (${facts.join("; ")})` : "";
+  const hint = f.gapCount > 0 && words.fillHint ? `; ${words.fillHint}` : "";
+  if (f.covered === 0)
+    return f.afterData === f.days && f.horizon >= words.today
+      ? `${words.label} has no data yet for ${words.subject} (0 of ${f.days} days; ${dataEnd(f.horizon, words.today)})`
+      : `no ${words.subject} data in ${words.label} (0 of ${f.days} days${facts.length > 0 ? `; ${facts.join("; ")}` : ""})${hint}`;
+  const partial = words.noPartial ? "" : "; partial=include shows it";
+  return `${words.label} is not complete for ${words.subject}: ${f.covered} of ${f.days} days${detail}${partial}${hint}`;
+}
+
+/** Where a series' data ends, in words: "the data goes up to 2023-07-14". */
+export function dataEnd(horizon: number, today: number): string {
+  if (horizon === -Infinity) return "the series has no data";
+  return horizon >= today
+    ? `the data goes up to today, ${formatDay(today)} (UTC)`
+    : `the data goes up to ${formatDay(horizon)}`;
+}

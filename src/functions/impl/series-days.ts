@@ -1,0 +1,124 @@
+/**
+ * What the rule of figures (engine/figures.ts) needs of a series, read through the engine: its points over a
+ * window (from the fill's lookback), its horizon, and, when a fill of zeros or a message needs it, the
+ * series' first day with data. Every function reads its figures through here, so they read alike.
+ */
+import { formatDay } from "../../client/data/days";
+import { fillRefusal } from "../../engine/fill-rules";
+import {
+  FILL_LOOKBACK_DAYS,
+  conflictMessage,
+  dataEnd,
+  type DayState,
+  type SeriesDays,
+} from "../../engine/figures";
+import type { DayPoint, Fill } from "../../engine/series-ops";
+import { DEFAULT_VARIANT, variantKey } from "../../engine/series-types";
+import type { FnContext } from "../context";
+import { horizonFor, pointsOf, recentStart, type SeriesBase } from "./latest";
+
+/** A series read for figures. */
+export interface DaysReading {
+  ctx: FnContext;
+  base: SeriesBase;
+  /** "aave revenue": what messages call the series. */
+  label: string;
+  metricId: string;
+  fill: Fill;
+}
+
+/** The first day a read for [from, …] starts at: fill=previous reads back for the value it carries. */
+export function readStart(fill: Fill, from: number): number {
+  return fill === "previous" ? from - FILL_LOOKBACK_DAYS : from;
+}
+
+/**
+ * The series over [from, to] as figures.ts reads it. `knownHorizon`: the horizon when the caller knows it (a
+ * window ending on the latest value's day). The first day with data is read only for fill=zero when the
+ * points leave it open (a leading missing day may be before the launch, or a gap).
+ */
+export async function readDays(
+  r: DaysReading,
+  from: number,
+  to: number,
+  knownHorizon?: number
+): Promise<SeriesDays> {
+  const readFrom = readStart(r.fill, from);
+  const points = await pointsOf(r.ctx, r.base, r.label, readFrom, to);
+  const horizon = knownHorizon ?? (await horizonFor(r.ctx, r.base, r.label, points, readFrom, to));
+  if (r.fill !== "zero" || startsWithData(points, from)) return { points, horizon };
+  return { points, horizon, firstData: await firstDataDay(r) };
+}
+
+/** Whether the points have data on or before `day`: then no day from `day` on is before the launch. */
+function startsWithData(points: readonly DayPoint[], day: number): boolean {
+  for (const p of points) {
+    if (p.day > day) return false;
+    if (p.value !== null || p.conflict) return true;
+  }
+  return false;
+}
+
+/**
+ * The series' first day with data, or undefined when it has none. The default variant of a project's metric
+ * uses the engine's history starts (one read of the metric's whole history, shared with the cards and kept
+ * a catalogue lifetime); a filtered or product series reads its own whole history.
+ */
+export async function firstDataDay(r: DaysReading): Promise<number | undefined> {
+  const { ctx, base } = r;
+  if (usesHistoryStarts(base)) {
+    const keepFrom = recentStart(ctx);
+    const starts = await ctx.engine.historyStarts(base.metricId, [base.projectId], () => keepFrom);
+    return starts.get(base.projectId);
+  }
+  const points = await pointsOf(ctx, base, r.label, -Infinity, Infinity);
+  return points.find((p) => p.value !== null || p.conflict)?.day;
+}
+
+/** Whether a series' first day comes from the engine's history starts (a project's unfiltered metric). */
+export function usesHistoryStarts(base: SeriesBase): boolean {
+  return base.productId === undefined && variantKey(base.variant) === variantKey(DEFAULT_VARIANT);
+}
+
+/** The hint for days without a value, when a fill the metric admits would fill them; undefined otherwise. */
+export function fillHint(metricId: string, fill: Fill): string | undefined {
+  if (fill !== "none") return undefined;
+  if (fillRefusal("previous", metricId) === undefined)
+    return 'option "fill=previous" takes the last earlier value';
+  if (fillRefusal("zero", metricId) === undefined)
+    return 'option "fill=zero" counts a missing day as 0';
+  return undefined;
+}
+
+/** Why a day has no figure, in the user's words (VALUE and ASOF on a date). */
+export function dayReason(
+  r: DaysReading,
+  date: number,
+  state: Exclude<DayState, { kind: "value" }>,
+  horizon: number,
+  firstData: number | undefined
+): string {
+  const what = `no ${r.label} value on ${formatDay(date)}`;
+  const today = r.ctx.today;
+  if (state.kind === "conflict")
+    return state.at === date
+      ? conflictMessage({ conflicts: [date] }, { label: formatDay(date), subject: r.label, today })
+      : `${what}: the last value before it, on ${formatDay(state.at)}, was sent twice with different values; no fill carries it`;
+  const noFill = r.fill === "none" ? "" : `; fill=${r.fill} never reaches past the data`;
+  switch (state.why) {
+    case "after-data":
+      return date > today
+        ? `${what}: ${formatDay(date)} is after the service's latest day, today ${formatDay(today)} (UTC)${noFill}`
+        : `${what}: ${dataEnd(horizon, today)}${noFill}`;
+    case "before-data":
+      return firstData === undefined
+        ? `${what}: the series has no data on or before it`
+        : `${what}: the data starts on ${formatDay(firstData)}${r.fill === "none" ? "" : "; no fill reaches before the data"}`;
+    case "gap": {
+      if (r.fill === "previous")
+        return `${what}: no value in the ${FILL_LOOKBACK_DAYS} days before it for fill=previous to carry`;
+      const hint = fillHint(r.metricId, r.fill);
+      return hint ? `${what} (${hint})` : what;
+    }
+  }
+}
