@@ -35,7 +35,7 @@ import { horizonFor, latestPoint, pointsOf, type SeriesBase } from "./latest";
 import { resolveMetric, resolveProject, resolvedNow } from "./resolve";
 import { VALUE_OPTIONS, variantOf } from "./series-common";
 import { dayReason, fillHint, firstDataDay, readDays, readStart } from "./series-days";
-import { checkWindowOptions, latestHorizon, windowValue } from "./window-value";
+import { checkAnnualize, checkWindowOptions, latestHorizon, windowValue } from "./window-value";
 
 /** A number and the day it is from (for a period: the last day its figure covers). */
 export interface Dated {
@@ -111,10 +111,14 @@ export function hasFilters(options: Readonly<Options>): boolean {
   return options.chains.length > 0 || options.products.length > 0 || options.sectors.length > 0;
 }
 
-/** The reading of a resolved project and metric; a fill the metric does not admit is refused here. */
+/**
+ * The reading of a resolved project and metric. What the metric does not admit (a fill, annualize=1 on a
+ * roll-up that is no sum) is refused here, before any data is read: the same #VALUE! whatever the data.
+ */
 export function readingOf(ctx: FnContext, a: Asked, project: Project, metric: Metric): Reading {
   const refusal = fillRefusal(a.options.fill, metric.metricId);
   if (refusal) throw invalid(refusal);
+  checkAnnualize(a.options, metric.metricId);
   return {
     ctx,
     options: a.options,

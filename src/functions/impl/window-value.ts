@@ -54,6 +54,15 @@ export function checkWindowOptions(options: Readonly<Options>): void {
     throw invalid(`option "annualize=1" scales a summed window; agg=${options.agg} is not a sum`);
 }
 
+/** annualize=1 scales a sum: a metric rolled up another way is refused (agg=sum sums it). */
+export function checkAnnualize(options: Readonly<Options>, metricId: string): void {
+  const agg = options.agg ?? defaultAggregation(metricId);
+  if (options.annualize && agg !== "sum")
+    throw invalid(
+      `option "annualize=1" scales a summed window; ${metricId} rolls up with ${agg} (agg=sum sums it)`
+    );
+}
+
 /**
  * The window ending on `end`. `knownHorizon` is the horizon when the caller already knows it (the latest
  * value's day, for a window without a date).
@@ -66,10 +75,7 @@ export async function windowValue(
 ): Promise<WindowFigureShown> {
   const from = windowStart(w, end);
   const agg = r.options.agg ?? defaultAggregation(r.metricId);
-  if (r.options.annualize && agg !== "sum")
-    throw invalid(
-      `option "annualize=1" scales a summed window; ${r.metricId} rolls up with ${agg} (agg=sum sums it)`
-    );
+  checkAnnualize(r.options, r.metricId);
   const days = await readDays(r, from, end, knownHorizon);
   const figure = windowFigure(days, from, end, r.fill, agg);
   const judged = judge(figure, r.options.partial === "include", {

@@ -1,0 +1,515 @@
+/**
+ * Every figure function against the reference oracle (oracle.ts): random projects, metrics, dates and
+ * options, drawn towards the edges the demo dataset holds (launches mid-period and on a leap day, archives
+ * mid-month and on a month's end, null days and gaps inside periods, losses, month ends, today and after), on
+ * a service that also sends some days twice with two different values. The functions run as Excel runs them
+ * (the real functions, engine and client against the simulator on loopback, virtual time); the oracle reads
+ * the raw daily rows. Each draw must agree: the same number, or the same kind of #N/A with the same "N of M
+ * days", or the same #VALUE!.
+ */
+import fc from "fast-check";
+import { createDataset } from "../../src/simulator";
+import { HostFunctionError } from "../../src/sheet/host";
+import { LAB_START, openLab, type Lab } from "../../src/tools/faults/lab";
+import { callFormula, type FunctionName } from "../../src/tools/faults/workbook";
+import { conflictingFetch } from "./conflicting-fetch";
+import {
+  Oracle,
+  dayOf,
+  periodLast,
+  textOf,
+  type Expected,
+  type Fill,
+  type Period,
+  type ValueOptions,
+} from "./oracle";
+
+const TODAY = new Date(LAB_START).toISOString().slice(0, 10);
+const dataset = createDataset(TODAY);
+
+/** Projects whose service sends about 1 % of their days twice, with two different values. */
+const CONFLICTED = new Set(["aave", "blast", "tick-and-tock", "multichain"]);
+
+function unit(text: string): number {
+  // FNV-1a: a fixed, well-spread hash, so the same days conflict in the oracle and on the wire.
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h / 2 ** 32;
+}
+
+const conflictAt = (projectId: string, metricId: string, date: string): boolean =>
+  CONFLICTED.has(projectId) && unit(`${projectId}|${metricId}|${date}`) < 0.01;
+
+const oracle = new Oracle(dataset, conflictAt);
+
+let lab: Lab;
+beforeAll(async () => {
+  lab = await openLab({ wrapFetch: conflictingFetch(conflictAt) });
+});
+afterAll(() => lab.close());
+
+// ---- calling the functions ----
+
+let cell = 0;
+type Outcome = { value: unknown } | { error: HostFunctionError };
+
+async function call(name: FunctionName, args: readonly unknown[]): Promise<Outcome> {
+  const address = `O!A${++cell}`;
+  try {
+    const work = callFormula({ address, name, args }, { address, functionName: name });
+    return { value: await lab.drive(Promise.resolve(work), { virtualMs: 3 * 130_000 }) };
+  } catch (error) {
+    if (error instanceof HostFunctionError) return { error };
+    throw error;
+  }
+}
+
+/** A cell as a plain value: a number (formatted numbers unwrapped), null for empty, or an error. */
+function plain(v: unknown): number | null | string | HostFunctionError {
+  if (v instanceof HostFunctionError) return v;
+  if (v === "" || v === null || v === undefined) return null;
+  if (typeof v === "object" && "basicValue" in v) return (v as { basicValue: number }).basicValue;
+  return v as number | string;
+}
+
+const SERIAL_EPOCH = 25_569;
+
+function close(actual: unknown, expected: number): boolean {
+  if (typeof actual !== "number") return false;
+  return Math.abs(actual - expected) <= 1e-6 + 1e-9 * Math.abs(expected);
+}
+
+/** Why an outcome does not match the oracle's expectation, or undefined when it does. */
+function mismatch(outcome: Outcome, expected: Expected, asOf = false): string | undefined {
+  if (expected.kind === "invalid")
+    return "error" in outcome && outcome.error.code === "#VALUE!"
+      ? undefined
+      : `expected #VALUE!, got ${show(outcome)}`;
+  if (expected.kind === "na") {
+    if (!("error" in outcome) || outcome.error.code !== "#N/A")
+      return `expected #N/A (${expected.why}), got ${show(outcome)}`;
+    const message = outcome.error.message;
+    if (expected.why === "conflict") {
+      if (!message.includes("twice with different values"))
+        return `expected a conflict's message, got ${message}`;
+      if (/fill=/.test(message)) return `a conflict's message recommends a fill: ${message}`;
+    }
+    if (expected.why === "incomplete" && expected.covered !== undefined) {
+      const counts = `${expected.covered} of ${expected.days} days`;
+      if (!message.includes(counts)) return `expected "${counts}" in: ${message}`;
+    }
+    return undefined;
+  }
+  if ("error" in outcome) return `expected ${expected.value}, got ${show(outcome)}`;
+  const got = plain(outcome.value);
+  if (asOf) {
+    const day = typeof got === "number" ? got - SERIAL_EPOCH : NaN;
+    return day === expected.asOf
+      ? undefined
+      : `expected as of ${textOf(expected.asOf)}, got ${show(outcome)}`;
+  }
+  return close(got, expected.value)
+    ? undefined
+    : `expected ${expected.value}, got ${show(outcome)}`;
+}
+
+function show(outcome: Outcome): string {
+  return "error" in outcome
+    ? `${outcome.error.code} ${outcome.error.message}`
+    : JSON.stringify(outcome.value);
+}
+
+// ---- what to draw ----
+
+const PROJECTS = [
+  "aave",
+  "uniswap",
+  "ethena",
+  "blast",
+  "monad",
+  "fantom",
+  "multichain",
+  "anchor-protocol",
+  "sushiswap",
+  "tick-and-tock",
+  "makerdao",
+  "eigenlayer",
+];
+const METRICS = ["fees", "revenue", "earnings", "tvl", "user_dau", "market_cap_fully_diluted"];
+
+/** Days where the rules bite, for a project's metric: its data's ends, gaps, leap days, month ends, today. */
+function edgeDays(projectId: string, metricId: string): number[] {
+  const s = oracle.series(projectId, metricId);
+  const today = oracle.today;
+  const around = (d: number | undefined, k = 2): number[] =>
+    d === undefined ? [] : Array.from({ length: 2 * k + 1 }, (_, i) => d - k + i);
+  const fixed = [
+    "2023-02-28",
+    "2023-03-01",
+    "2023-03-14",
+    "2023-03-15",
+    "2023-03-31",
+    "2024-02-28",
+    "2024-02-29",
+    "2024-03-01",
+    "2024-03-31",
+    "2024-06-30",
+    "2024-12-31",
+    "2025-01-31",
+    "2025-02-28",
+    "2025-03-31",
+    "2026-08-09",
+    "2026-08-11",
+    "2026-08-13",
+    "2026-09-30",
+  ].map(dayOf);
+  return [...around(s.first), ...around(s.last), ...around(today, 1), today + 30, ...fixed];
+}
+
+const projectMetric = fc.tuple(fc.constantFrom(...PROJECTS), fc.constantFrom(...METRICS));
+
+function dayFor(projectId: string, metricId: string): fc.Arbitrary<number> {
+  const s = oracle.series(projectId, metricId);
+  const lo = (s.first ?? dayOf("2022-01-01")) - 120;
+  return fc.oneof(
+    { arbitrary: fc.constantFrom(...edgeDays(projectId, metricId)), weight: 3 },
+    { arbitrary: fc.integer({ min: lo, max: oracle.today + 40 }), weight: 2 }
+  );
+}
+
+const fills = fc.oneof(
+  { arbitrary: fc.constant<Fill>("none"), weight: 4 },
+  { arbitrary: fc.constantFrom<Fill>("previous", "zero"), weight: 2 }
+);
+const periods = fc.constantFrom<Period>("day", "day", "week", "month", "quarter", "year");
+const partials = fc.constantFrom<"exclude" | "include">("exclude", "exclude", "include");
+const windows = fc.oneof(
+  { arbitrary: fc.constant(undefined), weight: 4 },
+  { arbitrary: fc.constantFrom("30d", "90d", "1m", "3m", "ttm", "ytd", "qtd", "mtd"), weight: 3 }
+);
+const growths = fc.oneof(
+  { arbitrary: fc.constant<"value">("value"), weight: 4 },
+  { arbitrary: fc.constantFrom<"pop" | "yoy">("pop", "yoy"), weight: 1 }
+);
+
+const valueOptions: fc.Arbitrary<ValueOptions> = fc
+  .record({
+    period: periods,
+    fill: fills,
+    partial: partials,
+    window: windows,
+    values: growths,
+    annualize: fc.oneof(
+      { arbitrary: fc.constant(false), weight: 5 },
+      { arbitrary: fc.constant(true), weight: 1 }
+    ),
+  })
+  .map((o) => (o.window ? { ...o, period: "day" as const, values: "value" as const } : o));
+
+function optionText(o: ValueOptions): string {
+  const parts = [`fill=${o.fill}`, `partial=${o.partial}`];
+  if (o.period !== "day") parts.push(`period=${o.period}`);
+  if (o.window) parts.push(`window=${o.window}`);
+  if (o.values && o.values !== "value") parts.push(`values=${o.values}`);
+  if (o.annualize) parts.push("annualize=1");
+  return parts.join("; ");
+}
+
+const RUNS = { numRuns: 150 };
+
+describe("every figure agrees with the reference oracle", () => {
+  it("VALUE and ASOF on a date", async () => {
+    const seen = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(
+        projectMetric.chain(([p, m]) =>
+          fc.tuple(fc.constant(p), fc.constant(m), dayFor(p, m), valueOptions)
+        ),
+        async ([p, m, day, o]) => {
+          const expected = oracle.value(p, m, day, o);
+          const kind = expected.kind === "na" ? expected.why : expected.kind;
+          seen.set(kind, (seen.get(kind) ?? 0) + 1);
+          const args = [p, m, textOf(day), optionText(o)];
+          const value = await call("VALUE", args);
+          expect({ p, m, day: textOf(day), o, problem: mismatch(value, expected) }).toMatchObject({
+            problem: undefined,
+          });
+          if (expected.kind === "value") {
+            const asOf = await call("ASOF", args);
+            expect({ p, m, o, problem: mismatch(asOf, expected, true) }).toMatchObject({
+              problem: undefined,
+            });
+          }
+        }
+      ),
+      RUNS
+    );
+    // The draws reached figures, refusals, windows that are not whole and days sent twice.
+    for (const kind of ["value", "invalid", "incomplete", "conflict"])
+      expect({ kind, seen: (seen.get(kind) ?? 0) > 0 }).toEqual({ kind, seen: true });
+  }, 240_000);
+
+  it("VALUE and ASOF of the latest figure", async () => {
+    await fc.assert(
+      fc.asyncProperty(projectMetric, valueOptions, async ([p, m], o) => {
+        const expected = oracle.value(p, m, undefined, o);
+        const args = [p, m, null, optionText(o)];
+        const value = await call("VALUE", args);
+        expect({ p, m, o, problem: mismatch(value, expected) }).toMatchObject({
+          problem: undefined,
+        });
+        if (expected.kind === "value") {
+          const asOf = await call("ASOF", args);
+          expect({ p, m, o, problem: mismatch(asOf, expected, true) }).toMatchObject({
+            problem: undefined,
+          });
+        }
+      }),
+      { numRuns: 80 }
+    );
+  }, 240_000);
+
+  it("METRIC, by day and by period", async () => {
+    const ranges = projectMetric.chain(([p, m]) =>
+      fc
+        .tuple(
+          fc.option(dayFor(p, m), { nil: undefined, freq: 4 }),
+          fc.option(fc.integer({ min: 0, max: 500 }), { nil: undefined, freq: 3 })
+        )
+        .map(([start, length]) => {
+          // An open start reads the whole history: keep it to coarse periods.
+          const end = start === undefined || length === undefined ? undefined : start + length;
+          return [p, m, start, end] as const;
+        })
+    );
+    const options = fc.record({
+      period: periods,
+      fill: fills,
+      partial: partials,
+      values: growths,
+    });
+    await fc.assert(
+      fc.asyncProperty(ranges, options, async ([p, m, start, end], raw) => {
+        const o: ValueOptions =
+          start === undefined && raw.period === "day" ? { ...raw, period: "month" } : raw;
+        const expected = oracle.metric(p, m, start, end, o);
+        const args = [
+          p,
+          m,
+          start === undefined ? null : textOf(start),
+          end === undefined ? null : textOf(end),
+          optionText(o),
+        ];
+        const outcome = await call("METRIC", args);
+        const where = { p, m, start: start && textOf(start), end: end && textOf(end), o };
+        if (!Array.isArray(expected)) {
+          expect({ ...where, problem: mismatch(outcome, expected) }).toMatchObject({
+            problem: undefined,
+          });
+          return;
+        }
+        expect({ ...where, got: "error" in outcome ? show(outcome) : "a table" }).toMatchObject({
+          got: "a table",
+        });
+        const rows = (outcome as { value: unknown[][] }).value.slice(1).map((r) => {
+          const v = plain(r[1]);
+          return [
+            (plain(r[0]) as number) - SERIAL_EPOCH,
+            v instanceof HostFunctionError ? (v.code === "#N/A" ? "na" : v.code) : v,
+          ];
+        });
+        expect({ ...where, days: rows.map((r) => textOf(r[0] as number)) }).toEqual({
+          ...where,
+          days: expected.map((r) => textOf(r[0])),
+        });
+        rows.forEach((row, i) => {
+          const want = expected[i][1];
+          const ok = typeof want === "number" ? close(row[1], want) : row[1] === want;
+          expect({ ...where, day: textOf(expected[i][0]), got: row[1], want, ok }).toMatchObject({
+            ok: true,
+          });
+        });
+      }),
+      { numRuns: 80 }
+    );
+  }, 300_000);
+
+  it("STATEMENT: a figure shows where its period is whole by its line's daily series", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...PROJECTS),
+        fc.constantFrom("quarter", "month", "year"),
+        fc.constantFrom("1y", "2y", "max"),
+        partials,
+        async (p, granularity, interval, partial) => {
+          const rows = dataset.statement(p, granularity, interval);
+          const outcome = await call("STATEMENT", [p, granularity, interval, `partial=${partial}`]);
+          if (rows.length === 0) {
+            expect("error" in outcome).toBe(true);
+            return;
+          }
+          const period = granularity as Period;
+          const starts = [...new Set(rows.map((r) => r.timestamp.slice(0, 10)))].sort();
+          const lines = [...new Set(rows.map((r) => r.metricId))];
+          const whole = (start: string): boolean =>
+            lines.some((m) => {
+              const first = dayOf(start);
+              return oracle.statementWhole(p, m, first, periodLast(first, period));
+            });
+          let a = 0;
+          let b = starts.length - 1;
+          if (partial === "exclude") {
+            while (a <= b && !whole(starts[a])) a++;
+            while (b >= a && !whole(starts[b])) b--;
+          }
+          const shown = starts.slice(a, b + 1);
+          if (shown.length === 0) {
+            expect(show(outcome)).toMatch(/^#N\/A/);
+            return;
+          }
+          expect("value" in outcome).toBe(true);
+          const table = (outcome as { value: unknown[][] }).value;
+          expect(table[0].length - 2).toBe(shown.length);
+          for (const r of rows) {
+            const k = shown.indexOf(r.timestamp.slice(0, 10));
+            if (k < 0) continue;
+            const line = table.find((t) => t[1] === r.metricId && t[0] === r.section)!;
+            const first = dayOf(shown[k]);
+            const want = oracle.statementCell(
+              p,
+              r.metricId,
+              first,
+              periodLast(first, period),
+              r.value,
+              partial === "include"
+            );
+            const got = plain(line[2 + k]);
+            const ok =
+              want === "na"
+                ? got instanceof HostFunctionError && got.code === "#N/A"
+                : close(got, want);
+            expect({
+              p,
+              granularity,
+              interval,
+              partial,
+              line: r.metricId,
+              period: shown[k],
+              got: String(got),
+              want,
+              ok,
+            }).toMatchObject({ ok: true });
+          }
+        }
+      ),
+      { numRuns: 30 }
+    );
+  }, 300_000);
+
+  it("COMPS: each term as VALUE gives it, a ratio's terms as of one day", async () => {
+    const columns = [
+      "tvl",
+      "revenue:ttm",
+      "fees:30d",
+      "market_cap_fully_diluted/revenue:ttm",
+      "earnings:qtd",
+    ];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.constantFrom(...PROJECTS), { minLength: 1, maxLength: 3 }),
+        fc.option(fc.integer({ min: dayOf("2023-01-01"), max: oracle.today + 10 }), {
+          nil: undefined,
+        }),
+        partials,
+        async (projects, day, partial) => {
+          const outcome = await call("COMPS", [
+            projects.join(","),
+            columns.join(","),
+            day === undefined ? null : textOf(day),
+            `partial=${partial}`,
+          ]);
+          expect("value" in outcome).toBe(true);
+          const table = (outcome as { value: unknown[][] }).value;
+          const o = (window?: string): ValueOptions => ({
+            period: "day",
+            fill: "none",
+            partial,
+            window,
+          });
+          const term = (p: string, text: string, on = day): Expected => {
+            const [metric, window] = text.split(":");
+            return oracle.value(p, metric, on, o(window));
+          };
+          projects.forEach((p, i) => {
+            columns.forEach((c, k) => {
+              let expected: Expected;
+              if (c.includes("/")) {
+                const [top, bottom] = c.split("/");
+                let a = term(p, top);
+                let b = term(p, bottom);
+                if (
+                  a.kind === "value" &&
+                  b.kind === "value" &&
+                  day === undefined &&
+                  a.asOf !== b.asOf
+                ) {
+                  if (a.asOf > b.asOf) a = term(p, top, b.asOf);
+                  else b = term(p, bottom, a.asOf);
+                }
+                expected =
+                  a.kind !== "value"
+                    ? a
+                    : b.kind !== "value"
+                      ? b
+                      : b.value === 0
+                        ? { kind: "na", why: "no-data" }
+                        : {
+                            kind: "value",
+                            value: a.value / b.value,
+                            asOf: Math.min(a.asOf, b.asOf),
+                          };
+              } else expected = term(p, c);
+              const got = plain(table[i + 1][k + 1]);
+              const outcomeOf: Outcome =
+                got instanceof HostFunctionError ? { error: got } : { value: got };
+              expect({
+                p,
+                c,
+                day: day && textOf(day),
+                partial,
+                problem: mismatch(outcomeOf, expected),
+              }).toMatchObject({
+                problem: undefined,
+              });
+            });
+          });
+        }
+      ),
+      { numRuns: 30 }
+    );
+  }, 300_000);
+
+  it("AGGREGATION: the service's aggregate where every day it covers has data", async () => {
+    const names = ["latest", "sum_30d", "avg_7d", "change_30d", "trend_90d", "ath"];
+    await fc.assert(
+      fc.asyncProperty(projectMetric, fc.constantFrom(...names), async ([p, m], name) => {
+        const outcome = await call("AGGREGATION", [p, m, name]);
+        const row = dataset.aggregations(p, [m]).find((r) => r.name === name);
+        const info = dataset.project(p)!;
+        const expected: Expected =
+          info.isArchived || !row || row.value === null
+            ? { kind: "na", why: "no-data" }
+            : oracle.aggregation(p, m, name, row.value) === "na"
+              ? { kind: "na", why: "incomplete" }
+              : { kind: "value", value: row.value, asOf: 0 };
+        expect({ p, m, name, problem: mismatch(outcome, expected) }).toMatchObject({
+          problem: undefined,
+        });
+      }),
+      { numRuns: 60 }
+    );
+  }, 240_000);
+});
