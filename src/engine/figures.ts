@@ -35,14 +35,16 @@ export interface SeriesDays {
   /** min(today, the last day the series has data for). -Infinity: the series has no data. */
   readonly horizon: number;
   /**
-   * The series' first day with data (a value or a conflict), when known. Only fill=zero needs it, for days
-   * before the first point here: a missing day before any data is before the launch, not a gap to count 0.
-   * Unknown: the points alone tell.
+   * The series' first day with data (a value or a conflict): a day, null when it has none, undefined when not
+   * read. fill=zero needs it for days before the first point here (a missing day before any data is before
+   * the launch, not a gap to count 0); without it such a day is "unknown": missing, never filled, never said to
+   * be a launch or a gap.
    */
-  readonly firstData?: number;
+  readonly firstData?: number | null;
 }
 
-export type MissingWhy = "before-data" | "gap" | "after-data";
+/** Why a day has no value: before the data, a gap inside it, after the horizon, or not known which. */
+export type MissingWhy = "before-data" | "gap" | "after-data" | "unknown";
 
 export type DayState =
   | {
@@ -88,8 +90,13 @@ export function dayStates(s: SeriesDays, from: number, to: number, fill: Fill): 
       out.push({ kind: "value", value: own.value, from: day, filled: false });
       continue;
     }
-    const seenData = lastData !== undefined || (s.firstData !== undefined && s.firstData <= day);
-    const why: MissingWhy = seenData ? "gap" : "before-data";
+    const seenData =
+      lastData !== undefined || (typeof s.firstData === "number" && s.firstData <= day);
+    const why: MissingWhy = seenData
+      ? "gap"
+      : s.firstData === undefined
+        ? "unknown"
+        : "before-data";
     if (fill === "zero" && seenData) {
       out.push({ kind: "value", value: 0, from: day, filled: true });
     } else if (
@@ -141,9 +148,12 @@ export interface WindowFigure {
   readonly conflicts: readonly number[];
   readonly beforeData: number;
   readonly afterData: number;
+  /** Days without a value inside the data, or of which it is not known whether the data had begun. */
   readonly gapCount: number;
-  /** The first few gap days (days without a value inside the data). */
+  /** The first few of them. */
   readonly gaps: readonly number[];
+  /** Of gapCount, the days known to be inside the data: a fill would count them (the hint is true). */
+  readonly knownGaps: number;
 }
 
 export function windowFigure(
@@ -158,6 +168,7 @@ export function windowFigure(
   const conflicts: number[] = [];
   const gaps: number[] = [];
   let gapCount = 0;
+  let knownGaps = 0;
   let beforeData = 0;
   let afterData = 0;
   let firstCovered: number | undefined;
@@ -172,8 +183,9 @@ export function windowFigure(
       lastFrom = state.from;
     } else if (state.kind === "conflict") {
       if (!conflicts.includes(state.at)) conflicts.push(state.at);
-    } else if (state.why === "gap") {
+    } else if (state.why === "gap" || state.why === "unknown") {
       gapCount++;
+      if (state.why === "gap") knownGaps++;
       if (gaps.length < MAX_NAMED_GAPS) gaps.push(day);
     } else if (state.why === "before-data") beforeData++;
     else afterData++;
@@ -193,6 +205,7 @@ export function windowFigure(
     afterData,
     gapCount,
     gaps,
+    knownGaps,
   };
 }
 
@@ -209,7 +222,10 @@ export interface FigureWords {
   subject: string;
   /** The service's day (UTC): a day after it is "after today". */
   today: number;
-  /** The hint for gaps, when a fill the metric admits would fill them (fill-rules.ts); never for conflicts. */
+  /**
+   * The hint for gaps, when a fill the metric admits would fill them (fill-rules.ts): given only for days known
+   * to be inside the data, never for days before a launch or for conflicts.
+   */
   fillHint?: string;
   /** The figure has no partial=include (a service's aggregate): the message does not offer it. */
   noPartial?: boolean;
@@ -258,7 +274,7 @@ export function incompleteReason(f: WindowFigure, words: FigureWords): string {
         : `no value on ${f.gapCount} days from ${formatDay(f.gaps[0])}`
     );
   const detail = facts.length > 0 ? ` (${facts.join("; ")})` : "";
-  const hint = f.gapCount > 0 && words.fillHint ? `; ${words.fillHint}` : "";
+  const hint = f.knownGaps > 0 && words.fillHint ? `; ${words.fillHint}` : "";
   if (f.covered === 0)
     return f.afterData === f.days && f.horizon >= words.today
       ? `${words.label} has no data yet for ${words.subject} (0 of ${f.days} days; ${dataEnd(f.horizon, words.today)})`

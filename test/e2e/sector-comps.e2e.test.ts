@@ -3,7 +3,7 @@
  * synthetic universe of 3,000 projects (deterministic) puts 485 projects in "lending", whose COMPS formula
  * with the ids written in it would pass Excel's 8,192 characters, and 649 in "exchanges", more than COMPS
  * reads (500). The first gets its ids in a column with the formula beside them reading that range; the
- * second is refused in plain words, and nothing is inserted. The 46-project universe of the other browser
+ * second is refused in plain words, and nothing is inserted. The demo universe of the other browser
  * tests never reaches either path.
  */
 import type { Browser, Page } from "playwright-core";

@@ -131,7 +131,7 @@ test("search finds projects instantly and an HTML-breaking name is shown as text
   const entry = page.locator("#list-projects [data-id='tick-and-tock'] .entry-name");
   expect(await entry.innerText()).toBe(`Tick & Tock "Perps" <beta> 'v2'`);
   expect(await page.evaluate(() => document.querySelectorAll("beta").length)).toBe(0);
-  expect(await page.innerText("#catalogue-count")).toBe("1 of 46 projects");
+  expect(await page.innerText("#catalogue-count")).toBe("1 of 49 projects");
 
   // A state is a badge, its reason beside it as text.
   await page.fill("#catalogue-search input", "anchor");
@@ -153,7 +153,7 @@ test("nothing found is a real empty state, with a way back", async () => {
   await expectAccessible(page, "browse: no match");
   await page.click("#catalogue-clear");
   expect(await page.inputValue("#catalogue-search input")).toBe("");
-  expect(await page.innerText("#catalogue-count")).toBe("46 projects");
+  expect(await page.innerText("#catalogue-count")).toBe("49 projects");
 });
 
 test("the Metrics and Sectors tabs show their own lists on first visit, and search filters them", async () => {
@@ -172,7 +172,7 @@ test("the Metrics and Sectors tabs show their own lists on first visit, and sear
   await page.waitForSelector("#list-sectors [role='option']");
   expect(await page.innerText("#catalogue-count")).toMatch(/^\d+ sectors$/);
   await page.click("#ctab-projects");
-  await page.waitForSelector("#catalogue-count:has-text('46 projects')");
+  await page.waitForSelector("#catalogue-count:has-text('49 projects')");
 });
 
 test("a project's detail lists its metrics, and Insert writes a ready formula into the active cell", async () => {
@@ -393,7 +393,7 @@ test("a sector's comps opens in the builder with its projects and Insert comps's
   await page.click("#detail-back");
   await page.click("#ctab-projects");
   await page.fill("#catalogue-search input", "");
-  await page.waitForSelector("#catalogue-count:has-text('46 projects')");
+  await page.waitForSelector("#catalogue-count:has-text('49 projects')");
 });
 
 test("Insert statement builds a formatted worksheet named after the project: static, then live", async () => {

@@ -17,10 +17,11 @@ const point = (day: string, value: number | null): DayPoint => ({ day: d(day), v
 const conflict = (day: string): DayPoint => ({ day: d(day), value: null, conflict: true });
 const words = { label: "the window", subject: "aave fees", today: TODAY };
 
-/** Data on 2024-01-05..08 with a null on the 6th and no row on the 7th. */
+/** Data on 2024-01-05..08 with a null on the 6th and no row on the 7th; its first day with data is known. */
 const series: SeriesDays = {
   points: [point("2024-01-05", 5), point("2024-01-06", null), point("2024-01-08", 8)],
   horizon: d("2024-01-08"),
+  firstData: d("2024-01-05"),
 };
 
 const shown = (s: SeriesDays, from: string, to: string, fill: "none" | "zero" | "previous") =>
@@ -54,7 +55,11 @@ describe("the days a figure covers", () => {
 
   it("fill=zero fills a leading gap when the series had data before its points here", () => {
     const later: SeriesDays = { points: [point("2024-01-08", 8)], horizon: d("2024-01-08") };
-    expect(shown(later, "2024-01-06", "2024-01-08", "zero")[0][1]).toBe("before-data");
+    // Not known whether the data had begun: missing, never filled, called neither a launch nor a gap.
+    expect(shown(later, "2024-01-06", "2024-01-08", "zero")[0][1]).toBe("unknown");
+    expect(
+      shown({ ...later, firstData: d("2024-01-08") }, "2024-01-06", "2024-01-08", "zero")[0][1]
+    ).toBe("before-data");
     expect(
       shown({ ...later, firstData: d("2023-06-01") }, "2024-01-06", "2024-01-08", "zero")
     ).toEqual([
@@ -147,12 +152,22 @@ describe("a window's figure", () => {
       });
   });
 
-  it("hints a fill for gaps only, never for days before the data or a conflict", () => {
+  it("hints a fill for gaps only, never for days before the data or days not known to be inside it", () => {
     const hint = 'option "fill=zero" counts a missing day as 0';
     const gap = windowFigure(series, d("2024-01-05"), d("2024-01-08"), "none", "sum");
     expect(incompleteReason(gap, { ...words, fillHint: hint })).toContain(hint);
-    const launch = windowFigure(
+    const unknown = windowFigure(
       { points: [point("2024-01-05", 5)], horizon: d("2024-01-05") },
+      d("2024-01-01"),
+      d("2024-01-05"),
+      "none",
+      "sum"
+    );
+    expect(incompleteReason(unknown, { ...words, fillHint: hint })).toBe(
+      "the window is not complete for aave fees: 1 of 5 days (no value on 4 days from 2024-01-01); partial=include shows it"
+    );
+    const launch = windowFigure(
+      { points: [point("2024-01-05", 5)], horizon: d("2024-01-05"), firstData: d("2024-01-05") },
       d("2024-01-01"),
       d("2024-01-05"),
       "none",

@@ -68,21 +68,28 @@ describe("a fill never reaches past a series' last data day or before its first"
       fns.value_("aave", "fees", "2019-06-30", "fill=zero; period=quarter", inv())
     );
     expect(quarter.message).toMatch(/^no aave fees data in Q2 2019 \(0 of 91 days/);
+    // Without a fill, the day's own read decides: no claim it cannot check, and no fill suggested.
     const unfilled = await excelError(fns.value_("aave", "fees", "2019-06-30", null, inv()));
-    expect(unfilled.message).toBe(
-      "no aave fees value on 2019-06-30: the data starts on 2020-01-08"
-    );
-    expect(unfilled.message).not.toMatch(/fill=/);
+    expect(unfilled.message).toBe("no aave fees value on 2019-06-30");
     // The days before the launch are no rows, not zeros.
     const rows = await table(
       fns.metric_([["aave"]], [["fees"]], "2019-12-28", "2020-01-10", "fill=zero", inv())
     );
     expect(rows.slice(1).map((r) => r[0])).toEqual(["2020-01-08", "2020-01-09", "2020-01-10"]);
     expect(rows.slice(1).every((r) => typeof r[1] === "number" && r[1] > 0)).toBe(true);
-    // A gap inside the data is still filled, and hinted.
+    // A gap inside the data is still filled.
     expect(await fns.value_("tick-and-tock", "fees", "2023-03-05", "fill=zero", inv())).toBe(0);
-    const gap = await excelError(fns.value_("tick-and-tock", "fees", "2023-03-05", null, inv()));
+    // A window's message hints the fill for days known to be inside the data, and only for those.
+    const gap = await excelError(
+      fns.value_("tick-and-tock", "fees", "2023-03-20", "window=30d", inv())
+    );
     expect(gap.message).toContain('option "fill=zero" counts a missing day as 0');
+    const launch = await excelError(
+      fns.value_("aave", "fees", "2020-01-31", "period=month", inv())
+    );
+    expect(launch.message).toBe(
+      "January 2020 is not complete for aave fees: 24 of 31 days (no value on 7 days from 2020-01-01); partial=include shows it"
+    );
   });
 });
 
@@ -130,7 +137,7 @@ describe("a launch period is not a whole period", () => {
       fns.value_("ethena", "revenue", "2024-03-31", "period=quarter", inv())
     );
     expect(refused.message).toBe(
-      "Q1 2024 is not complete for ethena revenue: 42 of 91 days (no data before 2024-02-19); partial=include shows it"
+      "Q1 2024 is not complete for ethena revenue: 42 of 91 days (no value on 49 days from 2024-01-01); partial=include shows it"
     );
     expect(
       await fns.value_("ethena", "revenue", "2024-03-31", "period=quarter; partial=include", inv())

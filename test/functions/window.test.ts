@@ -102,7 +102,7 @@ describe("CRYPTO.VALUE with window=", () => {
     );
     expect(refused.code).toBe("#N/A");
     expect(refused.message).toMatch(
-      /is not complete for ethena revenue: \d+ of 366 days \(no data before 2024-02-1\d\)/
+      /is not complete for ethena revenue: \d+ of 366 days \(no value on \d+ days from 2023-07-01\)/
     );
     expect(
       await fns.value_("ethena", "revenue", "2024-06-30", "window=ttm; partial=include", inv())

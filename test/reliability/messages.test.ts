@@ -53,7 +53,9 @@ describe("error messages under faults", () => {
       if (cell.ok) continue;
       expect(cell.message.length).toBeLessThanOrEqual(250);
       expect(cell.message).toMatch(advice);
-      expect(cell.message).toMatch(/getMetric\(fees; /);
+      // What failed, in words: no client call label ("getMetric(fees; …)") in a cell.
+      expect(cell.message).toMatch(/fees data for /);
+      expect(cell.message).not.toMatch(/getMetric/);
     }
   });
 

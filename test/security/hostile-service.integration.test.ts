@@ -44,7 +44,7 @@ async function attack(name: string): Promise<AttackResult> {
 describe("bodies without bound", () => {
   it("refuses a 100 MB body announced by Content-Length before reading it, once", async () => {
     const r = await attack("100 MB body, Content-Length announced");
-    expect(r.observed).toMatch(/^#N\/A listProjects\(\): the service announced an answer of 95 MB/);
+    expect(r.observed).toMatch(/^#N\/A the project list: the service announced an answer of 95 MB/);
     expect(r.requests).toBe(1);
     expect(r.peakRssBytes).toBeLessThan(MAX_RSS_BYTES);
   }, 120_000);
@@ -60,7 +60,7 @@ describe("bodies without bound", () => {
   it("keeps the CLI under 300 MB on an endless body and says the answer was too large", async () => {
     const r = await attack("endless chunked body");
     expect(r.observed).toMatch(
-      /^#N\/A listProjects\(\): the service's answer is larger than 64 MB/
+      /^#N\/A the project list: the service's answer is larger than 64 MB/
     );
     expect(r.requests).toBe(1);
     expect(r.peakRssBytes).toBeLessThan(MAX_RSS_BYTES);

@@ -34,8 +34,10 @@ export function readStart(fill: Fill, from: number): number {
 
 /**
  * The series over [from, to] as figures.ts reads it. `knownHorizon`: the horizon when the caller knows it (a
- * window ending on the latest value's day). The first day with data is read only for fill=zero when the
- * points leave it open (a leading missing day may be before the launch, or a gap).
+ * window ending on the latest value's day). With fill=zero, when the window starts with days without data and
+ * nothing before them was read, the series' first day with data is read too (one read per metric, shared):
+ * fill=zero counts such a day 0 only inside the data. Without fill=zero those days stay "unknown" (missing,
+ * called neither a launch nor a gap, no fill hinted): the read would cost a request per metric for a message.
  */
 export async function readDays(
   r: DaysReading,
@@ -46,7 +48,8 @@ export async function readDays(
   const readFrom = readStart(r.fill, from);
   const points = await pointsOf(r.ctx, r.base, r.label, readFrom, to);
   const horizon = knownHorizon ?? (await horizonFor(r.ctx, r.base, r.label, points, readFrom, to));
-  if (r.fill !== "zero" || startsWithData(points, from)) return { points, horizon };
+  if (r.fill !== "zero" || from > horizon || startsWithData(points, from))
+    return { points, horizon };
   return { points, horizon, firstData: await firstDataDay(r) };
 }
 
@@ -60,19 +63,19 @@ function startsWithData(points: readonly DayPoint[], day: number): boolean {
 }
 
 /**
- * The series' first day with data, or undefined when it has none. The default variant of a project's metric
+ * The series' first day with data, or null when it has none. The default variant of a project's metric
  * uses the engine's history starts (one read of the metric's whole history, shared with the cards and kept
  * a catalogue lifetime); a filtered or product series reads its own whole history.
  */
-export async function firstDataDay(r: DaysReading): Promise<number | undefined> {
+export async function firstDataDay(r: DaysReading): Promise<number | null> {
   const { ctx, base } = r;
   if (usesHistoryStarts(base)) {
     const keepFrom = recentStart(ctx);
     const starts = await ctx.engine.historyStarts(base.metricId, [base.projectId], () => keepFrom);
-    return starts.get(base.projectId);
+    return starts.get(base.projectId) ?? null;
   }
   const points = await pointsOf(ctx, base, r.label, -Infinity, Infinity);
-  return points.find((p) => p.value !== null || p.conflict)?.day;
+  return points.find((p) => p.value !== null || p.conflict)?.day ?? null;
 }
 
 /** Whether a series' first day comes from the engine's history starts (a project's unfiltered metric). */
@@ -96,7 +99,7 @@ export function dayReason(
   date: number,
   state: Exclude<DayState, { kind: "value" }>,
   horizon: number,
-  firstData: number | undefined
+  firstData: number | null | undefined
 ): string {
   const what = `no ${r.label} value on ${formatDay(date)}`;
   const today = r.ctx.today;
@@ -110,8 +113,10 @@ export function dayReason(
       return date > today
         ? `${what}: ${formatDay(date)} is after the service's latest day, today ${formatDay(today)} (UTC)${noFill}`
         : `${what}: ${dataEnd(horizon, today)}${noFill}`;
+    case "unknown":
+      return what;
     case "before-data":
-      return firstData === undefined
+      return typeof firstData !== "number"
         ? `${what}: the series has no data on or before it`
         : `${what}: the data starts on ${formatDay(firstData)}${r.fill === "none" ? "" : "; no fill reaches before the data"}`;
     case "gap": {

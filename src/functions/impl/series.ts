@@ -282,11 +282,14 @@ async function column(
       end ?? Infinity
     );
   }
-  // fill=zero fills gaps, never the days before the launch: where the points leave it open, ask.
+  // A read from the launch knows the first day with data; otherwise fill=zero asks (it fills gaps, never
+  // the days before a launch). Without it, days before the first point read are "unknown": never filled.
   const firstData =
-    options.fill === "zero" && start !== undefined && !anyDataBy(answer.dims, start)
-      ? await firstDataDay(reading)
-      : undefined;
+    fetchFrom === -Infinity
+      ? firstDataIn(answer.dims)
+      : options.fill === "zero" && start !== undefined && !anyDataBy(answer.dims, start)
+        ? await firstDataDay(reading)
+        : undefined;
   const subject = byProject ? p.value.projectId : seriesLabel;
   const words = { subject, today: ctx.today, fillHint: fillHint(metricId, options.fill) };
   const agg = options.agg ?? defaultAggregation(metricId);
@@ -310,6 +313,16 @@ async function column(
     incomplete,
     reasonFor: (dim, day) => reasons.get(dim)?.(day) ?? null,
   };
+}
+
+/** The first day with data of any dimension, or null when none has any. */
+function firstDataIn(dims: ReadonlyMap<string, readonly DayPoint[]>): number | null {
+  let first: number | null = null;
+  for (const points of dims.values()) {
+    const found = points.find((p) => p.value !== null || p.conflict)?.day;
+    if (found !== undefined && (first === null || found < first)) first = found;
+  }
+  return first;
 }
 
 /** Whether any dimension has data on or before `day`: then no day from `day` on is before the launch. */

@@ -22,6 +22,7 @@ import {
   foundOn,
   hasFilters,
   needsFirstData,
+  unfilledDay,
   latestWithValue,
   readingOf,
   shownLatest,
@@ -92,9 +93,10 @@ function cachedDayValue(r: Reading, date: number): Dated | NotCached {
   if (points === NOT_CACHED) return NOT_CACHED;
   const found = foundOn(points, date);
   if (found) return found;
+  if (r.fill === "none") throw unfilledDay(r, date, points);
   const horizon = cachedHorizon(r.ctx, r.base, r.label, points, from, date);
   if (horizon === NOT_CACHED) return NOT_CACHED;
-  let firstData: number | undefined;
+  let firstData: number | null | undefined;
   if (needsFirstData(points, date, horizon)) {
     const first = cachedFirstDataDay(r);
     if (first === NOT_CACHED) return NOT_CACHED;
@@ -104,13 +106,13 @@ function cachedDayValue(r: Reading, date: number): Dated | NotCached {
 }
 
 /** series-days.ts's firstDataDay from what is held: the engine's history starts, or the whole series. */
-function cachedFirstDataDay(r: Reading): number | undefined | NotCached {
+function cachedFirstDataDay(r: Reading): number | null | NotCached {
   const { ctx, base } = r;
   if (usesHistoryStarts(base)) {
     const known = ctx.engine.historyStartNow(base.metricId, base.projectId);
-    return known === undefined ? NOT_CACHED : (known ?? undefined);
+    return known === undefined ? NOT_CACHED : known;
   }
   const points = cachedPoints(ctx, base, r.label, -Infinity, Infinity);
   if (points === NOT_CACHED) return NOT_CACHED;
-  return points.find((p) => p.value !== null || p.conflict)?.day;
+  return points.find((p) => p.value !== null || p.conflict)?.day ?? null;
 }

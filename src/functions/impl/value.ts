@@ -283,9 +283,32 @@ export function foundOn(points: readonly DayPoint[], date: number): Dated | unde
  * today, before the first data, a gap, or a day the service sent twice with different values.
  */
 async function dayByRule(r: Reading, date: number, points: readonly DayPoint[]): Promise<Dated> {
+  if (r.fill === "none") throw unfilledDay(r, date, points);
   const horizon = await horizonFor(r.ctx, r.base, r.label, points, dayFrom(r, date), date);
   const firstData = needsFirstData(points, date, horizon) ? await firstDataDay(r) : undefined;
   return dayOutcome(r, date, points, horizon, firstData);
+}
+
+/**
+ * A day without a value of its own and no fill: #N/A, from what the read of the day tells alone. Without a fill
+ * nothing more decides the figure, and a model's cells on one date cost one request per metric: the reads
+ * that could tell a launch from a gap or name where the data ends (a request or two per metric) are not made,
+ * so the message claims neither, and suggests no fill (which before a launch would fill nothing).
+ */
+export function unfilledDay(r: Reading, date: number, points: readonly DayPoint[]): FunctionError {
+  const own = points.find((p) => p.day === date);
+  const today = r.ctx.today;
+  const day = formatDay(date);
+  if (own?.conflict)
+    return notAvailable(
+      conflictMessage({ conflicts: [date] }, { label: day, subject: r.label, today })
+    );
+  const what = `no ${r.label} value on ${day}`;
+  return notAvailable(
+    date > today
+      ? `${what}: ${day} is after the service's latest day, today ${formatDay(today)} (UTC)`
+      : what
+  );
 }
 
 /**
@@ -306,7 +329,7 @@ export function dayOutcome(
   date: number,
   points: readonly DayPoint[],
   horizon: number,
-  firstData: number | undefined
+  firstData: number | null | undefined
 ): Dated {
   const [state] = dayStates({ points, horizon, firstData }, date, date, r.fill);
   if (state.kind === "value") return { value: state.value, asOf: state.from };

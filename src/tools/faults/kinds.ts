@@ -5,6 +5,7 @@
  * deadline and Excel's cancellation), which no client event announces.
  */
 import type { ClientEvent, ErrorKind } from "../../client";
+import { userMessage } from "../../functions/messages";
 
 export type CellErrorKind = ErrorKind | "function";
 
@@ -15,9 +16,13 @@ export function kindOfMessage(message: string, events: readonly ClientEvent[]): 
   let best: { kind: ErrorKind; length: number } | undefined;
   for (const event of events) {
     if (event.type !== "error") continue;
-    const quoted = longestQuotedPrefix(event.message, message);
-    if (quoted >= Math.min(MIN_QUOTE, event.message.length) && quoted > (best?.length ?? 0))
-      best = { kind: event.kind, length: quoted };
+    // A cell says the client's message in words (functions/messages.ts): its call label made plain, or
+    // dropped where the call does not matter (a missing or refused key).
+    for (const said of [userMessage(event.message), userMessage(event.message, false)]) {
+      const quoted = longestQuotedPrefix(said, message);
+      if (quoted >= Math.min(MIN_QUOTE, said.length) && quoted > (best?.length ?? 0))
+        best = { kind: event.kind, length: quoted };
+    }
   }
   if (best) return best.kind;
   if (/: no answer within \d+ s\b/.test(message)) return "timeout";
