@@ -80,7 +80,7 @@ export function asof_(
  * @param projects Project ids, symbols or names: a comma list or a range, one row each in that order.
  * @param columns Comma list or range of columns: "revenue", "fees:30d", "revenue:ttm", "market_cap_fully_diluted/revenue:ttm".
  * @param [date] The day the figures end on (a date or "YYYY-MM-DD"); omitted: each figure's latest.
- * @param [options] e.g. "headers=0" (numbers only), "headers=2" (adds project ids), "partial=include", "chains=base".
+ * @param [options] e.g. "headers=0" (numbers only), "headers=2" (adds project ids), "asof=1" (each row's day), "maxage=7d", "fill=previous,zero" (per kind of metric), "partial=include", "chains=base".
  * @param invocation Invocation object.
  * @returns The panel: a header row of column labels and a first column of project names.
  * @requiresAddress
