@@ -135,7 +135,7 @@ describe("a day sent twice with two different values", () => {
       "layout=long",
       inv()
     )) as unknown[][];
-    const january = showTable(table).find((r) => r[0] === "2024-01-01" && r[3] === "fees")!;
+    const january = showTable(table).find((r) => r[0] === "2024-01-01" && r[3] === "Fees")!;
     expect(january[4]).toMatch(
       /^#N\/A: the service sent aave fees for 2024-01-15 twice with different values/
     );
@@ -147,7 +147,7 @@ describe("a conflict where the statement is the service's", () => {
     const rows = showTable(
       (await fns.statement_("aave", "month", "max", "layout=long", inv())) as unknown[][]
     );
-    const february = rows.find((r) => r[0] === "2024-02-01" && r[3] === "fees")!;
+    const february = rows.find((r) => r[0] === "2024-02-01" && r[3] === "Fees")!;
     expect(typeof february[4]).toBe("number");
   });
 });

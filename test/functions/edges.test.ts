@@ -116,7 +116,7 @@ describe("growth over a base of 0 or less is NM, and compares whole periods", ()
     );
     expect(value.message).toMatch(/NM: the base period's value is negative \(-[\d,]+\)/);
     const statement = await table(fns.statement_("aave", "quarter", "1y", "values=yoy", inv()));
-    const earnings = statement.find((r) => r[1] === "earnings")!;
+    const earnings = statement.find((r) => r[1] === "Earnings")!;
     for (const c of earnings.slice(2)) expect(c).toMatch(/^#N\/A: .*NM: the base period's value/);
   });
 
@@ -124,7 +124,7 @@ describe("growth over a base of 0 or less is NM, and compares whole periods", ()
     const statement = await table(fns.statement_("ethena", "quarter", "max", "values=yoy", inv()));
     const headings = statement[0];
     const q1 = headings.indexOf("Q1 '25");
-    const earnings = statement.find((r) => r[1] === "earnings")!;
+    const earnings = statement.find((r) => r[1] === "Earnings")!;
     expect(earnings[q1]).toMatch(
       /^#N\/A: no yoy change for ethena earnings Q1 2025: its base: Q1 2024 is not complete/
     );
@@ -278,7 +278,7 @@ describe("COMPS states its days and fills each column as its metric admits", () 
     const panel = await table(
       fns.comps_([["aave", "sushiswap"]], [["tvl"]], null, "maxage=3d; asof=1", inv())
     );
-    expect(panel[0]).toEqual(["Project", "As of", "tvl"]);
+    expect(panel[0]).toEqual(["Project", "As of", "Total value locked"]);
     expect(panel[1][1]).toBe("2026-11-20");
     expect(typeof panel[1][2]).toBe("number");
     // sushiswap's data stops 5 days before today.
@@ -351,12 +351,12 @@ describe("messages say only true facts, in the user's words", () => {
     });
     try {
       const rows = await table(fns.statement_("aave", "quarter", "1y", "values=pop", inv()));
-      const fees = rows.find((r) => r[1] === "fees")!;
+      const fees = rows.find((r) => r[1] === "Fees")!;
       for (const c of fees.slice(2))
         expect(c).toMatch(
           /^#N\/A: no pop change for aave fees Q\d 20\d\d: the service sent no change$/
         );
-      const revenue = rows.find((r) => r[1] === "revenue")!;
+      const revenue = rows.find((r) => r[1] === "Revenue")!;
       expect(revenue.slice(2).every((c) => typeof c === "number")).toBe(true);
     } finally {
       configureRuntime({

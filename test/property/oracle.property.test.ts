@@ -9,6 +9,7 @@
  */
 import fc from "fast-check";
 import { createDataset } from "../../src/simulator";
+import { findMetric } from "../../src/simulator/data/metrics-catalog";
 import { HostFunctionError } from "../../src/sheet/host";
 import { LAB_START, openLab, type Lab } from "../../src/tools/faults/lab";
 import { callFormula, type FunctionName } from "../../src/tools/faults/workbook";
@@ -376,7 +377,9 @@ describe("every figure agrees with the reference oracle", () => {
           for (const r of rows) {
             const k = shown.indexOf(r.timestamp.slice(0, 10));
             if (k < 0) continue;
-            const line = table.find((t) => t[1] === r.metricId && t[0] === r.section)!;
+            // Lines are named as the service's metric catalogue names them.
+            const name = findMetric(r.metricId)?.name ?? r.metricId;
+            const line = table.find((t) => t[1] === name && t[0] === r.section)!;
             const first = dayOf(shown[k]);
             const want = oracle.statementCell(
               p,
