@@ -67,7 +67,8 @@ Evaluates CRYPTO formulas outside Excel through the add-in's own functions, as o
   -h, --help         this help
 
 Answers are saved in the cache directory: catalogues for 24 hours, figures until the service's daily update
-(00:00 UTC), so a file evaluated again the same day needs no request. Runs using one key, one after another
+(00:00 UTC), so a file evaluated again the same day needs no request; an answer that lacks the day the
+service should have published (today, UTC) is asked again after 30 minutes. Runs using one key, one after another
 or at the same time, share one budget of requests per minute. \`cache info\` shows where the cache is and its
 size (at most 50 MB, least recently used first out); \`cache clear\` empties it.
 

@@ -54,8 +54,11 @@ export type DayState =
       readonly from: number;
       readonly filled: boolean;
     }
-  /** `at`: the day sent twice (the day itself, or the day fill=previous would carry from). */
-  | { readonly kind: "conflict"; readonly at: number }
+  /**
+   * `at`: the day sent twice (the day itself, or the day fill=previous would carry from); `split`: its rows
+   * were split by a member nobody asked for and could not be told apart, rather than sent twice.
+   */
+  | { readonly kind: "conflict"; readonly at: number; readonly split?: true }
   | { readonly kind: "missing"; readonly why: MissingWhy };
 
 /**
@@ -83,7 +86,7 @@ export function dayStates(s: SeriesDays, from: number, to: number, fill: Fill): 
       continue;
     }
     if (own?.conflict) {
-      out.push({ kind: "conflict", at: day });
+      out.push(conflictState(own));
       continue;
     }
     if (own && own.value !== null) {
@@ -106,7 +109,7 @@ export function dayStates(s: SeriesDays, from: number, to: number, fill: Fill): 
     ) {
       out.push(
         lastData.conflict
-          ? { kind: "conflict", at: lastData.day }
+          ? conflictState(lastData)
           : { kind: "value", value: lastData.value!, from: lastData.day, filled: true }
       );
     } else {
@@ -114,6 +117,10 @@ export function dayStates(s: SeriesDays, from: number, to: number, fill: Fill): 
     }
   }
   return out;
+}
+
+function conflictState(p: DayPoint): DayState {
+  return p.split ? { kind: "conflict", at: p.day, split: true } : { kind: "conflict", at: p.day };
 }
 
 /** Index of the first point whose day is >= day (points sorted by day). */
@@ -146,6 +153,8 @@ export interface WindowFigure {
   readonly lastFrom?: number;
   /** Days sent twice with different numbers that the window holds (or would carry from). */
   readonly conflicts: readonly number[];
+  /** Of `conflicts`, the days whose rows were split unasked and could not be told apart. */
+  readonly splits?: readonly number[];
   readonly beforeData: number;
   readonly afterData: number;
   /** Days without a value inside the data, or of which it is not known whether the data had begun. */
@@ -166,6 +175,7 @@ export function windowFigure(
   const states = dayStates(s, from, to, fill);
   const values: number[] = [];
   const conflicts: number[] = [];
+  const splits: number[] = [];
   const gaps: number[] = [];
   let gapCount = 0;
   let knownGaps = 0;
@@ -182,7 +192,10 @@ export function windowFigure(
       lastCovered = day;
       lastFrom = state.from;
     } else if (state.kind === "conflict") {
-      if (!conflicts.includes(state.at)) conflicts.push(state.at);
+      if (!conflicts.includes(state.at)) {
+        conflicts.push(state.at);
+        if (state.split) splits.push(state.at);
+      }
     } else if (state.why === "gap" || state.why === "unknown") {
       gapCount++;
       if (state.why === "gap") knownGaps++;
@@ -201,6 +214,7 @@ export function windowFigure(
     lastCovered,
     lastFrom,
     conflicts,
+    splits,
     beforeData,
     afterData,
     gapCount,
@@ -249,12 +263,24 @@ export function judge(f: WindowFigure, include: boolean, words: FigureWords): Ju
 }
 
 /** "the service sent aave tvl for 2024-01-15 twice with different values; no figure for that day or Q1 2024". */
-export function conflictMessage(f: Pick<WindowFigure, "conflicts">, words: FigureWords): string {
+export function conflictMessage(
+  f: Pick<WindowFigure, "conflicts" | "splits">,
+  words: FigureWords
+): string {
   const days = f.conflicts.map(formatDay);
   const which =
     days.length === 1 ? days[0] : `${days.length} days (${days.slice(0, 2).join(", ")}, …)`;
   const what = words.label === days[0] && days.length === 1 ? "that day" : `${words.label}`;
-  return `the service sent ${words.subject} for ${which} twice with different values; no figure for ${what}`;
+  const split = f.splits?.length ?? 0;
+  // The reason as it happened: one row sent twice, or rows split by a member nobody asked for (chain,
+  // product, ...) that do not add up to one figure (Diagnostics names the member and the values).
+  const how =
+    split === 0
+      ? "twice with different values"
+      : split === f.conflicts.length
+        ? "in rows split by a member nobody asked for that cannot be told apart"
+        : "twice with different values, or in rows split by a member nobody asked for that cannot be told apart";
+  return `the service sent ${words.subject} for ${which} ${how}; no figure for ${what}`;
 }
 
 /** "Q2 2024 is not complete for aave fees: 90 of 91 days (no value on 2024-05-15); partial=include shows it". */

@@ -51,6 +51,8 @@ function encodeSnapshot(s: SnapshotData): unknown {
     dims: [...s.dims].map(([dim, points]) => [dim, [...points.keys()], [...points.values()]]),
     // Days sent twice with different values: kept, so a restored series still refuses to show them.
     ...(s.conflicts ? { conflicts: [...s.conflicts].map(([dim, days]) => [dim, [...days]]) } : {}),
+    // Of those, the days split unasked that could not be told apart: their message says so.
+    ...(s.splits ? { splits: [...s.splits].map(([dim, days]) => [dim, [...days]]) } : {}),
     ...(s.issue ? { issue: { code: s.issue.code, message: s.issue.message } } : {}),
     warnings: s.warnings,
     servedBy: s.servedBy,
@@ -123,13 +125,16 @@ function decodeSnapshot(json: unknown): SnapshotData | undefined {
   const dims = decodeDims(json.dims);
   const issue = decodeIssue(json.issue);
   const conflicts = decodeConflicts(json.conflicts);
-  if (!coverage || !dims || issue === false || conflicts === false) return undefined;
+  const splits = decodeConflicts(json.splits);
+  if (!coverage || !dims || issue === false || conflicts === false || splits === false)
+    return undefined;
   if (!isStrings(json.warnings) || !isStrings(json.servedBy)) return undefined;
   if (!isInstant(json.fetchedAt) || !isInstant(json.expiresAt)) return undefined;
   return {
     coverage,
     dims,
     ...(conflicts ? { conflicts } : {}),
+    ...(splits ? { splits } : {}),
     ...(issue ? { issue } : {}),
     warnings: json.warnings,
     servedBy: json.servedBy,

@@ -119,13 +119,19 @@ function conflictDim(r: GroupRequest, key: ConflictKey): string {
 /** Points per dimension, sorted by day: the same form the cache reads back (series-store.ts). */
 function pointsOf(
   days: Map<string, Map<number, number | null>>,
-  conflicts: Map<string, Set<number>> | undefined
+  conflicts: Map<string, Set<number>> | undefined,
+  splits: Map<string, Set<number>> | undefined
 ): Map<string, DayPoint[]> {
   const out = new Map<string, DayPoint[]>();
   for (const [dim, values] of days) {
     const inConflict = conflicts?.get(dim);
+    const split = splits?.get(dim);
     const points = [...values].map(([day, value]): DayPoint =>
-      inConflict?.has(day) ? { day, value: null, conflict: true } : { day, value }
+      split?.has(day)
+        ? { day, value: null, conflict: true, split: true }
+        : inConflict?.has(day)
+          ? { day, value: null, conflict: true }
+          : { day, value }
     );
     points.sort((a, b) => a.day - b.day);
     out.set(dim, points);
@@ -311,6 +317,8 @@ export async function fetchGroup(
     return { results, description };
   }
   const conflicts = conflictsOf(r, repeats);
+  // Days whose parts could not be told apart: conflicts whose message says so (not "sent twice").
+  const splits: Conflicts = new Map();
   const ambiguous = parts.resolve(
     (id, dim, day, value) => push(found, id, dim, day, value),
     (id, dim, day) => {
@@ -319,14 +327,14 @@ export async function fetchGroup(
     },
     // A day whose parts cannot be told apart is a conflict, as a day sent twice with two values: no fill
     // fills it, and every period or window holding it is #N/A with the note saying why.
-    (id, dim, day) => addConflict(conflicts, id, dim, day)
+    (id, dim, day) => addConflict(splits, id, dim, day)
   );
   for (const q of r.queries) {
     const member = r.form === "metric" ? q.projectId : q.metricId;
     const dims = found.get(member);
     const result = results.get(seriesKey(q))!;
     for (const note of ambiguous.get(member) ?? []) result.warnings.push(note);
-    if (dims) result.dims = pointsOf(dims, conflicts.get(member));
+    if (dims) result.dims = pointsOf(dims, conflicts.get(member), splits.get(member));
     // Asked of every project, the service names no project that lacks the metric: it leaves it out.
     else if (r.all)
       result.warnings.push(

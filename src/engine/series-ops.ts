@@ -14,6 +14,11 @@ export interface DayPoint {
    * never filled, never counted as a day without data, and makes every figure holding it a #N/A.
    */
   conflict?: true;
+  /**
+   * With `conflict`: the day came in rows split by a breakdown member nobody asked for that cannot be told
+   * apart (partition.ts), not as one row sent twice. A conflict all the same; only its message differs.
+   */
+  split?: true;
 }
 
 export type Fill = "none" | "previous" | "zero";

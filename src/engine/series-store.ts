@@ -33,7 +33,9 @@ export interface SeriesIssue {
 /**
  * One breakdown dimension's points: days ascending, each with its value in `values`: NaN where the service
  * sent the day without a value (null to readers), CONFLICT where it sent the day twice with two different
- * values (null and `conflict` to readers). Service values are finite numbers or null, so neither is a value.
+ * values (null and `conflict` to readers), SPLIT where its rows, split by a member nobody asked for, could
+ * not be told apart (a conflict too, `split` to readers). Service values are finite numbers or null, so none
+ * of these is a value: a conflict costs no byte beyond the point it is.
  */
 export interface DimPoints {
   readonly days: Int32Array;
@@ -73,6 +75,8 @@ export interface SnapshotData {
   dims: Map<string, Map<number, number | null>>;
   /** Days sent with two different values, per dimension (their value in `dims` is null; absent: none). */
   conflicts?: Map<string, Set<number>>;
+  /** Of `conflicts`, the days whose rows were split unasked and could not be told apart (partition.ts). */
+  splits?: Map<string, Set<number>>;
   issue?: SeriesIssue;
   warnings: string[];
   servedBy: string[];
@@ -233,7 +237,9 @@ export class SeriesStore {
         points.push(
           value === CONFLICT
             ? { day: days[i], value: null, conflict: true }
-            : { day: days[i], value: Number.isNaN(value) ? null : value }
+            : value === SPLIT
+              ? { day: days[i], value: null, conflict: true, split: true }
+              : { day: days[i], value: Number.isNaN(value) ? null : value }
         );
       }
       out.set(dim, points);
@@ -248,9 +254,15 @@ export class SeriesStore {
     let points = 0;
     for (const [dim, days] of d.dims) {
       const conflicts = d.conflicts?.get(dim);
+      const splits = d.splits?.get(dim);
       const packed = packedDays(
         conflicts
-          ? new Map([...days].map(([day, v]) => [day, conflicts.has(day) ? CONFLICT : v]))
+          ? new Map(
+              [...days].map(([day, v]) => [
+                day,
+                conflicts.has(day) ? (splits?.has(day) ? SPLIT : CONFLICT) : v,
+              ])
+            )
           : days
       );
       dims.set(dim, packed);
@@ -308,14 +320,19 @@ export class SeriesStore {
 function toData(s: Snapshot): SnapshotData {
   const dims = new Map<string, Map<number, number | null>>();
   const conflicts = new Map<string, Set<number>>();
+  const splits = new Map<string, Set<number>>();
+  const hold = (sets: Map<string, Set<number>>, dim: string, day: number): void => {
+    let held = sets.get(dim);
+    if (!held) sets.set(dim, (held = new Set<number>()));
+    held.add(day);
+  };
   for (const [dim, { days, values }] of s.dims) {
     const points = new Map<number, number | null>();
     for (let i = 0; i < days.length; i++) {
-      if (values[i] === CONFLICT) {
+      if (values[i] === CONFLICT || values[i] === SPLIT) {
         points.set(days[i], null);
-        let held = conflicts.get(dim);
-        if (!held) conflicts.set(dim, (held = new Set<number>()));
-        held.add(days[i]);
+        hold(conflicts, dim, days[i]);
+        if (values[i] === SPLIT) hold(splits, dim, days[i]);
       } else points.set(days[i], Number.isNaN(values[i]) ? null : values[i]);
     }
     dims.set(dim, points);
@@ -324,6 +341,7 @@ function toData(s: Snapshot): SnapshotData {
     coverage: s.coverage.list(),
     dims,
     ...(conflicts.size > 0 ? { conflicts } : {}),
+    ...(splits.size > 0 ? { splits } : {}),
     issue: s.issue,
     warnings: [...s.warnings],
     servedBy: [...s.servedBy],
@@ -336,6 +354,8 @@ const EMPTY_DIM: DimPoints = { days: new Int32Array(0), values: new Float64Array
 
 /** A day sent twice with two different values, in `values`: no service value is infinite. */
 const CONFLICT = Infinity;
+/** A conflict of rows split unasked that could not be told apart (partition.ts). */
+const SPLIT = -Infinity;
 
 /** Index of the first day >= day (days ascending). */
 function firstAtOrAfter(days: Int32Array, day: number): number {
@@ -371,7 +391,8 @@ function spliced(
   const to = firstAtOrAfter(held.days, end + 1);
   const inRange = new Map<number, number | null>();
   for (const p of sent)
-    if (p.day >= start && p.day <= end) inRange.set(p.day, p.conflict ? CONFLICT : p.value);
+    if (p.day >= start && p.day <= end)
+      inRange.set(p.day, p.conflict ? (p.split ? SPLIT : CONFLICT) : p.value);
   const middle = packedDays(inRange);
   const length = from + middle.days.length + (held.days.length - to);
   const days = new Int32Array(length);

@@ -175,6 +175,72 @@ describe("days sent twice with different values", () => {
   });
 });
 
+describe("a day whose rows split unasked cannot be told apart", () => {
+  // aave's fees of 2024-01-02 sent as a total (10) and two chains nobody asked for (3 and 3).
+  const rows: MultiProjectMetricRow[] = [
+    { date: "2024-01-01", projectId: "aave", projectName: "aave", metricId: "fees", value: 9 },
+    { date: "2024-01-02", projectId: "aave", projectName: "aave", metricId: "fees", value: 10 },
+    ...["ethereum", "base"].map((chain) => ({
+      date: "2024-01-02",
+      projectId: "aave",
+      projectName: "aave",
+      metricId: "fees",
+      chain,
+      value: 3,
+    })),
+    { date: "2024-01-03", projectId: "aave", projectName: "aave", metricId: "fees", value: 11 },
+  ];
+  const q = query("aave", "fees");
+  const fetched = () =>
+    fetchGroup(
+      client({ metric: { data: rows, errors: [], meta: META } }),
+      {
+        form: "metric",
+        projectId: "",
+        productId: "",
+        metricId: "fees",
+        members: ["aave"],
+        start: q.start,
+        end: q.end,
+        variant: DEFAULT_VARIANT,
+        queries: [q],
+      },
+      new AbortController().signal
+    );
+
+  it("is a conflict of its series (split, not sent twice), with a note saying why", async () => {
+    const result = (await fetched()).results.get(seriesKey(q))!;
+    expect(result.dims.get("")).toEqual([
+      { day: d("2024-01-01"), value: 9 },
+      { day: d("2024-01-02"), value: null, conflict: true, split: true },
+      { day: d("2024-01-03"), value: 11 },
+    ]);
+    expect(result.warnings.join("\n")).toMatch(
+      /aave fees on 2024-01-02: sent both as a total \(10\) and split by chain into parts that add up to 6/
+    );
+  });
+
+  it("stays a split conflict in the cache and in the saved cache", async () => {
+    const time = new ManualTime();
+    const store = new SeriesStore(DEFAULT_CACHE_POLICY, time.now);
+    const key = seriesKey(q);
+    store.write(key, q.start, q.end, (await fetched()).results.get(key)!.dims, "test");
+    const read = (s: SeriesStore) => s.read(s.fresh(key, q.start, q.end)!, q.start, q.end).get("")!;
+    expect(read(store)[1]).toEqual({
+      day: d("2024-01-02"),
+      value: null,
+      conflict: true,
+      split: true,
+    });
+    const saved = JSON.parse(
+      JSON.stringify(seriesCodec.encode(store.exportEntry(key)!))
+    ) as unknown;
+    const restored = new SeriesStore(DEFAULT_CACHE_POLICY, time.now);
+    restored.restore(key, seriesCodec.decode(saved)!);
+    expect(read(restored)).toEqual(read(store));
+  });
+});
+
 describe("an answer that lacks today", () => {
   const policy = DEFAULT_CACHE_POLICY;
   const points = (last: string) =>
@@ -201,6 +267,28 @@ describe("an answer that lacks today", () => {
     // The saved entry carries the short lifetime too.
     const saved = store.exportEntry("k")!;
     expect(saved.current.expiresAt).toBe(Date.UTC(2026, 10, 20, 0, 5) + policy.unpublishedTtlMs);
+  });
+
+  it("comes back from the saved cache with its short lifetime, not fresh until the daily update", async () => {
+    const start = Date.UTC(2026, 10, 20, 0, 5);
+    const time = new ManualTime(start);
+    const store = new SeriesStore(policy, time.now);
+    store.write("lacks", d("2026-10-16"), Infinity, points("2026-11-19"), "test");
+    store.write("holds", d("2026-10-16"), Infinity, points("2026-11-20"), "test");
+    const saved = (key: string) =>
+      seriesCodec.decode(JSON.parse(JSON.stringify(seriesCodec.encode(store.exportEntry(key)!))))!;
+    const lacks = saved("lacks");
+    const holds = saved("holds");
+    // A new session, 10 minutes later: both are fresh as they would have been.
+    await time.advance(10 * 60_000);
+    const next = new SeriesStore(policy, time.now);
+    next.restore("lacks", lacks);
+    next.restore("holds", holds);
+    expect(next.fresh("lacks", d("2026-11-20"), d("2026-11-20"))).toBeDefined();
+    // Past the short lifetime, the one that lacked today is asked again; the other stays until 00:00 UTC.
+    await time.advance(policy.unpublishedTtlMs);
+    expect(next.fresh("lacks", d("2026-11-20"), d("2026-11-20"))).toBeUndefined();
+    expect(next.fresh("holds", d("2026-11-20"), d("2026-11-20"))).toBeDefined();
   });
 
   it("stays fresh until the daily update when it holds today, or when it ends before today", async () => {

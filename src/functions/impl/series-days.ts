@@ -105,8 +105,11 @@ export function dayReason(
   const today = r.ctx.today;
   if (state.kind === "conflict")
     return state.at === date
-      ? conflictMessage({ conflicts: [date] }, { label: formatDay(date), subject: r.label, today })
-      : `${what}: the last value before it, on ${formatDay(state.at)}, was sent twice with different values; no fill carries it`;
+      ? conflictMessage(
+          { conflicts: [date], splits: state.split ? [date] : [] },
+          { label: formatDay(date), subject: r.label, today }
+        )
+      : `${what}: the last value before it, on ${formatDay(state.at)}, was sent ${state.split ? "in rows split by a member nobody asked for that cannot be told apart" : "twice with different values"}; no fill carries it`;
   const noFill = r.fill === "none" ? "" : `; fill=${r.fill} never reaches past the data`;
   switch (state.why) {
     case "after-data":

@@ -332,9 +332,14 @@ function anyDataBy(dims: ReadonlyMap<string, readonly DayPoint[]>, day: number):
   return false;
 }
 
-function conflictCell(day: number, words: Omit<FigureWords, "label">): ErrorCell {
+function conflictCell(
+  day: number,
+  words: Omit<FigureWords, "label">,
+  split: boolean | undefined
+): ErrorCell {
   const label = formatDay(day);
-  return { error: "na", message: conflictMessage({ conflicts: [day] }, { ...words, label }) };
+  const f = { conflicts: [day], splits: split ? [day] : [] };
+  return { error: "na", message: conflictMessage(f, { ...words, label }) };
 }
 
 /**
@@ -352,7 +357,10 @@ function dayCells(
   const inRange = slicePoints(days.points, start ?? -Infinity, end ?? Infinity);
   if (options.fill === "none") {
     for (const point of inRange)
-      out.set(point.day, point.conflict ? conflictCell(point.day, words) : point.value);
+      out.set(
+        point.day,
+        point.conflict ? conflictCell(point.day, words, point.split) : point.value
+      );
     return out;
   }
   const from = start ?? inRange.find((q) => q.value !== null || q.conflict)?.day;
@@ -361,7 +369,7 @@ function dayCells(
   dayStates(days, from, to, options.fill).forEach((state, k) => {
     const day = from + k;
     if (state.kind === "value") out.set(day, state.value);
-    else if (state.kind === "conflict") out.set(day, conflictCell(state.at, words));
+    else if (state.kind === "conflict") out.set(day, conflictCell(state.at, words, state.split));
     // A gap the fill cannot reach stays an empty cell; no row before the data or past it.
     else if (state.why === "gap") out.set(day, null);
   });

@@ -185,7 +185,7 @@ export function latestWithValue(
     const subject = `${project.projectId} ${metric.metricId}`;
     const day = formatDay(latest.day);
     throw notAvailable(
-      `no latest value: ${conflictMessage({ conflicts: [latest.day] }, { label: day, subject, today: latest.day })}`
+      `no latest value: ${conflictMessage({ conflicts: [latest.day], splits: latest.split ? [latest.day] : [] }, { label: day, subject, today: latest.day })}`
     );
   }
   if (latest?.value === null || latest?.value === undefined)
@@ -301,7 +301,10 @@ export function unfilledDay(r: Reading, date: number, points: readonly DayPoint[
   const day = formatDay(date);
   if (own?.conflict)
     return notAvailable(
-      conflictMessage({ conflicts: [date] }, { label: day, subject: r.label, today })
+      conflictMessage(
+        { conflicts: [date], splits: own.split ? [date] : [] },
+        { label: day, subject: r.label, today }
+      )
     );
   const what = `no ${r.label} value on ${day}`;
   return notAvailable(
