@@ -95,9 +95,23 @@ type Parsed = { source: FormulaSource; call: FormulaCall } | Refused;
 /** A formula ready to run, or refused. */
 type Prepared = { source: FormulaSource; bound: BoundFormula } | Refused;
 
-/** Command-line FORMULA arguments stop the run; a --file line's error stays with that line. */
+/**
+ * Command-line FORMULA arguments stop the run; a --file line's error stays with that line. So does anything
+ * else reading one line throws (the parser bounds depth and size, so a RangeError here would be a gap in
+ * those bounds): one bad line of a model file never hides the others.
+ */
 function refuseOrStop(source: FormulaSource, error: unknown): Refused {
-  if (!isStopError(error)) throw error;
+  if (!isStopError(error)) {
+    if (!source.fromFile) throw error;
+    const reason = new UsageError(
+      "usage",
+      `the formula could not be read (${firstLineOf(error)})`,
+      {
+        cause: error,
+      }
+    );
+    return { source, refused: withLabel(source.label, reason) };
+  }
   const labelled = withLabel(source.label, error);
   if (source.fromFile && exitCodeOf(error) === EXIT_USAGE) return { source, refused: labelled };
   throw labelled;

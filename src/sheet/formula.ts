@@ -29,12 +29,17 @@
  * with a column, never another exception: the CLI reports it as a usage error, the pages refuse the
  * formula with its reason. A reference parses everywhere; only a host with cells (the preview page's
  * sheet) can read it, the others show #REF! saying so.
+ *
+ * Bounded (limits.ts): a formula's length is checked before it is read, its depth (the levels of nesting and
+ * of operators the evaluator will recurse through) as each level is entered, and an array constant's size as
+ * its elements are read; each refusal is a FormulaSyntaxError, never a stack overflow or an array built whole.
  */
 import type { Grid } from "./cells";
 import { FormulaSyntaxError } from "./errors";
 import { EXCEL_FUNCTIONS, EXCEL_FUNCTION_NAMES } from "./excel-functions";
 import { PLAIN_FUNCTION_NAMES, plainFunction } from "./plain-functions";
 import { describeToken, tokenize, Token } from "./tokens";
+import { MAX_ARRAY_ELEMENTS, MAX_FORMULA_DEPTH, MAX_FORMULA_LENGTH } from "./limits";
 
 export type Scalar =
   | { kind: "string"; value: string }
@@ -88,8 +93,34 @@ const SUPPORTED = `in formulas: ${[...EXCEL_FUNCTION_NAMES, ...PLAIN_FUNCTION_NA
 
 class Parser {
   private at = 0;
+  /** Levels of parsing entered (nested expressions and signs): bounds the parser's own recursion. */
+  private nesting = 0;
+  /** The height of each node built above a leaf (leaves are 1): what evaluating or printing it recurses through. */
+  private readonly heights = new Map<Expression, number>();
 
   constructor(private readonly tokens: Token[]) {}
+
+  /** Enters one level of nesting at `token`, refused past MAX_FORMULA_DEPTH; `leave` when done. */
+  private enter(token: Token): void {
+    this.nesting += 1;
+    if (this.nesting > MAX_FORMULA_DEPTH) tooDeep(token.column);
+  }
+
+  private leave(): void {
+    this.nesting -= 1;
+  }
+
+  private heightOf(expression: Expression): number {
+    return this.heights.get(expression) ?? 1;
+  }
+
+  /** A node over `children`, its height recorded; a formula taller than MAX_FORMULA_DEPTH is refused at `token`. */
+  private built<E extends Expression>(node: E, token: Token, children: readonly Expression[]): E {
+    const height = 1 + children.reduce((h, child) => Math.max(h, this.heightOf(child)), 0);
+    if (height > MAX_FORMULA_DEPTH) tooDeep(token.column);
+    this.heights.set(node, height);
+    return node;
+  }
 
   parseFormula(): FormulaCall {
     if (this.peek().kind === "end") throw new FormulaSyntaxError("empty formula", 1);
@@ -149,12 +180,13 @@ class Parser {
   private dotAccess(token: Extract<Token, { kind: "reference" }>): Expression {
     let expression: Expression = { kind: "reference", address: token.address };
     for (const field of token.fields) {
-      expression = {
+      const node: Expression = {
         kind: "field",
         value: expression,
         field: { kind: "string", value: field },
         dot: true,
       };
+      expression = this.built(node, token, [expression]);
     }
     return expression;
   }
@@ -190,8 +222,9 @@ class Parser {
 
   private parseArray(): Argument {
     const open = this.next();
-    const rows: Scalar[][] = [this.parseRow()];
-    while (this.acceptPunct(";")) rows.push(this.parseRow());
+    const count = { elements: 0 };
+    const rows: Scalar[][] = [this.parseRow(count)];
+    while (this.acceptPunct(";")) rows.push(this.parseRow(count));
     this.expectPunct("}", "to close the array constant");
     if (rows.some((row) => row.length !== rows[0].length)) {
       throw new FormulaSyntaxError("array constant rows have different lengths", open.column);
@@ -199,9 +232,19 @@ class Parser {
     return { kind: "array", rows };
   }
 
-  private parseRow(): Scalar[] {
-    const row: Scalar[] = [this.parseScalar()];
-    while (this.acceptPunct(",")) row.push(this.parseScalar());
+  /** One row of an array constant; `count` of the whole constant's elements, refused past the limit. */
+  private parseRow(count: { elements: number }): Scalar[] {
+    const row: Scalar[] = [];
+    do {
+      count.elements += 1;
+      if (count.elements > MAX_ARRAY_ELEMENTS) {
+        throw new FormulaSyntaxError(
+          `an array constant holds at most ${MAX_ARRAY_ELEMENTS.toLocaleString("en-US")} elements`,
+          this.peek().column
+        );
+      }
+      row.push(this.parseScalar());
+    } while (this.acceptPunct(","));
     return row;
   }
 
@@ -234,33 +277,46 @@ class Parser {
   }
 
   private parseExpression(): Expression {
+    this.enter(this.peek());
     let left = this.parseSum();
-    while (this.acceptPunct("&")) left = { kind: "binary", op: "&", left, right: this.parseSum() };
+    for (let token = this.peek(); this.acceptPunct("&"); token = this.peek()) {
+      const right = this.parseSum();
+      left = this.built({ kind: "binary", op: "&", left, right }, token, [left, right]);
+    }
+    this.leave();
     return left;
   }
 
   private parseSum(): Expression {
     let left = this.parseProduct();
     for (;;) {
+      const token = this.peek();
       const op = this.acceptOneOf("+", "-");
       if (!op) return left;
-      left = { kind: "binary", op, left, right: this.parseProduct() };
+      const right = this.parseProduct();
+      left = this.built({ kind: "binary", op, left, right }, token, [left, right]);
     }
   }
 
   private parseProduct(): Expression {
     let left = this.parseUnary();
     for (;;) {
+      const token = this.peek();
       const op = this.acceptOneOf("*", "/");
       if (!op) return left;
-      left = { kind: "binary", op, left, right: this.parseUnary() };
+      const right = this.parseUnary();
+      left = this.built({ kind: "binary", op, left, right }, token, [left, right]);
     }
   }
 
   private parseUnary(): Expression {
+    const token = this.peek();
     const op = this.acceptOneOf("+", "-");
-    if (op === "+" || op === "-") return { kind: "unary", op, operand: this.parseUnary() };
-    return this.parsePrimary();
+    if (op !== "+" && op !== "-") return this.parsePrimary();
+    this.enter(token);
+    const operand = this.parseUnary();
+    this.leave();
+    return this.built({ kind: "unary", op, operand }, token, [operand]);
   }
 
   private parsePrimary(): Expression {
@@ -278,7 +334,7 @@ class Parser {
         if (token.text === "(") {
           const inner = this.parseExpression();
           this.expectPunct(")", "to close the parenthesis");
-          return { kind: "group", inner };
+          return this.built({ kind: "group", inner }, token, [inner]);
         }
         if (token.text === "{")
           return this.fail(token, " (an array constant must be a whole argument)");
@@ -300,11 +356,11 @@ class Parser {
       this.next(); // "("
       const args = this.parseArguments();
       this.expectPunct(")", `to close ${token.text}(`);
-      return { kind: "crypto", call: { name, args } };
+      return this.built({ kind: "crypto", call: { name, args } }, token, expressionsOf(args));
     }
     if (upper === FIELDVALUE) {
       const { value, field } = this.parseFieldValueArguments();
-      return { kind: "field", value, field };
+      return this.built({ kind: "field", value, field }, token, [value, field]);
     }
     if (plainFunction(upper)) return this.parsePlainCall(token, upper);
     const fn = Object.prototype.hasOwnProperty.call(EXCEL_FUNCTIONS, upper)
@@ -334,7 +390,7 @@ class Parser {
           : `${fn.parameters.length} argument${fn.parameters.length === 1 ? "" : "s"} (${fn.parameters.join(", ")})`;
       throw new FormulaSyntaxError(`${upper} takes ${wanted}, got ${args.length}`, token.column);
     }
-    return { kind: "call", name: upper, args };
+    return this.built({ kind: "call", name: upper, args }, token, args);
   }
 
   /** `SUM(a, {1,2}, …)`: a plain function's arguments are ranges or values; their count is checked here. */
@@ -407,6 +463,18 @@ class Parser {
   }
 }
 
+/** The computed arguments of a call (constants and arrays are leaves). */
+function expressionsOf(args: readonly Argument[]): Expression[] {
+  return args.flatMap((arg) => (arg.kind === "expression" ? [arg.expression] : []));
+}
+
+function tooDeep(column: number): never {
+  throw new FormulaSyntaxError(
+    `the formula is nested too deeply: at most ${MAX_FORMULA_DEPTH} levels of parentheses, function calls, signs and operators`,
+    column
+  );
+}
+
 /** Excel has no negative zero; keeping one would make "-0" and "0" different arguments. */
 function signed(sign: string, value: number): number {
   const result = sign === "-" ? -value : value;
@@ -426,6 +494,13 @@ function asArgument(expression: Expression): Argument {
 
 /** Parse one formula; throws FormulaSyntaxError (and nothing else) when it is not in the subset. */
 export function parseFormula(text: string): FormulaCall {
+  // Before anything is read: a line of megabytes is refused at the cost of its length.
+  if (text.length > MAX_FORMULA_LENGTH) {
+    throw new FormulaSyntaxError(
+      `the formula is ${text.length.toLocaleString("en-US")} characters long; at most ${MAX_FORMULA_LENGTH.toLocaleString("en-US")} are read`,
+      MAX_FORMULA_LENGTH + 1
+    );
+  }
   return new Parser(tokenize(text)).parseFormula();
 }
 

@@ -1,0 +1,29 @@
+/**
+ * How much of a formula the sheet model reads (the CLI, the preview page and the formula builder share the
+ * parser). Each bound is checked before what it bounds is built: the length before the text is tokenized, the
+ * depth as each level is entered, an array constant's size as its elements are read. Past one, the formula
+ * is refused with a FormulaSyntaxError naming the limit: in the CLI a --file line gets its own #USAGE
+ * result, the other lines still run. Stated in src/cli/README.md ("Limits").
+ */
+
+/**
+ * Characters in one formula. Excel stops at 8,192, but the CLI's array constants stand for ranges (a
+ * column of 500 ids for METRIC, a range lifted into VALUE), which Excel never has to write out: 200,000
+ * characters hold the largest array constant below with 19 characters per element.
+ */
+export const MAX_FORMULA_LENGTH = 200_000;
+
+/**
+ * Levels of a formula's tree: each parenthesis, function call (nested CRYPTO calls included), sign,
+ * operator and field read is one. Excel allows 64 levels of nested functions; operators chained in one
+ * argument (`"a"&"b"&…`) count here too, hence more. The parser, the evaluator and the printer recurse once
+ * per level: 100 levels are a few hundred stack frames, where 2,000 parentheses overflowed the stack.
+ */
+export const MAX_FORMULA_DEPTH = 100;
+
+/**
+ * Elements of one array constant. A lifted call makes one call per element, all in one recalculation: at
+ * about 10 kB each while pending, 10,000 elements stay well under the CLI's 300 MB; the functions that take a
+ * list of ids refuse more than 500 of them anyway.
+ */
+export const MAX_ARRAY_ELEMENTS = 10_000;
