@@ -1,5 +1,5 @@
 /**
- * The command line: `eval [--base-url URL] [--api-key KEY] [--format table|csv|json] [--file PATH]
+ * The command line: `eval [--base-url URL] [--api-key-file FILE] [--format table|csv|json] [--file PATH]
  * [--cache-dir DIR] [--no-cache] [--rate-limit N] [--legacy-host] [FORMULA ...]` and
  * `cache info|clear [--cache-dir DIR]`, read with node's util.parseArgs in strict mode, so an unknown flag is a
  * usage error.
@@ -12,6 +12,9 @@ import { firstLineOf } from "../client/errors";
 export interface EvalOptions {
   command: "eval";
   baseUrl?: string;
+  /** --api-key-file: where the key is read from (`-`: standard input); see api-key.ts. */
+  apiKeyFile?: string;
+  /** --api-key: accepted, with a warning (a command line is visible to others). */
   apiKey?: string;
   format: OutputFormat;
   /** Act as an Excel without rich values (no formatted numbers, no entity cards). */
@@ -36,7 +39,7 @@ export interface CacheCommand {
 export type ParsedCommandLine = { command: "help" } | EvalOptions | CacheCommand;
 
 export const USAGE =
-  "usage: cryptometrics eval [--base-url URL] [--api-key KEY] [--format table|csv|json] [--file PATH] " +
+  "usage: cryptometrics eval [--base-url URL] [--api-key-file FILE] [--format table|csv|json] [--file PATH] " +
   "[--cache-dir DIR] [--no-cache] [--rate-limit N] [--legacy-host] [FORMULA ...]\n" +
   "       cryptometrics cache info|clear [--cache-dir DIR] [--format table|json]";
 
@@ -55,7 +58,11 @@ Evaluates CRYPTO formulas outside Excel through the add-in's own functions, as o
   --file PATH        read formulas from PATH, one per non-empty line (may be repeated); a line that
                      cannot be evaluated gets a #USAGE result in its place, the others still run
   --base-url URL     service base URL (default: $CRYPTOMETRICS_BASE_URL); https, or http on loopback only
-  --api-key KEY      API key (default: $CRYPTOMETRICS_API_KEY)
+  --api-key-file FILE
+                     read the API key from FILE (- for standard input); without it, the key comes from
+                     $CRYPTOMETRICS_API_KEY_FILE (a file), else $CRYPTOMETRICS_API_KEY, else a prompt
+                     when a terminal is attached. (--api-key KEY still works, but warns: a key on the
+                     command line is seen by other users (ps) and written to npm's debug log.)
   --format FORMAT    table (default, aligned text), csv (RFC 4180, CRLF) or json; a card (an entity
                      value, e.g. PROJECT("aave")) prints as its text, and in json as its
                      Excel.EntityCellValue object
@@ -79,6 +86,7 @@ Exit status: 0 when no formula's whole result is an error, 1 when one is, 2 for 
 const OPTIONS = {
   "base-url": { type: "string" },
   "api-key": { type: "string" },
+  "api-key-file": { type: "string" },
   format: { type: "string" },
   file: { type: "string", multiple: true },
   "cache-dir": { type: "string" },
@@ -119,7 +127,14 @@ function outputFormat(values: Values, allowed: readonly OutputFormat[]): OutputF
 
 /** Flags that only `eval` takes are refused elsewhere rather than silently ignored. */
 function refuseEvalFlags(values: Values, command: string): void {
-  for (const flag of ["base-url", "api-key", "file", "no-cache", "rate-limit"] as const) {
+  for (const flag of [
+    "base-url",
+    "api-key",
+    "api-key-file",
+    "file",
+    "no-cache",
+    "rate-limit",
+  ] as const) {
     if (values[flag] !== undefined)
       throw new UsageError("usage", `--${flag} does not apply to '${command}'`);
   }
@@ -174,6 +189,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   };
   if (values["base-url"] !== undefined) options.baseUrl = values["base-url"];
   if (values["api-key"] !== undefined) options.apiKey = values["api-key"];
+  if (values["api-key-file"] !== undefined) options.apiKeyFile = values["api-key-file"];
   if (values["cache-dir"] !== undefined) options.cacheDir = values["cache-dir"];
   if (values["rate-limit"] !== undefined) options.rateLimit = rateLimit(values["rate-limit"]);
   return options;

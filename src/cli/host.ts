@@ -2,8 +2,8 @@
  * The CLI as a custom-functions host: Excel's error types from the shared shim, and the flag that tells the
  * functions layer it runs under the CLI, and which Excel it stands for. By default a current Excel (formatted
  * numbers, entity values: PROJECT without a field gives a card); with --legacy-host an older one (plain date
- * serials, the field/value table instead of a card). Users of the CLI set the key with --api-key rather than
- * in the taskpane.
+ * serials, the field/value table instead of a card). Users of the CLI set the key with --api-key-file or
+ * $CRYPTOMETRICS_API_KEY rather than in the taskpane.
  */
 import { installHost, type HostInfo } from "../sheet/host";
 

@@ -42,11 +42,16 @@ import { cacheSettings, type CacheSettings } from "./cache/settings";
 import { configureCliRuntime, settleCliRuntime, type RuntimeSettings } from "./runtime-setup";
 import { firstLineOf } from "../client/errors";
 import { userMessage } from "../functions/messages";
+import { readKeyFile, resolveApiKey, type PromptKey, type ReadKeyFile } from "./api-key";
+import { terminalPrompt } from "./prompt";
+import { isatty } from "tty";
 
 export interface CliIo extends OutputSink {
   stderr(text: string): void;
   /** Aborting it cancels the recalculation (Ctrl-C); run then returns 130. */
   signal?: AbortSignal;
+  /** Asks for the API key when none is given; only where a terminal is attached. */
+  promptKey?: PromptKey;
 }
 
 export type CliEnv = Readonly<Record<string, string | undefined>>;
@@ -64,6 +69,8 @@ export interface CliDeps {
   /** The cache directory's store, for `cache info` and `cache clear`. */
   cacheAdmin?(settings: CacheSettings): CacheAdmin;
   readText?: ReadText;
+  /** Reads --api-key-file (and $CRYPTOMETRICS_API_KEY_FILE); the file system by default. */
+  readKeyFile?: ReadKeyFile;
   /** The recalculation's clock, for TODAY() and NOW(); the system clock when absent. */
   clock?: SheetClock;
 }
@@ -204,14 +211,22 @@ async function evaluate(
   // refused needs no service to show why.
   if (formulas.length === 0) return report(command.format, prepared, [], io);
   const baseUrl = command.baseUrl ?? (env.CRYPTOMETRICS_BASE_URL || undefined);
-  const apiKey = command.apiKey ?? (env.CRYPTOMETRICS_API_KEY || undefined);
   if (!baseUrl)
     throw new UsageError("usage", "no base URL: pass --base-url or set CRYPTOMETRICS_BASE_URL");
+  const { key: apiKey, warnings } = await resolveApiKey({
+    file: command.apiKeyFile,
+    value: command.apiKey,
+    env,
+    baseUrl,
+    read: deps.readKeyFile ?? readKeyFile,
+    prompt: io.promptKey,
+  });
+  for (const warning of warnings) io.stderr(`${PROGRAM}: ${warning}\n`);
   configure(
     deps,
     {
       baseUrl,
-      apiKey: apiKey ?? "",
+      apiKey,
       ...(command.rateLimit ? { rateLimitPerMinute: command.rateLimit } : {}),
     },
     cache
@@ -317,6 +332,12 @@ async function main(): Promise<void> {
       await Promise.all(writing);
     },
     signal: controller.signal,
+    // process.stdin is touched only on a terminal: creating it on a pipe would make `--api-key-file -` a
+    // non-blocking read.
+    promptKey:
+      isatty(0) && isatty(2)
+        ? terminalPrompt(process.stdin, process.stderr, () => controller.abort())
+        : undefined,
   });
   await Promise.all(pending);
   // Exit explicitly: caches, rate limiters and keep-alive sockets below may hold the event loop open,

@@ -46,7 +46,7 @@ export function retryHint(when: string): string {
 export function settingsHint(): string {
   const flag = hostFlag();
   return flag?.name === "cli"
-    ? "pass --api-key or set CRYPTOMETRICS_API_KEY"
+    ? "pass --api-key-file FILE or set CRYPTOMETRICS_API_KEY"
     : "set your API key in the Cryptometrics taskpane (Settings)";
 }
 

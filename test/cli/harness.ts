@@ -5,7 +5,7 @@
 import { readFileSync } from "fs";
 import { resolve } from "path";
 import { installCliHost } from "../../src/cli/host";
-import { CliDeps, CliEnv, run, RuntimeSettings } from "../../src/cli/main";
+import { CliDeps, CliEnv, CliIo, run, RuntimeSettings } from "../../src/cli/main";
 import { createRegistry } from "../../src/sheet/registry";
 import * as fakeFunctions from "../fixtures/cli/functions";
 
@@ -48,7 +48,13 @@ export function fakeDeps(configured: RuntimeSettings[], overrides: Partial<CliDe
 
 export async function runCli(
   argv: readonly string[],
-  options: { env?: CliEnv; signal?: AbortSignal; deps?: Partial<CliDeps> } = {}
+  options: {
+    env?: CliEnv;
+    signal?: AbortSignal;
+    deps?: Partial<CliDeps>;
+    /** More of the streams' side: a terminal's key prompt. */
+    io?: Pick<CliIo, "promptKey">;
+  } = {}
 ): Promise<Outcome> {
   const stdout: string[] = [];
   const stderr: string[] = [];
@@ -57,6 +63,7 @@ export async function runCli(
     stdout: (text: string) => void stdout.push(text),
     stderr: (text: string) => void stderr.push(text),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...options.io,
   };
   const code = await run(argv, options.env ?? {}, io, fakeDeps(configured, options.deps));
   return { code, stdout: stdout.join(""), stderr: stderr.join(""), configured };

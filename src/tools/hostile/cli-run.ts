@@ -44,8 +44,6 @@ export function runCli(formulas: readonly string[], options: CliOptions): Promis
         "eval",
         "--base-url",
         options.baseUrl,
-        "--api-key",
-        options.apiKey,
         "--format",
         options.format ?? "table",
         ...(options.flags ?? []),
@@ -53,7 +51,13 @@ export function runCli(formulas: readonly string[], options: CliOptions): Promis
       ],
       {
         stdio: ["ignore", "pipe", "pipe", "pipe"],
-        env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CACHE_HOME: home },
+        // The key as the CLI's documentation says to pass it: never on the command line.
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: home,
+          XDG_CACHE_HOME: home,
+          CRYPTOMETRICS_API_KEY: options.apiKey,
+        },
       }
     );
     const out: Buffer[] = [];
