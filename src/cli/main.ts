@@ -43,6 +43,7 @@ import { configureCliRuntime, settleCliRuntime, type RuntimeSettings } from "./r
 import { firstLineOf } from "../client/errors";
 import { userMessage } from "../functions/messages";
 import { readKeyFile, resolveApiKey, type PromptKey, type ReadKeyFile } from "./api-key";
+import { checkCacheDir, type Verdict } from "./cache/ownership";
 import { terminalPrompt } from "./prompt";
 import { isatty } from "tty";
 
@@ -73,6 +74,8 @@ export interface CliDeps {
   readKeyFile?: ReadKeyFile;
   /** The recalculation's clock, for TODAY() and NOW(); the system clock when absent. */
   clock?: SheetClock;
+  /** Whether the cache directory may be used (ownership.ts); the real check by default. */
+  checkCacheDir?: (dir: string) => Verdict;
 }
 
 /** The error code of a --file line that could not be evaluated (json: {"error":"#USAGE","message":…}). */
@@ -146,7 +149,11 @@ function bindAll(parsed: readonly Parsed[], registry: Registry): Prepared[] {
   });
 }
 
-function configure(deps: CliDeps, settings: RuntimeSettings, cache: CacheSettings): void {
+function configure(
+  deps: CliDeps,
+  settings: RuntimeSettings,
+  cache: CacheSettings | undefined
+): void {
   try {
     deps.configureRuntime(settings, cache);
   } catch (error) {
@@ -156,6 +163,21 @@ function configure(deps: CliDeps, settings: RuntimeSettings, cache: CacheSetting
     }
     throw error;
   }
+}
+
+/**
+ * The cache settings when the directory may be used (ownership.ts); otherwise none, said on stderr: the run
+ * goes on without saved answers and without the request budget it would share with other runs.
+ */
+function usableCache(cache: CacheSettings, deps: CliDeps, io: CliIo): CacheSettings | undefined {
+  const verdict = (deps.checkCacheDir ?? checkCacheDir)(cache.dir);
+  if (verdict.ok) return cache;
+  io.stderr(
+    `${PROGRAM}: not using the cache directory ${printable(cache.dir)}: ${printable(verdict.reason)}. ` +
+      "This run reads and saves no answers there and does not share its request budget with other runs; " +
+      "pass --cache-dir with a directory of your own.\n"
+  );
+  return undefined;
 }
 
 function helpText(deps: CliDeps): string {
@@ -194,7 +216,14 @@ async function evaluate(
     return EXIT_OK;
   }
   if (command.command === "cache") {
-    const admin = deps.cacheAdmin?.(cacheSettings(env, command));
+    const settings = cacheSettings(env, command);
+    const verdict = (deps.checkCacheDir ?? checkCacheDir)(settings.dir);
+    if (!verdict.ok)
+      throw new UsageError(
+        "usage",
+        `cannot use the cache directory ${settings.dir}: ${verdict.reason}`
+      );
+    const admin = deps.cacheAdmin?.(settings);
     if (!admin) throw new UsageError("usage", "this build of the command line has no cache");
     io.stdout(await runCacheCommand(command, admin));
     return EXIT_OK;
@@ -229,7 +258,7 @@ async function evaluate(
       apiKey,
       ...(command.rateLimit ? { rateLimitPerMinute: command.rateLimit } : {}),
     },
-    cache
+    usableCache(cache, deps, io)
   );
 
   const recalculation = recalculate(formulas, deps.clock);

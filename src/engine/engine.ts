@@ -27,9 +27,9 @@ import { dayOfInstant } from "../client/data/days";
 import { withDeadline } from "./deadline";
 import { readHistoryStarts, type HistoryStarts } from "./history-start";
 import { KeyedCache, type Lifetime, type Loaded, type SavedEntries } from "./keyed-cache";
-import type { PersistentCache } from "./persistence";
+import { TOO_LARGE_TO_SAVE, type PersistentCache } from "./persistence";
 import { resolveMetricIn, resolveProjectIn } from "./resolver";
-import { entryCodec, SECTION, seriesCodec } from "./saved-entries";
+import { entryCodec, MAX_SAVED_POINTS, savedPoints, SECTION, seriesCodec } from "./saved-entries";
 import { SeriesBatcher } from "./series-batcher";
 import { SeriesStore } from "./series-store";
 import {
@@ -122,6 +122,8 @@ export class Engine {
         ((key) =>
           saved.schedule(SECTION.series, key, () => {
             const entry = this.store.exportEntry(key);
+            // Counted before the encoded arrays are built (persistence.ts, MAX_SAVED_POINTS).
+            if (entry && savedPoints(entry) > MAX_SAVED_POINTS) return TOO_LARGE_TO_SAVE;
             return entry && seriesCodec.encode(entry);
           }))
     );

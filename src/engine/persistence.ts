@@ -47,6 +47,18 @@ export interface Codec<T> {
   decode(json: unknown): T | undefined;
 }
 
+/**
+ * The largest entry the saved cache keeps, as JSON text: 8 MB, four times the largest real answer (a daily
+ * series of ten years across twenty chains is about 1.5 MB; a catalogue of 5,000 projects about 1 MB). An
+ * answer larger than this is refused before its text is built (its size is counted first, stopping at the
+ * bound) and kept for the session only; a host refuses a stored entry past it before reading it. Two
+ * entries of two million points each once took the CLI to 1.59 GB when saved and read back.
+ */
+export const MAX_SAVED_ENTRY_BYTES = 8_000_000;
+
+/** What a producer gives (schedule's `produce`) for an answer it knows is too large to save. */
+export const TOO_LARGE_TO_SAVE: unique symbol = Symbol("too large to save");
+
 export const CACHE_FORMAT = "cryptometrics-cache";
 /** Raise on any change of an envelope or a body: entries of other versions are then dropped on read. */
 export const CACHE_FORMAT_VERSION = 1;
@@ -281,11 +293,13 @@ export class PersistentCache {
   /**
    * The entry as stored text; undefined when there is nothing to save, null when it cannot be written as
    * text (JSON.stringify recurses: a value from the service nested thousands deep overflows the stack, a
-   * huge one passes the longest string). Such an answer is skipped alone: the rest of the batch is saved.
+   * huge one passes the longest string) or is larger than MAX_SAVED_ENTRY_BYTES (counted before the text is
+   * built). Such an answer is skipped alone: the rest of the batch is saved.
    */
   private envelopeText(ns: string, w: PendingWrite): string | undefined | null {
     const body = w.produce();
     if (body === undefined) return undefined;
+    if (body === TOO_LARGE_TO_SAVE || jsonLargerThan(body, MAX_SAVED_ENTRY_BYTES)) return null;
     const envelope: Envelope = {
       format: CACHE_FORMAT,
       version: CACHE_FORMAT_VERSION,
@@ -322,4 +336,31 @@ export class PersistentCache {
       );
     });
   }
+}
+
+/**
+ * Whether `value` written as JSON would take more than `limit` characters: its parts counted without
+ * building the text (an explicit stack, so a value nested thousands deep is no problem), stopping as soon as
+ * the count passes the limit. Slightly over-counts (a comma per element), never under.
+ */
+export function jsonLargerThan(value: unknown, limit: number): boolean {
+  let total = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === "string") total += v.length + 2;
+    else if (typeof v === "number") total += String(v).length + 1;
+    else if (Array.isArray(v)) {
+      total += 2 + v.length;
+      for (const item of v as unknown[]) stack.push(item);
+    } else if (typeof v === "object" && v !== null) {
+      total += 2;
+      for (const [key, item] of Object.entries(v)) {
+        total += key.length + 4;
+        stack.push(item);
+      }
+    } else total += 5; // true, false, null
+    if (total > limit) return true;
+  }
+  return false;
 }

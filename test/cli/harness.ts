@@ -42,6 +42,8 @@ export function fakeDeps(configured: RuntimeSettings[], overrides: Partial<CliDe
       }
       configured.push(settings);
     },
+    // The fake runtime uses no cache directory: nothing is checked or created (tests of the rule inject theirs).
+    checkCacheDir: (dir) => ({ ok: true, dir }),
     ...overrides,
   };
 }

@@ -199,6 +199,15 @@ describe("the README's command-line examples", () => {
     expect(ran).toHaveLength(2);
   }, 240_000);
 
+  it("never write the API key on a command line (other users see it with ps; npm's debug log keeps it)", () => {
+    // Every code block and inline command: --api-key with a value is the one way that exposes the key.
+    const shown = README.split("\n")
+      .map((text, i) => ({ text, line: i + 1 }))
+      .filter(({ text }) => /--api-key(?!-file)[ =]\S/.test(text))
+      .map(({ text, line }) => `README.md:${line}: ${text.trim()}`);
+    expect(shown).toEqual([]);
+  });
+
   it("reads the shell the block uses: continuations, quotes, comments, exports, a redirect", () => {
     expect(
       shellSteps(

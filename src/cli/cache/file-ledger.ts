@@ -8,9 +8,7 @@
  * leaves a ledger that fails aside and paces its own process (see rate-limiter.ts).
  */
 import { createHash } from "crypto";
-import { promises as fs } from "fs";
 import { join } from "path";
-import writeFileAtomic from "write-file-atomic";
 import {
   claimSlots,
   settleSlots,
@@ -21,9 +19,14 @@ import {
 } from "../../client";
 import { prepareCacheDir } from "./cache-dir";
 import { withLock } from "./lock";
+import { checkInnerDir } from "./ownership";
+import { readNoFollow, writeNoFollow } from "./safe-fs";
 
 /** 2: open starts (counted until their answer), see claimSlots. A record of version 1 counts as empty. */
 const VERSION = 2;
+
+/** A record holds at most `limit` starts and open starts (60 each by default): far less than this. */
+const MAX_RECORD_BYTES = 1024 * 1024;
 
 const empty = (): LedgerRecord => ({ starts: [], open: [], pausedUntil: 0 });
 
@@ -72,7 +75,7 @@ export class FileStartLedger implements StartLedger {
       const ns = await this.namespace();
       if (ns === undefined) return undefined;
       prepareCacheDir(this.dir);
-      await fs.mkdir(join(this.dir, "rate"), { recursive: true, mode: 0o700 });
+      checkInnerDir(join(this.dir, "rate"));
       const name = createHash("sha256").update(ns).digest("hex").slice(0, 32);
       const file = join(this.dir, "rate", `${name}.json`);
       return { file, lockPath: `${file}.lock` };
@@ -81,17 +84,12 @@ export class FileStartLedger implements StartLedger {
   }
 
   private async read(file: string): Promise<LedgerRecord> {
-    try {
-      return parse(await fs.readFile(file, "utf8"));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return empty();
-      throw error;
-    }
+    const read = await readNoFollow(file, MAX_RECORD_BYTES);
+    return read && "text" in read ? parse(read.text) : empty();
   }
 
   private write(file: string, record: LedgerRecord): Promise<void> {
-    const text = JSON.stringify({ version: VERSION, ...record });
-    return writeFileAtomic(file, text, { fsync: false, mode: 0o600 });
+    return writeNoFollow(file, JSON.stringify({ version: VERSION, ...record }));
   }
 
   async claim(turn: ClaimTurn): Promise<Claimed> {

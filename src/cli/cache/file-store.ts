@@ -1,8 +1,10 @@
 /**
  * The CLI's saved cache: one file per entry in `<cache dir>/entries`, named by the SHA-256 of its key (so no
- * key, service or id ever becomes a file name). Files are written atomically (write-file-atomic: a temporary
- * file renamed into place), so a reader in another process sees the old entry or the new one, never half of
- * one. Without fsync: a cache survives a power cut by dropping what it cannot read (see persistence.ts).
+ * key, service or id ever becomes a file name). Files are written atomically (a temporary file written
+ * whole, then renamed into place: safe-fs.ts), so a reader in another process sees the old entry or the new
+ * one, never half of one; a write the disk refuses (full, or past a file-size limit) leaves nothing behind.
+ * No link in the directory is ever followed, and an entry file larger than MAX_SAVED_ENTRY_BYTES is dropped
+ * unread. Without fsync: a cache survives a power cut by dropping what it cannot read (see persistence.ts).
  *
  * A batch is written a few files at a time (WRITE_CONCURRENCY): one after the other, a CLI run's 200 answers
  * took 300–600 ms of the run, each atomic write being about ten file-system calls waited on in turn.
@@ -17,9 +19,14 @@
 import { createHash, randomUUID } from "crypto";
 import { promises as fs } from "fs";
 import { join } from "path";
-import writeFileAtomic from "write-file-atomic";
-import type { BlobStore, BlobStoreUsage } from "../../engine/persistence";
+import {
+  MAX_SAVED_ENTRY_BYTES,
+  type BlobStore,
+  type BlobStoreUsage,
+} from "../../engine/persistence";
 import { prepareCacheDir } from "./cache-dir";
+import { checkInnerDir } from "./ownership";
+import { readNoFollow, touchNoFollow, writeNoFollow } from "./safe-fs";
 import { withLock } from "./lock";
 import { readUsage, rebase, reserve, writeUsage } from "./store-usage";
 
@@ -27,7 +34,7 @@ import { readUsage, rebase, reserve, writeUsage } from "./store-usage";
 export const DEFAULT_MAX_BYTES = 50_000_000;
 
 const ENTRY = /^[0-9a-f]{64}\.json$/;
-/** write-file-atomic's temporary files: `<name>.json.<hash>`; one left by a crash is removed after an hour. */
+/** Temporary files (safe-fs.ts): `<name>.json.<hex>`; one left by a crash is removed after an hour. */
 const TEMPORARY = /^[0-9a-f]{64}\.json\.\S+$/;
 const TEMPORARY_MAX_AGE_MS = 60 * 60_000;
 
@@ -38,7 +45,7 @@ const TEMPORARY_MAX_AGE_MS = 60 * 60_000;
  */
 export const WRITE_CONCURRENCY = 8;
 
-/** Writes one file atomically (write-file-atomic's signature, as the store calls it). */
+/** Writes one file atomically, as the store calls it (writeNoFollow by default). */
 export type WriteFile = (
   path: string,
   text: string,
@@ -49,8 +56,10 @@ export interface FileStoreOptions {
   dir: string;
   maxBytes?: number;
   now?: () => number;
-  /** For tests; write-file-atomic by default. */
+  /** For tests; writeNoFollow by default. */
   writeFile?: WriteFile;
+  /** An entry file larger than this is dropped unread (default MAX_SAVED_ENTRY_BYTES). */
+  maxEntryBytes?: number;
 }
 
 function isMissing(error: unknown): boolean {
@@ -69,6 +78,7 @@ export class FileBlobStore implements BlobStore {
   private readonly maxBytes: number;
   private readonly now: () => number;
   private readonly writeFile: WriteFile;
+  private readonly maxEntryBytes: number;
   private readonly lockPath: string;
   private readonly usageFile: string;
   private prepared = false;
@@ -78,7 +88,8 @@ export class FileBlobStore implements BlobStore {
     this.entries = join(options.dir, "entries");
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     this.now = options.now ?? Date.now;
-    this.writeFile = options.writeFile ?? writeFileAtomic;
+    this.writeFile = options.writeFile ?? ((path, text, o) => writeNoFollow(path, text, o.mode));
+    this.maxEntryBytes = options.maxEntryBytes ?? MAX_SAVED_ENTRY_BYTES;
     this.lockPath = join(options.dir, "store.lock");
     this.usageFile = join(options.dir, "usage.json");
   }
@@ -90,7 +101,7 @@ export class FileBlobStore implements BlobStore {
   private async prepare(): Promise<void> {
     if (this.prepared) return;
     prepareCacheDir(this.dir);
-    await fs.mkdir(this.entries, { recursive: true, mode: 0o700 });
+    checkInnerDir(this.entries);
     this.prepared = true;
   }
 
@@ -101,16 +112,16 @@ export class FileBlobStore implements BlobStore {
     const texts = await Promise.all(
       unique.map(async (key): Promise<string | undefined> => {
         const path = this.pathOf(key);
-        let text: string;
-        try {
-          text = await fs.readFile(path, "utf8");
-        } catch (error) {
-          if (isMissing(error)) return undefined;
-          throw error;
+        const read = await readNoFollow(path, this.maxEntryBytes);
+        if (read === undefined) return undefined;
+        if ("tooLarge" in read) {
+          // Not read: an entry this large costs several times its size in memory once parsed.
+          await unlinkQuietly(path);
+          return undefined;
         }
         // Recently used; an entry evicted meanwhile by another process is simply gone.
-        await fs.utimes(path, at, at).catch(() => undefined);
-        return text;
+        await touchNoFollow(path, at).catch(() => undefined);
+        return read.text;
       })
     );
     const out = new Map<string, string>();
@@ -124,8 +135,12 @@ export class FileBlobStore implements BlobStore {
   async setMany(batch: ReadonlyMap<string, string>): Promise<void> {
     await this.prepare();
     const at = new Date(this.now());
-    // One answer bigger than the whole bound would only empty the store.
-    const writes = [...batch].filter(([, text]) => Buffer.byteLength(text) <= this.maxBytes);
+    // One answer bigger than the whole bound would only empty the store; one past the entry limit would not
+    // be read back.
+    const writes = [...batch].filter(([, text]) => {
+      const bytes = Buffer.byteLength(text);
+      return bytes <= this.maxBytes && bytes <= this.maxEntryBytes;
+    });
     if (writes.length === 0) return;
     // Counted before it is written: the running total never falls below what is on disk (store-usage.ts).
     const reservation = {
@@ -142,7 +157,7 @@ export class FileBlobStore implements BlobStore {
       const path = this.pathOf(key);
       await this.writeFile(path, text, { fsync: false, mode: 0o600 });
       // Last use by the store's clock (the same one reads use), not the file system's.
-      await fs.utimes(path, at, at).catch(() => undefined);
+      await touchNoFollow(path, at).catch(() => undefined);
     });
     if (scan) await withLock(this.lockPath, () => this.evict(new Set([reservation.id])));
   }
@@ -163,7 +178,8 @@ export class FileBlobStore implements BlobStore {
         if (!isEntry && !TEMPORARY.test(name)) return;
         const path = join(this.entries, name);
         try {
-          const stat = await fs.stat(path);
+          // lstat: a link is not an entry (never followed, never counted; removed with the rest on clear).
+          const stat = await fs.lstat(path);
           if (!stat.isFile()) return;
           (isEntry ? files : temporary).push({
             path,

@@ -13,8 +13,7 @@
  * on disk and partly not yet; counting it whole errs high, which is the safe side. The record holds sizes and
  * times, nothing else.
  */
-import { promises as fs } from "fs";
-import writeFileAtomic from "write-file-atomic";
+import { readNoFollow, writeNoFollow } from "./safe-fs";
 
 const VERSION = 1;
 
@@ -62,21 +61,18 @@ export function parseUsage(text: string): UsageRecord | undefined {
   }
 }
 
-/** The record, or undefined when it is missing or not readable as one. */
+/** A record holds a few sizes and times: anything larger is not one (and is not read). */
+const MAX_RECORD_BYTES = 64 * 1024;
+
+/** The record, or undefined when it is missing, a link, or not readable as one. */
 export async function readUsage(file: string): Promise<UsageRecord | undefined> {
-  try {
-    return parseUsage(await fs.readFile(file, "utf8"));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
+  const read = await readNoFollow(file, MAX_RECORD_BYTES);
+  return read && "text" in read ? parseUsage(read.text) : undefined;
 }
 
+/** Replaces the record (a link in its place is replaced, never written through). */
 export function writeUsage(file: string, record: UsageRecord): Promise<void> {
-  return writeFileAtomic(file, JSON.stringify({ version: VERSION, ...record }), {
-    fsync: false,
-    mode: 0o600,
-  });
+  return writeNoFollow(file, JSON.stringify({ version: VERSION, ...record }));
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from "fs";
 import { dirname, join } from "path";
-import writeFileAtomic from "write-file-atomic";
+import { writeNoFollow } from "../../../src/cli/cache/safe-fs";
 import {
   FileBlobStore,
   WRITE_CONCURRENCY,
@@ -75,7 +75,7 @@ describe("file store", () => {
       writing++;
       most = Math.max(most, writing);
       await new Promise<void>((resolve) => held.push(resolve));
-      await writeFileAtomic(path, text, options);
+      await writeNoFollow(path, text, options.mode);
       writing--;
     };
     const store = new FileBlobStore({ dir, writeFile, now: () => Date.UTC(2026, 10, 20, 12) });
@@ -111,7 +111,7 @@ describe("file store", () => {
     const writeFile: WriteFile = async (path, text, options) => {
       started++;
       if (started === 3) throw new Error("disk full");
-      await writeFileAtomic(path, text, options);
+      await writeNoFollow(path, text, options.mode);
     };
     // 1 byte each: the 7 written pass the 5-byte bound, which an eviction would have restored.
     const store = new FileBlobStore({ dir, writeFile, maxBytes: 5 });
