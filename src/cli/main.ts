@@ -38,8 +38,14 @@ import { collectFormulas, FormulaSource, ReadText } from "./sources";
 import { setLogSink, type LogRecord } from "../client";
 import { runCacheCommand, type CacheAdmin } from "./cache/command";
 import { FileBlobStore } from "./cache/file-store";
+import { clearLedgers } from "./cache/file-ledger";
 import { cacheSettings, type CacheSettings } from "./cache/settings";
-import { configureCliRuntime, settleCliRuntime, type RuntimeSettings } from "./runtime-setup";
+import {
+  configureCliRuntime,
+  releaseCliRuntime,
+  settleCliRuntime,
+  type RuntimeSettings,
+} from "./runtime-setup";
 import { firstLineOf } from "../client/errors";
 import { userMessage } from "../functions/messages";
 import { readKeyFile, resolveApiKey, type PromptKey, type ReadKeyFile } from "./api-key";
@@ -67,6 +73,11 @@ export interface CliDeps {
   configureRuntime(settings: RuntimeSettings, cache?: CacheSettings): void;
   /** Waits until the answers fetched are saved (before the process exits). */
   settle?(): Promise<void>;
+  /**
+   * The run was interrupted: report the requests still under way as answered to the shared record of
+   * request starts (other runs would otherwise hold them for minutes), within a short deadline.
+   */
+  release?(): Promise<void>;
   /** The cache directory's store, for `cache info` and `cache clear`. */
   cacheAdmin?(settings: CacheSettings): CacheAdmin;
   readText?: ReadText;
@@ -92,7 +103,17 @@ export const defaultDeps: CliDeps = {
   loadRegistry: () => loadRegistry(),
   configureRuntime: configureCliRuntime,
   settle: settleCliRuntime,
-  cacheAdmin: (settings) => new FileBlobStore({ dir: settings.dir, maxBytes: settings.maxBytes }),
+  release: releaseCliRuntime,
+  cacheAdmin: (settings) => {
+    const store = new FileBlobStore({ dir: settings.dir, maxBytes: settings.maxBytes });
+    return {
+      dir: store.dir,
+      usage: () => store.usage(),
+      span: () => store.span(),
+      clear: () => store.clear(),
+      clearBudget: () => clearLedgers(settings.dir),
+    };
+  },
 };
 
 /** A --file line refused on its own (its message labelled with file and line). */
@@ -196,6 +217,20 @@ function helpText(deps: CliDeps): string {
   return lines.length === 0 ? HELP : `${HELP}\nFunctions:\n${lines.join("\n")}\n`;
 }
 
+/** The signals that end a run early, each with the exit status a shell gives it (128 + its number). */
+const STOPPING_SIGNALS = { SIGINT: EXIT_INTERRUPTED, SIGTERM: 143, SIGHUP: 129 } as const;
+type StoppingSignal = keyof typeof STOPPING_SIGNALS;
+
+/** Which signal aborted the run (the abort's reason); Ctrl-C's when it does not say. */
+function interruption(signal: AbortSignal | undefined): { name: StoppingSignal; code: number } {
+  const reason: unknown = signal?.reason;
+  const name =
+    typeof reason === "string" && reason in STOPPING_SIGNALS
+      ? (reason as StoppingSignal)
+      : "SIGINT";
+  return { name, code: STOPPING_SIGNALS[name] };
+}
+
 function interrupted(signal: AbortSignal | undefined): Promise<"interrupted"> {
   return new Promise((resolve) => {
     if (!signal) return;
@@ -265,8 +300,10 @@ async function evaluate(
   const outcome = await Promise.race([recalculation.results, interrupted(io.signal)]);
   if (outcome === "interrupted") {
     recalculation.cancel();
-    io.stderr(`${PROGRAM}: interrupted\n`);
-    return EXIT_INTERRUPTED;
+    await deps.release?.();
+    const signal = interruption(io.signal);
+    io.stderr(`${PROGRAM}: interrupted${signal.name === "SIGINT" ? "" : ` (${signal.name})`}\n`);
+    return signal.code;
   }
   // The answers reach the cache directory before the process ends (the next run reads them).
   await deps.settle?.();
@@ -344,7 +381,13 @@ function logToStderr(record: LogRecord): void {
 async function main(): Promise<void> {
   setLogSink(logToStderr);
   const controller = new AbortController();
-  process.once("SIGINT", () => controller.abort());
+  // Ctrl-C, a kill, a closed terminal: the run stops the same way, reporting its requests under way to the
+  // shared record of request starts before it exits (a second signal ends it at once).
+  for (const name of Object.keys(STOPPING_SIGNALS) as StoppingSignal[])
+    process.once(name, () => controller.abort(name));
+  // Past a file-size limit (ulimit -f) a write fails with EFBIG instead of the kernel ending the process
+  // (SIGXFSZ, exit 153, no output): the saved cache then skips that answer as on a full disk.
+  process.on("SIGXFSZ", () => undefined);
   // A reader that goes away (`| head`) is not an error worth a stack trace.
   const ignoreBrokenPipe = (error: NodeJS.ErrnoException): void => {
     if (error.code !== "EPIPE") throw error;

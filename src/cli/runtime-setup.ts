@@ -69,3 +69,26 @@ export async function settleCliRuntime(): Promise<void> {
   await Promise.race([flush, deadline]);
   clearTimeout(timer);
 }
+
+/** How long an interrupted run waits to report its requests under way before it exits anyway. */
+const RELEASE_DEADLINE_MS = 2_000;
+
+/**
+ * The run was interrupted: its starts still open in the shared record count as answered now (the limiter's
+ * release), reported before the process exits, within RELEASE_DEADLINE_MS.
+ */
+export async function releaseCliRuntime(): Promise<void> {
+  let limiter;
+  try {
+    limiter = currentRuntime().client.limiter;
+  } catch {
+    return; // nothing configured, nothing started
+  }
+  limiter.release();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, RELEASE_DEADLINE_MS);
+  });
+  await Promise.race([limiter.settled(), deadline]);
+  clearTimeout(timer);
+}

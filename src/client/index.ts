@@ -28,6 +28,8 @@ export {
   type ClaimTurn,
   type Finished,
   type OpenStart,
+  type ProcessIdentity,
+  type LedgerHealth,
   createRateLimiter,
   type LedgerRecord,
   type RateLimiterOptions,

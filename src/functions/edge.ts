@@ -101,16 +101,29 @@ function forKind(error: CryptometricsError): { code: ErrorCode; message: string 
           `. ${sentence(retryHint("later"))}; if it persists, ${addressHint()}.`
         ),
       };
+    case "timeout":
+      // No attempt made: the call waited for a turn in the request budget (other runs may hold it), and
+      // the service was never asked. Not "could not be reached".
+      if (e.attempts === 0)
+        return {
+          code: "na",
+          message: around("", e.message, `. ${sentence(retryHint("in a minute"))}.`),
+        };
+      return unreachable(e);
     default:
-      return {
-        code: "na",
-        message: around(
-          "The service could not be reached: ",
-          e.message,
-          `. ${sentence(retryHint("once it is back"))}.`
-        ),
-      };
+      return unreachable(e);
   }
+}
+
+function unreachable(e: CryptometricsError): { code: ErrorCode; message: string } {
+  return {
+    code: "na",
+    message: around(
+      "The service could not be reached: ",
+      e.message,
+      `. ${sentence(retryHint("once it is back"))}.`
+    ),
+  };
 }
 
 /** The Excel error for any failure. Unexpected exceptions become #VALUE! with a short, safe message. */

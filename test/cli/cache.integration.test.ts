@@ -188,12 +188,14 @@ describe("the cache directory between runs", () => {
 
     const cleared = await cli(sim, ["cache", "clear", "--cache-dir", dir]);
     expect(cleared.stdout).toBe(
-      `Cleared ${json.entries} saved answers (${(json.bytes / 1000).toFixed(json.bytes < 10_000 ? 1 : 0)} kB) from ${dir}.\n`
+      `Cleared ${json.entries} saved answers (${(json.bytes / 1000).toFixed(json.bytes < 10_000 ? 1 : 0)} kB) and the shared record of request starts from ${dir}.\n`
     );
     const after = JSON.parse(
       (await cli(sim, ["cache", "info", "--format", "json", "--cache-dir", dir])).stdout
     );
     expect(after).toMatchObject({ entries: 0, bytes: 0, oldestUse: null });
+    // The budget too: nothing of the shared record of request starts is left.
+    expect(readdirSync(join(dir, "rate")).filter((f) => f.endsWith(".json"))).toEqual([]);
   });
 
   it("refuses eval's flags on the cache command", async () => {

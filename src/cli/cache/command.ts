@@ -1,7 +1,9 @@
 /**
  * `cryptometrics cache info` and `cache clear`: where the cache directory is, how much it holds against its
- * bound, and emptying it. Clearing removes the saved answers of every service and key; the shared record of
- * request starts stays (the service still counts those requests).
+ * bound, and emptying it. Clearing removes the saved answers of every service and key, and the shared records
+ * of request starts: the way out when a record holds the budget wrongly (a clock that was wrong, a run that
+ * was killed before this version healed such records). Runs under way at that moment forget the starts of
+ * the others; for at most a minute they may together send more than the budget.
  */
 import { formatSize } from "../../runtime/cache-controls";
 import type { CacheCommand } from "../flags";
@@ -13,6 +15,8 @@ export interface CacheAdmin {
   usage(): Promise<BlobStoreUsage>;
   span(): Promise<{ oldest: number; newest: number } | undefined>;
   clear(): Promise<void>;
+  /** Forgets the shared records of request starts; says how many there were. */
+  clearBudget?(): Promise<number>;
 }
 
 function utc(ms: number): string {
@@ -27,9 +31,10 @@ export async function runCacheCommand(command: CacheCommand, admin: CacheAdmin):
   const usage = await admin.usage();
   if (command.action === "clear") {
     await admin.clear();
+    const budgets = (await admin.clearBudget?.()) ?? 0;
     return command.format === "json"
-      ? `${JSON.stringify({ directory: admin.dir, cleared: { entries: usage.entries, bytes: usage.bytes } })}\n`
-      : `Cleared ${answers(usage.entries)} (${formatSize(usage.bytes)}) from ${admin.dir}.\n`;
+      ? `${JSON.stringify({ directory: admin.dir, cleared: { entries: usage.entries, bytes: usage.bytes, budgets } })}\n`
+      : `Cleared ${answers(usage.entries)} (${formatSize(usage.bytes)})${budgets > 0 ? " and the shared record of request starts" : ""} from ${admin.dir}.\n`;
   }
   const span = await admin.span();
   if (command.format === "json") {

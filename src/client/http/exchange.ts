@@ -12,7 +12,40 @@ import { isRedirectStatus, SIMULATED_HEADER_NAME, type FetchResponseLike } from 
 import { requestLabel } from "../label";
 import { redact } from "../redact";
 import type { CallContext, RequestSpec, TransportDeps } from "./request";
+import type { Finished } from "./rate-limiter";
 import { displayPath } from "./url";
+
+/**
+ * A turn in the rate budget. When the call's deadline passes while waiting for one, that is what the error
+ * says (a "timeout" with the attempts actually made, 0 for a first attempt), never that the service could
+ * not be reached: nothing was sent, and other runs of the same key may hold the budget.
+ */
+async function slotOf(
+  deps: TransportDeps,
+  call: CallContext,
+  spec: RequestSpec,
+  attempt: number
+): Promise<Finished> {
+  const asked = deps.now();
+  try {
+    return await deps.limiter.acquire(call.signal);
+  } catch (error) {
+    if (!call.signal.aborted || call.abortKind() !== "timeout") throw error;
+    const waited = Math.round((deps.now() - asked) / 1000);
+    throw new CryptometricsError(
+      "timeout",
+      `${requestLabel(call, spec)}: waited ${waited} s for a turn in the request budget (${deps.limiter.describeBudget()}); the call's deadline passed before its request could be sent`,
+      {
+        operation: call.operation,
+        ids: spec.ids,
+        attempts: attempt - 1,
+        request: { method: "GET", url: displayPath(spec.url) },
+        secrets: [call.apiKey],
+        cause: error,
+      }
+    );
+  }
+}
 
 /** One HTTP exchange (headers and body) under the per-attempt timeout. */
 export async function fetchOnce(
@@ -26,9 +59,9 @@ export async function fetchOnce(
   // A slot first: the rate limiter's start, and this attempt's time-out, begin once the exchange can run.
   const release = await deps.inFlight.acquire(call.signal);
   // The answer (or the failure) is reported back: with a shared ledger, the start counts until then.
-  let finished: () => void;
+  let finished: Finished;
   try {
-    finished = await deps.limiter.acquire(call.signal);
+    finished = await slotOf(deps, call, spec, attempt);
   } catch (error) {
     release();
     throw error;

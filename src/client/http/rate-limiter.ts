@@ -55,7 +55,42 @@ export interface Claimed {
 export interface OpenStart {
   owner: string;
   at: number;
+  /**
+   * The process that claimed it, where the ledger can tell (the CLI's: pid, host name and the process's
+   * start time, so a recycled pid is not taken for it): a process that is gone never reports its answers.
+   */
+  process?: ProcessIdentity;
 }
+
+export interface ProcessIdentity {
+  pid: number;
+  host: string;
+  /** When the process started, as the system says (Linux: /proc/<pid>/stat's start time); "" if unknown. */
+  started: string;
+}
+
+/** What a ledger knows beyond the record: who is claiming, and whether a claimer has gone. */
+export interface LedgerHealth {
+  /** Recorded with each open start claimed now. */
+  self?: ProcessIdentity;
+  /** Whether the process that claimed an open start is gone (so it will never report the answer). */
+  isGone?(start: OpenStart): boolean;
+}
+
+/**
+ * How far ahead of the reader's clock a recorded time may be and still be believed: clocks of processes on
+ * one computer agree, and computers sharing a directory differ by a few seconds at most. A time further ahead
+ * comes from a clock that was wrong (a run with the clock an hour ahead): such starts would hold the budget
+ * for as long, so they are dropped.
+ */
+export const MAX_CLOCK_SKEW_MS = 5_000;
+
+/**
+ * When a start of a process that is gone is taken to have reached the service: its claim plus this. A live
+ * process sends a request as soon as its start is granted (under load a second or so later, hence the
+ * margin); a process that died sent what it sent by then, and nothing after.
+ */
+export const GONE_SEND_ALLOWANCE_MS = 2_000;
 
 /** A shared record as a ledger keeps it: settled starts (oldest first), open starts and a pause. */
 export interface LedgerRecord {
@@ -72,28 +107,40 @@ export interface LedgerRecord {
  * margin covers it; counting to the answer does, whatever the delays. An open start counts as long as it is
  * open, but at most `openMs` (then its owner is taken to have died with it).
  *
+ * The record heals: an open start of a process that is gone (`health.isGone`) counts as answered
+ * GONE_SEND_ALLOWANCE_MS after its claim, not for `openMs`; starts and a pause dated further ahead than
+ * MAX_CLOCK_SKEW_MS (and a pause longer than two spans) come from a wrong clock and are dropped.
+ *
  * Drops what no longer counts, then records up to `wanted` open starts at `now`. The record is changed in place.
  */
 export function claimSlots(
   record: LedgerRecord,
   turn: Omit<ClaimTurn, "now">,
-  now: number
+  now: number,
+  health: LedgerHealth = {}
 ): Claimed {
   const { limit, spanMs, wanted, owner, openMs } = turn;
+  const future = now + MAX_CLOCK_SKEW_MS;
   const stillOpen: OpenStart[] = [];
   for (const start of record.open) {
+    if (start.at > future) continue;
+    if (health.isGone?.(start))
+      record.starts.push(Math.min(now, start.at + GONE_SEND_ALLOWANCE_MS));
     // (`<` would keep a start expiring right now open one instant longer: it counts the same either way, and a
     // wait on it is a span both ways.)
     // Stryker disable next-line EqualityOperator: see above
-    if (start.at + openMs <= now) record.starts.push(start.at + openMs);
+    else if (start.at + openMs <= now) record.starts.push(start.at + openMs);
     else stillOpen.push(start);
   }
   record.open = stillOpen;
   // Only the last `limit` starts can ever matter; older ones are noise from a larger former limit.
   record.starts = record.starts
-    .filter((t) => t + spanMs > now)
+    .filter((t) => t + spanMs > now && t <= future)
     .sort((a, b) => a - b)
     .slice(-limit);
+  // This client never pauses for longer than a server's Retry-After it accepts (a minute): further ahead
+  // than two spans is a clock that was wrong.
+  if (record.pausedUntil > now + 2 * spanMs + MAX_CLOCK_SKEW_MS) record.pausedUntil = 0;
   const pause = record.pausedUntil - now;
   if (pause > 0) return { granted: 0, waitMs: pause };
   const counted = record.starts.length + record.open.length;
@@ -104,7 +151,8 @@ export function claimSlots(
     const waitMs = excess < record.starts.length ? record.starts[excess] + spanMs - now : spanMs;
     return { granted: 0, waitMs: Math.max(0, waitMs) };
   }
-  for (let i = 0; i < granted; i++) record.open.push({ owner, at: now });
+  for (let i = 0; i < granted; i++)
+    record.open.push(health.self ? { owner, at: now, process: health.self } : { owner, at: now });
   return { granted, waitMs: 0 };
 }
 
@@ -121,6 +169,9 @@ export function settleSlots(record: LedgerRecord, owner: string, count: number, 
     return false;
   });
 }
+
+/** A wait for the shared budget this long is said (the CLI prints it): shorter ones go unnoticed anyway. */
+const SHARED_WAIT_NOTE_MS = 2_000;
 
 export interface RateLimiterOptions {
   /** Request starts allowed per window (default 60, the service's documented limit). */
@@ -194,6 +245,14 @@ export class RateLimiter {
   /** Answered starts not yet reported to the ledger, and the report under way. */
   private unsettled = 0;
   private settling: Promise<void> | undefined;
+  /** Starts granted through the ledger whose answer has not been reported yet. */
+  private openShared = 0;
+  /** Whether the current wait for the shared budget has been logged (once per wait). */
+  private waitLogged = false;
+  /** The claim on the ledger under way, if any. */
+  private claiming: Promise<unknown> | undefined;
+  /** Set by release(): the process is ending, nothing more starts. */
+  private released = false;
 
   constructor(options: RateLimiterOptions = {}) {
     this.limit = options.limit ?? DEFAULT_LIMITS.rateLimit.limit;
@@ -214,6 +273,8 @@ export class RateLimiter {
    */
   acquire(signal?: AbortSignal): Promise<Finished> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
+    if (this.released)
+      return Promise.reject(new Error("the process is ending: no more requests start"));
     return new Promise<Finished>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, signal };
       if (signal) {
@@ -235,7 +296,36 @@ export class RateLimiter {
 
   /** Resolves once every answered start has been reported to the ledger (before the process exits). */
   async settled(): Promise<void> {
+    // A claim under way may grant starts that must be reported too.
+    if (this.claiming) await this.claiming;
     while (this.settling) await this.settling;
+  }
+
+  /**
+   * The process is ending (interrupted, terminated): its starts still open count as answered now, so that
+   * the processes sharing the ledger do not hold them for `openMs` waiting for answers that will never be
+   * reported. Await settled() after it. The requests' own answers, if any still come, report nothing more.
+   */
+  release(): void {
+    this.released = true;
+    const open = this.openShared;
+    this.openShared = 0;
+    if (open > 0) this.finish(open);
+    // Nothing more starts: the callers still waiting are turned away.
+    for (const waiter of this.queue.splice(0)) {
+      if (waiter.onAbort)
+        (waiter.signal as AbortSignal).removeEventListener("abort", waiter.onAbort);
+      waiter.reject(new Error("the process is ending: no more requests start"));
+    }
+    this.wake?.abort();
+  }
+
+  /** The budget in words, for a message about waiting for it. */
+  describeBudget(): string {
+    const per = this.windowMs === 60_000 ? "a minute" : `per ${Math.round(this.windowMs / 1000)} s`;
+    return this.ledger
+      ? `${this.limit} requests ${per} for this key, shared with the other processes using it`
+      : `${this.limit} requests ${per}`;
   }
 
   /**
@@ -291,12 +381,22 @@ export class RateLimiter {
           // Everyone queued that this process's own log has room for, in one claim: a burst costs one turn
           // of the shared record, not one per request. (waitMs has just dropped the starts that no longer count.)
           const room = this.limit - this.starts.length;
-          const claimed = await this.claimShared(this.ledger, Math.min(this.queue.length, room));
+          const claim = this.claimShared(this.ledger, Math.min(this.queue.length, room));
+          this.claiming = claim;
+          const claimed = await claim;
+          this.claiming = undefined;
           granted = claimed.granted;
           wait = claimed.waitMs;
           shared = claimed.shared;
+          if (this.released) {
+            // Released while the record was asked: these starts will never be used.
+            if (shared && granted > 0) this.finish(granted);
+            return;
+          }
         }
+        if (shared && granted === 0) this.noteSharedWait(wait);
         if (granted > 0) {
+          this.waitLogged = false;
           let given = 0;
           for (; given < granted && this.queue.length > 0; given++) this.grant(shared);
           // Waiters that gave up while the ledger was asked leave their starts unused: answered at once.
@@ -322,11 +422,24 @@ export class RateLimiter {
     if (head.onAbort) (head.signal as AbortSignal).removeEventListener("abort", head.onAbort);
     this.starts.push(this.now());
     let done = !shared;
+    if (shared) this.openShared++;
     head.resolve(() => {
       if (done) return;
       done = true;
+      // Already reported by release().
+      if (this.openShared === 0) return;
+      this.openShared--;
       this.finish(1);
     });
+  }
+
+  /** Says once per wait, when it is long enough to notice, that this process waits for the others. */
+  private noteSharedWait(waitMs: number): void {
+    if (this.waitLogged || waitMs < SHARED_WAIT_NOTE_MS) return;
+    this.waitLogged = true;
+    log.warn(
+      `waiting ${Math.ceil(waitMs / 1000)} s for the request budget (${this.describeBudget()})`
+    );
   }
 
   /**
