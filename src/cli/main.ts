@@ -12,8 +12,6 @@
  * FORMULA arguments typed on the command line are still refused as a whole, before any request.
  */
 import { parseCommandLine, HELP } from "./flags";
-import { bindFormula, BoundFormula } from "../sheet/bind";
-import { errorCell, Grid, isWholeError } from "../sheet/cells";
 import type { SheetClock } from "../sheet/expressions";
 import {
   EXIT_FORMULA_ERROR,
@@ -22,19 +20,27 @@ import {
   EXIT_USAGE,
   exitCodeOf,
   isStopError,
-  type StopError,
   UsageError,
-  withLabel,
 } from "./errors";
-import { recalculate } from "../sheet/recalculate";
-import { FormulaCall, parseFormula, printFormula } from "../sheet/formula";
+import { evaluateFormulas, type Stale } from "./evaluation";
+import {
+  anyWholeError,
+  evaluatedLine,
+  readLines,
+  refusedCount,
+  resultsOf,
+  bindLine,
+  labelOf,
+  type Line,
+  type Ready,
+} from "./lines";
 import { installCliHost } from "./host";
 import { writeResults, type OutputSink } from "./output/write";
 import type { OutputFormat } from "./output/types";
 import { printable, singleLine } from "./output/cells-text";
 import { Registry, signature } from "../sheet/registry";
 import { loadRegistry } from "./registry-files";
-import { collectFormulas, FormulaSource, ReadText } from "./sources";
+import { collectFormulas, ReadText } from "./sources";
 import { setLogSink, type LogRecord } from "../client";
 import { runCacheCommand, type CacheAdmin } from "./cache/command";
 import { FileBlobStore } from "./cache/file-store";
@@ -44,6 +50,7 @@ import {
   configureCliRuntime,
   releaseCliRuntime,
   settleCliRuntime,
+  takeStaleAnswers,
   type RuntimeSettings,
 } from "./runtime-setup";
 import { firstLineOf } from "../client/errors";
@@ -85,12 +92,13 @@ export interface CliDeps {
   readKeyFile?: ReadKeyFile;
   /** The recalculation's clock, for TODAY() and NOW(); the system clock when absent. */
   clock?: SheetClock;
+  /** The cells answered with kept (stale) values since the last call, by address (the runtime's diagnostics). */
+  takeStale?: () => ReadonlyMap<string, Stale>;
   /** Whether the cache directory may be used (ownership.ts); the real check by default. */
   checkCacheDir?: (dir: string) => Verdict;
 }
 
-/** The error code of a --file line that could not be evaluated (json: {"error":"#USAGE","message":…}). */
-export const USAGE_CODE = "#USAGE";
+export { USAGE_CODE } from "./lines";
 
 const PROGRAM = "cryptometrics";
 
@@ -104,6 +112,7 @@ export const defaultDeps: CliDeps = {
   configureRuntime: configureCliRuntime,
   settle: settleCliRuntime,
   release: releaseCliRuntime,
+  takeStale: takeStaleAnswers,
   cacheAdmin: (settings) => {
     const store = new FileBlobStore({ dir: settings.dir, maxBytes: settings.maxBytes });
     return {
@@ -115,60 +124,6 @@ export const defaultDeps: CliDeps = {
     };
   },
 };
-
-/** A --file line refused on its own (its message labelled with file and line). */
-interface Refused {
-  source: FormulaSource;
-  refused: StopError;
-}
-/** A formula read, or refused. */
-type Parsed = { source: FormulaSource; call: FormulaCall } | Refused;
-/** A formula ready to run, or refused. */
-type Prepared = { source: FormulaSource; bound: BoundFormula } | Refused;
-
-/**
- * Command-line FORMULA arguments stop the run; a --file line's error stays with that line. So does anything
- * else reading one line throws (the parser bounds depth and size, so a RangeError here would be a gap in
- * those bounds): one bad line of a model file never hides the others.
- */
-function refuseOrStop(source: FormulaSource, error: unknown): Refused {
-  if (!isStopError(error)) {
-    if (!source.fromFile) throw error;
-    const reason = new UsageError(
-      "usage",
-      `the formula could not be read (${firstLineOf(error)})`,
-      {
-        cause: error,
-      }
-    );
-    return { source, refused: withLabel(source.label, reason) };
-  }
-  const labelled = withLabel(source.label, error);
-  if (source.fromFile && exitCodeOf(error) === EXIT_USAGE) return { source, refused: labelled };
-  throw labelled;
-}
-
-function parseAll(sources: readonly FormulaSource[]): Parsed[] {
-  return sources.map((source) => {
-    try {
-      return { source, call: parseFormula(source.text) };
-    } catch (error) {
-      return refuseOrStop(source, error);
-    }
-  });
-}
-
-function bindAll(parsed: readonly Parsed[], registry: Registry): Prepared[] {
-  // Formula n sits in Sheet1!A<n>, a refused line keeping its cell, as in a sheet.
-  return parsed.map((item, i) => {
-    if ("refused" in item) return item;
-    try {
-      return { source: item.source, bound: bindFormula(item.call, registry, i + 1) };
-    } catch (error) {
-      return refuseOrStop(item.source, error);
-    }
-  });
-}
 
 function configure(
   deps: CliDeps,
@@ -231,14 +186,6 @@ function interruption(signal: AbortSignal | undefined): { name: StoppingSignal; 
   return { name, code: STOPPING_SIGNALS[name] };
 }
 
-function interrupted(signal: AbortSignal | undefined): Promise<"interrupted"> {
-  return new Promise((resolve) => {
-    if (!signal) return;
-    if (signal.aborted) resolve("interrupted");
-    signal.addEventListener("abort", () => resolve("interrupted"), { once: true });
-  });
-}
-
 async function evaluate(
   argv: readonly string[],
   env: CliEnv,
@@ -264,16 +211,22 @@ async function evaluate(
     return EXIT_OK;
   }
   const cache = cacheSettings(env, command);
-  const sources = collectFormulas(command.files, command.formulas, deps.readText);
   // Syntax first, before anything is loaded: a typo should not wait for (or depend on) the build.
-  const parsed = parseAll(sources);
-  deps.installHost(command.legacyHost);
-  const registry = deps.loadRegistry();
-  const prepared = bindAll(parsed, registry);
-  const formulas = prepared.flatMap((item) => ("bound" in item ? [item.bound] : []));
+  const { lines, registry } = readLines(
+    collectFormulas(command.files, command.formulas, deps.readText),
+    () => {
+      deps.installHost(command.legacyHost);
+      return deps.loadRegistry();
+    }
+  );
+  // The lines to evaluate, by their place among all lines (see lines.ts for what each holds when).
+  const at: number[] = [];
+  lines.forEach((line, i) => {
+    if ("plan" in line) at.push(i);
+  });
   // Only formulas that Excel would accept get as far as the configuration; a file whose every line was
   // refused needs no service to show why.
-  if (formulas.length === 0) return report(command.format, prepared, [], io);
+  if (at.length === 0) return report(command.format, lines, io);
   const baseUrl = command.baseUrl ?? (env.CRYPTOMETRICS_BASE_URL || undefined);
   if (!baseUrl)
     throw new UsageError("usage", "no base URL: pass --base-url or set CRYPTOMETRICS_BASE_URL");
@@ -296,10 +249,20 @@ async function evaluate(
     usableCache(cache, deps, io)
   );
 
-  const recalculation = recalculate(formulas, deps.clock);
-  const outcome = await Promise.race([recalculation.results, interrupted(io.signal)]);
-  if (outcome === "interrupted") {
-    recalculation.cancel();
+  const ready = (i: number): Ready => lines[at[i]] as Ready;
+  const outcome = await evaluateFormulas(
+    at.map((_, i) => ready(i).plan),
+    (i) => bindLine(ready(i), registry),
+    {
+      clock: deps.clock,
+      signal: io.signal,
+      takeStale: deps.takeStale,
+      onGrid: (i, grid, formula) => {
+        lines[at[i]] = evaluatedLine(ready(i), formula, grid);
+      },
+    }
+  );
+  if ("interrupted" in outcome) {
     await deps.release?.();
     const signal = interruption(io.signal);
     io.stderr(`${PROGRAM}: interrupted${signal.name === "SIGINT" ? "" : ` (${signal.name})`}\n`);
@@ -307,36 +270,53 @@ async function evaluate(
   }
   // The answers reach the cache directory before the process ends (the next run reads them).
   await deps.settle?.();
-  return report(command.format, prepared, outcome, io);
+  const code = await report(command.format, lines, io);
+  markStale(new Map([...outcome.stale].map(([i, s]) => [at[i], s])), (i) => labelOf(lines[i]), io);
+  return code;
+}
+
+/** At most this many stale results are named one by one; the rest are counted. */
+const MAX_STALE_LINES = 20;
+
+function utcMinute(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/**
+ * Every result that shows figures kept from before (the service failed or was slow, and the cache had
+ * them) is named on stderr, with when they were fetched and why they were not fetched afresh: printed
+ * figures never pass for current ones unnoticed. (In Excel the cell's Diagnostics say the same.)
+ */
+function markStale(
+  stale: ReadonlyMap<number, Stale>,
+  labelOf: (line: number) => string,
+  io: CliIo
+): void {
+  if (stale.size === 0) return;
+  const entries = [...stale].sort((a, b) => a[0] - b[0]);
+  io.stderr(
+    `${PROGRAM}: ${stale.size} result${stale.size === 1 ? " shows" : "s show"} figures kept from before, not current ones:\n`
+  );
+  for (const [i, s] of entries.slice(0, MAX_STALE_LINES)) {
+    io.stderr(
+      `${PROGRAM}: stale: ${singleLine(labelOf(i))}: fetched ${utcMinute(s.fetchedAt)}; ${singleLine(s.reason)}\n`
+    );
+  }
+  if (entries.length > MAX_STALE_LINES)
+    io.stderr(`${PROGRAM}: stale: and ${entries.length - MAX_STALE_LINES} more\n`);
 }
 
 /** Prints every result in input order, a refused line's #USAGE at its place; returns the exit code. */
-async function report(
-  format: OutputFormat,
-  prepared: readonly Prepared[],
-  grids: readonly Grid[],
-  io: CliIo
-): Promise<number> {
-  let next = 0;
-  const results = prepared.map((item) => {
-    if ("refused" in item)
-      return {
-        formula: item.source.text.trim(),
-        grid: [[errorCell(USAGE_CODE, firstLineOf(item.refused))]],
-      };
-    const grid = grids[next];
-    next += 1;
-    return { formula: printFormula({ ...item.bound.call, name: item.bound.fn.meta.name }), grid };
-  });
-  await writeResults(io, format, results);
-  const refused = prepared.filter((item) => "refused" in item).length;
+async function report(format: OutputFormat, lines: readonly Line[], io: CliIo): Promise<number> {
+  await writeResults(io, format, resultsOf(lines));
+  const refused = refusedCount(lines);
   if (refused > 0) {
     io.stderr(
       `${PROGRAM}: ${refused} line${refused === 1 ? "" : "s"} not evaluated (usage errors, shown at ${refused === 1 ? "its place" : "their places"})\n`
     );
     return EXIT_USAGE;
   }
-  return grids.some(isWholeError) ? EXIT_FORMULA_ERROR : EXIT_OK;
+  return anyWholeError(lines) ? EXIT_FORMULA_ERROR : EXIT_OK;
 }
 
 /** Run the CLI with the given arguments (without node and script), environment and streams; returns the exit code. */

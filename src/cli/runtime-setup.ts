@@ -92,3 +92,12 @@ export async function releaseCliRuntime(): Promise<void> {
   await Promise.race([limiter.settled(), deadline]);
   clearTimeout(timer);
 }
+
+/** The cells answered with kept (stale) values since the last call (none before the runtime is configured). */
+export function takeStaleAnswers(): ReadonlyMap<string, { fetchedAt: number; reason: string }> {
+  try {
+    return currentRuntime().diagnostics.takeStale();
+  } catch {
+    return new Map();
+  }
+}

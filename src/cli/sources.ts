@@ -7,10 +7,27 @@ import { UsageError } from "./errors";
 import { firstLineOf } from "../client/errors";
 
 export interface FormulaSource {
-  text: string;
-  label: string;
+  readonly text: string;
+  readonly label: string;
   /** A line of a --file (its errors stay with it) rather than a FORMULA argument. */
-  fromFile?: boolean;
+  readonly fromFile?: boolean;
+}
+
+/**
+ * A line of a --file. Its label is made when asked for: a model of 100,000 lines would otherwise hold
+ * 100,000 "model.txt:<n>" strings for the few messages that name a line.
+ */
+class FileLine implements FormulaSource {
+  readonly fromFile = true;
+  constructor(
+    readonly text: string,
+    private readonly path: string,
+    private readonly line: number
+  ) {}
+
+  get label(): string {
+    return `${this.path}:${this.line}`;
+  }
 }
 
 export type ReadText = (path: string) => string;
@@ -40,7 +57,7 @@ export function formulasInFile(path: string, read: ReadText = readUtf8): Formula
       .replace(/^\uFEFF/, "")
       .split(/\r\n|\r|\n/)
       // Untrimmed, so a syntax error's column is the column in the file.
-      .map((line, i) => ({ text: line, label: `${path}:${i + 1}`, fromFile: true }))
+      .map((line, i): FormulaSource => new FileLine(line, path, i + 1))
       .filter((source) => source.text.trim() !== "")
   );
 }

@@ -7,6 +7,7 @@
  * saved in an earlier session is fresh until the expiry it was saved with (unless this session refreshed
  * since), and otherwise the fallback it would have been. Every fetched answer is saved.
  */
+import { staleMayCover } from "./stale-rules";
 import { LruCache } from "./lru";
 import type { Timers } from "../client";
 import { nextDailyUpdate, type CachePolicy } from "./cache-policy";
@@ -141,7 +142,8 @@ export class KeyedCache {
     try {
       return old ? await this.staleIfSlow(flight, old) : { value: await flight, cached: false };
     } catch (error) {
-      const fallback = this.usable(this.stored.get(key));
+      // Not when the key or the plan was refused (stale-rules.ts).
+      const fallback = staleMayCover(error) ? this.usable(this.stored.get(key)) : undefined;
       if (fallback) {
         return {
           value: fallback.value as T,

@@ -7,6 +7,7 @@
  * left to its deadline), a deadline bounds each call, and a cancelled call leaves the batch (the request
  * itself is aborted once nobody waits for it).
  */
+import { staleMayCover } from "./stale-rules";
 import { CryptometricsError, type Timers } from "../client";
 import { groupRequests, type Universe } from "./series-grouping";
 import { hasAnyValue, notAvailableIssue, type AvailabilityLookup } from "./availability";
@@ -293,9 +294,14 @@ export class SeriesBatcher {
     return undefined;
   }
 
-  /** Resolve with the last good answer when there is one (stale-if-error), else reject. */
+  /**
+   * Resolve with the last good answer when there is one (stale-if-error), else reject. Never for a refused
+   * key or plan (stale-rules.ts).
+   */
   private fail(w: Waiter, error: unknown): void {
-    const stale = this.store.stale(w.key, w.query.start, w.query.end);
+    const stale = staleMayCover(error)
+      ? this.store.stale(w.key, w.query.start, w.query.end)
+      : undefined;
     this.settle(w, () => {
       if (stale) {
         const reason = messageOf(error);

@@ -118,6 +118,7 @@ export function recordCall(
 ): void {
   const diagnostics = sharedDiagnostics();
   diagnostics.recordCell(cellRecord(call, trace, diagnostics.now(), error, cellErrors));
+  if (trace.stale && !error) diagnostics.noteStale(call.address, trace.stale);
 }
 
 /**
@@ -128,6 +129,7 @@ export function recordCall(
  */
 export function recordAnsweredCall(call: Call, trace: CallTrace): void {
   const diagnostics = sharedDiagnostics();
+  if (trace.stale) diagnostics.noteStale(call.address, trace.stale);
   const at = diagnostics.now();
   // The arguments as recorded now, not later: a waiting record must not keep a huge range alive.
   const args = recordedArgs(call.args);

@@ -91,6 +91,8 @@ export class Diagnostics {
   private bytes = 0;
   private readonly errors: ErrorRecord[] = [];
   private readonly notesList: NoteRecord[] = [];
+  /** Cells answered with kept (stale) values since the last takeStale(), newest last; bounded like cells. */
+  private readonly staleAnswers = new Map<string, { fetchedAt: number; reason: string }>();
   private readonly requestTimes: number[] = [];
   private totals = { requests: 0, retries: 0, errors: 0 };
   private simulated = false;
@@ -198,8 +200,29 @@ export class Diagnostics {
   clearCells(): void {
     this.cells.clear();
     this.sizes.clear();
+    this.staleAnswers.clear();
     this.bytes = 0;
     this.changed();
+  }
+
+  /**
+   * A cell was answered with values kept from before (stale-if-error, stale-if-slow). Noted as it happens,
+   * for a host that marks every such cell (the CLI, on stderr); the cell's record says so too.
+   */
+  noteStale(address: string, stale: { fetchedAt: number; reason: string }): void {
+    this.staleAnswers.delete(address);
+    this.staleAnswers.set(address, stale);
+    if (this.staleAnswers.size > MAX_CELLS) {
+      const oldest = this.staleAnswers.keys().next();
+      if (!oldest.done) this.staleAnswers.delete(oldest.value);
+    }
+  }
+
+  /** The cells answered stale since the last call, by address; forgets them. */
+  takeStale(): Map<string, { fetchedAt: number; reason: string }> {
+    const taken = new Map(this.staleAnswers);
+    this.staleAnswers.clear();
+    return taken;
   }
 
   recordNote(text: string): void {

@@ -8,10 +8,10 @@
 
 /**
  * Characters in one formula. Excel stops at 8,192, but the CLI's array constants stand for ranges (a
- * column of 500 ids for METRIC, a range lifted into VALUE), which Excel never has to write out: 200,000
+ * column of 500 ids for METRIC, a range lifted into VALUE), which Excel never has to write out: 100,000
  * characters hold the largest array constant below with 19 characters per element.
  */
-export const MAX_FORMULA_LENGTH = 200_000;
+export const MAX_FORMULA_LENGTH = 100_000;
 
 /**
  * Levels of a formula's tree: each parenthesis, function call (nested CRYPTO calls included), sign,
@@ -22,8 +22,9 @@ export const MAX_FORMULA_LENGTH = 200_000;
 export const MAX_FORMULA_DEPTH = 100;
 
 /**
- * Elements of one array constant. A lifted call makes one call per element, all in one recalculation: at
- * about 10 kB each while pending, 10,000 elements stay well under the CLI's 300 MB; the functions that take a
- * list of ids refuse more than 500 of them anyway.
+ * Elements of one array constant. A lifted call makes one call per element, all pending at once in one
+ * recalculation, at about 10 kB each: 5,000 is as many as the CLI evaluates at once anyway (its chunks of
+ * 5,000 calls, src/cli/evaluation.ts), and keeps the CLI under 300 MB (10,000 took it to 330 MB). The
+ * functions that take a list of ids refuse more than 500 of them anyway.
  */
-export const MAX_ARRAY_ELEMENTS = 10_000;
+export const MAX_ARRAY_ELEMENTS = 5_000;

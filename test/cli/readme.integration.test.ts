@@ -15,6 +15,7 @@ import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/s
 import type { JsonCell } from "../../src/cli/output/json";
 import { extractFormulas, type ShownFormula } from "../support/readme-formulas";
 import { shellSteps, shellWords } from "../support/readme-commands";
+import { cliNodeFlags } from "../../src/tools/hostile/cli-command";
 
 const ROOT = resolve(__dirname, "../..");
 const CLI = resolve(ROOT, "dist/node/cli/main.js");
@@ -146,7 +147,7 @@ describe("the README's command-line examples", () => {
     const pkg = JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8")) as {
       scripts: Record<string, string>;
     };
-    expect(pkg.scripts.cli).toBe("node dist/node/cli/main.js");
+    expect(pkg.scripts.cli).toBe(`node ${cliNodeFlags(ROOT).join(" ")} dist/node/cli/main.js`);
     expect(existsSync(CLI)).toBe(true);
     const local = (word: string): string => word.split(README_SIMULATOR).join(simulator.url);
     const env: NodeJS.ProcessEnv = { ...process.env };
@@ -172,12 +173,16 @@ describe("the README's command-line examples", () => {
           `README sh block line ${step.line}: not a CLI command this test knows: ${command}`
         );
       const args = step.words.slice(prefix.length).map(local);
-      const { stdout, stderr, code } = await execFileAsync(process.execPath, [CLI, ...args], {
-        cwd: ROOT,
-        env,
-        timeout: 120_000,
-        maxBuffer: 64 * 1024 * 1024,
-      }).then(
+      const { stdout, stderr, code } = await execFileAsync(
+        process.execPath,
+        [...cliNodeFlags(ROOT), CLI, ...args],
+        {
+          cwd: ROOT,
+          env,
+          timeout: 120_000,
+          maxBuffer: 64 * 1024 * 1024,
+        }
+      ).then(
         ({ stdout, stderr }) => ({ stdout, stderr, code: 0 }),
         (error: { stdout?: string; stderr?: string; code?: number }) => ({
           stdout: error.stdout ?? "",

@@ -91,16 +91,16 @@ describe("array constants", () => {
     const text = `VALUE({${ids(MAX_ARRAY_ELEMENTS + 5)}},"fees")`;
     const error = refusal(text);
     expect(error.message).toMatch(
-      /^an array constant holds at most 10,000 elements at column \d+$/
+      /^an array constant holds at most 5,000 elements at column \d+$/
     );
     const column = `VALUE({${ids(MAX_ARRAY_ELEMENTS)},`.length + 1;
     expect(error.column).toBe(column);
   });
 
   it("counts the elements of every row together", () => {
-    const row = ids(2_001);
+    const row = ids(1_001);
     expect(refusal(`VALUE({${Array(5).fill(row).join(";")}},"fees")`).message).toMatch(
-      /at most 10,000 elements/
+      /at most 5,000 elements/
     );
   });
 });
@@ -110,7 +110,7 @@ describe("length", () => {
     const text = `VALUE("${"x".repeat(MAX_FORMULA_LENGTH)}`;
     const error = refusal(text);
     expect(error.message).toBe(
-      `the formula is ${text.length.toLocaleString("en-US")} characters long; at most 200,000 are read at column 200001`
+      `the formula is ${text.length.toLocaleString("en-US")} characters long; at most 100,000 are read at column 100001`
     );
   });
 

@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { cliNodeFlags } from "./cli-command";
 
 export interface CliRun {
   code: number | null;
@@ -38,6 +39,8 @@ export function runCli(formulas: readonly string[], options: CliOptions): Promis
     const child = spawn(
       process.execPath,
       [
+        // As `npm run cli` starts it.
+        ...cliNodeFlags(),
         "--require",
         options.peakRssPath,
         options.cliPath,
