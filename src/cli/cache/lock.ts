@@ -1,7 +1,7 @@
 /**
  * Mutual exclusion between processes sharing the cache directory, with proper-lockfile (a lock directory
- * created atomically, refreshed while held, taken over when its holder died). Locks are held for a file
- * read and write at most: a few milliseconds.
+ * created atomically, refreshed while held, taken over when its holder died: STALE_MS). Locks are held for
+ * a file read and write at most: a few milliseconds.
  *
  * Within one process, turns on one lock are queued here first, in the order asked, and only the turn at the
  * head asks for the lock directory. Without the queue a process's own turns (its rate-limit claims and the
@@ -14,17 +14,43 @@ import { lock } from "proper-lockfile";
 import { realTimers, type Timers } from "../../client";
 
 /**
- * How long a caller may wait for the lock: retries with a growing pause, about 6 s in all. A lock held longer
- * than that belongs to a process that is stuck; proper-lockfile declares it stale after 10 s (its default,
- * refreshed every 5 s while a living process holds it).
+ * When a lock is taken as its holder's leftover: its directory's time is refreshed every UPDATE_MS while a
+ * living process holds it, so one this old belongs to a process that died holding it (killed during the few
+ * milliseconds it holds it). 5 s: twice the refresh and more, where a loaded machine still refreshes, and
+ * half of proper-lockfile's default (10 s), which is what such a death cost the next run before.
  */
-const RETRIES = { retries: 60, factor: 1.2, minTimeout: 5, maxTimeout: 200, randomize: true };
+export const STALE_MS = 5_000;
+const UPDATE_MS = 1_000;
+
+/**
+ * How long a caller may wait for the lock: retries with a growing pause (5 ms to 200 ms, each up to twice
+ * as long at random), at least 7.1 s in all, so that a lock left by a dead process (stale after STALE_MS)
+ * is always taken over before the caller gives up. Before, the retries (about 6 s) ended before the stale
+ * time (10 s): the run behind a killed one waited 10 s and still dropped the shared record of requests.
+ */
+export const RETRIES = {
+  retries: 52,
+  factor: 1.2,
+  minTimeout: 5,
+  maxTimeout: 200,
+  randomize: true,
+};
+
+/** The least time the retries above take in all (every pause at its shortest). */
+export function leastRetryMs(retries: typeof RETRIES = RETRIES): number {
+  let total = 0;
+  for (let k = 0; k < retries.retries; k++)
+    total += Math.min(retries.minTimeout * retries.factor ** k, retries.maxTimeout);
+  return total;
+}
 
 /**
  * How long a turn waits behind this process's earlier ones before it gives up (as it would give up on another
- * process's lock): a turn that does not end (a hung disk) must not hold up the rate limiter for ever.
+ * process's lock): longer than an earlier turn waits for a dead process's lock (STALE_MS and a pause), and
+ * not for ever (a turn
+ * that does not end, a hung disk, must not hold up the rate limiter for good).
  */
-export const QUEUE_WAIT_MS = 6_000;
+export const QUEUE_WAIT_MS = 12_000;
 
 export interface LockOptions {
   /** For tests; the real timers by default. */
@@ -76,6 +102,8 @@ async function holdingLock<T>(lockPath: string, work: () => Promise<T>): Promise
   const release = await lock(lockPath, {
     lockfilePath: lockPath,
     realpath: false,
+    stale: STALE_MS,
+    update: UPDATE_MS,
     retries: RETRIES,
     // Work under this lock is short; a compromised lock (its directory removed by hand) is not worth a crash.
     onCompromised: () => undefined,
