@@ -37,20 +37,58 @@ function devPorts(env) {
 const OFFICE_TELEMETRY = "https://telemetryservice.firstpartyapps.oaspapps.com";
 
 /**
- * The pages' Content-Security-Policy. Scripts only from the add-in's origin (and Microsoft's office.js CDN in
- * production: office.js loads its host scripts from there); no inline scripts, no eval. Requests go to the
- * add-in's origin and the metrics service, whose URL the user sets: any https origin, or plain http on this
- * computer only (the client refuses anything else). Styles: the pages' own files only; Fluent UI's
- * components (web components 3) and its design tokens style the page through constructed style sheets
- * (adoptedStyleSheets) and CSSOM properties, which CSP does not govern: no <style> element, no 'unsafe-inline'.
+ * The origins the pages may send requests to (connect-src), named one by one: the add-in's own origin
+ * ('self': the team gateway is served there), the service the build is made for (CRYPTOMETRICS_BASE_URL)
+ * and any other a deployment lists (CRYPTOMETRICS_CONNECT_ORIGINS, comma-separated). A build served from
+ * this computer (development, or a production build without ADDIN_ORIGIN, for local testing) may also reach
+ * loopback, where the simulator runs. No other origin: a page that could send anywhere (`https:`) would
+ * send wherever an injected URL pointed. The runtime refuses, with the reason, a service address outside
+ * this list (src/runtime/connect-origins.ts), rather than let the browser block its requests unexplained.
  */
-function contentSecurityPolicy(dev) {
+function connectOrigins(dev, ports) {
+  const named = [];
+  const add = (url, what) => {
+    let origin;
+    try {
+      origin = new URL(url).origin;
+    } catch {
+      throw new Error(`${what} is not a URL: "${url}"`);
+    }
+    if (!/^https:\/\//.test(origin) && !/^http:\/\/(localhost|127\.0\.0\.1)(:|$)/.test(origin))
+      throw new Error(`${what} must be https (or http on loopback), got "${url}"`);
+    if (!named.includes(origin)) named.push(origin);
+  };
+  if (dev) add(`https://localhost:${ports.simulator}`, "the simulator");
+  if (process.env.CRYPTOMETRICS_BASE_URL)
+    add(process.env.CRYPTOMETRICS_BASE_URL, "CRYPTOMETRICS_BASE_URL");
+  for (const extra of (process.env.CRYPTOMETRICS_CONNECT_ORIGINS ?? "").split(","))
+    if (extra.trim() !== "") add(extra.trim(), "CRYPTOMETRICS_CONNECT_ORIGINS");
+  const local = dev || !process.env.ADDIN_ORIGIN;
+  return { named, loopback: local };
+}
+
+/** The loopback sources a local build may reach (the simulator on any port, either scheme). */
+const LOOPBACK = [
+  "http://localhost:*",
+  "http://127.0.0.1:*",
+  "https://localhost:*",
+  "https://127.0.0.1:*",
+];
+
+/**
+ * The pages' Content-Security-Policy. Scripts only from the add-in's origin (and Microsoft's office.js CDN in
+ * production: office.js loads its host scripts from there); no inline scripts, no eval. Requests only to the
+ * origins connectOrigins names. Styles: the pages' own files only; Fluent UI's components (web components 3)
+ * and its design tokens style the page through constructed style sheets (adoptedStyleSheets) and CSSOM
+ * properties, which CSP does not govern: no <style> element, no 'unsafe-inline'.
+ */
+function contentSecurityPolicy(dev, connect) {
   const scripts = dev ? "'self'" : `'self' ${new URL(devDefaults.officeJsCdn).origin}`;
   return [
     "default-src 'self'",
     `script-src ${scripts}`,
     // No websocket: the dev server runs without its live-reload client (see src/tools/start.ts).
-    "connect-src 'self' https: http://localhost:* http://127.0.0.1:*",
+    `connect-src ${["'self'", ...connect.named, ...(connect.loopback ? LOOPBACK : [])].join(" ")}`,
     "style-src 'self'",
     // office.js hides its telemetry frame with a style attribute; attributes cannot run code.
     "style-src-attr 'unsafe-inline'",
@@ -76,6 +114,7 @@ module.exports = (env = {}, argv = {}) => {
   const dev = argv.mode !== "production";
   const ports = devPorts(env);
   const origin = dev ? `https://localhost:${ports.devServer}/` : productionOrigin();
+  const connect = connectOrigins(dev, ports);
   // What the runtime starts with before the user changes anything in the taskpane. Development builds talk to
   // the local simulator with its demo key; production builds take the service URL from the build environment
   // and never carry a key (the user pastes theirs; it lives in OfficeRuntime.storage).
@@ -87,9 +126,11 @@ module.exports = (env = {}, argv = {}) => {
       : process.env.CRYPTOMETRICS_BASE_URL || "",
     defaultApiKey: dev ? devDefaults.demoApiKey : "",
     helpUrl: `${origin}help.html`,
+    // The origins the page may reach besides its own (null: any on loopback too, a local build).
+    connectOrigins: connect.loopback ? null : connect.named,
   };
   const officeJs = dev ? "/office-js/office.js" : devDefaults.officeJsCdn;
-  const pageParameters = { officeJs, csp: contentSecurityPolicy(dev) };
+  const pageParameters = { officeJs, csp: contentSecurityPolicy(dev, connect) };
   return {
     devtool: "source-map",
     entry: {
@@ -193,3 +234,5 @@ module.exports = (env = {}, argv = {}) => {
   };
 };
 module.exports.urlDev = urlDev;
+module.exports.contentSecurityPolicy = contentSecurityPolicy;
+module.exports.connectOrigins = connectOrigins;

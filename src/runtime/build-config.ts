@@ -10,6 +10,11 @@ export interface BuildConfig {
   /** Only development builds carry one: the simulator's demo key, which opens nothing but the simulator. */
   defaultApiKey: string;
   helpUrl: string;
+  /**
+   * The service origins the pages' Content-Security-Policy lets them reach besides their own; null (or
+   * absent) when the build is served from this computer and may reach any (connect-origins.ts).
+   */
+  connectOrigins?: string[] | null;
 }
 
 declare const __CM_BUILD__: BuildConfig | undefined;

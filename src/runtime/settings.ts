@@ -5,6 +5,7 @@
  */
 import type { ApiKeySource } from "../client";
 import type { BuildConfig } from "./build-config";
+import { refusedServiceOrigin } from "./connect-origins";
 import {
   configureRuntimeFrom,
   DEFAULT_RATE_LIMIT_PER_MINUTE,
@@ -43,7 +44,10 @@ export function maskKey(key: string | undefined): string {
 export class Settings {
   constructor(
     private readonly storage: KeyValueStorage,
-    private readonly build: Pick<BuildConfig, "defaultBaseUrl" | "defaultApiKey">,
+    private readonly build: Pick<
+      BuildConfig,
+      "defaultBaseUrl" | "defaultApiKey" | "connectOrigins"
+    >,
     private readonly extra: Partial<RuntimeConfig> = {}
   ) {}
 
@@ -97,6 +101,8 @@ export class Settings {
         "The rate limit must be a whole number of requests per minute between 1 and 6000."
       );
     }
+    const refused = refusedServiceOrigin(baseUrl, this.build.connectOrigins);
+    if (refused) throw new Error(refused);
     await this.storage.setItem(STORAGE_KEYS.baseUrl, baseUrl.trim());
     await this.storage.setItem(STORAGE_KEYS.rateLimit, String(rateLimitPerMinute));
     return this.apply();

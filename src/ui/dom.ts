@@ -1,8 +1,22 @@
 /**
  * The one way the taskpane and the preview page build DOM: elements with attributes and children, text set
  * through text nodes only. Service data (project names, descriptions, error messages) can therefore never be
- * parsed as HTML: a name like `Tick & Tock "Perps" <beta>` is shown exactly as written.
+ * parsed as HTML: a name like `Tick & Tock "Perps" <beta>` is shown exactly as written. Nor can it reorder
+ * itself: bidirectional formatting characters in text and in the attributes people read (title, labels)
+ * show as U+FFFD, as the CLI shows them (sheet/display-text.ts: "gnp.exe" with an RLO would read "exe.png").
  */
+import { neutraliseBidi } from "../sheet/display-text";
+
+/** Attributes whose text is read by people (tooltips, accessible names): shown as the CLI shows text. */
+const READ_ATTRIBUTES: ReadonlySet<string> = new Set([
+  "title",
+  "aria-label",
+  "aria-description",
+  "aria-valuetext",
+  "alt",
+  "placeholder",
+  "label",
+]);
 
 export type Child = Node | string | number | null | undefined | false;
 
@@ -24,7 +38,8 @@ export function h(tag: string, attributes: Attributes = {}, ...children: Child[]
     if (typeof value === "function") {
       element.addEventListener(name.replace(/^on/, "").toLowerCase(), value);
     } else {
-      element.setAttribute(name, value === true ? "" : String(value));
+      const text = value === true ? "" : String(value);
+      element.setAttribute(name, READ_ATTRIBUTES.has(name) ? neutraliseBidi(text) : text);
     }
   }
   append(element, children);
@@ -34,8 +49,15 @@ export function h(tag: string, attributes: Attributes = {}, ...children: Child[]
 export function append(parent: Node, children: readonly Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
-    parent.appendChild(typeof child === "object" ? child : document.createTextNode(String(child)));
+    parent.appendChild(
+      typeof child === "object" ? child : document.createTextNode(neutraliseBidi(String(child)))
+    );
   }
+}
+
+/** Sets an element's text (for text from the service or the user: shown as `h` shows text). */
+export function setText(element: Node, text: string): void {
+  element.textContent = neutraliseBidi(text);
 }
 
 /** Replaces every child of `parent`. */

@@ -28,17 +28,17 @@ export const HOSTILE_LINKS = [
 
 type Json = Record<string, unknown>;
 
-function plant(path: string, body: Json): Json {
+function plant(path: string, body: Json, name: string): Json {
   const data = body.data;
   if (path === "/v2/projects" && Array.isArray(data)) {
     for (const p of data as Json[]) {
       if (p.project_id !== "aave") continue;
-      p.name = HOSTILE_NAME;
+      p.name = name;
       (p.products as Json[])[0].product_name = `V1 ${payload("product")}`;
     }
   } else if (path === "/v2/projects/aave" && data && typeof data === "object") {
     const d = data as Json;
-    d.name = HOSTILE_NAME;
+    d.name = name;
     d.description = { what: HOSTILE_WHAT, how: payload("how") };
     d.links = HOSTILE_LINKS;
     for (const def of (d.metric_definitions as Json[] | undefined) ?? [])
@@ -59,7 +59,11 @@ export interface HostileProxy {
   close(): Promise<void>;
 }
 
-export async function startHostileProxy(upstream: string): Promise<HostileProxy> {
+/** `name`: what aave is called (markup by default; another test plants bidirectional overrides). */
+export async function startHostileProxy(
+  upstream: string,
+  name: string = HOSTILE_NAME
+): Promise<HostileProxy> {
   const sockets = new Set<Socket>();
   const proxy: HostileProxy = { url: "", failWithMarkup: false, close: async () => undefined };
   const server = http.createServer((req, res) => {
@@ -96,7 +100,7 @@ export async function startHostileProxy(upstream: string): Promise<HostileProxy>
         status = 400;
         body = JSON.stringify({ message: HOSTILE_ERROR });
       } else if (req.method === "GET" && status === 200 && /json/.test(out["content-type"] ?? "")) {
-        body = JSON.stringify(plant(url.pathname, JSON.parse(body) as Json));
+        body = JSON.stringify(plant(url.pathname, JSON.parse(body) as Json, name));
       }
       res.writeHead(status, out);
       res.end(body);

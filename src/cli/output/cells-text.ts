@@ -3,6 +3,7 @@
  * printed below it, and how numbers read for people.
  */
 import { Grid, isWholeError } from "../../sheet/cells";
+import { BIDI_CONTROL_CLASS, PLACEHOLDER } from "../../sheet/display-text";
 
 /** 0 -> A, 25 -> Z, 26 -> AA: spreadsheet column letters. */
 export function columnLetters(index: number): string {
@@ -48,11 +49,10 @@ function joinCodeAndMessage(code: string, message: string): string {
  * title or clear the screen, BEL rings, NUL hides what follows), DEL, C1 controls (0x9B is an 8-bit ESC [)
  * and the bidirectional formatting characters (an RLO makes "exe.txt" read "txt.exe").
  */
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${BIDI_CONTROL_CLASS}]`, "g");
 
 /** Shown in place of each unsafe character: visible, so nothing is hidden, and inert. */
-export const PLACEHOLDER = "\ufffd";
+export { PLACEHOLDER };
 
 /** Text from the service or a formula, safe to print on a terminal: unsafe characters shown as �. */
 export function printable(text: string): string {

@@ -26,7 +26,7 @@ import {
   type ParamValue,
 } from "../model/formula-builder";
 import { callForPreview } from "../model/formula-text";
-import { h, replaceChildren } from "../../ui/dom";
+import { h, replaceChildren, setText } from "../../ui/dom";
 import { cardView } from "../../ui/card-view";
 import { dropdownField } from "../../ui/controls";
 import { updatePaneLayout } from "../../ui/pane-layout";
@@ -167,7 +167,7 @@ export function builderView(ctx: AppContext): BuilderView {
     if (insertShown) status.clear();
     insertShown = false;
     if (result.ok) {
-      formula.textContent = result.formula;
+      setText(formula, result.formula);
       replaceChildren(problems);
       hint.textContent = "";
       setInactive(insert, false);
@@ -194,7 +194,7 @@ export function builderView(ctx: AppContext): BuilderView {
 
   const renderParams = (): void => {
     const spec = specFor(state.fn);
-    summary.textContent = spec?.summary ?? "";
+    setText(summary, spec?.summary ?? "");
     if (!spec || !catalogue) return;
     // Controls report their first value as they are made: the values to show are the ones from before.
     const initial = state.values;

@@ -5,7 +5,7 @@
  * chosen (announced when the choice changes, not on every keystroke of the search).
  */
 import { CatalogueIndex } from "../model/catalogue-search";
-import { h } from "../../ui/dom";
+import { h, setText } from "../../ui/dom";
 import { searchField } from "../../ui/search-field";
 import { listbox } from "../../ui/listbox";
 
@@ -85,7 +85,7 @@ export function picker(options: PickerOptions): Picker {
   const describe = (): void => {
     const chosen = list.chosen();
     const names = chosen.map((id) => byId.get(id)?.name ?? id);
-    summary.textContent = chosen.length === 0 ? "Nothing chosen." : `Chosen: ${names.join(", ")}`;
+    setText(summary, chosen.length === 0 ? "Nothing chosen." : `Chosen: ${names.join(", ")}`);
     clear.hidden = chosen.length === 0 || (!options.multiple && !options.optional);
   };
 

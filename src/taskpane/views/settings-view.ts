@@ -22,7 +22,7 @@ import {
 import { checkServiceAddress, type AddressVerdict } from "../../runtime/address-check";
 import type { AppContext } from "../app-context";
 import { apiKeyProblem, rateLimitProblem, serviceUrlProblem } from "../model/field-checks";
-import { h, replaceChildren } from "../../ui/dom";
+import { h, replaceChildren, setText } from "../../ui/dom";
 import { textField } from "../../ui/controls";
 import { statusLine, withBusy, type StatusLine } from "../../ui/status";
 import { explainError } from "../model/plain-errors";
@@ -38,7 +38,7 @@ function cacheSection(ctx: AppContext): HTMLElement {
     try {
       state.textContent = describeCache(await ctx.cache.info());
     } catch (error) {
-      state.textContent = explainError(error, "read the cache size").message;
+      setText(state, explainError(error, "read the cache size").message);
     }
   };
   const clear = h("fluent-button", { id: "clear-cache", appearance: "outline" }, "Clear cache");
