@@ -90,9 +90,7 @@ describe("array constants", () => {
   it("refuses one element more, pointing at it: the rest is not read", () => {
     const text = `VALUE({${ids(MAX_ARRAY_ELEMENTS + 5)}},"fees")`;
     const error = refusal(text);
-    expect(error.message).toMatch(
-      /^an array constant holds at most 5,000 elements at column \d+$/
-    );
+    expect(error.message).toMatch(/^an array constant holds at most 5,000 elements at column \d+$/);
     const column = `VALUE({${ids(MAX_ARRAY_ELEMENTS)},`.length + 1;
     expect(error.column).toBe(column);
   });
