@@ -351,7 +351,9 @@ export function jsonLargerThan(value: unknown, limit: number): boolean {
     if (typeof v === "string") total += v.length + 2;
     else if (typeof v === "number") total += String(v).length + 1;
     else if (Array.isArray(v)) {
+      // Each element is at least a character and a comma: a long array is over before it is walked.
       total += 2 + v.length;
+      if (total > limit) return true;
       for (const item of v as unknown[]) stack.push(item);
     } else if (typeof v === "object" && v !== null) {
       total += 2;
