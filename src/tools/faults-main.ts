@@ -19,7 +19,9 @@ import { formatTable, formatViolations } from "./faults/report";
 import { healthyBaseline, runScenario, type FaultRow } from "./faults/run";
 import { SCENARIOS, type FaultScenario } from "./faults/scenarios";
 import { HOSTILE_ATTACKS, type AttackResult, type HostileAttack } from "./hostile/attacks";
+import { BUDGET_AND_LIMIT_ATTACKS } from "./hostile/budget-and-limits-attacks";
 import { HELD_ATTACKS } from "./hostile/held";
+import { KEY_AND_CACHE_ATTACKS } from "./hostile/key-and-cache-attacks";
 import { READING_ATTACKS } from "./hostile/reading-attacks";
 import { openHostileLab } from "./hostile/lab";
 import { formatHostileTable, formatHostileViolations } from "./hostile/report";
@@ -53,9 +55,12 @@ async function main(): Promise<number> {
   const matches = (name: string): boolean =>
     only.length === 0 || only.some((o) => name.toLowerCase().includes(o.toLowerCase()));
   const scenarios = SCENARIOS.filter((s) => matches(s.name));
-  const attacks = HOSTILE_ATTACKS.concat(HELD_ATTACKS, READING_ATTACKS).filter((a) =>
-    matches(a.name)
-  );
+  const attacks = HOSTILE_ATTACKS.concat(
+    HELD_ATTACKS,
+    READING_ATTACKS,
+    KEY_AND_CACHE_ATTACKS,
+    BUDGET_AND_LIMIT_ATTACKS
+  ).filter((a) => matches(a.name));
   if (scenarios.length === 0 && attacks.length === 0) {
     process.stderr.write(`faults: no fault or attack matches ${only.join(", ")}\n`);
     return 2;

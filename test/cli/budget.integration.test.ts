@@ -23,7 +23,8 @@ import { MAX_CLOCK_SKEW_MS } from "../../src/client/http/rate-limiter";
 
 const ROOT = resolve(__dirname, "../..");
 const CLI = join(ROOT, "dist/node/cli/main.js");
-const CLOCK_AHEAD = join(ROOT, "test/fixtures/cli/clock-ahead.js");
+// Built with the CLI (npm test builds first).
+const CLOCK_AHEAD = join(ROOT, "dist/node/tools/hostile/clock-ahead.js");
 
 let slow: RunningSimulator;
 let fast: RunningSimulator;

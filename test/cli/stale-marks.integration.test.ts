@@ -14,7 +14,8 @@ import { startHostileService, type HostileService } from "../../src/tools/hostil
 
 const ROOT = resolve(__dirname, "../..");
 const CLI = join(ROOT, "dist/node/cli/main.js");
-const CLOCK_AHEAD = join(ROOT, "test/fixtures/cli/clock-ahead.js");
+// Built with the CLI (npm test builds first).
+const CLOCK_AHEAD = join(ROOT, "dist/node/tools/hostile/clock-ahead.js");
 const FORMULAS = ['VALUE("aave","tvl")', 'VALUE("aave","fees","2024-01-15")'];
 
 let sim: RunningSimulator;

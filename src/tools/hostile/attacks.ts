@@ -23,7 +23,7 @@ const SETTLE_BOUND_MS = 130_000;
 export interface AttackResult {
   attack: string;
   /** Where it was tried: the CLI in its own process, or the runtime on virtual time. */
-  through: "CLI" | "runtime" | "functions";
+  through: "CLI" | "runtime" | "functions" | "pages";
   /** One line: what the add-in did. */
   observed: string;
   requests: number;
@@ -49,11 +49,11 @@ function mb(bytes: number | undefined): string {
 }
 
 /** The first line of the CLI's output after the formula line: the whole-result error or first row. */
-function firstAnswer(run: CliOutcome): string {
+export function firstAnswer(run: CliOutcome): string {
   return run.stdout.split("\n")[1] ?? run.stderr.split("\n")[0] ?? "";
 }
 
-function cliChecks(
+export function cliChecks(
   run: CliOutcome,
   key: string,
   expect: { requests?: number; message?: RegExp; rss?: boolean }
@@ -76,7 +76,7 @@ function cliChecks(
   return v;
 }
 
-function cliResult(
+export function cliResult(
   name: string,
   run: CliOutcome,
   key: string,

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 /** The repository's root: the nearest directory above with a package.json (from src/ or from dist/node/). */
-function repositoryRoot(from = __dirname): string {
+export function repositoryRoot(from = __dirname): string {
   for (let dir = resolve(from); ; dir = dirname(dir)) {
     if (existsSync(join(dir, "package.json"))) return dir;
     if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);

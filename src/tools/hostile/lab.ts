@@ -34,6 +34,8 @@ export interface RuntimeOutcome {
 
 export interface HostileLab {
   readonly key: string;
+  /** The compiled CLI and peak-rss.js, for attacks that start the CLI their own way. */
+  readonly paths: HostileLabOptions;
   readonly service: HostileService;
   /** Another origin (localhost instead of 127.0.0.1): what reaches it is recorded. */
   readonly elsewhere: HostileService;
@@ -66,6 +68,7 @@ export async function openHostileLab(options: HostileLabOptions): Promise<Hostil
   };
   return {
     key: LAB_KEY,
+    paths: options,
     service,
     elsewhere,
     virtual,

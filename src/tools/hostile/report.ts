@@ -13,6 +13,21 @@ const HEADERS = [
   "ok",
 ] as const;
 
+/**
+ * What a terminal would act on (controls but none kept, C1, bidirectional formatting), written as its code
+ * point: an observation quoting hostile text must not reorder or recolour the report that shows it.
+ */
+const UNSAFE =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+function inert(text: string): string {
+  return text.replace(
+    UNSAFE,
+    (c) => `<U+${c.codePointAt(0)?.toString(16).toUpperCase().padStart(4, "0")}>`
+  );
+}
+
 function time(r: AttackResult): string {
   const clock = r.through === "runtime" ? " (virtual)" : "";
   return r.ms < 1_000
@@ -29,7 +44,7 @@ export function hostileCells(attack: HostileAttack, r: AttackResult): string[] {
     time(r),
     r.peakRssBytes === undefined ? "-" : `${Math.round(r.peakRssBytes / 1_048_576)} MB`,
     String(r.keyRun),
-    r.observed.replace(/\|/g, "/").slice(0, 110),
+    inert(r.observed.replace(/\|/g, "/")).slice(0, 110),
     r.violations.length === 0 ? "yes" : `NO (${r.violations.length})`,
   ];
 }

@@ -10,6 +10,7 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { echoVariants } from "./echo";
+import { hiddenVariants } from "./hidden-key";
 import { deepValue, wideProjects } from "./payloads";
 
 /** What the service does. Every attack applies to the paths matching `paths` (default: every path). */
@@ -27,8 +28,13 @@ export type Attack =
   | { kind: "duplicated-rows" }
   /** Names, symbols and descriptions replaced by `text` (formulas, escapes...). */
   | { kind: "names"; texts: readonly string[] }
-  /** An error status whose body quotes the caller's key in every variant of echo.ts. */
-  | { kind: "key-echo"; status: number }
+  /**
+   * An error status whose body quotes the caller's key in every variant of echo.ts; with `hidden`, in every
+   * variant of hidden-key.ts instead (split by invisible characters, full-width, base64).
+   */
+  | { kind: "key-echo"; status: number; hidden?: boolean }
+  /** The simulator's answer, `ms` late (a slow service: requests stay open). */
+  | { kind: "delay"; ms: number }
   /** 429 (or 503) with this Retry-After, always. */
   | { kind: "retry-after"; value: string; status: 429 | 503 }
   /** Headers at once, then a byte every `everyMs`, never finishing. */
@@ -214,8 +220,23 @@ export async function startHostileService(options: {
         return pump(res, projectListChunks(undefined), count);
       case "key-echo":
         res.writeHead(attack.status, JSON_HEADERS);
-        res.end(JSON.stringify({ message: echoVariants(key).join(" | ") }));
+        res.end(
+          JSON.stringify({
+            message: (attack.hidden ? hiddenVariants(key) : echoVariants(key)).join(" | "),
+          })
+        );
         return;
+      case "delay": {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, attack.ms);
+          timers.add(timer);
+        });
+        const answer = await upstreamJson(options.upstream, req);
+        if (res.destroyed) return;
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body);
+        return;
+      }
       case "retry-after":
         res.writeHead(attack.status, { ...JSON_HEADERS, "retry-after": attack.value });
         res.end(JSON.stringify({ message: "slow down" }));

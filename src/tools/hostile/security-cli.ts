@@ -1,0 +1,112 @@
+/**
+ * The CLI started for the security attacks: as `npm run cli` starts it (its node flags), with the lab's
+ * service and key (through the environment), a cache directory the attack chooses and keeps across runs,
+ * and what the attack adds: more environment (a preload, a time scale), a shell line before it (`ulimit`),
+ * a signal at the moment it picks. Peak memory as in cli-run.ts (fd 3, the kernel's high-water mark).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { dirname, join } from "node:path";
+import { cliNodeFlags } from "./cli-command";
+import type { HostileLab } from "./lab";
+
+export interface ProcessRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  peakRssBytes: number | undefined;
+  killed: boolean;
+}
+
+export interface StartOptions {
+  cacheDir: string;
+  env?: Record<string, string>;
+  /** A shell line run first in the same shell (the CLI is exec'd after it): `ulimit -f 16`. */
+  shell?: string;
+  timeoutMs?: number;
+}
+
+function quote(word: string): string {
+  return `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * The environment that runs the CLI with its clock `ms` ahead: clock-ahead.js, compiled next to peak-rss.js
+ * (the same build as the CLI), preloaded.
+ */
+export function clockAhead(lab: HostileLab, ms: number): Record<string, string> {
+  return {
+    NODE_OPTIONS: `--require ${join(dirname(lab.paths.peakRssPath), "clock-ahead.js")}`,
+    CLOCK_OFFSET_MS: String(ms),
+  };
+}
+
+export function startCli(
+  lab: HostileLab,
+  args: readonly string[],
+  o: StartOptions
+): { child: ChildProcess; done: Promise<ProcessRun> } {
+  const argv = [
+    ...cliNodeFlags(),
+    "--require",
+    lab.paths.peakRssPath,
+    lab.paths.cliPath,
+    "eval",
+    "--base-url",
+    lab.service.url,
+    "--cache-dir",
+    o.cacheDir,
+    ...args,
+  ];
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: o.cacheDir,
+    CRYPTOMETRICS_API_KEY: lab.key,
+    ...o.env,
+  };
+  const started = Date.now();
+  const child = o.shell
+    ? spawn("sh", ["-c", `${o.shell}; exec ${[process.execPath, ...argv].map(quote).join(" ")}`], {
+        stdio: ["ignore", "pipe", "pipe", "pipe"],
+        env,
+      })
+    : spawn(process.execPath, argv, { stdio: ["ignore", "pipe", "pipe", "pipe"], env });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  let peak = "";
+  let killed = false;
+  child.stdout?.on("data", (d: Buffer) => out.push(d));
+  child.stderr?.on("data", (d: Buffer) => err.push(d));
+  (child.stdio[3] as NodeJS.ReadableStream | null)?.on("data", (d: Buffer) => {
+    peak += d.toString();
+  });
+  const timer = setTimeout(() => {
+    killed = true;
+    child.kill("SIGKILL");
+  }, o.timeoutMs ?? 180_000);
+  const done = new Promise<ProcessRun>((resolve) =>
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      const bytes = Number(peak.trim());
+      resolve({
+        code,
+        signal,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+        ms: Date.now() - started,
+        peakRssBytes: peak.trim() !== "" && Number.isFinite(bytes) ? bytes : undefined,
+        killed,
+      });
+    })
+  );
+  return { child, done };
+}
+
+export function runCliIn(
+  lab: HostileLab,
+  args: readonly string[],
+  o: StartOptions
+): Promise<ProcessRun> {
+  return startCli(lab, args, o).done;
+}
