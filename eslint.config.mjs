@@ -56,6 +56,18 @@ const noDataSpreads = [
   },
 ];
 
+// The pages show text from the service (names, descriptions, messages): every write of an element's text goes
+// through src/ui/dom.ts (h, setText), which shows bidirectional controls as U+FFFD as the CLI does, so that
+// "gnp.exe" behind an override cannot show as "exe.png". HTML is never written from a string.
+const pageTextWrites = [
+  {
+    selector:
+      "AssignmentExpression > MemberExpression.left[property.name=/^(textContent|innerText|innerHTML|outerHTML|nodeValue)$/]",
+    message:
+      "Write an element's text with setText (or h) from src/ui/dom.ts: it neutralises bidi controls in service text.",
+  },
+];
+
 export default [
   {
     ignores: [
@@ -121,6 +133,11 @@ export default [
     files: ["src/**/*.ts"],
     ignores: OFFICE_EDGE,
     rules: { "no-restricted-globals": ["error", ...officeGlobals] },
+  },
+  {
+    files: ["src/{taskpane,ui,preview,commands}/**/*.ts"],
+    ignores: ["src/ui/dom.ts"],
+    rules: { "no-restricted-syntax": ["error", ...noDataSpreads, ...pageTextWrites] },
   },
   {
     files: ["src/{client,engine,sheet}/**/*.ts"],

@@ -10,7 +10,7 @@
 import type { Settings } from "../runtime/settings";
 import { testConnection, type ConnectionClient } from "../runtime/connection-test";
 import { checkServiceAddress } from "../runtime/address-check";
-import { h } from "../ui/dom";
+import { h, setText } from "../ui/dom";
 import { textField } from "../ui/controls";
 import { statusLine, withBusy } from "../ui/status";
 import { apiKeyProblem, serviceUrlProblem } from "../taskpane/model/field-checks";
@@ -57,9 +57,12 @@ export function connectionForm(
   const show = async (open?: boolean): Promise<void> => {
     const s = await settings.snapshot();
     url.setValue(s.baseUrl);
-    label.textContent = s.baseUrl
-      ? `Connection: ${s.baseUrl} · key ${s.hasKey ? s.maskedKey : "not set"}`
-      : "Connection: not set up";
+    setText(
+      label,
+      s.baseUrl
+        ? `Connection: ${s.baseUrl} · key ${s.hasKey ? s.maskedKey : "not set"}`
+        : "Connection: not set up"
+    );
     setOpen(open ?? (!s.baseUrl || !s.hasKey));
   };
 

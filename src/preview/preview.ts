@@ -5,7 +5,7 @@
  */
 import { displayCell } from "../sheet/cell-display";
 import { DataSourceWatch } from "../runtime/data-source";
-import { h, replaceChildren } from "../ui/dom";
+import { h, replaceChildren, setText } from "../ui/dom";
 import { followTheme } from "../ui/fluent";
 import { whenOfficeReady } from "../ui/office-ready";
 import { officeSettings } from "../runtime/office";
@@ -122,8 +122,8 @@ function start(): void {
 
   const select = (at: Position): void => {
     selected = at;
-    nameBox.textContent = addressOf(at);
-    formulaLabel.textContent = `Formula for ${addressOf(at)}`;
+    setText(nameBox, addressOf(at));
+    setText(formulaLabel, `Formula for ${addressOf(at)}`);
     input.value = model.entryAt(at)?.formula ?? "";
     draw(true);
   };

@@ -65,3 +65,28 @@ describe("no spreads of data-sized arrays into calls", () => {
     expect(flaggedLines(code, "src/engine/example.ts")).toEqual([]);
   }, 60_000);
 });
+
+describe("the pages write element text only through src/ui/dom.ts (bidi controls neutralised)", () => {
+  const WRITES = [
+    "export const a = (e: HTMLElement, s: string) => { e.textContent = s; };",
+    "export const b = (e: HTMLElement, s: string) => { e.innerHTML = s; };",
+    "export const c = (e: HTMLElement, s: string) => { e.innerText = s; };",
+  ].join("\n");
+
+  it.each([
+    "src/taskpane/views/example.ts",
+    "src/ui/example.ts",
+    "src/preview/example.ts",
+    "src/commands/example.ts",
+  ])(
+    "refuses textContent, innerHTML and innerText writes in %s",
+    (filePath) => {
+      expect(flaggedLines(WRITES, filePath)).toEqual([1, 2, 3]);
+    },
+    60_000
+  );
+
+  it("allows them in src/ui/dom.ts, where setText neutralises the text", () => {
+    expect(flaggedLines(WRITES, "src/ui/dom.ts")).toEqual([]);
+  }, 60_000);
+});

@@ -169,12 +169,12 @@ export function builderView(ctx: AppContext): BuilderView {
     if (result.ok) {
       setText(formula, result.formula);
       replaceChildren(problems);
-      hint.textContent = "";
+      setText(hint, "");
       setInactive(insert, false);
     } else {
-      formula.textContent = "";
+      setText(formula, "");
       replaceChildren(problems, ...result.problems.map((p) => h("li", {}, p)));
-      hint.textContent = guidance(result.missing);
+      setText(hint, guidance(result.missing));
       setInactive(insert, true);
       previewRun++;
       status.clear();

@@ -10,7 +10,7 @@
 import type { MarketSector, Metric, Project } from "../../client/data/types";
 import type { AppContext } from "../app-context";
 import type { Catalogue } from "../model/catalogue-store";
-import { h, type Child } from "../../ui/dom";
+import { h, type Child, setText } from "../../ui/dom";
 import { searchField } from "../../ui/search-field";
 import { listbox } from "../../ui/listbox";
 import { statusLine } from "../../ui/status";
@@ -147,7 +147,7 @@ export function catalogueView(ctx: AppContext): HTMLElement {
     if (announceTimer) clearTimeout(announceTimer);
     announceTimer = setTimeout(
       () => {
-        announce.textContent = text;
+        setText(announce, text);
       },
       now ? 0 : ANNOUNCE_AFTER_MS
     );
@@ -195,7 +195,7 @@ export function catalogueView(ctx: AppContext): HTMLElement {
     const text =
       (q.trim() === "" ? `${total} ${active}` : `${hits.length} of ${total} ${active}`) +
       (shown < hits.length ? ` (first ${shown} shown; refine the search)` : "");
-    count.textContent = text;
+    setText(count, text);
     count.dataset.ms = (performance.now() - started).toFixed(1);
     empty.hidden = true;
     if (hits.length === 0) {
@@ -219,7 +219,7 @@ export function catalogueView(ctx: AppContext): HTMLElement {
   const load = async (): Promise<void> => {
     const run = ++loading;
     status.show("busy", "Loading the catalogue…");
-    count.textContent = "";
+    setText(count, "");
     // The client retries a silent service for a while: say so rather than spin without a word.
     let stopRetries = (): void => undefined;
     let settled = false;

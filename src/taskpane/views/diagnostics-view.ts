@@ -11,7 +11,7 @@ import {
   describeUsage,
   exportDiagnostics,
 } from "../model/diagnostics-model";
-import { h, replaceChildren } from "../../ui/dom";
+import { h, replaceChildren, setText } from "../../ui/dom";
 import { statusLine } from "../../ui/status";
 import { onPress } from "./feedback";
 
@@ -146,8 +146,8 @@ export function diagnosticsView(ctx: AppContext): HTMLElement {
       usage.level === "high" ? "error" : usage.level === "medium" ? "warning" : "success"
     );
     meter.dataset.level = usage.level;
-    usageText.textContent = usage.summary;
-    usageDetail.textContent = usage.detail;
+    setText(usageText, usage.summary);
+    setText(usageDetail, usage.detail);
   };
 
   const follow = async (): Promise<void> => {

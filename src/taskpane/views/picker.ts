@@ -94,8 +94,10 @@ export function picker(options: PickerOptions): Picker {
     const shown = index.search(q, MAX_SHOWN);
     list.setItems(shown);
     empty.hidden = shown.length > 0;
-    empty.textContent =
-      byId.size === 0 ? "Nothing to choose from yet." : `Nothing matches “${q.trim()}”.`;
+    setText(
+      empty,
+      byId.size === 0 ? "Nothing to choose from yet." : `Nothing matches “${q.trim()}”.`
+    );
   };
   search.input.addEventListener("input", render);
 

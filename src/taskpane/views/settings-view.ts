@@ -36,7 +36,7 @@ function cacheSection(ctx: AppContext): HTMLElement {
   const status = statusLine("cache-status");
   const show = async (): Promise<void> => {
     try {
-      state.textContent = describeCache(await ctx.cache.info());
+      setText(state, describeCache(await ctx.cache.info()));
     } catch (error) {
       setText(state, explainError(error, "read the cache size").message);
     }
