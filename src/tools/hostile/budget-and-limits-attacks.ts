@@ -21,7 +21,11 @@ import { join } from "node:path";
 import { createDataset } from "../../simulator";
 import { neutraliseBidi } from "../../sheet/display-text";
 import { LAB_START } from "../faults/lab";
+import { DEFAULT_LIMITS } from "../../client/policy";
 import { cliResult, MAX_RSS_BYTES, type AttackResult, type HostileAttack } from "./attacks";
+
+/** The service's budget (a minute, scaled here to 5 s). */
+const RATE_LIMIT_PER_MINUTE = 60;
 import { repositoryRoot } from "./cli-command";
 import type { HostileLab } from "./lab";
 import { CONTROL_TEXTS } from "./payloads";
@@ -79,34 +83,34 @@ const STOPS = [
   ["SIGKILL", null],
 ] as const;
 
+/**
+ * Slow runs sharing one cache directory, as a team's scripts do: each holds at most its client's exchanges
+ * in flight (DEFAULT_LIMITS.maxInFlight), so together they hold the minute's budget open.
+ */
+const RUNS = Math.ceil(RATE_LIMIT_PER_MINUTE / DEFAULT_LIMITS.maxInFlight);
+/** Open starts (of 60) that make the budget full: the next run would wait for them. */
+const FULL = RATE_LIMIT_PER_MINUTE - 5;
+
 const STOPPED = STOPS.map(([signal, code]): HostileAttack => ({
   name: `a run stopped by ${signal} mid-request, then one VALUE`,
   bound: "the next run waits the window (5 s, scaled), not 2 min more",
   run: async (lab) => {
     const dir = scratch(`stop-${signal}`);
     const cacheDir = join(dir, "cache");
-    fresh(lab, { kind: "delay", ms: 8_000 }, /financial-statement/);
-    const first = startCli(
-      lab,
-      [
-        "--file",
-        file(
-          dir,
-          DEMO_IDS.slice(0, 40).map((id) => `STATEMENT("${id}","quarter")`)
-        ),
-      ],
-      {
-        cacheDir,
-        env: SCALE,
-      }
-    );
+    fresh(lab, { kind: "delay", ms: 30_000 }, /financial-statement/);
+    const runs = Array.from({ length: RUNS }, (_, r) => {
+      const ids = DEMO_IDS.slice(r * 4, r * 4 + DEFAULT_LIMITS.maxInFlight + 2);
+      const path = join(dir, `model-${r}.txt`);
+      writeFileSync(path, ids.map((id) => `STATEMENT("${id}","quarter")\n`).join(""));
+      return startCli(lab, ["--file", path], { cacheDir, env: SCALE });
+    });
     let open = 0;
-    for (let i = 0; i < 400 && open < 30; i++) {
+    for (let i = 0; i < 600 && open < FULL; i++) {
       await new Promise((r) => setTimeout(r, 50));
       open = record(cacheDir)?.open.length ?? 0;
     }
-    first.child.kill(signal);
-    const stopped = await first.done;
+    for (const run of runs) run.child.kill(signal);
+    const stopped = await Promise.all(runs.map((run) => run.done));
     const left = record(cacheDir)?.open.length ?? 0;
     fresh(lab, { kind: "none" });
     const next = await runCliIn(lab, ['VALUE("aave","tvl")'], {
@@ -115,17 +119,24 @@ const STOPPED = STOPS.map(([signal, code]): HostileAttack => ({
       timeoutMs: 200_000,
     });
     const v: string[] = [];
-    if (open < 30) v.push(`only ${open} requests were under way`);
-    if (code !== null && stopped.code !== code)
-      v.push(`stopped with exit ${stopped.code}, not ${code}`);
+    if (open < FULL) v.push(`only ${open} requests were under way`);
+    const codes = [...new Set(stopped.map((s) => s.code))];
+    if (code !== null && (codes.length !== 1 || codes[0] !== code))
+      v.push(`stopped with exit ${codes.join(", ")}, not ${code}`);
     if (next.code !== 0) v.push(`the next run: exit ${next.code} ${next.stderr.slice(0, 120)}`);
-    if (next.ms > 20_000) v.push(`the next run took ${seconds(next.ms)}`);
+    if (next.ms > 10_000) v.push(`the next run took ${seconds(next.ms)}`);
+    // A wait long enough to notice is said as a wait for the budget, never as a service unreachable.
+    const waitSaid = /waiting \d+ s for the request budget/.test(next.stderr);
+    if (next.ms > 3_000 && !waitSaid)
+      v.push(`${seconds(next.ms)} without saying it waited: ${next.stderr.slice(0, 160)}`);
+    if (/could not be reached/.test(next.stdout + next.stderr))
+      v.push("said the service could not be reached");
     rmSync(dir, { recursive: true, force: true });
     return cliResult(
       `a run stopped by ${signal} mid-request, then one VALUE`,
       outcome(lab, next),
       lab.key,
-      `${open} under way; ${signal === "SIGKILL" ? "killed" : `exit ${stopped.code}`}, ${left} left open; next VALUE ${seconds(next.ms)}${/waiting \d+ s/.test(next.stderr) ? " (waiting said)" : ""}`,
+      `${RUNS} runs, ${open} requests under way; ${signal === "SIGKILL" ? "killed" : `exit ${codes.join(", ")}`}, ${left} left open; next VALUE ${seconds(next.ms)}${waitSaid ? " (the wait said)" : ""}`,
       v
     );
   },
