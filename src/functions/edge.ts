@@ -104,7 +104,7 @@ function forKind(error: CryptometricsError): { code: ErrorCode; message: string 
     case "timeout":
       // No attempt made: the call waited for a turn in the request budget (other runs may hold it), and
       // the service was never asked. Not "could not be reached".
-      if (e.attempts === 0)
+      if (error.attempts === 0)
         return {
           code: "na",
           message: around("", e.message, `. ${sentence(retryHint("in a minute"))}.`),
@@ -115,7 +115,7 @@ function forKind(error: CryptometricsError): { code: ErrorCode; message: string 
   }
 }
 
-function unreachable(e: CryptometricsError): { code: ErrorCode; message: string } {
+function unreachable(e: { message: string }): { code: ErrorCode; message: string } {
   return {
     code: "na",
     message: around(

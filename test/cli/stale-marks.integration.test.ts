@@ -64,15 +64,9 @@ async function yesterday(): Promise<{ dir: string; values: unknown[]; at: number
 }
 
 it.each([
-  [401, /^listProjects\(\): not authorised \(check the API key\) \(HTTP 401\)/],
-  [
-    402,
-    /^listProjects\(\): not covered by the subscription \(HTTP 402\).*your plan does not cover this call/,
-  ],
-  [
-    403,
-    /^listProjects\(\): not covered by the subscription \(HTTP 403\).*your plan does not cover this call/,
-  ],
+  [401, /^not authorised \(check the API key\) \(HTTP 401\)/],
+  [402, /^not covered by the subscription \(HTTP 402\).*your plan does not cover this call/],
+  [403, /^not covered by the subscription \(HTTP 403\).*your plan does not cover this call/],
 ])(
   "the day after, a %i: every result says the key or plan was refused; no figure, nothing stale",
   async (status, said) => {
