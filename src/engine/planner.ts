@@ -17,6 +17,10 @@
  *   request more when they do not.
  * - Ties keep the metric form (fewer projects chosen): one metric across projects is the service's documented
  *   batching use, and its long rows carry one value each.
+ * - Canonical: the plan depends on the set of needs only, never on the order the cells arrived in. Projects and
+ *   metrics are indexed in sorted order (so ties break the same way every time), id lists are sorted and the
+ *   requests come out in a fixed order. Two analysts running the same model send the same requests, which a
+ *   shared cache in front of the service (the team gateway) then answers once.
  *
  * A metric whose request may ask for every project (§4.11 with `project_ids=all`, see series-grouping.ts)
  * costs one request whatever the number of projects: a 500-project column is one request, not ten chunks.
@@ -285,8 +289,9 @@ export function planRequests(
   maxIdsPerRequest: number,
   options: PlanOptions = {}
 ): PlannedRequest[] {
-  const projects = [...new Set(needs.map((n) => n.projectId))];
-  const metrics = [...new Set(needs.map((n) => n.metricId))];
+  // Sorted: the same needs in any order give the same plan (see the module comment).
+  const projects = [...new Set(needs.map((n) => n.projectId))].sort();
+  const metrics = [...new Set(needs.map((n) => n.metricId))].sort();
   const pIndex = new Map(projects.map((p, i) => [p, i]));
   const mIndex = new Map(metrics.map((m, i) => [m, i]));
   const pairKey = (n: PairNeed): string => `${pIndex.get(n.projectId)}:${mIndex.get(n.metricId)}`;
@@ -350,12 +355,19 @@ export function planRequests(
     request.end = Math.max(request.end, need.end);
     request.pairs.push(need);
   }
-  const planned = [...byRequest.values()];
+  const planned = [...byRequest.values()].sort(byFormAndId);
   for (const r of planned) {
+    r.members.sort();
     if (r.form === "metric" && r.members.length > maxIdsPerRequest && whole[mIndex.get(r.id)!])
       r.all = true;
   }
   return planned;
+}
+
+/** Metric requests first, then project requests, each by id: a fixed order for a set of needs. */
+function byFormAndId(a: PlannedRequest, b: PlannedRequest): number {
+  if (a.form !== b.form) return a.form === "metric" ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /** How many HTTP requests a plan sends once id lists are chunked. */

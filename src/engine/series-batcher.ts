@@ -1,7 +1,9 @@
 /**
  * Turns many cell calls into few requests (habits of dataloader): calls arriving within one recalculation
  * window are queued, grouped and planned together (series-grouping.ts, planner.ts) and answered from one set
- * of requests; a call whose series is already being fetched for a range that covers it joins that request;
+ * of requests. The window closes once no call has arrived for `windowMs` (at most `maxWindowMs` after its first
+ * call), and its calls are planned in a canonical order: the same model gives the same requests however Excel
+ * paced and ordered its cells, so analysts sharing a cache in front of the service share its answers too; a call whose series is already being fetched for a range that covers it joins that request;
  * answers come from the cache when fresh. Every call settles: each request ends in resolve or reject for
  * every caller (a caller whose series the answer lacks is rejected at once, as dataloader does, rather than
  * left to its deadline), a deadline bounds each call, and a cancelled call leaves the batch (the request
@@ -31,8 +33,15 @@ import {
 import { messageOf } from "../client/errors";
 
 export interface BatcherOptions {
-  /** How long the first call of a window waits for others before the batch is planned. */
+  /** How long the window stays open after its latest call, waiting for more, before the batch is planned. */
   windowMs: number;
+  /**
+   * The longest a window stays open after its first call. Default: five windows (250 ms with the engine's
+   * 50 ms). Excel hands a recalculation's cells over in bursts; a window closing a fixed time after its first
+   * call cut a slow recalculation into several plans, each with other request forms for the same model. Waiting
+   * for a quiet gap keeps the recalculation whole; the cap bounds what its first cell waits.
+   */
+  maxWindowMs?: number;
   /** Per call, from its arrival: it settles by then whatever the service does. */
   deadlineMs: number;
   /** Ids per request the client sends (its chunk size): the planner's cost unit. */
@@ -84,6 +93,8 @@ function sliceResult(result: PairResult, start: number, end: number): Map<string
 export class SeriesBatcher {
   private pending: Waiter[] = [];
   private flushTimer: unknown = undefined;
+  /** Closes the open window at its cap (see BatcherOptions.maxWindowMs). */
+  private capTimer: unknown = undefined;
   /** Series key -> flights fetching it, with their ranges, so later calls can join them. */
   private readonly flightsByKey = new Map<string, Set<Flight>>();
   /**
@@ -146,10 +157,22 @@ export class SeriesBatcher {
         return;
       }
       this.pending.push(waiter);
-      if (this.flushTimer === undefined) {
-        this.flushTimer = this.timers.setTimeout(() => this.flush(), this.options.windowMs);
-      }
+      this.extendWindow();
     });
+  }
+
+  /**
+   * Opens the window, or keeps it open `windowMs` longer. A second timer closes it `maxWindowMs` after it
+   * opened, whatever keeps arriving (the timers carry no clock: two timers need none).
+   */
+  private extendWindow(): void {
+    const { windowMs } = this.options;
+    if (this.flushTimer !== undefined) this.timers.clearTimeout(this.flushTimer);
+    this.flushTimer = this.timers.setTimeout(() => this.flush(), windowMs);
+    if (this.capTimer === undefined) {
+      const cap = Math.max(windowMs, this.options.maxWindowMs ?? windowMs * 5);
+      this.capTimer = this.timers.setTimeout(() => this.flush(), cap);
+    }
   }
 
   /** Cancels the waiter when the signal aborts; returns how to stop watching. */
@@ -178,11 +201,17 @@ export class SeriesBatcher {
   /** Plans and sends everything queued now (the window timer calls this; tests may too). */
   flush(): void {
     if (this.flushTimer !== undefined) this.timers.clearTimeout(this.flushTimer);
+    if (this.capTimer !== undefined) this.timers.clearTimeout(this.capTimer);
     this.flushTimer = undefined;
+    this.capTimer = undefined;
     // A call already answered with stale values still wants its request: the answer refreshes the cache.
     const waiters = this.pending.filter((w) => !w.settled || w.refreshing);
     this.pending = [];
     if (waiters.length === 0) return;
+    // Planned in key order, not arrival order: the same cells give the same requests (see the module comment).
+    waiters.sort((a, b) =>
+      a.key < b.key ? -1 : a.key > b.key ? 1 : a.query.start - b.query.start
+    );
     const universe = this.options.universe?.();
     for (const request of groupRequests(waiters, this.options.maxIdsPerRequest, universe)) {
       this.launch(request, waiters);

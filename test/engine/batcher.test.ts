@@ -341,3 +341,55 @@ describe("series batcher", () => {
     expect(values(answers[1])).toHaveLength(5);
   });
 });
+
+describe("canonical requests: the same model plans the same requests whatever the timing", () => {
+  /** A small model: 5 projects × 3 metrics on one day, a year of one series, and an open-ended history. */
+  const model = (): SeriesQuery[] => [
+    ...["aave", "uniswap", "lido-finance", "gmx", "curve"].flatMap((p) =>
+      ["fees", "revenue", "tvl"].map((m) => q(p, m, "2025-03-31"))
+    ),
+    q("aave", "fees", "2024-04-01", "2025-03-31"),
+    { ...q("curve", "user_dau", "2025-01-01"), end: Infinity },
+  ];
+
+  /** The requests one recalculation sends when its cells arrive in `order`, `gapMs` apart. */
+  async function requestsFor(order: readonly SeriesQuery[], gapMs: number) {
+    const { time, client, batcher } = setup();
+    const calls: Promise<unknown>[] = [];
+    for (const query of order) {
+      calls.push(batcher.get(query));
+      if (gapMs > 0) await time.advance(gapMs);
+    }
+    await time.advance(WINDOW * 10);
+    await Promise.all(calls);
+    return client.calls;
+  }
+
+  it("sends the same requests for cells arriving at once, reversed, or paced below the window", async () => {
+    const cells = model();
+    const atOnce = await requestsFor(cells, 0);
+    expect(atOnce.length).toBeGreaterThan(1);
+    for (const call of atOnce) expect(call.members).toEqual([...call.members].sort());
+    expect(await requestsFor([...cells].reverse(), 0)).toEqual(atOnce);
+    // Cells 40 ms apart: a window closing 50 ms after its first cell would have split them into several plans.
+    const interleaved = cells.filter((_, i) => i % 2 === 0).concat(cells.filter((_, i) => i % 2));
+    expect(await requestsFor(interleaved, 8)).toEqual(atOnce);
+  });
+
+  it("closes a window at its cap even while cells keep arriving", async () => {
+    const { time, client, batcher } = setup();
+    const calls: Promise<unknown>[] = [];
+    // A cell every 40 ms for 400 ms: the quiet gap never comes; the cap (five windows, 250 ms) closes the
+    // window with the cells of its first 250 ms, the rest form the next one.
+    for (let i = 0; i < 10; i++) {
+      calls.push(batcher.get(q("aave", "fees", `2025-01-${String(i + 1).padStart(2, "0")}`)));
+      await time.advance(40);
+    }
+    await time.advance(WINDOW * 10);
+    await Promise.all(calls);
+    expect(client.calls).toEqual([
+      expect.objectContaining({ start: "2025-01-01", end: "2025-01-07" }),
+      expect.objectContaining({ start: "2025-01-08", end: "2025-01-10" }),
+    ]);
+  });
+});
