@@ -1,0 +1,81 @@
+/**
+ * `npm run gateway -- FLAGS`: the team gateway as a process (options.ts lists the flags). Prints one line,
+ * "Gateway listening on http://HOST:PORT", once it serves; logs (JSON, pino) go to stderr. SIGTERM or SIGINT:
+ * it stops taking requests, lets those in flight finish, then exits 0.
+ */
+import { TokensFile } from "./auth/tokens-file";
+import { GatewayOptionError, parseGatewayOptions, USAGE } from "./options";
+import { createGateway } from "./server";
+
+async function main(): Promise<number> {
+  let options;
+  try {
+    options = parseGatewayOptions(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (!(error instanceof GatewayOptionError)) throw error;
+    process.stderr.write(`gateway: ${error.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const notes: Array<["info" | "warn" | "error", string]> = [];
+  const tokens = await TokensFile.open({
+    path: options.tokensFile,
+    log: (level, message) => notes.push([level, message]),
+  });
+  const gateway = await createGateway({
+    serviceUrl: options.serviceUrl,
+    serviceKey: options.serviceKey,
+    verifiers: [tokens],
+    redisUrl: options.redisUrl,
+    rateLimit: options.rateLimit,
+    userRate: options.userRate,
+    windowMs: options.windowMs,
+    retry: options.retry,
+    openMs: options.openMs,
+    logLevel: options.logLevel,
+  });
+  const log = gateway.app.log;
+  // Notes from before the log existed, and the tokens file's later ones, go to the log.
+  const toLog = (level: "info" | "warn" | "error", message: string): void => log[level](message);
+  for (const [level, message] of notes) toLog(level, message);
+  tokens.logTo(toLog);
+  for (const note of options.notes) log.warn(note);
+  if (tokens.size === 0)
+    log.warn(`the tokens file ${options.tokensFile} holds no token yet: every request gets 401`);
+
+  const url = await gateway.listen(options.port, options.host);
+  process.stdout.write(`Gateway listening on ${url}\n`);
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal}: finishing the requests under way, then exiting`);
+    gateway.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error(
+          { err: { message: error instanceof Error ? error.message : String(error) } },
+          "stopping failed"
+        );
+        process.exit(1);
+      }
+    );
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+  return -1;
+}
+
+main().then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    process.stderr.write(`gateway: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+);
