@@ -154,7 +154,13 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     });
     const peersOf = new Peers(link, `${ns.budget}:procs`, processId, now);
     peers = peersOf;
-    redisLedger = new RedisStartLedger(link.ledger, ns.budget, Math.max(60_000, windowMs * 5), now);
+    redisLedger = new RedisStartLedger(
+      link.ledger,
+      link.main,
+      ns.budget,
+      Math.max(60_000, windowMs * 5),
+      now
+    );
     failover = new FailoverLedger(redisLedger, link, share);
     ledger = failover;
     store = new FailoverStore(new RedisStore(link, ns.store), memory, link);

@@ -60,11 +60,15 @@ export class RedisStartLedger implements StartLedger {
   private heartbeat: NodeJS.Timeout;
 
   /**
+   * @param redis a connection of its own: each turn WATCHes the record on it, and any other transaction on the
+   *   same connection (EXEC clears every WATCH) would let a turn overwrite another process's
+   * @param side another connection, for heartbeats and reading who is alive
    * @param key the record's Redis key (per service key)
    * @param ttlMs how long the record outlives its last change (a few windows)
    */
   constructor(
     private readonly redis: Redis,
+    private readonly side: Redis,
     private readonly key: string,
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now
@@ -82,7 +86,7 @@ export class RedisStartLedger implements StartLedger {
     const now = this.now();
     const args: Array<string | number> = [];
     for (const owner of this.owners) args.push(now, owner);
-    await this.redis
+    await this.side
       .multi()
       .zadd(this.ownersKey, ...args)
       .zremrangebyscore(this.ownersKey, "-inf", now - OWNER_TTL_MS * 6)
@@ -90,10 +94,12 @@ export class RedisStartLedger implements StartLedger {
       .exec();
   }
 
-  claim(turn: ClaimTurn): Promise<Claimed> {
-    this.owners.add(turn.owner);
-    return this.turn(async (record) => {
+  async claim(turn: ClaimTurn): Promise<Claimed> {
+    if (!this.owners.has(turn.owner)) {
+      this.owners.add(turn.owner);
       await this.beat();
+    }
+    return this.turn(async (record) => {
       await this.settleDeadOwners(record);
       return claimSlots(record, turn, turn.now());
     });
