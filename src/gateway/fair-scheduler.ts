@@ -79,9 +79,12 @@ export class FairScheduler {
   run<T>(user: string, job: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       let queue = this.queues.get(user);
-      if (!queue) {
-        this.queues.set(user, (queue = []));
-        this.order.push(user);
+      if (!queue) this.queues.set(user, (queue = []));
+      // A user not in the round joins it next in line: one cell asked during a colleague's bulk refresh goes
+      // after the request under way. A user whose queue ran dry keeps their place until their turn passes.
+      if (!this.order.includes(user)) {
+        this.cursor = Math.min(this.cursor, this.order.length);
+        this.order.splice(this.cursor, 0, user);
       }
       queue.push({ run: job, resolve: resolve as (v: unknown) => void, reject });
       void this.pump();
@@ -91,9 +94,18 @@ export class FairScheduler {
   /** The next user whose turn it is and who may start now; undefined when none. */
   private nextUser(): string | undefined {
     const now = this.now();
-    for (let step = 0; step < this.order.length; step++) {
+    for (let step = 0; step < this.order.length;) {
       const index = (this.cursor + step) % this.order.length;
       const user = this.order[index];
+      if ((this.queues.get(user)?.length ?? 0) === 0) {
+        // Their turn came with nothing waiting: they leave the round.
+        this.queues.delete(user);
+        this.notBefore.delete(user);
+        this.order.splice(index, 1);
+        if (index < this.cursor) this.cursor--;
+        continue;
+      }
+      step++;
       if ((this.notBefore.get(user) ?? 0) > now) continue;
       this.cursor = index + 1;
       return user;
@@ -105,7 +117,7 @@ export class FairScheduler {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      while (this.active < this.options.concurrency && this.order.length > 0) {
+      while (this.active < this.options.concurrency && this.queued > 0) {
         const user = this.nextUser();
         if (user === undefined) {
           this.sleepUntilSomeoneMay();
@@ -117,14 +129,7 @@ export class FairScheduler {
           continue;
         }
         this.notBefore.delete(user);
-        const queue = this.queues.get(user) as Job[];
-        const job = queue.shift() as Job;
-        if (queue.length === 0) {
-          this.queues.delete(user);
-          const index = this.order.indexOf(user);
-          this.order.splice(index, 1);
-          if (index < this.cursor) this.cursor--;
-        }
+        const job = (this.queues.get(user) as Job[]).shift() as Job;
         this.active++;
         job
           .run()
