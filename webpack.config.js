@@ -115,14 +115,16 @@ module.exports = (env = {}, argv = {}) => {
   const ports = devPorts(env);
   const origin = dev ? `https://localhost:${ports.devServer}/` : productionOrigin();
   const connect = connectOrigins(dev, ports);
-  // What the runtime starts with before the user changes anything in the taskpane. Development builds talk to
-  // the local simulator with its demo key; production builds take the service URL from the build environment
-  // and never carry a key (the user pastes theirs; it lives in OfficeRuntime.storage).
+  // What the runtime starts with before the user changes anything in the taskpane. Development builds call their
+  // own origin, where npm start serves the team gateway (the simulator behind it), with the demo key as the
+  // gateway's token; production builds take the service URL from the build environment (a team's gateway at
+  // ADDIN_ORIGIN, or the service itself) and never carry a key (the user pastes theirs; it lives in
+  // OfficeRuntime.storage).
   const buildConfig = {
     mode: dev ? "development" : "production",
     version: pkg.version,
     defaultBaseUrl: dev
-      ? `https://localhost:${ports.simulator}`
+      ? `https://localhost:${ports.devServer}`
       : process.env.CRYPTOMETRICS_BASE_URL || "",
     defaultApiKey: dev ? devDefaults.demoApiKey : "",
     helpUrl: `${origin}help.html`,

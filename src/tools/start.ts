@@ -1,8 +1,13 @@
 /**
- * `npm start`: the add-in's dev server (https://localhost:3000) and the simulator of the metrics service
- * (https://localhost:3001), wired so the add-in talks to the simulator with its demo key. Ctrl+C stops both.
+ * `npm start`: the add-in's dev server (https://localhost:3000) serving the pages, the functions and the team
+ * gateway from one origin, and the simulator of the metrics service (https://localhost:3001) behind the gateway.
+ * The pages call their own origin (as they do behind a team's gateway in production), so the simulator answers
+ * no CORS preflight, as the interface promises GET only; the add-in's default key is the demo token the
+ * gateway accepts, and the gateway calls the simulator with a service key of its own, made up for the run and
+ * never shown. Ctrl+C stops everything.
  * Flags: --port N (dev server), --simulator-port N (`npm start -- --port 4000 --simulator-port 4001` when
- * 3000/3001 are taken; the pages, the served manifest and the default service URL follow).
+ * 3000/3001 are taken; the pages, the served manifest and the default service URL follow, and the manifest to
+ * sideload for those ports is written to a temporary file whose path is printed).
  *
  * Live reload is off on purpose. The dev server's client would have to be injected into every entry, and the
  * entries that share the functions bundle (`dependOn`) cannot resolve it; more to the point, the shared
@@ -10,13 +15,20 @@
  * so reloading it on every save would drop the cache and re-run every cell against the rate limit, and the
  * help page has no script at all. webpack still watches and rebuilds in memory: reload the page to see a change.
  */
-import { resolve } from "path";
+import { randomBytes } from "crypto";
+import { rmSync, writeFileSync } from "fs";
+import type { IncomingMessage, ServerResponse } from "http";
+import { tmpdir } from "os";
+import { join, resolve } from "path";
 import { parseArgs } from "util";
 import webpack from "webpack";
 import WebpackDevServer from "webpack-dev-server";
 import devDefaults from "../config/dev-defaults.json";
+import { FixedTokens } from "../gateway/auth/tokens-file";
+import { createGateway } from "../gateway/server";
 import { startSimulator, type RunningSimulator } from "../simulator";
 import { certificatePaths, loadDevCertificates } from "./dev-certs";
+import { trustingFetch } from "./trusting-fetch";
 import { messageOf } from "../client/errors";
 
 const root = resolve(__dirname, "../../..");
@@ -43,6 +55,19 @@ function firstCompilation(compiler: webpack.Compiler): Promise<void> {
   });
 }
 
+/** A file as the dev server serves it (from webpack's in-memory output). */
+function servedFile(compiler: webpack.Compiler, path: string): Promise<Buffer> {
+  return new Promise((done, fail) => {
+    const fs = compiler.outputFileSystem;
+    if (!fs) return fail(new Error("the dev server has no output yet"));
+    fs.readFile(path, (error, data) =>
+      error || data === undefined
+        ? fail(new Error(`the dev server has not built ${path}`))
+        : done(Buffer.isBuffer(data) ? data : Buffer.from(String(data)))
+    );
+  });
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -54,11 +79,32 @@ async function main(): Promise<void> {
   const simulatorPort = portNumber("--simulator-port", values["simulator-port"]);
   const { credentials, caInstalled } = await loadDevCertificates();
 
+  // The gateway's own key for the simulator: made up for this run, held by the gateway alone. The simulator also
+  // takes the demo key, for the command line and scripts that call it straight.
+  const serviceKey = `cm_npmstart_${randomBytes(16).toString("hex")}`;
   const simulator: RunningSimulator = await startSimulator({
     port: simulatorPort,
     host: "localhost",
     https: { key: credentials.key, cert: credentials.cert },
+    apiKeys: [devDefaults.demoApiKey, serviceKey],
   });
+  const gateway = await createGateway({
+    serviceUrl: simulator.url,
+    serviceKey,
+    // The add-in's development default: the demo key, which the gateway takes as the token of user "demo".
+    verifiers: [new FixedTokens([{ name: "demo", token: devDefaults.demoApiKey }])],
+    fetch: trustingFetch(credentials.ca),
+    // Warnings only: a line per request would bury webpack's messages.
+    logLevel: "warn",
+  });
+  const mountGateway = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    next: (error?: unknown) => void
+  ): void => {
+    if (gateway.owns(req.url ?? "/")) gateway.handle(req, res);
+    else next();
+  };
 
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const makeConfig = require(resolve(root, "webpack.config.js")) as WebpackConfigModule;
@@ -82,6 +128,11 @@ async function main(): Promise<void> {
           watch: false,
         },
       ],
+      // The gateway answers the service's paths at this origin, before anything of the dev server.
+      setupMiddlewares: (middlewares) => {
+        middlewares.unshift({ name: "cryptometrics-gateway", middleware: mountGateway });
+        return middlewares;
+      },
       // No client injected, no websocket: live reload is off on purpose (see the top of this file).
       client: false,
       webSocketServer: false,
@@ -96,11 +147,23 @@ async function main(): Promise<void> {
   await new Promise((next) => setImmediate(next));
 
   const page = `https://localhost:${port}`;
-  // The committed manifest names the default port; on another port, the served copy names the one in use.
+  // The committed manifest names the default port; on another port the one to sideload is the served copy,
+  // written where the sideloading tools can read it (outside the repository).
+  let manifestFile = resolve(root, "manifest.xml");
+  let written: string | undefined;
+  if (port !== devDefaults.devServerPort) {
+    const served = await servedFile(
+      compiler,
+      join(config.output?.path ?? resolve(root, "dist/web"), "manifest.xml")
+    );
+    written = join(tmpdir(), `cryptometrics-manifest-${port}.xml`);
+    writeFileSync(written, served);
+    manifestFile = written;
+  }
   const manifest =
-    port === devDefaults.devServerPort
-      ? `${resolve(root, "manifest.xml")}  (also served at ${page}/manifest.xml)`
-      : `${page}/manifest.xml  (manifest.xml in the repository names port ${devDefaults.devServerPort})`;
+    written === undefined
+      ? `${manifestFile}  (also served at ${page}/manifest.xml)`
+      : `${manifestFile}  (for port ${port}: served at ${page}/manifest.xml; manifest.xml in the repository names port ${devDefaults.devServerPort})`;
   process.stdout.write(
     [
       "",
@@ -110,12 +173,13 @@ async function main(): Promise<void> {
       `  Functions:       ${page}/functions.js  (metadata ${page}/functions.json)`,
       `  Manifest:        ${manifest}`,
       `  Unified manifest: ${page}/manifest.json  (Excel on the web, Windows 2501+, Mac 16.103+; the XML one for older Office)`,
-      `  Simulator:       ${simulator.url}  (demo data, not real figures)`,
-      `  Demo API key:    ${devDefaults.demoApiKey}  (opens only the simulator)`,
+      `  Service:         ${page}  (the team gateway, at the add-in's own origin: the pages and the CLI call it)`,
+      `  Simulator:       ${simulator.url}  (demo data, not real figures; behind the gateway, it answers no browser preflight)`,
+      `  Demo API key:    ${devDefaults.demoApiKey}  (the add-in's token for this gateway; opens only the simulator)`,
       "",
       "Sideload into Excel:",
-      "  Desktop (Windows/macOS):  npx office-addin-debugging start manifest.xml",
-      "  Excel on the web:         Home > Add-ins > More add-ins > Upload My Add-in > manifest.xml",
+      `  Desktop (Windows/macOS):  npx office-addin-debugging start ${manifestFile}`,
+      `  Excel on the web:         Home > Add-ins > More add-ins > Upload My Add-in > ${manifestFile}`,
       caInstalled
         ? ""
         : `  On Linux the development CA is not installed system-wide: trust ${certificatePaths.ca} in your browser.`,
@@ -129,7 +193,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     process.stdout.write("\nStopping…\n");
-    await Promise.allSettled([server.stop(), simulator.close()]);
+    // First: the process may end before every server says it has stopped (once nothing is left running).
+    if (written) rmSync(written, { force: true });
+    await Promise.allSettled([server.stop(), gateway.close(), simulator.close()]);
     process.exit(0);
   };
   process.on("SIGINT", () => void stop());

@@ -43,7 +43,7 @@ const CODE_WORDS =
 beforeAll(async () => {
   const [built, sim, port] = await Promise.all([
     ensureBuild(),
-    startSimulator({ port: 0, rateLimit: null }),
+    startSimulator({ port: 0, rateLimit: null, corsPreflight: true }),
     freePort(),
   ]);
   simulator = sim;
@@ -125,7 +125,12 @@ test("Go to Settings opens Settings from the alert, and Back returns to it", asy
 });
 
 test("Retry loads the catalogue once the service answers again, and the alert goes", async () => {
-  revived = await startSimulator({ port: deadPort, host: "127.0.0.1", rateLimit: null });
+  revived = await startSimulator({
+    port: deadPort,
+    host: "127.0.0.1",
+    rateLimit: null,
+    corsPreflight: true,
+  });
   await page.focus("#catalogue-status [data-action='retry']");
   await page.keyboard.press("Enter");
   expect(await focused(page)).not.toBe("body");

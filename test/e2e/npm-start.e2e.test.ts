@@ -1,11 +1,13 @@
 /**
  * What the README tells a user to run, run as a user runs it: `npm start` spawned as a child process (its
- * build step, the webpack dev server and the simulator, on free ports given through its own flags), the
- * printed URLs opened in Chromium, which trusts the office-addin-dev-certs certificate and nothing else.
- * Any script error or console error on a page fails its test. Ctrl+C then stops everything and frees the
- * ports. The README's screenshots are taken here, from these pages.
+ * build step, the webpack dev server with the team gateway at its origin, and the simulator behind it, on free
+ * ports given through its own flags), the printed URLs opened in Chromium, which trusts the office-addin-dev-certs
+ * certificate and nothing else. The pages walk the path users walk: every request to their own origin, none to
+ * the simulator, which answers no CORS preflight (the interface promises GET only). Any script error or console
+ * error on a page fails its test. Ctrl+C then stops everything and frees the ports. The README's screenshots
+ * are taken here, from these pages.
  */
-import { readFileSync } from "fs";
+import { existsSync, readFileSync } from "fs";
 import { request } from "https";
 import { resolve } from "path";
 import type { Browser, Page } from "playwright-core";
@@ -27,16 +29,17 @@ import {
 let app: NpmStart;
 let browser: Browser;
 
-/** GET over https, trusting only the development CA (as a browser that imported it would). */
+/** A request over https, trusting only the development CA (as a browser that imported it would). */
 function get(
   url: string,
-  headers: Record<string, string> = {}
-): Promise<{ status: number; body: string }> {
+  headers: Record<string, string> = {},
+  method = "GET"
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((done, fail) => {
-    const req = request(url, { ca: readFileSync(certificatePaths.ca), headers }, (res) => {
+    const req = request(url, { ca: readFileSync(certificatePaths.ca), headers, method }, (res) => {
       let body = "";
       res.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      res.on("end", () => done({ status: res.statusCode ?? 0, body }));
+      res.on("end", () => done({ status: res.statusCode ?? 0, body, headers: res.headers }));
     });
     req.on("error", fail);
     req.end();
@@ -69,18 +72,25 @@ afterAll(async () => {
 });
 
 describe("npm start", () => {
-  it("prints the pages, the manifest, how to sideload and the demo key", () => {
+  it("prints the pages, the service at their origin, the manifest to sideload for its ports, and the demo key", () => {
     const origin = `https://localhost:${app.port}`;
     expect(app.urls).toEqual({
       taskpane: `${origin}/taskpane.html`,
       preview: `${origin}/preview.html`,
+      service: origin,
       simulator: `https://localhost:${app.simulatorPort}`,
-      // Not the default port: the served manifest names the port in use.
-      manifest: `${origin}/manifest.xml`,
+      // Not the default port: the manifest to sideload is the served copy, written to a file of its own.
+      manifest: expect.stringMatching(new RegExp(`cryptometrics-manifest-${app.port}\\.xml$`)),
     });
     const output = app.output();
-    expect(output).toContain("npx office-addin-debugging start manifest.xml");
-    expect(output).toContain("Upload My Add-in");
+    // Both ways to sideload name that file, never the repository's manifest.xml (which names port 3000).
+    expect(output).toContain(`npx office-addin-debugging start ${app.urls.manifest}`);
+    expect(output).toContain(`Upload My Add-in > ${app.urls.manifest}`);
+    expect(output).not.toMatch(/office-addin-debugging start manifest\.xml/);
+    expect(output).toContain(`served at ${origin}/manifest.xml`);
+    const sideloaded = readFileSync(app.urls.manifest, "utf8");
+    expect(sideloaded).toContain(`${origin}/taskpane.html`);
+    expect(sideloaded).not.toContain("https://localhost:3000/");
     expect(output).toContain(devDefaults.demoApiKey);
   });
 
@@ -97,7 +107,7 @@ describe("npm start", () => {
     expect(metadata.functions[0].helpUrl).toMatch(
       new RegExp(`^https://localhost:${app.port}/help\\.html#`)
     );
-    const manifest = await get(app.urls.manifest);
+    const manifest = await get(`https://localhost:${app.port}/manifest.xml`);
     expect(manifest.body).toContain(`https://localhost:${app.port}/taskpane.html`);
     expect(manifest.body).not.toContain("https://localhost:3000/");
     // The unified twin, printed and served beside it, for the same port.
@@ -106,15 +116,48 @@ describe("npm start", () => {
       validDomains: string[];
     };
     expect(unified.validDomains).toEqual([`https://localhost:${app.port}`]);
+    // The file printed for sideloading is that served manifest.
+    expect(readFileSync(app.urls.manifest, "utf8")).toBe(manifest.body);
     expect((await get(`https://localhost:${app.port}/office-js/office.js`)).status).toBe(200);
   });
 
-  it("runs the simulator over https with the demo key, and refuses requests without it", async () => {
+  it("serves the team gateway at the pages' origin: the demo key opens it, nothing else does", async () => {
+    const ok = await get(`${app.urls.service}/v2/metrics`, {
+      authorization: `Bearer ${devDefaults.demoApiKey}`,
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.headers["x-cryptometrics-simulated"]).toBe("true");
+    expect(JSON.parse(ok.body)).toMatchObject({
+      data: expect.arrayContaining([expect.objectContaining({ metric_id: "fees" })]),
+    });
+    expect((await get(`${app.urls.service}/v2/metrics`)).status).toBe(401);
+    expect(
+      (await get(`${app.urls.service}/v2/metrics`, { authorization: "Bearer cm_guess" })).status
+    ).toBe(401);
+    const ready = JSON.parse((await get(`${app.urls.service}/readyz`)).body) as {
+      status: string;
+      store: string;
+    };
+    expect(ready).toMatchObject({ status: "ready", store: "memory" });
+  });
+
+  it("runs the simulator behind it over https with the demo key, answering no CORS preflight", async () => {
     const ok = await get(`${app.urls.simulator}/v2/metrics`, {
       authorization: `Bearer ${devDefaults.demoApiKey}`,
     });
     expect(ok.status).toBe(200);
     expect((await get(`${app.urls.simulator}/v2/metrics`)).status).toBe(401);
+    const preflight = await get(
+      `${app.urls.simulator}/v2/metrics`,
+      {
+        origin: app.urls.service,
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "authorization",
+      },
+      "OPTIONS"
+    );
+    expect(preflight.status).toBe(405);
+    expect(preflight.headers["access-control-allow-headers"]).toBeUndefined();
   });
 });
 
@@ -160,14 +203,22 @@ describe("the pages npm start serves, in Chromium", () => {
     await page.context().close();
   });
 
-  it("the preview page is already connected to the simulator and spills METRIC as 11 rows × 3 columns", async () => {
+  it("the preview page is already connected to its own origin and spills METRIC as 11 rows × 3 columns, against a simulator that answers no preflight", async () => {
     const { page, problems } = await strictPage({ width: 1000, height: 800 });
+    // Every request the page makes to the service: to its own origin (the gateway), none to the simulator,
+    // no preflight anywhere (the simulator would refuse it).
+    const serviceRequests: Array<{ method: string; origin: string }> = [];
+    page.on("request", (r) => {
+      const url = new URL(r.url());
+      if (/^\/v[12]\//.test(url.pathname))
+        serviceRequests.push({ method: r.method(), origin: url.origin });
+    });
     await page.goto(app.urls.preview);
     await page.waitForSelector("body[data-ready='true']", { timeout: 30_000 });
-    // No form to fill: the connection is the simulator with the demo key, folded away.
+    // No form to fill: the connection is the page's own origin (the gateway) with the demo key, folded away.
     await page.waitForSelector("#connection-label:has-text('key')");
     expect(await page.innerText("#connection-label")).toContain(
-      `Connection: ${app.urls.simulator} · key ••••••••${devDefaults.demoApiKey.slice(-4)}`
+      `Connection: ${app.urls.service} · key ••••••••${devDefaults.demoApiKey.slice(-4)}`
     );
     // The Connection form is a Fluent accordion item: its heading button says it is folded.
     expect(await page.getAttribute("#connection-item [part='button']", "aria-expanded")).toBe(
@@ -197,6 +248,10 @@ describe("the pages npm start serves, in Chromium", () => {
     expect(await text("A12")).toBe("");
     expect(await text("D1")).toBe("");
     await page.waitForSelector("#demo-banner:not([hidden])");
+    expect(serviceRequests.length).toBeGreaterThan(0);
+    expect(
+      serviceRequests.filter((r) => r.method !== "GET" || r.origin !== app.urls.service)
+    ).toEqual([]);
 
     await page.click("#cell-E1");
     await page.fill(
@@ -255,8 +310,9 @@ describe("the pages npm start serves, in Chromium", () => {
     expect(Object.keys(ONE_FORMULA_PER_FUNCTION).sort()).toEqual(declared.map((f) => f.id).sort());
 
     const formulas = Object.values(ONE_FORMULA_PER_FUNCTION);
+    // The command line through the same gateway, as the README tells a team to point it.
     const fromCli = await cliResults(formulas, {
-      baseUrl: app.urls.simulator,
+      baseUrl: app.urls.service,
       apiKey: devDefaults.demoApiKey,
       extraCaFile: certificatePaths.ca,
     });
@@ -282,6 +338,8 @@ describe("Ctrl+C", () => {
     expect(app.output()).toContain("Stopping…");
     expect(await portIsFree(app.port)).toBe(true);
     expect(await portIsFree(app.simulatorPort)).toBe(true);
+    // The manifest written for these ports goes with it.
+    expect(existsSync(app.urls.manifest)).toBe(false);
     // The repository's files are untouched by a run (no generated manifest or build in the tree).
     expect(readFileSync(resolve(ROOT, "manifest.xml"), "utf8")).toContain(
       "https://localhost:3000/"

@@ -27,7 +27,7 @@ let problems: Problems;
 beforeAll(async () => {
   const [built, sim] = await Promise.all([
     ensureBuild(),
-    startSimulator({ port: 0, rateLimit: null, projects: UNIVERSE }),
+    startSimulator({ port: 0, rateLimit: null, projects: UNIVERSE, corsPreflight: true }),
   ]);
   simulator = sim;
   server = await serveStatic(built);

@@ -24,7 +24,7 @@ let page: Page;
 beforeAll(async () => {
   const [built, sim] = await Promise.all([
     ensureBuild(),
-    startSimulator({ port: 0, rateLimit: null, apiKeys: [SECRET] }),
+    startSimulator({ port: 0, rateLimit: null, apiKeys: [SECRET], corsPreflight: true }),
   ]);
   simulator = sim;
   server = await serveStatic(built);

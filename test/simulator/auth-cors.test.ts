@@ -66,26 +66,50 @@ describe("bearer authentication", () => {
 });
 
 describe("CORS", () => {
-  it("answers a preflight without credentials, allowing GET with Authorization", async () => {
-    const response = await raw("/v2/projects/aave/metrics?metric_ids=fees", {
-      method: "OPTIONS",
-      headers: {
-        Origin: "https://localhost:3000",
-        "Access-Control-Request-Method": "GET",
-        "Access-Control-Request-Headers": "authorization",
-        "Access-Control-Request-Private-Network": "true",
-      },
-    });
-    expect(response.status).toBe(204);
-    expect(response.headers.get("access-control-allow-origin")).toBe("*");
-    expect(response.headers.get("access-control-allow-methods")).toContain("GET");
-    expect(response.headers.get("access-control-allow-headers")?.toLowerCase()).toContain(
-      "authorization"
-    );
-    expect(response.headers.get("access-control-allow-private-network")).toBe("true");
+  const preflightRequest = {
+    method: "OPTIONS",
+    headers: {
+      Origin: "https://localhost:3000",
+      "Access-Control-Request-Method": "GET",
+      "Access-Control-Request-Headers": "authorization",
+      "Access-Control-Request-Private-Network": "true",
+    },
+  };
+
+  it("answers no preflight by default: the interface promises GET only", async () => {
+    const response = await raw("/v2/projects/aave/metrics?metric_ids=fees", preflightRequest);
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET");
+    expect(response.headers.get("access-control-allow-methods")).toBeNull();
+    expect(response.headers.get("access-control-allow-headers")).toBeNull();
     expect(sim.requestLog).toEqual([
-      expect.objectContaining({ method: "OPTIONS", status: 204, authorized: false }),
+      expect.objectContaining({ method: "OPTIONS", status: 405, authorized: false }),
     ]);
+  });
+
+  it("answers a preflight without credentials when switched on, allowing GET with Authorization", async () => {
+    const direct = await start({ corsPreflight: true });
+    try {
+      const response = await fetch(
+        `${direct.url}/v2/projects/aave/metrics?metric_ids=fees`,
+        preflightRequest
+      );
+      expect(response.status).toBe(204);
+      expect(response.headers.get("access-control-allow-origin")).toBe("*");
+      expect(response.headers.get("access-control-allow-methods")).toContain("GET");
+      expect(response.headers.get("access-control-allow-headers")?.toLowerCase()).toContain(
+        "authorization"
+      );
+      expect(response.headers.get("access-control-allow-private-network")).toBe("true");
+      expect(direct.requestLog).toEqual([
+        expect.objectContaining({ method: "OPTIONS", status: 204, authorized: false }),
+      ]);
+      expect(
+        (await fetch(`${direct.url}/v2/projects`, { method: "POST" })).headers.get("allow")
+      ).toBe("GET, OPTIONS");
+    } finally {
+      await direct.close();
+    }
   });
 
   it("lets a browser read the simulated header and Retry-After on real responses", async () => {
@@ -103,7 +127,7 @@ describe("GET only", () => {
     async (method) => {
       const answer = await get(sim, "/v2/projects", { method });
       expect(answer.status).toBe(405);
-      expect(answer.headers.get("allow")).toBe("GET, OPTIONS");
+      expect(answer.headers.get("allow")).toBe("GET");
       expect(answer.body).toEqual({ message: expect.stringContaining("read-only") });
     }
   );
@@ -121,7 +145,7 @@ describe("the simulated header", () => {
       await raw("/v2/projects", { method: "POST" }),
       await raw("/v2/projects", { method: "OPTIONS" }),
     ];
-    expect(responses.map((r) => r.status)).toEqual([200, 401, 400, 404, 405, 204]);
+    expect(responses.map((r) => r.status)).toEqual([200, 401, 400, 404, 405, 405]);
     for (const response of responses) expect(response.headers.get(SIMULATED_HEADER)).toBe("true");
   });
 });

@@ -28,6 +28,14 @@ describe("npm run simulator options", () => {
     expect(simulator.now).toBeUndefined();
   });
 
+  it("answers browsers' preflights only when asked (--cors-preflight or SIMULATOR_CORS_PREFLIGHT=true)", () => {
+    expect(parseCliOptions([], {}).simulator.corsPreflight).toBeUndefined();
+    expect(parseCliOptions(["--cors-preflight"], {}).simulator.corsPreflight).toBe(true);
+    expect(parseCliOptions([], { SIMULATOR_CORS_PREFLIGHT: "true" }).simulator.corsPreflight).toBe(
+      true
+    );
+  });
+
   it("reads every knob from flags", () => {
     const { simulator } = parseCliOptions(
       [

@@ -17,8 +17,11 @@ const STOP_TIMEOUT_MS = 30_000;
 export interface NpmStart {
   /** Everything npm start printed so far (stdout and stderr, interleaved as they came). */
   output(): string;
-  /** The URLs npm start printed, read from its output as a user reads them. */
-  urls: { taskpane: string; preview: string; simulator: string; manifest: string };
+  /**
+   * The URLs npm start printed, read from its output as a user reads them: the pages, the service they call (the
+   * team gateway at their own origin), the simulator behind it, and the manifest to sideload (a file).
+   */
+  urls: { taskpane: string; preview: string; service: string; simulator: string; manifest: string };
   port: number;
   simulatorPort: number;
   /**
@@ -113,6 +116,7 @@ export async function startNpmStart(): Promise<NpmStart> {
     urls: {
       taskpane: printed(output, "Add-in page"),
       preview: printed(output, "Preview page"),
+      service: printed(output, "Service"),
       simulator: printed(output, "Simulator"),
       manifest: printed(output, "Manifest"),
     },
