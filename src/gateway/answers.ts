@@ -94,8 +94,8 @@ export interface AnswersOptions {
   onFetch?: (form: string) => void;
 }
 
-/** 15 s: a dead process's locks hold its needs back no longer than that. */
-const LOCK_TTL_MS = 15_000;
+/** 6 s (renewed every 2 s while a fetch goes on): a dead process's locks hold its needs back no longer. */
+const LOCK_TTL_MS = 6_000;
 /** 5 s: within a client's first retries, so a failing need is asked again once per few seconds, not per caller. */
 const FAILURE_TTL_MS = 5_000;
 /** 25 s: below the client's 30 s per attempt, so the caller hears "try again" rather than timing out. */

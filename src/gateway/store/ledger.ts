@@ -30,6 +30,12 @@ const MAX_TURN_ATTEMPTS = 50;
 
 const empty = (): LedgerRecord => ({ starts: [], open: [], pausedUntil: 0 });
 
+const copy = (r: LedgerRecord): LedgerRecord => ({
+  starts: [...r.starts],
+  open: r.open.map((o) => ({ ...o })),
+  pausedUntil: r.pausedUntil,
+});
+
 /**
  * Turns queued per connection: WATCH belongs to a connection, so two records (two service keys) sharing one
  * must not interleave their transactions.
@@ -57,6 +63,8 @@ function parse(text: string | null): LedgerRecord {
 export class RedisStartLedger implements StartLedger {
   /** This process's owners (one per limiter), kept alive by heartbeats. */
   private readonly owners = new Set<string>();
+  /** The record as this process last wrote it: what it knows of the team's starts when Redis goes away. */
+  private last: LedgerRecord | undefined;
   private heartbeat: NodeJS.Timeout;
 
   /**
@@ -124,6 +132,11 @@ export class RedisStartLedger implements StartLedger {
     });
   }
 
+  /** A copy of the record as last seen (see `last`). */
+  lastSeen(): LedgerRecord {
+    return this.last ? copy(this.last) : empty();
+  }
+
   close(): void {
     clearInterval(this.heartbeat);
   }
@@ -161,7 +174,10 @@ export class RedisStartLedger implements StartLedger {
           .multi()
           .set(this.key, JSON.stringify({ version: 1, ...record }), "PX", this.ttlMs)
           .exec();
-        if (done !== null) return result;
+        if (done !== null) {
+          this.last = copy(record);
+          return result;
+        }
       }
       throw new Error("the shared record of request starts is too busy");
     };
@@ -220,11 +236,17 @@ export class Peers {
 }
 
 /**
- * The shared record while Redis answers; a record of this process's own at `share(limit)` while it does not
- * (see the module comment), merged into the shared one when Redis is back.
+ * The shared record while Redis answers; a record of this process's own at `share(limit)` while it does not (see
+ * the module comment). That record starts from the shared one as this process last saw it: the team's starts of
+ * the last window still count at the service, so the share begins only as they age out. What the process starts
+ * meanwhile is merged into the shared record when Redis is back.
  */
 export class FailoverLedger implements StartLedger {
+  /** What decisions use while Redis is away. */
   private local: LedgerRecord = empty();
+  /** This process's own starts while Redis is away: merged into the shared record on rejoining. */
+  private mine: LedgerRecord = empty();
+  private away = false;
 
   constructor(
     private readonly shared: RedisStartLedger,
@@ -241,25 +263,34 @@ export class FailoverLedger implements StartLedger {
         this.link.failed(error);
       }
     }
-    return claimSlots(this.local, { ...turn, limit: this.share(turn.limit) }, turn.now());
+    if (!this.away) {
+      this.away = true;
+      this.local = this.shared.lastSeen();
+      this.mine = empty();
+    }
+    const now = turn.now();
+    const claimed = claimSlots(this.local, { ...turn, limit: this.share(turn.limit) }, now);
+    for (let i = 0; i < claimed.granted; i++) this.mine.open.push({ owner: turn.owner, at: now });
+    return claimed;
   }
 
   async settle(owner: string, count: number, now: () => number): Promise<void> {
-    // Starts claimed during the outage are open here, the others there: both are told.
-    const before = this.local.open.length;
-    settleSlots(this.local, owner, count, now());
-    const left = count - (before - this.local.open.length);
-    if (left > 0 && this.link.up) {
-      try {
-        await this.shared.settle(owner, left, now);
-      } catch (error) {
-        this.link.failed(error);
-      }
+    if (this.away) {
+      const at = now();
+      settleSlots(this.local, owner, count, at);
+      settleSlots(this.mine, owner, count, at);
+      return;
+    }
+    try {
+      await this.shared.settle(owner, count, now);
+    } catch (error) {
+      this.link.failed(error);
     }
   }
 
   async pauseUntil(atMs: number): Promise<void> {
-    this.local.pausedUntil = Math.max(this.local.pausedUntil, atMs);
+    for (const record of [this.local, this.mine])
+      record.pausedUntil = Math.max(record.pausedUntil, atMs);
     if (!this.link.up) return;
     try {
       await this.shared.pauseUntil(atMs);
@@ -274,14 +305,10 @@ export class FailoverLedger implements StartLedger {
   }
 
   private async rejoin(): Promise<void> {
-    const local = this.local;
-    if (local.starts.length === 0 && local.open.length === 0 && local.pausedUntil === 0) return;
+    if (!this.away) return;
+    await this.shared.merge(this.mine);
+    this.away = false;
     this.local = empty();
-    try {
-      await this.shared.merge(local);
-    } catch (error) {
-      this.local = local;
-      throw error;
-    }
+    this.mine = empty();
   }
 }

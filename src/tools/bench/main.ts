@@ -22,6 +22,7 @@ const HELP = `Usage: npm run bench [-- options]
   --only LIST      run only these parts, comma-separated (results go to latest-partial.*):
                    ${BENCH_PARTS.join(", ")}
   --cli-scale N    "10 CLI runs": the service's minute N× faster; default ${BENCH_DEFAULTS.cliScale}
+  --gateway-scale N  "team gateway": the service's minute N× faster; default ${BENCH_DEFAULTS.gatewayScale}
   --out DIR        where results go; default bench-results
   --help`;
 
@@ -72,6 +73,7 @@ async function main(): Promise<number> {
       "strict-window": { type: "boolean", default: false },
       only: { type: "string" },
       "cli-scale": { type: "string", default: String(BENCH_DEFAULTS.cliScale) },
+      "gateway-scale": { type: "string", default: String(BENCH_DEFAULTS.gatewayScale) },
       out: { type: "string", default: "bench-results" },
       help: { type: "boolean", default: false },
     },
@@ -87,6 +89,8 @@ async function main(): Promise<number> {
   const only = values.only === undefined ? undefined : parseOnly(values.only);
   const cliScale = positive(values["cli-scale"], "--cli-scale");
   if (cliScale < 1) throw new BenchOptionError("--cli-scale must be at least 1");
+  const gatewayScale = positive(values["gateway-scale"], "--gateway-scale");
+  if (gatewayScale < 1) throw new BenchOptionError("--gateway-scale must be at least 1");
   const root = projectRoot();
 
   setLogSink(logToStderr);
@@ -103,6 +107,7 @@ async function main(): Promise<number> {
     webDir: join(root, "dist", "web"),
     root,
     cliScale,
+    gatewayScale,
     progress: (line) => process.stderr.write(`  ${line}\n`),
   });
 

@@ -1,4 +1,5 @@
 /** The printed report of a run, and the markdown table the README's Performance section carries. */
+import { gatewayLines } from "./gateway-report";
 import { alignColumns, formatBytes, formatCount, formatDuration, formatRatio } from "./format";
 import type { BenchResults, WorkloadResult } from "./results";
 import type { CliSide } from "./cli-runs";
@@ -244,6 +245,7 @@ export function formatReport(r: BenchResults, written: readonly string[]): strin
     ...smallTimingLines(r).flatMap((l) => wrap(l)),
     ...scaleLines(r.scale).flatMap((l) => ["", ...wrap(l)]),
     ...persistenceLines(r).flatMap((l) => ["", ...wrap(l)]),
+    ...gatewayLines(r.persistence?.gateway).flatMap((l, i) => (i === 0 ? ["", ...wrap(l)] : [l])),
     ...bundleLines(r),
     "",
     `Targets: ${met} of ${r.targets.length} met`,
@@ -298,6 +300,9 @@ export function formatMarkdown(r: BenchResults): string {
     "",
     ...scaleLines(r.scale).flatMap((l) => [l, ""]),
     ...persistenceLines(r).flatMap((l) => [l, ""]),
+    // The gateway's table in a code block: its columns are aligned with spaces.
+    ...gatewayLines(r.persistence?.gateway).flatMap((l, i) => (i === 0 ? [l, "", "```text"] : [l])),
+    ...(r.persistence?.gateway && !r.persistence.gateway.skipped ? ["```", ""] : []),
     `Measured ${r.startedAt.slice(0, 10)} on ${r.environment.cpus} × ${r.environment.cpuModel}, node ` +
       `${r.environment.node}. Times vary by machine; request counts do not (they are asserted in test/bench).`,
     "",

@@ -6,6 +6,7 @@ import type { SmallTimings } from "./small-timings";
 import type { ReopenResult } from "./reopen";
 import type { CliRunsResult } from "./cli-runs";
 import { SCALE_PARTS, type ScalePart, type ScaleResults } from "./scale";
+import type { GatewayBenchResult } from "./gateway-bench";
 
 export type WorkloadId =
   "model" | "large" | "history" | "overlap" | "statements" | "warm" | "cold" | "hot";
@@ -22,20 +23,23 @@ export const WORKLOAD_IDS: readonly WorkloadId[] = [
   "hot",
 ];
 
-/** What `--only` selects: the workloads, and the two runs across sessions and processes. */
-export type BenchPart = WorkloadId | ScalePart | "reopen" | "cli-runs";
+/** What `--only` selects: the workloads, Excel at scale, and the runs across sessions and processes. */
+export type BenchPart = WorkloadId | ScalePart | "reopen" | "cli-runs" | "gateway";
 
 export const BENCH_PARTS: readonly BenchPart[] = [
   ...WORKLOAD_IDS,
   ...SCALE_PARTS,
   "reopen",
   "cli-runs",
+  "gateway",
 ];
 
 /** Across sessions and processes: the saved cache and the shared rate budget. */
 export interface PersistenceResults {
   reopen?: ReopenResult;
   cliRuns?: CliRunsResult;
+  /** A team on the gateway: analysts on several processes, one Redis (gateway-bench.ts). */
+  gateway?: GatewayBenchResult;
 }
 
 /** One evaluator's run of one workload. */

@@ -3,6 +3,7 @@
  * baseline, one after the other against the same simulator, each starting with an empty rate-limit window.
  */
 import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { DEFAULT_LIMITS } from "../../client";
 import { DEFAULT_ENGINE_OPTIONS } from "../../engine/engine";
@@ -34,6 +35,7 @@ import { measureSmallTimings } from "./small-timings";
 import { reopenSameDay } from "./reopen";
 import { tenCliRuns } from "./cli-runs";
 import { runScale } from "./scale";
+import { gatewayBench } from "./gateway-bench";
 import { evaluateTargets } from "./targets";
 import {
   BENCH_NOW,
@@ -69,6 +71,8 @@ export interface BenchOptions {
   root: string;
   /** Speed-up of the minute for "10 CLI runs" (see cli-runs.ts); default BENCH_DEFAULTS.cliScale. */
   cliScale?: number;
+  /** Speed-up of the minute for the team gateway (see gateway-bench.ts); default BENCH_DEFAULTS.gatewayScale. */
+  gatewayScale?: number;
   progress?: (line: string) => void;
 }
 
@@ -304,6 +308,14 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
         progress,
       });
     }
+    if (runs("gateway")) {
+      persistence.gateway = await gatewayBench({
+        main: join(options.root, "dist", "node", "gateway", "main.js"),
+        scale: options.gatewayScale ?? BENCH_DEFAULTS.gatewayScale,
+        latencyMs: options.latencyMs,
+        progress,
+      });
+    }
 
     const cpu = cpus();
     const measured: Omit<BenchResults, "targets"> = {
@@ -335,7 +347,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       ...(scale ? { scale } : {}),
       bundles,
       ...(smallTimings ? { smallTimings } : {}),
-      ...(persistence.reopen || persistence.cliRuns ? { persistence } : {}),
+      ...(persistence.reopen || persistence.cliRuns || persistence.gateway ? { persistence } : {}),
     };
     return { ...measured, targets: evaluateTargets(measured) };
   } finally {
@@ -355,4 +367,9 @@ export const BENCH_DEFAULTS = {
    * service's minute. At 5× a start-up is a tenth of a window (at the real limit, a sixtieth).
    */
   cliScale: 5,
+  /**
+   * 20: a 3 s window. 50 different models need about 1,100 requests, 18 minutes at the real limit; at 20× the
+   * run takes about a minute, while the service's latency (50–100 ms) stays a thirtieth of the window.
+   */
+  gatewayScale: 20,
 };

@@ -1,0 +1,47 @@
+/** The team gateway's part of the bench report: one table, its setting, and the three claims checked. */
+import { alignColumns, formatCount, formatDuration } from "./format";
+import type { GatewayBenchResult } from "./gateway-bench";
+
+export function gatewayLines(g: GatewayBenchResult | undefined): string[] {
+  if (!g) return [];
+  if (g.skipped) return [`Team gateway: not run (${g.skipped}).`];
+  const header = [
+    "team gateway",
+    "upstream",
+    "one analyst alone",
+    "429",
+    "cells equal to a direct run",
+    "last cell",
+    `at 60/min (×${g.scale})`,
+  ];
+  const rows = g.rows.map((r) => [
+    r.title,
+    formatCount(r.upstream),
+    formatCount(r.alone),
+    formatCount(r.rateLimited),
+    `${formatCount(r.equalCells)} / ${formatCount(r.totalCells)}`,
+    formatDuration(r.lastCellMs),
+    formatDuration(r.lastCellMs * g.scale),
+  ]);
+  const same = g.rows.find((r) => r.models === "same" && r.fault === "none");
+  const checks = same
+    ? [
+        `Same model, no fault: upstream ${formatCount(same.upstream)} ${same.upstream <= same.alone ? "≤" : ">"} ` +
+          `${formatCount(same.alone)} for one analyst alone; ${formatCount(same.rateLimited)} answered 429; ` +
+          `${same.equalCells === same.totalCells ? "every cell" : `${formatCount(same.totalCells - same.equalCells)} cells not`} equal to a direct run.`,
+      ]
+    : [];
+  const differences = g.rows
+    .filter((r) => r.firstDifference)
+    .map((r) => `First difference (${r.title}): ${r.firstDifference}`);
+  return [
+    `Team gateway: ${g.analysts} analysts (an add-in's client and engine each), ${g.analysts / g.processes} on each ` +
+      `of ${g.processes} gateway processes sharing one Redis, refresh at once against a simulator enforcing 60 ` +
+      `requests per ${formatDuration(g.windowMs)} (the minute ${g.scale}× faster everywhere; the simulator checks ` +
+      `that window exactly), ${g.latencyMs[0]}–${g.latencyMs[1]} ms latency. "One analyst alone": the same models ` +
+      `run one analyst at a time, straight to the service. Faults strike once the service has seen a third of that.`,
+    ...alignColumns([header, ...rows]),
+    ...checks,
+    ...differences,
+  ];
+}
