@@ -91,6 +91,8 @@ export class Upstream {
       timers: options.timers,
       retry: options.retry,
       deadlineMs: options.deadlineMs,
+      // The scheduler decides who goes next; the client's own first-come queue would only reorder behind it.
+      maxInFlight: options.concurrency,
       listeners: options.listeners,
     });
   }
