@@ -47,6 +47,11 @@ export interface GatewayConfig {
   serviceUrl: string;
   /** The service key: used for upstream calls only, never shown. */
   serviceKey: string;
+  /**
+   * The service keys verifiers may name for their callers (`Caller.serviceKeyId`, per-user keys), by id;
+   * undefined when none is registered. Each key has its own budget and cache namespace.
+   */
+  serviceKeys?: (id: string) => Promise<string | undefined>;
   verifiers: readonly Verifier[];
   /** redis://HOST:PORT; undefined: process memory (one process). */
   redisUrl?: string;
@@ -98,6 +103,15 @@ function namespaceOf(serviceUrl: string, serviceKey: string): { store: string; b
 
 const OWN_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 
+/** What one service key has of its own (see makeLane). */
+interface Lane {
+  upstream: Upstream;
+  answers: Answers;
+  store: Store;
+  failover?: FailoverLedger;
+  redisLedger?: RedisStartLedger;
+}
+
 export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   const now = config.now ?? Date.now;
   const timers = config.timers ?? realTimers;
@@ -105,8 +119,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   const windowMs = config.windowMs ?? 60_000;
   const userRate = config.userRate ?? Math.max(1, Math.ceil(rateLimit * 0.75));
   const processId = `${process.pid}-${randomBytes(4).toString("hex")}`;
+  /** Every service key in use: redacted from whatever leaves. */
   const secrets = [config.serviceKey];
-  const ns = namespaceOf(config.serviceUrl, config.serviceKey);
 
   const app = Fastify({
     logger: {
@@ -123,15 +137,9 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   });
   const log = app.log;
 
-  // ---- the store: Redis shared by the team's processes, or this process's memory ----
-  const memory = new MemoryStore({ now });
+  // ---- Redis, shared by the team's processes (or nothing: this process's memory) ----
   let link: RedisLink | undefined;
-  let store: Store = memory;
-  let ledger: StartLedger | undefined;
-  let failover: FailoverLedger | undefined;
   let peers: Peers | undefined;
-  let redisLedger: RedisStartLedger | undefined;
-  let cap: UserCap;
   const userDuration = Math.max(1, Math.ceil(windowMs / 1000));
   // Without Redis: at most half the budget, or 1/N of it for the N processes last seen (they may be running too).
   const share = (limit: number): number =>
@@ -152,71 +160,116 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
           );
       },
     });
-    const peersOf = new Peers(link, `${ns.budget}:procs`, processId, now);
-    peers = peersOf;
-    redisLedger = new RedisStartLedger(
-      link.ledger,
-      link.main,
-      ns.budget,
-      Math.max(60_000, windowMs * 5),
-      now
-    );
-    failover = new FailoverLedger(redisLedger, link, share);
-    ledger = failover;
-    store = new FailoverStore(new RedisStore(link, ns.store), memory, link);
-    const insurance = new RateLimiterMemory({
-      points: Math.max(1, Math.floor(userRate / 2)),
-      duration: userDuration,
-    });
-    cap = userCapOf(
-      new RateLimiterRedis({
-        storeClient: link.main,
-        keyPrefix: `${ns.budget}:user`,
-        points: userRate,
-        duration: userDuration,
-        rejectIfRedisNotReady: true,
-        insuranceLimiter: insurance,
-      })
-    );
+    peers = new Peers(link, `${namespaceOf(config.serviceUrl, "").budget}:procs`, processId, now);
     const up = await link.ready(config.redisStartMs ?? 3_000);
     if (!up)
       log.warn(
         "Redis did not answer at start: serving from this process's memory until it does (see /readyz)"
       );
-    await peersOf.beat();
-  } else {
-    cap = userCapOf(new RateLimiterMemory({ points: userRate, duration: userDuration }));
+    await peers.beat();
   }
 
+  const lanes = new Map<string, Lane>();
   const metrics = new GatewayMetrics({
     queueDepth: () =>
-      upstream.scheduler.queued + upstream.limiter.stats().queued + answers.pendingFetches,
+      [...lanes.values()].reduce(
+        (n, lane) =>
+          n +
+          lane.upstream.scheduler.queued +
+          lane.upstream.limiter.stats().queued +
+          lane.answers.pendingFetches,
+        0
+      ),
     shared: () => (link?.up ? 1 : 0),
   });
   const listeners: ClientListener[] = [metrics.onClientEvent];
-  const upstream = new Upstream({
-    serviceUrl: config.serviceUrl,
-    serviceKey: config.serviceKey,
-    rateLimit,
-    windowMs,
-    ledger,
-    openMs: config.openMs,
-    concurrency: config.concurrency ?? 8,
-    cap,
-    fetch: config.fetch,
-    retry: config.retry,
-    timers,
-    now,
-    listeners,
-  });
-  const answers = new Answers({
-    store,
-    upstream,
-    processId,
-    now,
-    timers,
-    holdMs: config.holdMs,
-  });
+
+  /**
+   * Everything one service key has of its own: its budget (the record of starts, per key), its per-user shares,
+   * its cache namespace (answers fetched with one key are never served to callers of another), its upstream
+   * client. The gateway's key has one from the start; a key a verifier names for its caller (per-user keys) gets
+   * one when first used.
+   */
+  const makeLane = (serviceKey: string): Lane => {
+    const ns = namespaceOf(config.serviceUrl, serviceKey);
+    const memory = new MemoryStore({ now });
+    let store: Store = memory;
+    let ledger: StartLedger | undefined;
+    let failover: FailoverLedger | undefined;
+    let redisLedger: RedisStartLedger | undefined;
+    let cap: UserCap;
+    if (link) {
+      redisLedger = new RedisStartLedger(
+        link.ledger,
+        link.main,
+        ns.budget,
+        Math.max(60_000, windowMs * 5),
+        now
+      );
+      failover = new FailoverLedger(redisLedger, link, share);
+      ledger = failover;
+      store = new FailoverStore(new RedisStore(link, ns.store), memory, link);
+      cap = userCapOf(
+        new RateLimiterRedis({
+          storeClient: link.main,
+          keyPrefix: `${ns.budget}:user`,
+          points: userRate,
+          duration: userDuration,
+          rejectIfRedisNotReady: true,
+          insuranceLimiter: new RateLimiterMemory({
+            points: Math.max(1, Math.floor(userRate / 2)),
+            duration: userDuration,
+          }),
+        })
+      );
+    } else {
+      cap = userCapOf(new RateLimiterMemory({ points: userRate, duration: userDuration }));
+    }
+    const upstream = new Upstream({
+      serviceUrl: config.serviceUrl,
+      serviceKey,
+      rateLimit,
+      windowMs,
+      ledger,
+      openMs: config.openMs,
+      concurrency: config.concurrency ?? 8,
+      cap,
+      fetch: config.fetch,
+      retry: config.retry,
+      timers,
+      now,
+      listeners,
+    });
+    const answers = new Answers({
+      store,
+      upstream,
+      processId,
+      now,
+      timers,
+      holdMs: config.holdMs,
+    });
+    return { upstream, answers, store, failover, redisLedger };
+  };
+  const main = makeLane(config.serviceKey);
+  lanes.set("", main);
+
+  /** The lane of the service key serving a caller (the gateway's own unless a verifier named another). */
+  const laneOf = async (caller: Caller): Promise<Lane> => {
+    const id = caller.serviceKeyId;
+    if (id === undefined || id === "") return main;
+    const known = lanes.get(id);
+    if (known) return known;
+    const key = await config.serviceKeys?.(id);
+    if (!key)
+      throw new GatewayError(
+        403,
+        "No service key is registered for you on the team gateway yet; register yours, or ask its administrator"
+      );
+    if (!secrets.includes(key)) secrets.push(key);
+    const lane = lanes.get(id) ?? makeLane(key);
+    lanes.set(id, lane);
+    return lane;
+  };
 
   let state: "ready" | "stopping" = "ready";
 
@@ -300,7 +353,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
           ? request.url.slice(request.url.indexOf("?") + 1)
           : "";
         const ask = parseAsk(spec, request.params as Record<string, string>, query);
-        const served = await answers.serve(ask, caller.user);
+        const served = await (await laneOf(caller)).answers.serve(ask, caller.user);
         context.cm.how = served.how;
         return respond(reply, served);
       } catch (error) {
@@ -313,7 +366,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   app.get("/healthz", async (_request, reply) => reply.send({ status: "ok" }));
   app.get("/readyz", async (_request, reply) => {
     const shared = link ? (link.up ? "redis" : "memory (Redis unreachable)") : "memory";
-    const limitNow = failover ? failover.limitNow(rateLimit) : rateLimit;
+    const limitNow = main.failover ? main.failover.limitNow(rateLimit) : rateLimit;
     const body = {
       status: state === "stopping" ? "stopping" : link && !link.up ? "degraded" : "ready",
       store: shared,
@@ -379,12 +432,14 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       closing ??= (async () => {
         state = "stopping";
         await app.close();
-        answers.close();
-        await upstream.limiter.settled();
+        for (const lane of lanes.values()) {
+          lane.answers.close();
+          await lane.upstream.limiter.settled();
+          lane.redisLedger?.close();
+          await lane.store.close();
+        }
         await peers?.leave();
-        redisLedger?.close();
         for (const verifier of config.verifiers) verifier.close();
-        await store.close();
         await link?.close();
       })();
       return closing;

@@ -11,7 +11,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FetchLike } from "../../src/client";
-import { TokensFile, hashToken } from "../../src/gateway/auth/tokens-file";
+import { FixedTokens, TokensFile, hashToken } from "../../src/gateway/auth/tokens-file";
+import type { Verifier } from "../../src/gateway/auth/verifier";
 import { startSimulator, type RunningSimulator } from "../../src/simulator";
 import { startTestGateway, type TestGateway } from "./support/in-process";
 
@@ -269,6 +270,60 @@ describe("the tokens file", () => {
       expect(await status(TOKEN)).toBe(200);
       write({ carol: TOKEN, erin: "tok_erin_2" });
       await eventually("tok_erin_2", 200);
+    } finally {
+      await gw.close();
+      await simulator.close();
+    }
+  });
+});
+
+describe("a service key of the caller's own (named by a verifier)", () => {
+  it("serves that caller with their key alone: its own budget and cache, never the team's answers", async () => {
+    const USER_KEY = "cm_user_key_SECRET_3b9";
+    const simulator = await startSimulator({
+      port: 0,
+      rateLimit: null,
+      apiKeys: [SERVICE_KEY, USER_KEY],
+    });
+    const sent: string[] = [];
+    const recording: FetchLike = (url, init) => {
+      sent.push(init.headers.Authorization ?? "");
+      return fetch(url, init);
+    };
+    // A verifier of the kind sign-in brings: it names the key that serves its caller.
+    const signIn: Verifier = {
+      name: "test-sign-in",
+      verify: (credential) =>
+        Promise.resolve(
+          credential === "signed-in-frank"
+            ? { user: "frank", via: "test", serviceKeyId: "frank" }
+            : undefined
+        ),
+      describe: () => ({}),
+      close: () => undefined,
+    };
+    const gw = await startTestGateway({
+      serviceUrl: simulator.url,
+      serviceKey: SERVICE_KEY,
+      verifiers: [new FixedTokens([{ name: "carol", token: TOKEN }]), signIn],
+      serviceKeys: (id) => Promise.resolve(id === "frank" ? USER_KEY : undefined),
+      fetch: recording,
+    });
+    try {
+      const path = `${gw.url}/v2/metrics/fees?project_ids=aave&start=2025-03-01&end=2025-03-02`;
+      const team = await get(path, { headers: auth });
+      const frank = await get(path, { headers: { authorization: "Bearer signed-in-frank" } });
+      expect([team.status, frank.status]).toEqual([200, 200]);
+      // The same need asked twice: once with each key (no sharing across keys).
+      expect(frank.headers.get("x-cryptometrics-gateway")).toBe("fetched");
+      expect(frank.text).toBe(team.text);
+      expect(sent).toEqual([`Bearer ${SERVICE_KEY}`, `Bearer ${USER_KEY}`]);
+      expect(
+        (await get(path, { headers: { authorization: "Bearer signed-in-frank" } })).headers.get(
+          "x-cryptometrics-gateway"
+        )
+      ).toBe("hit");
+      for (const text of [team.text, frank.text, gw.log()]) expect(text).not.toContain(USER_KEY);
     } finally {
       await gw.close();
       await simulator.close();
