@@ -46,7 +46,6 @@ Serves a simulated Cryptometrics service (v2 and v1) on loopback. Every flag has
 ${READING_SWITCHES.map((r) => `                          ${r.name}: ${Object.keys(r.values).join(" | ")}`).join("\n")}
   --https-cert FILE     serve HTTPS with this certificate...         SIMULATOR_HTTPS_CERT
   --https-key FILE      ...and this private key                      SIMULATOR_HTTPS_KEY
-  --cors-preflight      answer browsers' CORS preflights (OPTIONS)   SIMULATOR_CORS_PREFLIGHT=true
   --quiet               no access log on stderr                      SIMULATOR_QUIET=true
   --help
 `;
@@ -124,7 +123,6 @@ export function parseCliOptions(argv: readonly string[], env: Env): CliOptions {
         "https-cert": { type: "string" },
         "https-key": { type: "string" },
         quiet: { type: "boolean" },
-        "cors-preflight": { type: "boolean" },
         help: { type: "boolean" },
       },
     });
@@ -214,8 +212,6 @@ export function parseCliOptions(argv: readonly string[], env: Env): CliOptions {
 
   if (v["report-unavailable"] || env.SIMULATOR_REPORT_UNAVAILABLE === "true")
     options.reportUnavailable = true;
-  // Off by default: the interface promises GET only (see SimulatorOptions.corsPreflight).
-  if (v["cors-preflight"] || env.SIMULATOR_CORS_PREFLIGHT === "true") options.corsPreflight = true;
   const duplicates = pick(v["duplicate-rows"], "SIMULATOR_DUPLICATE_ROWS");
   if (duplicates !== undefined)
     options.duplicateRows = number("--duplicate-rows", duplicates, 0, 1);

@@ -3,7 +3,7 @@
  *  1. logged (status 0 until answered); simulated + CORS headers set;
  *  2. `hang`: never answered;
  *  3. latency;
- *  4. OPTIONS: CORS preflight (204) when switched on, else 405 as any other method than GET;
+ *  4. OPTIONS: CORS preflight (204) under the reading preflight=answer, else 405 as any other method than GET;
  *  5. bearer auth: 401 without an accepted key;
  *  6. rate limit per key: 429 (Retry-After when enabled);
  *  7. injected 429s, then injected 5xx;
@@ -33,8 +33,6 @@ export interface PipelineState {
   delay: (ms: number) => Promise<boolean>;
   /** Size of the project universe (see SimulatorOptions.projects). */
   projects?: number;
-  /** Whether preflights are answered (see SimulatorOptions.corsPreflight). */
-  corsPreflight?: boolean;
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -85,7 +83,8 @@ export function createPipeline(
     const draws = drawFor(knobs, state.random);
     if (draws.latencyMs > 0 && !(await state.delay(draws.latencyMs))) return;
 
-    if (method === "OPTIONS" && state.corsPreflight) {
+    const answersPreflight = knobs.readings.preflight === "answer";
+    if (method === "OPTIONS" && answersPreflight) {
       preflight(res, req.headers["access-control-request-private-network"] === "true");
       entry.status = 204;
       state.answered(entry);
@@ -95,7 +94,7 @@ export function createPipeline(
       return finish({
         status: 405,
         body: { message: `Method ${method} not allowed: the service is read-only (GET).` },
-        headers: { Allow: state.corsPreflight ? "GET, OPTIONS" : "GET" },
+        headers: { Allow: answersPreflight ? "GET, OPTIONS" : "GET" },
       });
     }
     const keyIndex = presented === undefined ? -1 : state.apiKeys.indexOf(presented);

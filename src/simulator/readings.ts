@@ -28,6 +28,7 @@ export const READING_VALUES = {
   aggregationsRows: ["wide", "rows", "opaque"],
   errorBodies: ["empty", "json"],
   retryAfter: ["none", "seconds"],
+  preflight: ["refuse", "answer"],
   v1Envelope: ["bare", "data"],
   catalogueEntries: ["clean", "unusable"],
   unaskedSplit: ["none", "chain", "business_line", "version", "product_id"],
@@ -202,6 +203,18 @@ const TABLE: Table = {
     values: {
       none: "429s without Retry-After",
       seconds: "Retry-After in seconds",
+    },
+  },
+  preflight: {
+    name: "preflight",
+    kind: "loose",
+    where: "§4, §5",
+    open: "every operation is a GET with a bearer key; nothing says whether a browser's CORS preflight (OPTIONS) is answered",
+    values: {
+      refuse:
+        "an OPTIONS is refused (405, Allow: GET) like any method but GET: a page on another origin cannot send its key",
+      answer:
+        "an OPTIONS is answered (204) allowing GET with Authorization from any origin, private-network access included",
     },
   },
   v1Envelope: {

@@ -43,7 +43,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     },
     answered: (entry) => options.onRequest?.(entry),
     projects: options.projects,
-    corsPreflight: options.corsPreflight ?? false,
     delay: (ms) =>
       new Promise<boolean>((resolve) => {
         if (closed) return resolve(false);

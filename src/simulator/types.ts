@@ -93,12 +93,6 @@ export interface SimulatorOptions extends SimulatorKnobs {
    * (at most 50,000). Default: the demo projects alone.
    */
   projects?: number;
-  /**
-   * Answer CORS preflights (OPTIONS) so that a page on another origin may call with its key. Default false:
-   * the interface promises GET only, so a browser calling the service straight may well be refused; the add-in
-   * goes through its own origin (the team gateway). Tests of direct mode turn it on.
-   */
-  corsPreflight?: boolean;
 }
 
 export interface RequestLogEntry {

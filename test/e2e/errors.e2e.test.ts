@@ -43,7 +43,7 @@ const CODE_WORDS =
 beforeAll(async () => {
   const [built, sim, port] = await Promise.all([
     ensureBuild(),
-    startSimulator({ port: 0, rateLimit: null, corsPreflight: true }),
+    startSimulator({ port: 0, rateLimit: null, readings: { preflight: "answer" } }),
     freePort(),
   ]);
   simulator = sim;
@@ -129,7 +129,7 @@ test("Retry loads the catalogue once the service answers again, and the alert go
     port: deadPort,
     host: "127.0.0.1",
     rateLimit: null,
-    corsPreflight: true,
+    readings: { preflight: "answer" },
   });
   await page.focus("#catalogue-status [data-action='retry']");
   await page.keyboard.press("Enter");

@@ -25,7 +25,7 @@ let presses = 0;
 beforeAll(async () => {
   const [built, sim] = await Promise.all([
     ensureBuild(),
-    startSimulator({ port: 0, rateLimit: null, corsPreflight: true }),
+    startSimulator({ port: 0, rateLimit: null, readings: { preflight: "answer" } }),
   ]);
   simulator = sim;
   server = await serveStatic(built);

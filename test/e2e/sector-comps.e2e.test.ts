@@ -27,7 +27,12 @@ let problems: Problems;
 beforeAll(async () => {
   const [built, sim] = await Promise.all([
     ensureBuild(),
-    startSimulator({ port: 0, rateLimit: null, projects: UNIVERSE, corsPreflight: true }),
+    startSimulator({
+      port: 0,
+      rateLimit: null,
+      projects: UNIVERSE,
+      readings: { preflight: "answer" },
+    }),
   ]);
   simulator = sim;
   server = await serveStatic(built);

@@ -29,7 +29,7 @@ let problems: Problems;
 beforeAll(async () => {
   const [built, sim] = await Promise.all([
     ensureBuild(),
-    startSimulator({ port: 0, rateLimit: null, corsPreflight: true }),
+    startSimulator({ port: 0, rateLimit: null, readings: { preflight: "answer" } }),
   ]);
   simulator = sim;
   proxy = await startHostileProxy(simulator.url);

@@ -24,7 +24,12 @@ let page: Page;
 beforeAll(async () => {
   const [built, sim] = await Promise.all([
     ensureBuild(),
-    startSimulator({ port: 0, rateLimit: null, apiKeys: [SECRET], corsPreflight: true }),
+    startSimulator({
+      port: 0,
+      rateLimit: null,
+      apiKeys: [SECRET],
+      readings: { preflight: "answer" },
+    }),
   ]);
   simulator = sim;
   server = await serveStatic(built);

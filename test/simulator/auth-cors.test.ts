@@ -87,8 +87,8 @@ describe("CORS", () => {
     ]);
   });
 
-  it("answers a preflight without credentials when switched on, allowing GET with Authorization", async () => {
-    const direct = await start({ corsPreflight: true });
+  it("answers a preflight without credentials under preflight=answer, allowing GET with Authorization", async () => {
+    const direct = await start({ readings: { preflight: "answer" } });
     try {
       const response = await fetch(
         `${direct.url}/v2/projects/aave/metrics?metric_ids=fees`,
@@ -107,6 +107,12 @@ describe("CORS", () => {
       expect(
         (await fetch(`${direct.url}/v2/projects`, { method: "POST" })).headers.get("allow")
       ).toBe("GET, OPTIONS");
+      // A reading switched back between two requests takes effect at once.
+      direct.setKnobs({ readings: { preflight: "refuse" } });
+      expect(
+        (await fetch(`${direct.url}/v2/projects/aave/metrics?metric_ids=fees`, preflightRequest))
+          .status
+      ).toBe(405);
     } finally {
       await direct.close();
     }

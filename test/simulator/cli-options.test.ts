@@ -28,12 +28,15 @@ describe("npm run simulator options", () => {
     expect(simulator.now).toBeUndefined();
   });
 
-  it("answers browsers' preflights only when asked (--cors-preflight or SIMULATOR_CORS_PREFLIGHT=true)", () => {
-    expect(parseCliOptions([], {}).simulator.corsPreflight).toBeUndefined();
-    expect(parseCliOptions(["--cors-preflight"], {}).simulator.corsPreflight).toBe(true);
-    expect(parseCliOptions([], { SIMULATOR_CORS_PREFLIGHT: "true" }).simulator.corsPreflight).toBe(
-      true
-    );
+  it("answers browsers' preflights only under the reading preflight=answer (flag or environment)", () => {
+    expect(parseCliOptions([], {}).simulator.readings?.preflight).toBeUndefined();
+    expect(
+      parseCliOptions(["--reading", "preflight=answer"], {}).simulator.readings?.preflight
+    ).toBe("answer");
+    expect(
+      parseCliOptions([], { SIMULATOR_READINGS: "preflight=answer" }).simulator.readings?.preflight
+    ).toBe("answer");
+    expect(() => parseCliOptions(["--reading", "preflight=yes"], {})).toThrow(/refuse, answer/);
   });
 
   it("reads every knob from flags", () => {
