@@ -307,7 +307,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
         "warning",
         `110 - "Response is Stale" "${new Date(served.fetchedAt).toUTCString()}"`
       );
-    return reply.code(200).send(served.body);
+    // Sent in the shape the service sent it: a bare list stays one (v1).
+    return reply.code(200).send(served.body.bare ? served.body.data : served.body);
   };
 
   app.addHook("onSend", (_request, reply, payload, done) => {

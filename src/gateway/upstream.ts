@@ -154,7 +154,8 @@ export class Upstream {
     return this.scheduler.run(user, async () => {
       const result = await runCall(this.config, match.spec.op, match.ids, () => ({
         ids,
-        requests: [{ url, ids }],
+        // v1's answers may be bare lists (§9 shows no shape): read, and kept bare (see WireEnvelope.bare).
+        requests: [{ url, ids, ...(match.spec.path[0] === "v1" ? { bare: true } : {}) }],
         combine: ([envelope]: readonly WireEnvelope[]) => ({ data: envelope, errors: [] }),
       }));
       return { envelope: result.data, simulated: result.meta.simulated };

@@ -4,7 +4,9 @@
  * the answer was fetched in; and answers are shared by what they contain, not by the text of the URL.
  */
 import { createClient, type MetricsClient } from "../../src/client";
+import { checkServiceAddress } from "../../src/runtime/address-check";
 import { startSimulator, type RunningSimulator } from "../../src/simulator";
+import { CALLS, CALL_RANGE } from "./support/calls";
 import { startTestGateway, type TestGateway } from "./support/in-process";
 
 const SERVICE_KEY = "cm_service_key_iface_91be";
@@ -41,51 +43,7 @@ const upstream = (): Array<{ path: string; query: Record<string, string> }> =>
     .filter((r) => r.method === "GET")
     .map(({ path, query }) => ({ path, query }));
 
-type Call = (
-  c: MetricsClient
-) => Promise<{ data: unknown; errors: readonly unknown[]; meta: { simulated: boolean } }>;
-
-const range = { start: "2026-09-01", end: "2026-09-10" };
-
-/** One call per operation of the interface (and the shapes of their options). */
-const CALLS: Record<string, Call> = {
-  listProjects: (c) => c.listProjects(),
-  getProject: (c) => c.getProject("aave"),
-  "getProjectMetrics (metrics named)": (c) =>
-    c.getProjectMetrics("aave", { metricIds: ["fees", "revenue", "tvl"], ...range }),
-  "getProjectMetrics (every metric)": (c) => c.getProjectMetrics("aave", range),
-  "getProjectMetrics (by chain, oldest first)": (c) =>
-    c.getProjectMetrics("aave", {
-      metricIds: ["fees"],
-      aggregateBy: "chain",
-      orderDirection: "asc",
-      ...range,
-    }),
-  "getProjectMetrics (an unknown metric)": (c) =>
-    c.getProjectMetrics("aave", { metricIds: ["fees", "no_such_metric"], ...range }),
-  getProjectMetricAggregations: (c) => c.getProjectMetricAggregations("aave"),
-  getFinancialStatement: (c) =>
-    c.getFinancialStatement("aave", { timestampGranularity: "month", interval: "1y" }),
-  getProduct: (c) => c.getProduct("aave", "aave-v3"),
-  getProductMetrics: (c) =>
-    c.getProductMetrics("aave", "aave-v3", { metricIds: ["fees", "tvl"], ...range }),
-  listMarketSectors: (c) => c.listMarketSectors(),
-  getMarketSector: (c) => c.getMarketSector("lending"),
-  listMetrics: (c) => c.listMetrics(),
-  "getMetric (projects named, some unknown or without it)": (c) =>
-    c.getMetric("tvl", { projectIds: ["aave", "bitcoin", "no-such-project", "uniswap"], ...range }),
-  "getMetric (every project)": (c) =>
-    c.getMetric("fees", { projectIds: "all", start: "2026-09-30", end: "2026-09-30" }),
-  "getMetric (bridged assets left out)": (c) =>
-    c.getMetric("tvl", { projectIds: ["aave", "lido-finance"], assetsBridged: false, ...range }),
-  getMetricAggregations: (c) =>
-    c.getMetricAggregations({ projectIds: ["aave", "uniswap"], metricIds: ["fees"] }),
-  getMetricsBreakdown: (c) =>
-    c.getMetricsBreakdown("fees", { projectIds: ["aave", "uniswap", "curve"], ...range }),
-  v1ListProjects: (c) => c.v1ListProjects(),
-  v1GetProjectMetrics: (c) =>
-    c.v1GetProjectMetrics("aave", { interval: "30d", dataGranularity: "daily" }),
-};
+const range = CALL_RANGE;
 
 describe("the gateway answers the service's interface", () => {
   it.each(Object.keys(CALLS))(
@@ -192,5 +150,32 @@ describe("answers shared by what they contain", () => {
     );
     await Promise.all(asks);
     expect(upstream()).toHaveLength(1);
+  });
+});
+
+describe("the settings' address check, pointed at the gateway", () => {
+  it("keeps the gateway's address: the catalogue with a token, the interface's 401 without one", async () => {
+    const before = simulator.requestLog.length;
+    // No header at all: the interface's 401, as the service answers it.
+    const bare = await fetch(`${gw.url}/v2/metrics`);
+    expect(bare.status).toBe(401);
+    expect(bare.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    // No key saved yet: the check sends its stand-in, refused as the service refuses it.
+    const noKey = await checkServiceAddress(gw.url, { apiKey: async () => undefined });
+    expect(noKey).toEqual(expect.objectContaining({ ok: true, keyRefused: true }));
+    const wrongKey = await checkServiceAddress(gw.url, { apiKey: "tok_not_in_the_file" });
+    expect(wrongKey).toEqual(expect.objectContaining({ ok: true, keyRefused: true }));
+    // Refused callers cost the service nothing.
+    expect(simulator.requestLog.length).toBe(before);
+
+    const withToken = await checkServiceAddress(gw.url, { apiKey: TOKEN });
+    expect(withToken).toEqual(expect.objectContaining({ ok: true, simulated: true }));
+    expect(withToken.message).toMatch(/answers \(\d+ metrics\)/);
+  });
+
+  it("refuses an address under the gateway that is not the service's (404 for /v2/v2/metrics)", async () => {
+    const verdict = await checkServiceAddress(`${gw.url}/api`, { apiKey: TOKEN });
+    expect(verdict).toEqual(expect.objectContaining({ ok: false, mayKeepUnchecked: false }));
+    expect(verdict.message).toMatch(/not found there \(404\)/);
   });
 });

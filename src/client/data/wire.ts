@@ -16,6 +16,8 @@ export type WireValue = string | number | null;
 export interface WireEnvelope {
   data: JsonValue;
   errors?: JsonValue;
+  /** The answer was a bare JSON list, read as `data` (v1): a relay (the team gateway) sends it back bare. */
+  bare?: true;
 }
 
 /** §2.1 product summary. */

@@ -54,7 +54,7 @@ export function interpretResponse(
   }
   if (ctx.bare && Array.isArray(parsed)) {
     if (hasSecretRun(body, ctx.secrets)) redactStrings({ data: parsed }, ctx.secrets);
-    return { data: parsed };
+    return { data: parsed, bare: true };
   }
   if (!isObject(parsed)) return fail(`expected a JSON object, got "${snippet(body, ctx.secrets)}"`);
   if (!("data" in parsed)) return fail(`no "data" member: "${snippet(body, ctx.secrets)}"`);
