@@ -13,6 +13,7 @@ const row = (over: Partial<GatewayRow>): GatewayRow => ({
   equalCells: 50_000,
   totalCells: 50_000,
   lastCellMs: 11_584,
+  redisOutages: 0,
   ...over,
 });
 
@@ -62,6 +63,20 @@ describe("the team gateway's lines of the bench report", () => {
       "Same model, no fault: upstream 22 ≤ 22 for one analyst alone; 0 answered 429; every cell equal to a direct run."
     );
     expect(lines).toContain("First difference (same model, Redis stopped): analyst 3, cell 7: …");
+  });
+
+  it("names a run in which a process took Redis as unreachable without the fault striking", () => {
+    const lines = gatewayLines({
+      ...result,
+      rows: [
+        row({ redisOutages: 3 }),
+        row({ title: "same model, Redis stopped", fault: "Redis stopped", redisOutages: 5 }),
+      ],
+    });
+    expect(lines).toContain(
+      "same model: a gateway process took Redis as unreachable 3 times (it then serves from its own memory)."
+    );
+    expect(lines.join("\n")).not.toMatch(/Redis stopped: a gateway process/);
   });
 
   it("says why when the run could not happen", () => {

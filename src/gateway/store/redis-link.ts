@@ -4,6 +4,11 @@
  * connection). Commands never queue while Redis is away (enableOfflineQueue off, no retries): they fail at
  * once, and the gateway serves from process memory meanwhile (failover-store.ts). ioredis keeps reconnecting in
  * the background; when the command connection is ready again and answers a PING, the link is up again.
+ *
+ * A closed connection is an outage at once. A command that fails on a live connection (slower than the
+ * time-out on a busy machine, say) is not, by itself: that command's operation runs on process memory, and
+ * Redis is taken as away only when PINGs fail too (VERIFY_PINGS in a row): a process that flaps to memory
+ * mid-run loses the team's sharing (its needs fetched again on its own) for nothing.
  */
 import { EventEmitter } from "node:events";
 import { Redis, type RedisOptions } from "ioredis";
@@ -33,6 +38,9 @@ export function checkRedisUrl(url: string): URL {
   return parsed;
 }
 
+/** PINGs that must fail in a row, on a live connection, before Redis is taken as away (each under the time-out). */
+const VERIFY_PINGS = 3;
+
 export class RedisLink extends EventEmitter {
   readonly main: Redis;
   readonly sub: Redis;
@@ -40,6 +48,8 @@ export class RedisLink extends EventEmitter {
   private usable = false;
   private probe: NodeJS.Timeout | undefined;
   private closed = false;
+  /** A check of a live connection after a failed command is under way (see failed). */
+  private verifying = false;
 
   constructor(private readonly options: RedisLinkOptions) {
     super();
@@ -96,9 +106,29 @@ export class RedisLink extends EventEmitter {
     });
   }
 
-  /** A command failed: Redis is taken as away until a probe answers. */
+  /**
+   * A command failed. On a closed connection, Redis is away until a probe answers; on a live one, it is away
+   * only if PINGs fail too (see the module comment): one slow command does not cost the team its sharing.
+   */
   failed(error: unknown): void {
-    this.down(error instanceof Error ? error.message : String(error));
+    const why = error instanceof Error ? error.message : String(error);
+    if (this.main.status !== "ready") return this.down(why);
+    if (this.verifying || !this.usable) return;
+    this.verifying = true;
+    void this.verify(why).finally(() => (this.verifying = false));
+  }
+
+  private async verify(why: string): Promise<void> {
+    for (let i = 0; i < VERIFY_PINGS; i++) {
+      if (this.closed || !this.usable) return;
+      try {
+        await this.main.ping();
+        return;
+      } catch {
+        // Another try; the time-out is the command time-out.
+      }
+    }
+    this.down(`${why} (and ${VERIFY_PINGS} PINGs in a row failed)`);
   }
 
   private async check(why: string): Promise<void> {

@@ -52,6 +52,11 @@ export interface GatewayRow {
   firstDifference?: string;
   /** From the refresh's start to the last cell of the last analyst. */
   lastCellMs: number;
+  /**
+   * Times a gateway process logged Redis as unreachable (it then serves from its own memory): the fault's, and
+   * any other (a Redis command slower than the link's time-out under load), which costs the team its sharing.
+   */
+  redisOutages: number;
 }
 
 export interface GatewayBenchResult {
@@ -193,6 +198,10 @@ async function runOnce(
       if (diff.first) firstDifference ??= `analyst ${i + 1}, ${diff.first}`;
     });
     const log = limited.requestLog.filter((r) => r.method === "GET");
+    const redisOutages = processes.reduce(
+      (n, p) => n + (p.errors().match(/Redis is unreachable/g)?.length ?? 0),
+      0
+    );
     return {
       title,
       models: models.length === 1 ? "same" : "different",
@@ -206,6 +215,7 @@ async function runOnce(
       totalCells,
       ...(firstDifference ? { firstDifference } : {}),
       lastCellMs,
+      redisOutages,
     };
   } finally {
     for (const a of analysts) a.dispose();
@@ -288,7 +298,8 @@ export async function gatewayBench(options: GatewayBenchOptions): Promise<Gatewa
       result.rows.push(row);
       progress(
         `team gateway: ${title}: ${row.upstream} upstream requests (one analyst alone: ${row.alone}), ` +
-          `${row.rateLimited} answered 429, ${row.equalCells}/${row.totalCells} cells equal, last cell at ${Math.round(row.lastCellMs)} ms`
+          `${row.rateLimited} answered 429, ${row.equalCells}/${row.totalCells} cells equal, last cell at ${Math.round(row.lastCellMs)} ms, ` +
+          `Redis taken as unreachable ${row.redisOutages} times`
       );
     }
     return result;

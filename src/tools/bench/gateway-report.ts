@@ -33,6 +33,12 @@ export function gatewayLines(g: GatewayBenchResult | undefined): string[] {
           `${same.equalCells === same.totalCells ? "every cell" : `${formatCount(same.totalCells - same.equalCells)} cells not`} equal to a direct run.`,
       ]
     : [];
+  const outages = g.rows
+    .filter((r) => r.fault !== "Redis stopped" && r.redisOutages > 0)
+    .map(
+      (r) =>
+        `${r.title}: a gateway process took Redis as unreachable ${r.redisOutages} times (it then serves from its own memory).`
+    );
   const differences = g.rows
     .filter((r) => r.firstDifference)
     .map((r) => `First difference (${r.title}): ${r.firstDifference}`);
@@ -45,6 +51,7 @@ export function gatewayLines(g: GatewayBenchResult | undefined): string[] {
       `"Service's floor": how long the real limit (60 starts at once, then 60 a minute) holds those requests back.`,
     ...alignColumns([header, ...rows]),
     ...checks,
+    ...outages,
     ...differences,
   ];
 }
