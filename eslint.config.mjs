@@ -158,12 +158,13 @@ export default [
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   {
-    // Command-line scripts run by npm (scripts/mutation.mjs): Node's process is their input and output.
-    files: ["scripts/**/*.mjs"],
-    languageOptions: { globals: { process: "readonly" } },
+    // Command-line scripts run by npm (test/harness/mutation.mjs): Node's process is their input and output.
+    files: ["test/harness/**/*.mjs"],
+    languageOptions: { globals: { process: "readonly", console: "readonly" } },
+    rules: { "no-console": "off" },
   },
   {
-    files: ["*.js", "**/*.cjs", "src/help/*.js", "src/tools/manifest/*.js"],
+    files: ["*.js", "**/*.cjs", "test/*.config.js", "src/help/*.js", "src/tools/manifest/*.js"],
     languageOptions: {
       sourceType: "commonjs",
       globals: {

@@ -1,8 +1,8 @@
 // Mutation testing (StrykerJS with the jest runner): `npm run mutation` runs every target below, one file at a
-// time with its own tests; `npm run mutation -- src/engine/planner.ts` runs one (scripts/mutation.mjs).
+// time with its own tests; `npm run mutation -- src/engine/planner.ts` runs one (test/harness/mutation.mjs).
 // Sized for a shared 2-core machine: one test process, incremental (only mutants whose code or tests changed
 // since the last run are tested again), no type checker (tsc per mutant costs more than the whole run), and
-// ts-jest without type checking (tsconfig.mutation.json: the compile check is `npm run typecheck`'s job).
+// ts-jest without type checking (tsconfig.test.json: the compile check is `npm run typecheck`'s job).
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
@@ -69,7 +69,7 @@ export function jestFor(tests, overrides = {}) {
     testMatch: tests.map((t) => `<rootDir>/${t}`),
     transform: {
       ...jestConfig.transform,
-      "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/tsconfig.mutation.json" }],
+      "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/tsconfig.test.json" }],
     },
   };
 }

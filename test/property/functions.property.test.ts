@@ -7,6 +7,7 @@
  *  - an argument invalid on its face is refused (#VALUE!) before any request is sent.
  */
 import fc from "fast-check";
+import { propertyRuns } from "../support/property-runs";
 import { resolve } from "path";
 import { idList } from "../../src/functions/coerce";
 import { isEntity, validateEntity } from "../../src/sheet/entity";
@@ -145,7 +146,7 @@ describe("every custom function, whatever Excel passes", () => {
           seen[code as keyof typeof seen]++;
         }),
         {
-          numRuns: 60,
+          numRuns: propertyRuns(60),
           // A call that works and one that is refused are always among the runs.
           examples: [[[...EXAMPLES[name]]], [SIGNATURES[name].map(() => true)]],
         }
@@ -178,7 +179,7 @@ describe("every custom function, whatever Excel passes", () => {
           expect(problem(outcome)).toBeUndefined();
           expect(lab.io.started() - sent).toBe(0);
         }),
-        { numRuns: 60 }
+        { numRuns: propertyRuns(60) }
       );
     }
   );
@@ -204,7 +205,7 @@ describe("every custom function, whatever Excel passes", () => {
           expect("error" in outcome && (outcome.error as HostFunctionError).code).toBe("#VALUE!");
           expect(lab.io.started() - sent).toBe(0);
         }),
-        { numRuns: 30 }
+        { numRuns: propertyRuns(30) }
       );
     }
   );

@@ -15,6 +15,7 @@
  * deterministic and fast.
  */
 import fc from "fast-check";
+import { propertyRuns } from "../support/property-runs";
 import { openLab, type Lab } from "../../src/tools/faults/lab";
 import {
   evaluate,
@@ -25,7 +26,7 @@ import {
 
 /** The property's seed: change it to explore, keep it fixed in the suite. */
 const SEED = 20261120;
-const RUNS = Number(process.env.INVARIANCE_RUNS ?? 200);
+const RUNS = propertyRuns(Number(process.env.INVARIANCE_RUNS ?? 200));
 
 let lab: Lab;
 beforeAll(async () => {

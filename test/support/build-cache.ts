@@ -5,17 +5,22 @@
  * timeout is taken to be left over from a killed run. A build is made in a scratch directory and renamed into
  * place, so a half-made one is never served; builds older than an hour are pruned (a recent one may still be
  * served to a test file running in parallel).
+ *
+ * First of all, a build `npm run build` made of the current inputs (its stamp in dist/ says so) is taken as it
+ * is: `npm test` builds once and every test reuses that build.
  */
-import { createHash } from "crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "fs";
-import { join, resolve } from "path";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "fs";
+import { join } from "path";
+import { currentBuild, inputHash, REPO_ROOT, type BuildKind } from "../../src/tools/build-stamp";
 
-export const REPO_ROOT = resolve(__dirname, "../..");
+export { REPO_ROOT };
 const KEEP_MS = 60 * 60_000;
 
 export interface BuildCache {
   /** The folder under test-results/. */
   name: string;
+  /** Which of `npm run build`'s outputs this is, taken when it is of the current inputs. */
+  kind: BuildKind;
   /** Files and folders, from the repository root, whose content decides the build. */
   inputs: readonly string[];
   timeoutMs: number;
@@ -23,23 +28,6 @@ export interface BuildCache {
   isBuilt(dir: string): boolean;
   /** Builds into a new directory. */
   build(dir: string): Promise<void>;
-}
-
-function files(path: string): string[] {
-  if (!existsSync(path)) return [];
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path)
-    .sort()
-    .flatMap((name) => files(join(path, name)));
-}
-
-function inputHash(inputs: readonly string[]): string {
-  const hash = createHash("sha256");
-  for (const file of inputs.flatMap((p) => files(join(REPO_ROOT, p)))) {
-    hash.update(file.slice(REPO_ROOT.length));
-    hash.update(readFileSync(file));
-  }
-  return hash.digest("hex").slice(0, 16);
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
@@ -66,6 +54,8 @@ async function withLock<T>(out: string, staleMs: number, work: () => Promise<T>)
 
 /** The directory of a finished build of the current inputs, made if there is none yet. */
 export async function cachedBuild(cache: BuildCache): Promise<string> {
+  const built = currentBuild(cache.kind);
+  if (built && cache.isBuilt(built)) return built;
   const out = join(REPO_ROOT, "test-results", cache.name);
   const target = join(out, inputHash(cache.inputs));
   if (cache.isBuilt(target)) return target;

@@ -7,6 +7,7 @@ import { execFile } from "child_process";
 import { existsSync, writeFileSync } from "fs";
 import { join } from "path";
 import { generateFunctionsMeta } from "../../src/tools/gen-functions-meta";
+import { BUILD_INPUTS } from "../../src/tools/build-stamp";
 import { cachedBuild, REPO_ROOT as ROOT } from "./build-cache";
 
 const BUILD_TIMEOUT_MS = 300_000;
@@ -32,8 +33,9 @@ function tsc(outDir: string): Promise<void> {
 /** The directory of a Node build of the current sources (the layout of dist/node). */
 export function ensureNodeBuild(): Promise<string> {
   return cachedBuild({
+    kind: "node",
     name: "node-build",
-    inputs: ["src", "tsconfig.json", "tsconfig.node.json", "package-lock.json"],
+    inputs: BUILD_INPUTS.node,
     timeoutMs: BUILD_TIMEOUT_MS,
     isBuilt: (dir) => existsSync(join(dir, "functions", "functions.meta.json")),
     build: async (dir) => {

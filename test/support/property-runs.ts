@@ -1,7 +1,7 @@
 /**
- * Property-run counts, scaled down for mutation runs only: `npm run mutation` sets PROPERTY_RUNS_SCALE for the
- * targets whose property tests would cost a minute per mutant (stryker.config.mjs says which and why). Unset
- * (every `npm test`), a test runs exactly the count it names.
+ * Property-run counts, scaled down for the quick loops only: `npm run test:fast` sets PROPERTY_RUNS_SCALE to 0.1,
+ * and `npm run mutation` sets it for the targets whose property tests would cost a minute per mutant
+ * (stryker.config.mjs says which and why). Unset (every `npm test`), a test runs exactly the count it names.
  */
 export function propertyRuns(count: number): number {
   const raw = process.env.PROPERTY_RUNS_SCALE;

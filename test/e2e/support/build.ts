@@ -7,6 +7,7 @@
 import { execFile } from "child_process";
 import { existsSync } from "fs";
 import { join } from "path";
+import { BUILD_INPUTS } from "../../../src/tools/build-stamp";
 import { cachedBuild, REPO_ROOT } from "../../support/build-cache";
 
 export const ROOT = REPO_ROOT;
@@ -44,15 +45,9 @@ function webpack(outputPath: string): Promise<void> {
 /** The directory of a production build of the current sources. */
 export function ensureBuild(): Promise<string> {
   return cachedBuild({
+    kind: "web",
     name: "e2e-build",
-    inputs: [
-      "src",
-      "assets",
-      "webpack.config.js",
-      "manifest.xml",
-      "package-lock.json",
-      "tsconfig.json",
-    ],
+    inputs: BUILD_INPUTS.web,
     timeoutMs: BUILD_TIMEOUT_MS,
     isBuilt: (dir) => existsSync(join(dir, "preview.html")),
     build: webpack,

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { TARGETS, THRESHOLD, jestFor } from "../stryker.config.mjs";
+import { TARGETS, THRESHOLD, jestFor } from "../../stryker.config.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 
