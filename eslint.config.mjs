@@ -164,7 +164,7 @@ export default [
     rules: { "no-console": "off" },
   },
   {
-    files: ["*.js", "**/*.cjs", "test/*.config.js", "src/help/*.js", "src/tools/manifest/*.js"],
+    files: ["*.js", "**/*.cjs", "test/**/*.config.js", "src/help/*.js", "src/tools/manifest/*.js"],
     languageOptions: {
       sourceType: "commonjs",
       globals: {

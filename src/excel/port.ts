@@ -122,3 +122,23 @@ export const CRYPTO_FORMULA = /(^|[^A-Za-z0-9_.])CRYPTO\.[A-Za-z_]+\s*\(/i;
 export function isCryptoFormula(formula: unknown): boolean {
   return typeof formula === "string" && formula.startsWith("=") && CRYPTO_FORMULA.test(formula);
 }
+
+/** Outside Excel: every workbook request says where it works. */
+export function noWorkbook(): WorkbookPort {
+  const refuse = (): Promise<never> =>
+    Promise.reject(
+      new WorkbookError(
+        "This needs Excel: open Cryptometrics from Excel's Data tab to write into a workbook."
+      )
+    );
+  return {
+    kind: "none",
+    insertFormula: refuse,
+    insertGrid: refuse,
+    createSheet: refuse,
+    recalculate: async () => undefined,
+    freezeToValues: refuse,
+    activeCellAddress: async () => undefined,
+    onSelectionChanged: () => () => undefined,
+  };
+}

@@ -1,7 +1,7 @@
 /**
  * The taskpane bundle's entry on the shared-runtime page. Inside Excel it drives the workbook through
  * Excel.run; opened in a plain browser (Office reports no host) the custom functions get the little host
- * they need, and the workbook is either absent or, with ?workbook=recording (the browser tests), a recording.
+ * they need, and there is no workbook, unless a test has put a recording one on the page before it loaded.
  */
 import { refreshLog } from "../excel/refresh-log";
 import { loadPageRegistry } from "../functions/page-registry";
@@ -15,21 +15,17 @@ import { CatalogueStore } from "./model/catalogue-store";
 import { DataSourceWatch } from "../runtime/data-source";
 import { followTheme } from "../ui/fluent";
 import { whenOfficeReady } from "../ui/office-ready";
-import type { WorkbookPort } from "../excel/port";
-import { noWorkbook, RecordingWorkbook } from "../excel/recording-workbook";
+import { noWorkbook, type WorkbookPort } from "../excel/port";
 
 declare global {
   interface Window {
-    __cryptometricsWorkbook?: RecordingWorkbook;
+    /** A workbook a test injected before the page loaded (the browser tests' recording one). */
+    __cryptometricsWorkbook?: WorkbookPort;
   }
 }
 
 function browserWorkbook(): WorkbookPort {
-  if (new URLSearchParams(window.location.search).get("workbook") !== "recording")
-    return noWorkbook();
-  const recording = new RecordingWorkbook();
-  window.__cryptometricsWorkbook = recording;
-  return recording;
+  return window.__cryptometricsWorkbook ?? noWorkbook();
 }
 
 followTheme();

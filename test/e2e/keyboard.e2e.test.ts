@@ -150,7 +150,7 @@ test("browse: the list is one tab stop with arrow keys; Enter opens, Escape retu
   await page.waitForSelector("#insert-value");
   expect(await focused(page)).toBe("h2#detail-title");
 
-  await page.evaluate(() => window.__cryptometricsWorkbook?.select("Sheet1!C3"));
+  await page.evaluate(() => window.__recordingWorkbook?.select("Sheet1!C3"));
   await tabTo("#insert-value");
   await press("Enter");
   await settled("#detail-status[data-kind='success']", "fluent-button#insert-value");
@@ -191,7 +191,7 @@ test("sectors: arrow to the Sectors tab, open a sector, insert its comps table; 
   );
   expect(ids.length).toBeGreaterThan(1);
 
-  await page.evaluate(() => window.__cryptometricsWorkbook?.select("Sheet1!G2"));
+  await page.evaluate(() => window.__recordingWorkbook?.select("Sheet1!G2"));
   await tabTo("#insert-sector-comps");
   await press("Enter");
   await settled("#detail-status[data-kind='success']", "fluent-button#insert-sector-comps");
@@ -259,7 +259,7 @@ test("build: open in the builder, change the function with the keyboard, pick, i
       '=CRYPTO.METRIC("aave","fees",TODAY()-365)'
   );
   await expectAccessible(page, "keyboard: builder, METRIC");
-  await page.evaluate(() => window.__cryptometricsWorkbook?.select("Sheet1!E5"));
+  await page.evaluate(() => window.__recordingWorkbook?.select("Sheet1!E5"));
   await tabTo("#builder-insert");
   await press("Enter");
   await settled("#builder-status[data-kind='success']", "fluent-button#builder-insert");
@@ -376,7 +376,7 @@ test("build comps: remove the default columns, build P/S on TTM revenue by keybo
   expect(await page.innerText("#builder-result")).toContain("P/S (TTM)");
   await expectAccessible(page, "keyboard: builder, COMPS P/S column");
 
-  await page.evaluate(() => window.__cryptometricsWorkbook?.select("Sheet1!H2"));
+  await page.evaluate(() => window.__recordingWorkbook?.select("Sheet1!H2"));
   await tabTo("#builder-insert");
   await press("Enter");
   await settled("#builder-status[data-kind='success']", "fluent-button#builder-insert");

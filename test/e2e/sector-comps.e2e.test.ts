@@ -70,7 +70,7 @@ test("a sector too long for one formula gets its ids in a column, the COMPS form
   const expected = sectorComps(ids, SECTOR_COMPS_COLUMNS);
   expect(expected.kind).toBe("grid");
   await expectAccessible(page, "large sector: comps in a column");
-  await page.evaluate(() => window.__cryptometricsWorkbook?.select("Sheet1!B2"));
+  await page.evaluate(() => window.__recordingWorkbook?.select("Sheet1!B2"));
   await page.click("#insert-sector-comps");
   // 486 rows (a heading and the ids) by 2 columns (the ids, the panel's first column).
   expect(await statusOf(page, "#detail-status")).toEqual({

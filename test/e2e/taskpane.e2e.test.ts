@@ -176,7 +176,7 @@ test("the Metrics and Sectors tabs show their own lists on first visit, and sear
 });
 
 test("a project's detail lists its metrics, and Insert writes a ready formula into the active cell", async () => {
-  await page.evaluate(() => window.__cryptometricsWorkbook?.select("Sheet1!B2"));
+  await page.evaluate(() => window.__recordingWorkbook?.select("Sheet1!B2"));
   await page.fill("#catalogue-search input", "aave");
   await page.click("#list-projects [data-id='aave']");
   await page.waitForSelector("#insert-value");
@@ -200,11 +200,11 @@ test("a project's detail lists its metrics, and Insert writes a ready formula in
     formula: '=CRYPTO.VALUE("aave","fees")',
   });
   await page.click("#insert-metric");
-  await page.waitForFunction(() => window.__cryptometricsWorkbook?.calls.length === 2);
+  await page.waitForFunction(() => window.__recordingWorkbook?.calls.length === 2);
   expect(await lastCall()).toMatchObject({ formula: '=CRYPTO.METRIC("aave","fees",TODAY()-365)' });
   // The project itself, as a card (a data type): its fields then read as =B2.Revenue.
   await page.click("#insert-card");
-  await page.waitForFunction(() => window.__cryptometricsWorkbook?.calls.length === 3);
+  await page.waitForFunction(() => window.__recordingWorkbook?.calls.length === 3);
   expect(await lastCall()).toEqual({
     op: "insertFormula",
     address: "Sheet1!B2",
@@ -264,7 +264,7 @@ test("the formula builder writes the reference's formula, previews it with the e
   await page.fill("#b-end-date input", "2024-01-05");
   await page.waitForSelector("#b-end-date-error", { state: "hidden" });
 
-  await page.evaluate(() => window.__cryptometricsWorkbook?.select("Sheet1!D4"));
+  await page.evaluate(() => window.__recordingWorkbook?.select("Sheet1!D4"));
   await page.click("#builder-insert");
   expect(await statusOf(page, "#builder-status")).toMatchObject({ kind: "success" });
   expect(await lastCall()).toEqual({ op: "insertFormula", address: "Sheet1!D4", formula });
@@ -427,7 +427,7 @@ test("Insert statement builds a formatted worksheet named after the project: sta
   await page.click("#insert-statement");
   await page.waitForFunction(
     () =>
-      (window.__cryptometricsWorkbook?.calls ?? []).filter((c) => c.op === "createSheet").length ===
+      (window.__recordingWorkbook?.calls ?? []).filter((c) => c.op === "createSheet").length ===
       2
   );
   const live = await lastCall();
@@ -451,7 +451,7 @@ test("Refresh all asks for a full recalculation and shows when it ran", async ()
   );
   await page.click("#freeze");
   await page.waitForFunction(
-    () => window.__cryptometricsWorkbook?.calls.at(-1)?.op === "freezeToValues"
+    () => window.__recordingWorkbook?.calls.at(-1)?.op === "freezeToValues"
   );
   expect(await lastCall()).toMatchObject({ op: "freezeToValues", scope: "selection" });
   await page.keyboard.press("Escape");

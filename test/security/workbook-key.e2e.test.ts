@@ -49,7 +49,7 @@ async function succeeded(status: string): Promise<void> {
 }
 
 async function callCount(): Promise<number> {
-  return page.evaluate(() => window.__cryptometricsWorkbook?.calls.length ?? 0);
+  return page.evaluate(() => window.__recordingWorkbook?.calls.length ?? 0);
 }
 
 test("every request to write to the workbook is free of the key; the key lives in the page's storage only", async () => {
@@ -68,7 +68,7 @@ test("every request to write to the workbook is free of the key; the key lives i
   await page.click("#insert-value");
   await succeeded("#detail-status");
   await page.click("#insert-metric");
-  await page.waitForFunction(() => (window.__cryptometricsWorkbook?.calls.length ?? 0) >= 2);
+  await page.waitForFunction(() => (window.__recordingWorkbook?.calls.length ?? 0) >= 2);
 
   // The formula builder.
   await page.click("#open-builder");
@@ -91,7 +91,7 @@ test("every request to write to the workbook is free of the key; the key lives i
   await page.click("#insert-statement");
   await page.waitForFunction(
     () =>
-      (window.__cryptometricsWorkbook?.calls ?? []).filter((c) => c.op === "createSheet").length ===
+      (window.__recordingWorkbook?.calls ?? []).filter((c) => c.op === "createSheet").length ===
       2
   );
 
@@ -102,11 +102,11 @@ test("every request to write to the workbook is free of the key; the key lives i
   const before = await callCount();
   await page.click("#freeze");
   await page.waitForFunction(
-    (n) => (window.__cryptometricsWorkbook?.calls.length ?? 0) > n,
+    (n) => (window.__recordingWorkbook?.calls.length ?? 0) > n,
     before
   );
 
-  const calls = await page.evaluate(() => window.__cryptometricsWorkbook?.calls ?? []);
+  const calls = await page.evaluate(() => window.__recordingWorkbook?.calls ?? []);
   expect(new Set(calls.map((c) => c.op))).toEqual(
     new Set(["insertFormula", "insertGrid", "createSheet", "recalculate", "freezeToValues"])
   );

@@ -19,8 +19,8 @@ const KEEP_MS = 60 * 60_000;
 export interface BuildCache {
   /** The folder under test-results/. */
   name: string;
-  /** Which of `npm run build`'s outputs this is, taken when it is of the current inputs. */
-  kind: BuildKind;
+  /** Which of `npm run build`'s outputs this is, taken when it is of the current inputs (none: not one). */
+  kind?: BuildKind;
   /** Files and folders, from the repository root, whose content decides the build. */
   inputs: readonly string[];
   timeoutMs: number;
@@ -54,7 +54,7 @@ async function withLock<T>(out: string, staleMs: number, work: () => Promise<T>)
 
 /** The directory of a finished build of the current inputs, made if there is none yet. */
 export async function cachedBuild(cache: BuildCache): Promise<string> {
-  const built = currentBuild(cache.kind);
+  const built = cache.kind && currentBuild(cache.kind);
   if (built && cache.isBuilt(built)) return built;
   const out = join(REPO_ROOT, "test-results", cache.name);
   const target = join(out, inputHash(cache.inputs));

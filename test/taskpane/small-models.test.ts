@@ -8,7 +8,7 @@ import {
 } from "../../src/taskpane/model/insert-actions";
 import { displayCell, formatNumber } from "../../src/sheet/cell-display";
 import { freezeNote } from "../../src/taskpane/model/freeze-note";
-import { extend, RecordingWorkbook } from "../../src/excel/recording-workbook";
+import { extend, RecordingWorkbook } from "../support/recording-workbook";
 import { formulasEntry, isCryptoFormula } from "../../src/excel/port";
 
 test("the catalogue's insert buttons write the reference's formulas", () => {

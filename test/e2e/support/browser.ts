@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync } from "fs";
 import { dirname, join } from "path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { ROOT } from "./build";
+import { recordingWorkbookScript } from "./recording-bundle";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const OFFICE_JS = join(ROOT, "node_modules/@microsoft/office-js/dist");
@@ -111,6 +112,8 @@ export async function openPage(
       seen.push(`${e.violatedDirective} blocked ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`)
     );
   });
+  // A page opened with ?workbook=recording gets the recording workbook (a test double, in no bundle).
+  await page.addInitScript({ path: await recordingWorkbookScript() });
   page.on("pageerror", (error) => problems.errors.push(error.message));
   page.on("console", (message) => {
     if (message.type() !== "error") return;

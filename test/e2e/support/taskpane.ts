@@ -5,7 +5,7 @@
  */
 import type { Page } from "playwright-core";
 import { DEMO_API_KEY } from "../../../src/simulator";
-import type { RecordedCall } from "../../../src/excel/recording-workbook";
+import type { RecordedCall } from "../../support/recording-workbook";
 
 export type Section = "browse" | "build" | "tables" | "refresh" | "diagnostics" | "settings";
 const PAGES: readonly Section[] = ["refresh", "diagnostics", "settings"];
@@ -67,7 +67,7 @@ export async function choose(page: Page, dropdownId: string, value: string): Pro
 }
 
 export async function recordedCalls(page: Page): Promise<RecordedCall[]> {
-  return page.evaluate(() => window.__cryptometricsWorkbook?.calls ?? []);
+  return page.evaluate(() => window.__recordingWorkbook?.calls ?? []);
 }
 
 /**

@@ -1,11 +1,11 @@
 /**
- * A workbook for pages opened outside Excel: it records what the taskpane asked for, so the browser tests
- * can check it (it is exposed as window.__cryptometricsWorkbook), and answers like a small, empty workbook.
- * Only used when Office reports no host AND the page was opened with ?workbook=recording.
+ * A test double of the workbook: it records what the taskpane asked for, so the tests can check it, and
+ * answers like a small, empty workbook. Unit tests construct it; the browser tests inject it into the page
+ * before the page's own scripts run (test/e2e/support/recording-entry.ts, as window.__recordingWorkbook),
+ * which the taskpane takes as its workbook outside Excel. It is in no production bundle.
  */
-import { uniqueSheetName } from "./sheet-name";
+import { uniqueSheetName } from "../../src/excel/sheet-name";
 import {
-  WorkbookError,
   type FreezeResult,
   type FreezeScope,
   type GridPlan,
@@ -13,7 +13,7 @@ import {
   type RefreshScope,
   type SheetPlan,
   type WorkbookPort,
-} from "./port";
+} from "../../src/excel/port";
 
 export type RecordedCall =
   | { op: "insertFormula"; address: string; formula: string }
@@ -94,22 +94,9 @@ export class RecordingWorkbook implements WorkbookPort {
   }
 }
 
-/** Outside Excel without the test flag: every workbook request says where it works. */
-export function noWorkbook(): WorkbookPort {
-  const refuse = (): Promise<never> =>
-    Promise.reject(
-      new WorkbookError(
-        "This needs Excel: open Cryptometrics from Excel's Data tab to write into a workbook."
-      )
-    );
-  return {
-    kind: "none",
-    insertFormula: refuse,
-    insertGrid: refuse,
-    createSheet: refuse,
-    recalculate: async () => undefined,
-    freezeToValues: refuse,
-    activeCellAddress: async () => undefined,
-    onSelectionChanged: () => () => undefined,
-  };
+declare global {
+  interface Window {
+    /** The browser tests' handle on the recording workbook they injected (recording-entry.ts). */
+    __recordingWorkbook?: RecordingWorkbook;
+  }
 }
