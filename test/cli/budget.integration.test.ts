@@ -21,11 +21,12 @@ import {
 } from "../../src/simulator";
 import type { LedgerRecord, OpenStart } from "../../src/client";
 import { MAX_CLOCK_SKEW_MS } from "../../src/client/http/rate-limiter";
+import { PRELOADS } from "../harness/hostile/cli-command";
 
 const ROOT = resolve(__dirname, "../..");
 const CLI = join(ROOT, "dist/node/cli/main.js");
 // Built with the CLI (npm test builds first).
-const CLOCK_AHEAD = join(ROOT, "dist/node/tools/hostile/clock-ahead.js");
+const CLOCK_AHEAD = PRELOADS.clockAhead;
 
 let slow: RunningSimulator;
 let fast: RunningSimulator;

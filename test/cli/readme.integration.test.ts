@@ -15,7 +15,7 @@ import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/s
 import type { JsonCell } from "../../src/cli/output/json";
 import { extractFormulas, type ShownFormula } from "../support/readme-formulas";
 import { shellSteps, shellWords } from "../support/readme-commands";
-import { cliNodeFlags } from "../../src/tools/hostile/cli-command";
+import { cliNodeFlags } from "../harness/hostile/cli-command";
 
 const ROOT = resolve(__dirname, "../..");
 const CLI = resolve(ROOT, "dist/node/cli/main.js");
@@ -183,7 +183,11 @@ describe("the README's command-line examples", () => {
       }
       const command = step.words.join(" ");
       // Making the key file private is the user's step: done here as typed, on the repository's own file.
-      if (step.words[0] === "chmod" && step.words.length === 3 && /^[0-7]{3}$/.test(step.words[1])) {
+      if (
+        step.words[0] === "chmod" &&
+        step.words.length === 3 &&
+        /^[0-7]{3}$/.test(step.words[1])
+      ) {
         chmodSync(resolve(ROOT, step.words[2]), parseInt(step.words[1], 8));
         ran.push(command);
         continue;

@@ -10,12 +10,13 @@ import { mkdtempSync } from "fs";
 import { tmpdir } from "os";
 import { join, resolve } from "path";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
-import { startHostileService, type HostileService } from "../../src/tools/hostile/server";
+import { startHostileService, type HostileService } from "../harness/hostile/server";
+import { PRELOADS } from "../harness/hostile/cli-command";
 
 const ROOT = resolve(__dirname, "../..");
 const CLI = join(ROOT, "dist/node/cli/main.js");
 // Built with the CLI (npm test builds first).
-const CLOCK_AHEAD = join(ROOT, "dist/node/tools/hostile/clock-ahead.js");
+const CLOCK_AHEAD = PRELOADS.clockAhead;
 const FORMULAS = ['VALUE("aave","tvl")', 'VALUE("aave","fees","2024-01-15")'];
 
 let sim: RunningSimulator;

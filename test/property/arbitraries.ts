@@ -14,7 +14,7 @@ import {
 import { PROJECTS_OPTIONS } from "../../src/functions/impl/catalogue";
 import { COMPS_OPTIONS } from "../../src/functions/impl/comps";
 import { STATEMENT_OPTIONS } from "../../src/functions/impl/statement";
-import type { FunctionName } from "../../src/tools/faults/workbook";
+import type { FunctionName } from "../harness/faults/workbook";
 
 export type ParamKind =
   | "text" // one required text: project, metric, product, sector, aggregation name

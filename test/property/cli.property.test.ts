@@ -20,7 +20,7 @@ import { defaultDeps, run } from "../../src/cli/main";
 import { createRegistry, type Registry } from "../../src/sheet/registry";
 import * as functions from "../../src/functions/functions";
 import { DEMO_API_KEY } from "../../src/simulator";
-import { openLab, type Lab } from "../../src/tools/faults/lab";
+import { openLab, type Lab } from "../harness/faults/lab";
 import { generateFunctionsMeta } from "../../src/tools/gen-functions-meta";
 import { SIGNATURES } from "./arbitraries";
 

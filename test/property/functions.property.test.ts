@@ -12,9 +12,9 @@ import { resolve } from "path";
 import { idList } from "../../src/functions/coerce";
 import { isEntity, validateEntity } from "../../src/sheet/entity";
 import { HostFunctionError } from "../../src/sheet/host";
-import { StuckError } from "../../src/tools/faults/driver";
-import { openLab, type Lab } from "../../src/tools/faults/lab";
-import { callFormula, FUNCTIONS, type FunctionName } from "../../src/tools/faults/workbook";
+import { StuckError } from "../harness/faults/driver";
+import { openLab, type Lab } from "../harness/faults/lab";
+import { callFormula, FUNCTIONS, type FunctionName } from "../harness/faults/workbook";
 import { generateFunctionsMeta } from "../../src/tools/gen-functions-meta";
 import {
   argumentFor,

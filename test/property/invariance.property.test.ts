@@ -16,13 +16,13 @@
  */
 import fc from "fast-check";
 import { propertyRuns } from "../support/property-runs";
-import { openLab, type Lab } from "../../src/tools/faults/lab";
+import { openLab, type Lab } from "../harness/faults/lab";
 import {
   evaluate,
   type CellResult,
   type Formula,
   type FunctionName,
-} from "../../src/tools/faults/workbook";
+} from "../harness/faults/workbook";
 
 /** The property's seed: change it to explore, keep it fixed in the suite. */
 const SEED = 20261120;

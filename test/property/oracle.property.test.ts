@@ -11,8 +11,8 @@ import fc from "fast-check";
 import { createDataset } from "../../src/simulator";
 import { findMetric } from "../../src/simulator/data/metrics-catalog";
 import { HostFunctionError } from "../../src/sheet/host";
-import { LAB_START, openLab, type Lab } from "../../src/tools/faults/lab";
-import { callFormula, type FunctionName } from "../../src/tools/faults/workbook";
+import { LAB_START, openLab, type Lab } from "../harness/faults/lab";
+import { callFormula, type FunctionName } from "../harness/faults/workbook";
 import { conflictingFetch } from "./conflicting-fetch";
 import {
   Oracle,

@@ -1,14 +1,14 @@
 /**
- * The fault table as jest tests: each fault of src/tools/faults/scenarios.ts against a workbook of about a
+ * The fault table as jest tests: each fault of test/harness/faults/scenarios.ts against a workbook of about a
  * hundred formulas, over real HTTP on loopback and on virtual time. Every guarantee `npm run faults` checks
  * (over the full 305-formula workbook) must hold, and each fault must visibly have happened. Split over two
  * files so that jest runs the halves in parallel.
  */
 import { createDataset } from "../../src/simulator";
-import { openLab, type Lab } from "../../src/tools/faults/lab";
-import { healthyBaseline, runScenario, type FaultRow } from "../../src/tools/faults/run";
-import { SCENARIOS, type FaultScenario } from "../../src/tools/faults/scenarios";
-import { buildWorkbook, type CellResult, type Formula } from "../../src/tools/faults/workbook";
+import { openLab, type Lab } from "../harness/faults/lab";
+import { healthyBaseline, runScenario, type FaultRow } from "../harness/faults/run";
+import { SCENARIOS, type FaultScenario } from "../harness/faults/scenarios";
+import { buildWorkbook, type CellResult, type Formula } from "../harness/faults/workbook";
 
 /** Faults of the network and of damaged answers; the others are the service's own (429, 5xx, limits). */
 export function isNetworkFault(s: FaultScenario): boolean {

@@ -1,5 +1,5 @@
 /** Faults of the network and damaged answers (hangs, resets, captive portals...); see fault-suite.ts. */
-import { SCENARIOS } from "../../src/tools/faults/scenarios";
+import { SCENARIOS } from "../harness/faults/scenarios";
 import { faultTable, isNetworkFault, useFaultWorld } from "./fault-suite";
 
 const world = useFaultWorld();

@@ -1,9 +1,9 @@
 /** The service's own faults (429 storms, its rate limit, 5xx) over a workbook; see fault-suite.ts. */
 import { DEFAULT_CACHE_POLICY } from "../../src/engine/cache-policy";
-import { busiestWindow } from "../../src/tools/faults/lab";
-import { formatTable } from "../../src/tools/faults/report";
-import { runScenario } from "../../src/tools/faults/run";
-import { SCENARIOS } from "../../src/tools/faults/scenarios";
+import { busiestWindow } from "../harness/faults/lab";
+import { formatTable } from "../harness/faults/report";
+import { runScenario } from "../harness/faults/run";
+import { SCENARIOS } from "../harness/faults/scenarios";
 import { faultTable, isNetworkFault, scenario, useFaultWorld } from "./fault-suite";
 
 const world = useFaultWorld();

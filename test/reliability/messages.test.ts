@@ -2,10 +2,10 @@
  * What a user reads in a failed cell: a message within Excel's tooltip length that always ends with what to
  * do, however long the details (a request for forty projects names them all).
  */
-import { openLab, type Lab } from "../../src/tools/faults/lab";
-import { HEALTHY } from "../../src/tools/faults/scenarios";
+import { openLab, type Lab } from "../harness/faults/lab";
+import { HEALTHY } from "../harness/faults/scenarios";
 import { createDataset, type SimulatorKnobs } from "../../src/simulator";
-import { evaluate, type Formula } from "../../src/tools/faults/workbook";
+import { evaluate, type Formula } from "../harness/faults/workbook";
 
 let lab: Lab;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
  * series cache to evict. Caches stay within their bounds, nothing is left pending, every cell has a value,
  * and the latest values follow the service day by day.
  */
-import { runSoak, type RoundStats } from "../../src/tools/soak/soak";
+import { runSoak, type RoundStats } from "../harness/soak/soak";
 
 describe("soak", () => {
   it("holds its bounds and leaves nothing pending over three simulated days", async () => {

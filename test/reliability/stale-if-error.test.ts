@@ -4,10 +4,10 @@
  * against the simulator, on virtual time.
  */
 import type { CellRecord } from "../../src/runtime/diagnostics";
-import { openLab, type Lab } from "../../src/tools/faults/lab";
-import { backgroundSettles } from "../../src/tools/faults/run";
-import { HEALTHY } from "../../src/tools/faults/scenarios";
-import { evaluate, type CellResult, type Formula } from "../../src/tools/faults/workbook";
+import { openLab, type Lab } from "../harness/faults/lab";
+import { backgroundSettles } from "../harness/faults/run";
+import { HEALTHY } from "../harness/faults/scenarios";
+import { evaluate, type CellResult, type Formula } from "../harness/faults/workbook";
 
 let lab: Lab;
 beforeAll(async () => {

@@ -5,9 +5,9 @@
  * the simulator, on virtual time; the refusal is made by the wire (the simulator itself stays healthy).
  */
 import type { FetchLike } from "../../src/client";
-import { openLab, type Lab } from "../../src/tools/faults/lab";
-import { HEALTHY } from "../../src/tools/faults/scenarios";
-import { evaluate, type Formula } from "../../src/tools/faults/workbook";
+import { openLab, type Lab } from "../harness/faults/lab";
+import { HEALTHY } from "../harness/faults/scenarios";
+import { evaluate, type Formula } from "../harness/faults/workbook";
 
 let lab: Lab;
 /** The status every request gets while set: a revoked key (401), a lapsed plan (402, 403), an outage (503). */

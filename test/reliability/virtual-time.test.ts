@@ -2,10 +2,10 @@
  * The ground the reliability suites stand on: virtual time that moves only when nothing real is pending,
  * and a driver that reports work nothing can ever settle (a cell stuck on #BUSY!).
  */
-import { drive, StuckError } from "../../src/tools/faults/driver";
-import { openLab, type Lab } from "../../src/tools/faults/lab";
-import { trackFetch } from "../../src/tools/faults/tracked-fetch";
-import { VirtualTime } from "../../src/tools/faults/virtual-time";
+import { drive, StuckError } from "../harness/faults/driver";
+import { openLab, type Lab } from "../harness/faults/lab";
+import { trackFetch } from "../harness/faults/tracked-fetch";
+import { VirtualTime } from "../harness/faults/virtual-time";
 
 describe("virtual time", () => {
   it("fires timers in due order, moving the clock to each", () => {

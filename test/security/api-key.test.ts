@@ -6,9 +6,9 @@
  */
 import { inspect } from "node:util";
 import { setLogSink, type FetchLike, type LogRecord, type LogSink } from "../../src/client";
-import { openLab, type Lab } from "../../src/tools/faults/lab";
-import { HEALTHY, SCENARIOS } from "../../src/tools/faults/scenarios";
-import { evaluate, type CellResult, type Formula } from "../../src/tools/faults/workbook";
+import { openLab, type Lab } from "../harness/faults/lab";
+import { HEALTHY, SCENARIOS } from "../harness/faults/scenarios";
+import { evaluate, type CellResult, type Formula } from "../harness/faults/workbook";
 import { startServer, type Answer, type LoopbackServer } from "./loopback-server";
 
 const SECRET = "sk_live_Q7x9Lm2Pz4Rt8Vw1";

@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } f
 import { tmpdir } from "os";
 import { join, resolve } from "path";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
-import { cliNodeFlags } from "../../src/tools/hostile/cli-command";
+import { cliNodeFlags } from "../harness/hostile/cli-command";
 import { writeNoFollow } from "../../src/cli/cache/safe-fs";
 
 const ROOT = resolve(__dirname, "../..");

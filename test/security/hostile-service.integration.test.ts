@@ -13,9 +13,10 @@ import {
   HOSTILE_ATTACKS,
   MAX_RSS_BYTES,
   type AttackResult,
-} from "../../src/tools/hostile/attacks";
-import { HELD_ATTACKS } from "../../src/tools/hostile/held";
-import { openHostileLab, type HostileLab } from "../../src/tools/hostile/lab";
+} from "../harness/hostile/attacks";
+import { HELD_ATTACKS } from "../harness/hostile/held";
+import { openHostileLab, type HostileLab } from "../harness/hostile/lab";
+import { PRELOADS } from "../harness/hostile/cli-command";
 import { EXCEL_STAND_IN, installHost } from "../../src/sheet/host";
 import { ensureNodeBuild } from "../support/node-build";
 
@@ -26,7 +27,7 @@ beforeAll(async () => {
   const build = await ensureNodeBuild();
   lab = await openHostileLab({
     cliPath: join(build, "cli", "main.js"),
-    peakRssPath: join(build, "tools", "hostile", "peak-rss.js"),
+    peakRssPath: PRELOADS.peakRss,
   });
 }, 360_000);
 afterAll(() => lab?.close());

@@ -8,8 +8,8 @@ import fc from "fast-check";
 import { BlockList, isIP } from "node:net";
 import { createClient, isCryptometricsError, type FetchLike } from "../../src/client";
 import { configureRuntime } from "../../src/runtime/runtime";
-import { openLab } from "../../src/tools/faults/lab";
-import { evaluate } from "../../src/tools/faults/workbook";
+import { openLab } from "../harness/faults/lab";
+import { evaluate } from "../harness/faults/workbook";
 
 const loopback = new BlockList();
 loopback.addSubnet("127.0.0.0", 8, "ipv4");

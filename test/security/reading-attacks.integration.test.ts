@@ -1,12 +1,13 @@
 /**
- * Odd answers that must never become a wrong figure (src/tools/hostile/reading-attacks.ts), each asserting
+ * Odd answers that must never become a wrong figure (test/harness/hostile/reading-attacks.ts), each asserting
  * its bound: rows split by a member nobody asked for are added up whatever the batching plan, a timestamp's
  * day is the date it writes, rows dated after any possible day are ignored and noted, and a corrupt gzip body
  * is an answer that could not be read, not retried. `npm run faults` prints the same attacks.
  */
 import { join } from "path";
-import { READING_ATTACKS } from "../../src/tools/hostile/reading-attacks";
-import { openHostileLab, type HostileLab } from "../../src/tools/hostile/lab";
+import { READING_ATTACKS } from "../harness/hostile/reading-attacks";
+import { openHostileLab, type HostileLab } from "../harness/hostile/lab";
+import { PRELOADS } from "../harness/hostile/cli-command";
 import { EXCEL_STAND_IN, installHost } from "../../src/sheet/host";
 import { ensureNodeBuild } from "../support/node-build";
 
@@ -17,7 +18,7 @@ beforeAll(async () => {
   const build = await ensureNodeBuild();
   lab = await openHostileLab({
     cliPath: join(build, "cli", "main.js"),
-    peakRssPath: join(build, "tools", "hostile", "peak-rss.js"),
+    peakRssPath: PRELOADS.peakRss,
   });
 }, 360_000);
 afterAll(() => lab?.close());

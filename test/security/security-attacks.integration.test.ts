@@ -5,10 +5,11 @@
  * must keep its bound. The figures each row reports are asserted beside it where they are the point.
  */
 import { join } from "path";
-import type { AttackResult, HostileAttack } from "../../src/tools/hostile/attacks";
-import { BUDGET_AND_LIMIT_ATTACKS } from "../../src/tools/hostile/budget-and-limits-attacks";
-import { KEY_AND_CACHE_ATTACKS } from "../../src/tools/hostile/key-and-cache-attacks";
-import { openHostileLab, type HostileLab } from "../../src/tools/hostile/lab";
+import type { AttackResult, HostileAttack } from "../harness/hostile/attacks";
+import { BUDGET_AND_LIMIT_ATTACKS } from "../harness/hostile/budget-and-limits-attacks";
+import { KEY_AND_CACHE_ATTACKS } from "../harness/hostile/key-and-cache-attacks";
+import { openHostileLab, type HostileLab } from "../harness/hostile/lab";
+import { PRELOADS } from "../harness/hostile/cli-command";
 import { EXCEL_STAND_IN, installHost } from "../../src/sheet/host";
 import { ensureNodeBuild } from "../support/node-build";
 
@@ -19,7 +20,7 @@ beforeAll(async () => {
   const build = await ensureNodeBuild();
   lab = await openHostileLab({
     cliPath: join(build, "cli", "main.js"),
-    peakRssPath: join(build, "tools", "hostile", "peak-rss.js"),
+    peakRssPath: PRELOADS.peakRss,
   });
 }, 360_000);
 afterAll(() => lab?.close());

@@ -91,8 +91,7 @@ test("every request to write to the workbook is free of the key; the key lives i
   await page.click("#insert-statement");
   await page.waitForFunction(
     () =>
-      (window.__recordingWorkbook?.calls ?? []).filter((c) => c.op === "createSheet").length ===
-      2
+      (window.__recordingWorkbook?.calls ?? []).filter((c) => c.op === "createSheet").length === 2
   );
 
   // Refresh and freeze to values.
@@ -101,10 +100,7 @@ test("every request to write to the workbook is free of the key; the key lives i
   await succeeded("#refresh-status");
   const before = await callCount();
   await page.click("#freeze");
-  await page.waitForFunction(
-    (n) => (window.__recordingWorkbook?.calls.length ?? 0) > n,
-    before
-  );
+  await page.waitForFunction((n) => (window.__recordingWorkbook?.calls.length ?? 0) > n, before);
 
   const calls = await page.evaluate(() => window.__recordingWorkbook?.calls ?? []);
   expect(new Set(calls.map((c) => c.op))).toEqual(

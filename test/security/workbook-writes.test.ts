@@ -17,7 +17,7 @@ import {
   VALUES_OPTIONS,
   statementSheet,
 } from "../../src/taskpane/model/statement-layout";
-import { openLab, type Lab } from "../../src/tools/faults/lab";
+import { openLab, type Lab } from "../harness/faults/lab";
 import { mock, rangeMock, runOn, type Mock } from "../excel/office-mocks";
 
 const SECRET = "sk_live_WorkbookSecret4410";

@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from "node:util";
 import { longestKeyRun } from "./echo";
 import type { CliOutcome, HostileLab, RuntimeOutcome } from "./lab";
 import { CONTROL_TEXTS, FORMULA_TEXTS } from "./payloads";
-import { createDataset } from "../../simulator";
+import { createDataset } from "../../../src/simulator";
 import { LAB_START } from "../faults/lab";
 import { callFormula, type Formula } from "../faults/workbook";
 

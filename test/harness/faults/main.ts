@@ -12,20 +12,21 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { setLogSink } from "../client";
-import { createDataset } from "../simulator";
-import { LAB_START, openLab } from "./faults/lab";
-import { formatTable, formatViolations } from "./faults/report";
-import { healthyBaseline, runScenario, type FaultRow } from "./faults/run";
-import { SCENARIOS, type FaultScenario } from "./faults/scenarios";
-import { HOSTILE_ATTACKS, type AttackResult, type HostileAttack } from "./hostile/attacks";
-import { BUDGET_AND_LIMIT_ATTACKS } from "./hostile/budget-and-limits-attacks";
-import { HELD_ATTACKS } from "./hostile/held";
-import { KEY_AND_CACHE_ATTACKS } from "./hostile/key-and-cache-attacks";
-import { READING_ATTACKS } from "./hostile/reading-attacks";
-import { openHostileLab } from "./hostile/lab";
-import { formatHostileTable, formatHostileViolations } from "./hostile/report";
-import { buildWorkbook } from "./faults/workbook";
+import { setLogSink } from "../../../src/client";
+import { createDataset } from "../../../src/simulator";
+import { LAB_START, openLab } from "./lab";
+import { formatTable, formatViolations } from "./report";
+import { healthyBaseline, runScenario, type FaultRow } from "./run";
+import { SCENARIOS, type FaultScenario } from "./scenarios";
+import { HOSTILE_ATTACKS, type AttackResult, type HostileAttack } from "../hostile/attacks";
+import { BUDGET_AND_LIMIT_ATTACKS } from "../hostile/budget-and-limits-attacks";
+import { HELD_ATTACKS } from "../hostile/held";
+import { KEY_AND_CACHE_ATTACKS } from "../hostile/key-and-cache-attacks";
+import { READING_ATTACKS } from "../hostile/reading-attacks";
+import { openHostileLab } from "../hostile/lab";
+import { PRELOADS, repositoryRoot } from "../hostile/cli-command";
+import { formatHostileTable, formatHostileViolations } from "../hostile/report";
+import { buildWorkbook } from "./workbook";
 
 const USAGE = `usage: npm run faults -- [--only TEXT] [--projects N] [--out FILE]
   --only TEXT     run only the faults and attacks whose name contains TEXT (repeatable)
@@ -130,8 +131,8 @@ async function runAttacks(
 ): Promise<Array<{ attack: HostileAttack; result: AttackResult }>> {
   process.stdout.write(`\nHostile service and data: ${attacks.length} attacks.\n`);
   const lab = await openHostileLab({
-    cliPath: resolve(__dirname, "../cli/main.js"),
-    peakRssPath: resolve(__dirname, "hostile/peak-rss.js"),
+    cliPath: resolve(repositoryRoot(), "dist/node/cli/main.js"),
+    peakRssPath: PRELOADS.peakRss,
   });
   const out: Array<{ attack: HostileAttack; result: AttackResult }> = [];
   try {

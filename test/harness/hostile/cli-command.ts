@@ -27,3 +27,12 @@ export function cliNodeFlags(root = repositoryRoot()): string[] {
     throw new Error(`the cli script is not "node [flags] …/cli/main.js": ${pkg.scripts.cli}`);
   return words.slice(1, script);
 }
+
+/**
+ * The two scripts preloaded (node --require) into a CLI process: its peak memory written to fd 3, and its
+ * clock moved ahead. Plain CommonJS beside this file in the repository, so neither needs a build.
+ */
+export const PRELOADS = {
+  peakRss: join(repositoryRoot(), "test/harness/hostile/peak-rss.cjs"),
+  clockAhead: join(repositoryRoot(), "test/harness/hostile/clock-ahead.cjs"),
+} as const;

@@ -3,7 +3,7 @@
  * resident set size, in bytes, to file descriptor 3. The measurement is the kernel's own high-water mark,
  * so a short peak between two samples cannot be missed.
  */
-import { writeSync } from "node:fs";
+const { writeSync } = require("node:fs");
 
 process.on("exit", () => {
   try {

@@ -4,7 +4,7 @@
  * (memory measured), and the shared runtime on virtual time (backoff spacing and deadlines measured without
  * waiting for them). Used by the hostile-service tests and by `npm run faults`.
  */
-import { setLogSink, type LogRecord } from "../../client";
+import { setLogSink, type LogRecord } from "../../../src/client";
 import { openLab, type Lab } from "../faults/lab";
 import { evaluate, type CellResult, type Formula } from "../faults/workbook";
 import { runCli, type CliRun } from "./cli-run";

@@ -4,7 +4,7 @@
  * way. An exchange counts from the call until its body is read (or dropped). Exchanges the simulator will
  * never answer (its `hang` knob) are "parked": only a time-out can end them, so they do not hold time still.
  */
-import type { BodyReaderLike, FetchLike, FetchResponseLike } from "../../client";
+import type { BodyReaderLike, FetchLike, FetchResponseLike } from "../../../src/client";
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 

@@ -6,11 +6,11 @@
  * answers are the same (and, for the corrupt body, when the cell says the answer could not be read, at once).
  */
 import { isDeepStrictEqual } from "node:util";
-import { setLogSink, type LogRecord } from "../../client";
-import { formatDay } from "../../client/data/days";
-import { DATE_FORMAT } from "../../functions/edge";
-import { serialToDay } from "../../sheet/excel-dates";
-import { createDataset, type Readings } from "../../simulator";
+import { setLogSink, type LogRecord } from "../../../src/client";
+import { formatDay } from "../../../src/client/data/days";
+import { DATE_FORMAT } from "../../../src/functions/edge";
+import { serialToDay } from "../../../src/sheet/excel-dates";
+import { createDataset, type Readings } from "../../../src/simulator";
 import { LAB_START } from "../faults/lab";
 import { evaluate, type CellResult, type Formula } from "../faults/workbook";
 import { message, runtimeResult, value, type AttackResult, type HostileAttack } from "./attacks";

@@ -2,9 +2,9 @@
  * The faults a workbook meets on hotel Wi-Fi and a busy service, as simulator knobs, with the error kinds
  * each may leave in a cell that had no earlier value to fall back on.
  */
-import type { ErrorKind } from "../../client";
-import type { EngineOptions } from "../../engine/engine";
-import type { RateLimitKnob, SimulatorKnobs } from "../../simulator";
+import type { ErrorKind } from "../../../src/client";
+import type { EngineOptions } from "../../../src/engine/engine";
+import type { RateLimitKnob, SimulatorKnobs } from "../../../src/simulator";
 
 export interface FaultScenario {
   name: string;

@@ -8,13 +8,11 @@ const RealDate = Date;
 const realNow = RealDate.now.bind(RealDate);
 
 globalThis.Date = new Proxy(RealDate, {
-  construct(target, args: unknown[]) {
-    return args.length === 0
-      ? new target(realNow() + offset)
-      : (Reflect.construct(target, args) as object);
+  construct(target, args) {
+    return args.length === 0 ? new target(realNow() + offset) : Reflect.construct(target, args);
   },
   get(target, property, receiver) {
     if (property === "now") return () => realNow() + offset;
-    return Reflect.get(target, property, receiver) as unknown;
+    return Reflect.get(target, property, receiver);
   },
 });

@@ -3,17 +3,17 @@
  * limiter, engine, diagnostics) configured as the Excel page configures it, and a record of what the client
  * did. Used by `npm run faults`, `npm run soak` and the reliability tests.
  */
-import type { ClientEvent, FetchLike } from "../../client";
-import type { EngineOptions } from "../../engine/engine";
-import { configureRuntime, type Runtime } from "../../runtime/runtime";
-import { EXCEL_STAND_IN, installHost } from "../../sheet/host";
+import type { ClientEvent, FetchLike } from "../../../src/client";
+import type { EngineOptions } from "../../../src/engine/engine";
+import { configureRuntime, type Runtime } from "../../../src/runtime/runtime";
+import { EXCEL_STAND_IN, installHost } from "../../../src/sheet/host";
 import {
   DEMO_API_KEY,
   startSimulator,
   type RateLimitKnob,
   type RunningSimulator,
   type SimulatorKnobs,
-} from "../../simulator";
+} from "../../../src/simulator";
 import { drive, idle, type DriverLimits } from "./driver";
 import { trackFetch, type TrackedFetch } from "./tracked-fetch";
 import { VirtualTime } from "./virtual-time";

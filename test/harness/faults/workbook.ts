@@ -3,11 +3,11 @@
  * per quarter, time series, product series, statements, catalogues, aggregations), called as Excel calls
  * them (all at once, one invocation per cell), with each cell's outcome and how long it kept the cell busy.
  */
-import * as fns from "../../functions/functions";
-import type { Dataset } from "../../simulator";
+import * as fns from "../../../src/functions/functions";
+import type { Dataset } from "../../../src/simulator";
 import { StuckError } from "./driver";
 import type { Lab } from "./lab";
-import { messageOf } from "../../client/errors";
+import { messageOf } from "../../../src/client/errors";
 
 /** A function returns a value, or a promise of one (VALUE and ASOF answer a warm cell synchronously). */
 type Fn = (...args: never[]) => unknown;

@@ -5,7 +5,7 @@
  * a two-minute deadline or a one-minute rate-limit window costs no real time, and every duration measured in
  * it is what a user would have waited.
  */
-import { createSleep, type Sleep, type Timers } from "../../client";
+import { createSleep, type Sleep, type Timers } from "../../../src/client";
 
 interface Pending {
   at: number;

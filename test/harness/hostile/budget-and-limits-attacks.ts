@@ -18,10 +18,10 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createDataset } from "../../simulator";
-import { neutraliseBidi } from "../../sheet/display-text";
+import { createDataset } from "../../../src/simulator";
+import { neutraliseBidi } from "../../../src/sheet/display-text";
 import { LAB_START } from "../faults/lab";
-import { DEFAULT_LIMITS } from "../../client/policy";
+import { DEFAULT_LIMITS } from "../../../src/client/policy";
 import { cliResult, MAX_RSS_BYTES, type AttackResult, type HostileAttack } from "./attacks";
 
 /** The service's budget (a minute, scaled here to 5 s). */

@@ -4,8 +4,8 @@
  * quotes the client's message, possibly clipped), and against the engine's two messages of its own (its
  * deadline and Excel's cancellation), which no client event announces.
  */
-import type { ClientEvent, ErrorKind } from "../../client";
-import { userMessage } from "../../functions/messages";
+import type { ClientEvent, ErrorKind } from "../../../src/client";
+import { userMessage } from "../../../src/functions/messages";
 
 export type CellErrorKind = ErrorKind | "function";
 

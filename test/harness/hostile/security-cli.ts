@@ -5,8 +5,7 @@
  * a signal at the moment it picks. Peak memory as in cli-run.ts (fd 3, the kernel's high-water mark).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { dirname, join } from "node:path";
-import { cliNodeFlags } from "./cli-command";
+import { cliNodeFlags, PRELOADS } from "./cli-command";
 import type { HostileLab } from "./lab";
 
 export interface ProcessRun {
@@ -32,12 +31,12 @@ function quote(word: string): string {
 }
 
 /**
- * The environment that runs the CLI with its clock `ms` ahead: clock-ahead.js, compiled next to peak-rss.js
+ * The environment that runs the CLI with its clock `ms` ahead: clock-ahead.cjs (PRELOADS)
  * (the same build as the CLI), preloaded.
  */
 export function clockAhead(lab: HostileLab, ms: number): Record<string, string> {
   return {
-    NODE_OPTIONS: `--require ${join(dirname(lab.paths.peakRssPath), "clock-ahead.js")}`,
+    NODE_OPTIONS: `--require ${PRELOADS.clockAhead}`,
     CLOCK_OFFSET_MS: String(ms),
   };
 }

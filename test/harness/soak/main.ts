@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { setLogSink } from "../../client";
+import { setLogSink } from "../../../src/client";
 import { runSoak, type RoundStats } from "./soak";
 
 /** Heap growth allowed from the end of day 1 to the end of the run: noise, not a trend. */
