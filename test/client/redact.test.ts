@@ -1,6 +1,6 @@
 import { base64Forms, containsSecret, redact, REDACTED, snippet } from "../../src/client/redact";
-import { echoVariants, longestKeyRun } from "../../src/tools/hostile/echo";
-import { exposedKeyRun, hiddenVariants } from "../../src/tools/hostile/hidden-key";
+import { echoVariants, longestKeyRun } from "../harness/hostile/echo";
+import { exposedKeyRun, hiddenVariants } from "../harness/hostile/hidden-key";
 
 // 64 characters: every truncation from 8 to 64 is a different text.
 const KEY = "cm_live_7Qx9Tb2LmZ4pRv8Wn3Ks6Hd1Yf5Gc0Je7Ua2Oi9Pl4Xt6Bq8Nw3Mr5Vz";

@@ -25,7 +25,7 @@ import {
   plain,
   type Formula,
   type Plain,
-} from "../../src/tools/faults/workbook";
+} from "../harness/faults/workbook";
 
 installCliHost();
 

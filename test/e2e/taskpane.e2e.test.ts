@@ -427,8 +427,7 @@ test("Insert statement builds a formatted worksheet named after the project: sta
   await page.click("#insert-statement");
   await page.waitForFunction(
     () =>
-      (window.__recordingWorkbook?.calls ?? []).filter((c) => c.op === "createSheet").length ===
-      2
+      (window.__recordingWorkbook?.calls ?? []).filter((c) => c.op === "createSheet").length === 2
   );
   const live = await lastCall();
   if (live?.op !== "createSheet") throw new Error("expected a second sheet");
