@@ -3,7 +3,7 @@
  * it (requests, cache, staleness), its notes and its error. Nothing here holds the API key: arguments are the
  * user's, messages come redacted from the client.
  */
-import { formatDay } from "../client/data/days";
+import { formatDay } from "../client";
 import { DEFERRED_RECORD_BYTES, recordBytes, type CellRecord } from "../runtime/diagnostics";
 import { sharedDiagnostics } from "../runtime/runtime";
 import { isEntityValue } from "./coerce";

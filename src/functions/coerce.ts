@@ -7,7 +7,7 @@
  * Cards go where projects go: an argument named `project` or `projects` (in every function) takes a card,
  * or a range of cards, and reads it as the project its `Id` field names. Any other argument refuses a card.
  */
-import { formatDay, parseDay } from "../client/data/days";
+import { formatDay, parseDay } from "../client";
 import { MAX_SERIAL, MIN_SERIAL, serialToDay } from "../sheet/excel-dates";
 import { invalid } from "./result";
 

@@ -3,7 +3,7 @@ import type { Engine } from "../engine/engine";
 import type { Loaded } from "../engine/keyed-cache";
 import type { SeriesAnswer } from "../engine/series-types";
 import type { Runtime } from "../runtime/runtime";
-import { messageOf } from "../client/errors";
+import { messageOf } from "../client";
 
 /**
  * What served one call, for its diagnostics record. The collections most cells leave empty (warnings, as-of

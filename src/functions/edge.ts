@@ -6,7 +6,7 @@
  */
 import { isCryptometricsError, type CryptometricsError } from "../client";
 import { createLogger } from "../client";
-import { dayOfInstant, formatDay } from "../client/data/days";
+import { dayOfInstant, formatDay } from "../client";
 import { readyRuntime, runtimeIfReady } from "../runtime/runtime";
 import { recordAnsweredCall, recordCall, type Call } from "./call-record";
 import { CallTrace, NOT_CACHED, type FnContext, type NotCached } from "./context";
@@ -23,7 +23,7 @@ import {
   type ErrorCode,
   type Table,
 } from "./result";
-import { messageOf } from "../client/errors";
+import { messageOf } from "../client";
 import { isValuePreview, placeholderFor, PREVIEW_DEADLINE_MS, PreviewCall } from "./preview";
 import { userMessage } from "./messages";
 

@@ -6,7 +6,7 @@
 import { DEFAULT_PARTIAL, type PartialPeriods } from "../engine/completeness";
 import { parseWindow, WINDOW_FORMS, type TrailingWindow } from "../engine/trailing-window";
 import type { Aggregation } from "../engine/metric-kinds";
-import type { Period } from "../client/data/days";
+import type { Period } from "../client";
 import type { Fill } from "../engine/series-ops";
 import { isMissing, requiredText } from "./coerce";
 import { invalid } from "./result";

@@ -2,29 +2,17 @@
  * The CRYPTO functions as a page can call them: the metadata Excel reads (functions.json, served next to
  * the page) joined with the functions module the page already loaded (the shared bundle, so the same
  * engine, cache and rate limiter as every cell). Excel learns the id → function map from the
- * CustomFunctions.associate calls the build appends; a page cannot read those back, so the map is written
- * here and a test holds it to the generated one.
+ * CustomFunctions.associate calls the build appends; a page cannot read those back, so the map is derived
+ * from the registry (registry.ts) and a test holds it to the generated one.
  */
 import { createRegistry, type Registry } from "../sheet/registry";
 import * as exported from "./functions";
+import { exportName, FUNCTION_NAMES } from "./registry";
 
-export const FUNCTION_EXPORTS: Readonly<Record<string, keyof typeof exported>> = {
-  VALUE: "value_",
-  ASOF: "asof_",
-  METRIC: "metric_",
-  STATEMENT: "statement_",
-  PROJECTS: "projects_",
-  PROJECT: "project_",
-  PRODUCT: "product_",
-  PRODUCT_METRIC: "product_metric_",
-  METRICS: "metrics_",
-  SECTORS: "sectors_",
-  SECTOR: "sector_",
-  AGGREGATION: "aggregation_",
-  AGGREGATIONS: "aggregations_",
-  BREAKDOWN: "breakdown_",
-  COMPS: "comps_",
-};
+/** Each function's id → its export in functions.ts, from the registry. */
+export const FUNCTION_EXPORTS: Readonly<Record<string, keyof typeof exported>> = Object.fromEntries(
+  FUNCTION_NAMES.map((name) => [name, exportName(name) as keyof typeof exported])
+);
 
 export function pageRegistry(
   functionsJson: unknown,

@@ -3,7 +3,7 @@
  * the same engine and cache, so the sheet's layout (and its static values) are exactly what the formulas
  * show — the same complete periods, the same standard rows.
  */
-import { dayOfInstant } from "../client/data/days";
+import { dayOfInstant } from "../client";
 import type { StatementGranularity } from "../engine/engine";
 import type { StatementInterval } from "../client";
 import type { Runtime } from "../runtime/runtime";

@@ -6,15 +6,16 @@
  */
 import fc from "fast-check";
 import type { OptionKey } from "../../src/functions/options";
-import {
-  METRIC_OPTIONS,
-  PRODUCT_METRIC_OPTIONS,
-  VALUE_OPTIONS,
-} from "../../src/functions/impl/series-common";
-import { PROJECTS_OPTIONS } from "../../src/functions/impl/catalogue";
-import { COMPS_OPTIONS } from "../../src/functions/impl/comps";
-import { STATEMENT_OPTIONS } from "../../src/functions/impl/statement";
+import { acceptedOptions } from "../../src/functions/registry";
+
 import type { FunctionName } from "../harness/faults/workbook";
+
+const VALUE_OPTIONS = acceptedOptions("VALUE");
+const METRIC_OPTIONS = acceptedOptions("METRIC");
+const PRODUCT_METRIC_OPTIONS = acceptedOptions("PRODUCT_METRIC");
+const STATEMENT_OPTIONS = acceptedOptions("STATEMENT");
+const PROJECTS_OPTIONS = acceptedOptions("PROJECTS");
+const COMPS_OPTIONS = acceptedOptions("COMPS");
 
 export type ParamKind =
   | "text" // one required text: project, metric, product, sector, aggregation name

@@ -4,14 +4,7 @@
  */
 import { resolve } from "path";
 import { parseOptions, type OptionKey } from "../../src/functions/options";
-import { STATEMENT_OPTIONS } from "../../src/functions/impl/statement";
-import { PROJECTS_OPTIONS } from "../../src/functions/impl/catalogue";
-import { COMPS_OPTIONS } from "../../src/functions/impl/comps";
-import {
-  METRIC_OPTIONS,
-  PRODUCT_METRIC_OPTIONS,
-  VALUE_OPTIONS,
-} from "../../src/functions/impl/series-common";
+import { acceptedOptions } from "../../src/functions/registry";
 import {
   FUNCTION_SPECS,
   GRANULARITY_CHOICES,
@@ -49,13 +42,13 @@ test("the builder offers every function of the reference, with its parameters in
 });
 
 const ALLOWED: Record<string, readonly OptionKey[]> = {
-  VALUE: VALUE_OPTIONS,
-  ASOF: VALUE_OPTIONS,
-  METRIC: METRIC_OPTIONS,
-  PRODUCT_METRIC: PRODUCT_METRIC_OPTIONS,
-  STATEMENT: STATEMENT_OPTIONS,
-  PROJECTS: PROJECTS_OPTIONS,
-  COMPS: COMPS_OPTIONS,
+  VALUE: acceptedOptions("VALUE"),
+  ASOF: acceptedOptions("ASOF"),
+  METRIC: acceptedOptions("METRIC"),
+  PRODUCT_METRIC: acceptedOptions("PRODUCT_METRIC"),
+  STATEMENT: acceptedOptions("STATEMENT"),
+  PROJECTS: acceptedOptions("PROJECTS"),
+  COMPS: acceptedOptions("COMPS"),
 };
 
 test("every option the builder offers is one the function accepts, with every offered value", () => {

@@ -10,7 +10,7 @@
  * - §2.6's columns whatever shape §4.12's rows take (the interface does not show it); an answer the client
  *   cannot read is asked of §4.4 per project instead (engine/aggregation-fallback.ts).
  */
-import { formatDay } from "../../client/data/days";
+import { formatDay } from "../../client";
 import { DEFAULT_VARIANT } from "../../engine/series-types";
 import { judge, windowFigure } from "../../engine/figures";
 import {

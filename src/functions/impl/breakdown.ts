@@ -12,7 +12,7 @@
  * - partial-success errors reach the diagnostics; a listed project without a row says why.
  */
 import { notAvailableIssue } from "../../engine/availability";
-import { formatDay } from "../../client/data/days";
+import { formatDay } from "../../client";
 import type { MetricsBreakdownRow, Project } from "../../client";
 import { checkRange, idList, idPositions, optionalDate, requiredText, uniqueIds } from "../coerce";
 import { traced, type FnContext } from "../context";

@@ -10,7 +10,7 @@
  * card that went ahead alone would ask its series alone.
  */
 import type { Project, ProjectDetail } from "../../client";
-import { periodStart } from "../../client/data/days";
+import { periodStart } from "../../client";
 import { DEFAULT_VARIANT } from "../../engine/series-types";
 import type { Runtime } from "../../runtime/runtime";
 import { traced, type FnContext } from "../context";

@@ -13,7 +13,7 @@
  * - No referencedValues anywhere (nested ones make the cell #VALUE!); the validator in src/sheet/entity.ts
  *   checks that and the rest before a card leaves.
  */
-import { formatDay } from "../../client/data/days";
+import { formatDay } from "../../client";
 import { dayToSerial } from "../../sheet/excel-dates";
 import { isMissing, type Figure, type Financials, type ProjectCard } from "./card-model";
 import { DATE_FORMAT, formatOf } from "./card-formats";

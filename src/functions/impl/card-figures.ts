@@ -9,7 +9,7 @@
  * whole card fails and keeps its previous value (stale-if-error), as every other function does.
  */
 import { isCryptometricsError } from "../../client";
-import { formatDay, periodEnd, periodStart } from "../../client/data/days";
+import { formatDay, periodEnd, periodStart } from "../../client";
 import type { FnContext } from "../context";
 import { FunctionError } from "../result";
 import { asOf, datedValue, value } from "./value";

@@ -7,23 +7,22 @@ import {
   type MarketSector,
   type Project,
 } from "../../client";
-import { messageOf } from "../../client/errors";
+import { messageOf } from "../../client";
 import { optionalText, requiredText } from "../coerce";
 import { projectCard } from "./card";
 import { traced, type FnContext } from "../context";
 import { supportsEntities } from "../host";
-import { parseOptions, type OptionKey } from "../options";
+import { parseOptions } from "../options";
 import { invalid, isErrorCell, notAvailable, type Cell, type Table } from "../result";
 import { metricCatalogue, projectCatalogue, resolveProduct, resolveProject } from "./resolve";
-
-export const PROJECTS_OPTIONS: readonly OptionKey[] = ["headers", "sectors"];
+import { acceptedOptions } from "../registry";
 
 function withHeader(header: Cell[], rows: Table, headers: number): Table {
   return headers >= 1 ? [header, ...rows] : rows;
 }
 
 export async function projects(ctx: FnContext, optionsArg: unknown): Promise<Table> {
-  const options = parseOptions(optionsArg, "PROJECTS", PROJECTS_OPTIONS);
+  const options = parseOptions(optionsArg, "PROJECTS", acceptedOptions("PROJECTS"));
   let list = await projectCatalogue(ctx);
   if (options.sectors.length > 0) {
     const ids = new Set<string>();

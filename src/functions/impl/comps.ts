@@ -24,28 +24,19 @@
  *   can fill both.
  */
 import { isCryptometricsError } from "../../client";
-import { formatDay } from "../../client/data/days";
+import { formatDay } from "../../client";
 import { fillRefusal } from "../../engine/fill-rules";
 import type { Fill } from "../../engine/series-ops";
 import { idPositions, isMissing, optionalDate, requiredText } from "../coerce";
 import type { FnContext } from "../context";
-import { parseOptions, type OptionKey, type Options } from "../options";
+import { parseOptions, type Options } from "../options";
 import { FunctionError, invalid, type Cell, type ErrorCell, type Table } from "../result";
 import { parseColumns, type CompsColumn, type CompsTerm } from "./comps-columns";
 import { compsColumnLabel, metricNamesFrom } from "./labels";
 import { metricCatalogue, resolveMetric, resolveProjects } from "./resolve";
 import { datedValue, type Dated } from "./value";
 import { userMessage } from "../messages";
-
-export const COMPS_OPTIONS: readonly OptionKey[] = [
-  "headers",
-  "partial",
-  "fill",
-  "bridged",
-  "chains",
-  "maxage",
-  "asof",
-];
+import { acceptedOptions } from "../registry";
 
 /** A panel bigger than this is not a comps table; it would also take minutes at 60 requests a minute. */
 export const MAX_COMPS_CELLS = 10_000;
@@ -66,7 +57,7 @@ export async function comps(
   dateArg: unknown,
   optionsArg: unknown
 ): Promise<Table> {
-  const options = parseOptions(optionsArg, "COMPS", COMPS_OPTIONS);
+  const options = parseOptions(optionsArg, "COMPS", acceptedOptions("COMPS"));
   const columns = parseColumns(columnTexts(columnsArg));
   const projectTexts = idPositions(projectsArg, "projects");
   if (projectTexts.length * columns.length > MAX_COMPS_CELLS)

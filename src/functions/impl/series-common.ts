@@ -1,56 +1,9 @@
 /** What VALUE, METRIC and PRODUCT_METRIC share: their options, series variants and the engine call. */
-import { formatDay } from "../../client/data/days";
+import { formatDay } from "../../client";
 import type { DayPoint } from "../../engine/series-ops";
 import type { SeriesAnswer, SeriesQuery, SeriesVariant } from "../../engine/series-types";
 import type { FnContext } from "../context";
-import type { OptionKey, Options } from "../options";
-
-export const VALUE_OPTIONS: readonly OptionKey[] = [
-  "bridged",
-  "chains",
-  "products",
-  "sectors",
-  "fill",
-  "period",
-  "agg",
-  "partial",
-  "maxage",
-  "window",
-  "annualize",
-  "values",
-];
-export const METRIC_OPTIONS: readonly OptionKey[] = [
-  "order",
-  "headers",
-  "chains",
-  "products",
-  "sectors",
-  "breakdown",
-  "bridged",
-  "period",
-  "agg",
-  "fill",
-  "partial",
-  "values",
-  "dates",
-  "dir",
-  "dating",
-];
-export const PRODUCT_METRIC_OPTIONS: readonly OptionKey[] = [
-  "order",
-  "headers",
-  "chains",
-  "breakdown",
-  "bridged",
-  "period",
-  "agg",
-  "fill",
-  "partial",
-  "values",
-  "dates",
-  "dir",
-  "dating",
-];
+import type { Options } from "../options";
 
 /** fill=previous carries a value across gaps of up to this many days before the asked date or range. */
 export const FILL_LOOKBACK_DAYS = 90;

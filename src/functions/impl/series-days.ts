@@ -3,7 +3,7 @@
  * window (from the fill's lookback), its horizon, and, when a fill of zeros or a message needs it, the
  * series' first day with data. Every function reads its figures through here, so they read alike.
  */
-import { formatDay } from "../../client/data/days";
+import { formatDay } from "../../client";
 import { fillRefusal } from "../../engine/fill-rules";
 import {
   FILL_LOOKBACK_DAYS,

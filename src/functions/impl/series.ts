@@ -20,7 +20,7 @@
  *   dates across (one row per column), `dating=end` dates a period row by its last day (default: its first).
  */
 import type { Project } from "../../client";
-import { formatDay, periodEnd, periodStart } from "../../client/data/days";
+import { formatDay, periodEnd, periodStart } from "../../client";
 import { periodLabel, windowOf } from "../../engine/completeness";
 import {
   conflictMessage,
@@ -51,14 +51,9 @@ import { checkFilters } from "./filters";
 import { horizonFor, type SeriesBase } from "./latest";
 import { productBreakdown } from "./product-breakdown";
 import { resolveMetrics, resolveProduct, resolveProject, resolveProjects } from "./resolve";
-import {
-  METRIC_OPTIONS,
-  PRODUCT_METRIC_OPTIONS,
-  describeRange,
-  fetchSeries,
-  variantOf,
-} from "./series-common";
+import { describeRange, fetchSeries, variantOf } from "./series-common";
 import { fillHint, firstDataDay, readStart, type DaysReading } from "./series-days";
+import { acceptedOptions } from "../registry";
 
 /** One column of the table: its heading and, per breakdown dimension, a cell per row day. */
 interface Column {
@@ -91,7 +86,7 @@ export async function metric(
   endArg: unknown,
   optionsArg: unknown
 ): Promise<Table> {
-  const options = parseOptions(optionsArg, "METRIC", METRIC_OPTIONS);
+  const options = parseOptions(optionsArg, "METRIC", acceptedOptions("METRIC"));
   const projectTexts = idPositions(projectArg, "project");
   const metricTexts = idPositions(metricArg, "metric");
   if (projectTexts.length > 1 && metricTexts.length > 1) {
@@ -121,7 +116,7 @@ export async function productMetric(
   optionsArg: unknown
 ): Promise<Table> {
   // breakdown=product_id is refused by parseOptions: a product is one product.
-  const options = parseOptions(optionsArg, "PRODUCT_METRIC", PRODUCT_METRIC_OPTIONS);
+  const options = parseOptions(optionsArg, "PRODUCT_METRIC", acceptedOptions("PRODUCT_METRIC"));
   const projectText = requiredText(projectArg, "project");
   const productText = requiredText(productArg, "product");
   const metricTexts = requiredIds(metricArg, "metric");

@@ -14,7 +14,7 @@
  * shown as sent, and Diagnostics says so.
  */
 import type { FinancialStatementRow } from "../../client";
-import { dayNumber, periodStart } from "../../client/data/days";
+import { dayNumber, periodStart } from "../../client";
 import { periodLabel, windowOf, type PeriodWindow } from "../../engine/completeness";
 import type { StatementGranularity } from "../../engine/engine";
 import {

@@ -18,6 +18,7 @@
  * - Each line is named as the service's metric catalogue names it ("Supply-side fees"; labels.ts): the
  *   catalogue is asked beside the statement and kept for the day, as every function's is.
  */
+import { acceptedOptions } from "../registry";
 import {
   STATEMENT_INTERVALS,
   TIMESTAMP_GRANULARITIES,
@@ -31,13 +32,13 @@ import {
   windowOf,
   type PeriodWindow,
 } from "../../engine/completeness";
-import { dayNumber, formatDay } from "../../client/data/days";
+import { dayNumber, formatDay } from "../../client";
 import { baseStart, type Growth } from "../../engine/growth";
 import type { StatementGranularity } from "../../engine/engine";
 import { DEFAULT_VARIANT } from "../../engine/series-types";
 import { optionalText, requiredText } from "../coerce";
 import { traced, type FnContext } from "../context";
-import { parseOptions, type OptionKey, type Options } from "../options";
+import { parseOptions, type Options } from "../options";
 import { FunctionError, invalid, notAvailable, type Cell, type Table } from "../result";
 import { latestPoint } from "./latest";
 import { metricNamesFrom } from "./labels";
@@ -52,15 +53,6 @@ import {
   type LineDays,
   type StatementContext,
 } from "./statement-figures";
-
-export const STATEMENT_OPTIONS: readonly OptionKey[] = [
-  "order",
-  "headers",
-  "layout",
-  "values",
-  "partial",
-  "rows",
-];
 
 function choice<T extends string>(
   value: unknown,
@@ -102,7 +94,7 @@ export async function statement(
   intervalArg: unknown,
   optionsArg: unknown
 ): Promise<Table> {
-  const options = parseOptions(optionsArg, "STATEMENT", STATEMENT_OPTIONS);
+  const options = parseOptions(optionsArg, "STATEMENT", acceptedOptions("STATEMENT"));
   const projectText = requiredText(projectArg, "project");
   const granularity = choice<StatementGranularity>(
     granularityArg,

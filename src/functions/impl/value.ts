@@ -20,7 +20,7 @@ import {
   type PeriodWindow,
 } from "../../engine/completeness";
 import { conflictMessage, dayStates, judge, windowFigure, type Judged } from "../../engine/figures";
-import { formatDay } from "../../client/data/days";
+import { formatDay } from "../../client";
 import { baseStart, growthOf, type Growth } from "../../engine/growth";
 import { fillRefusal } from "../../engine/fill-rules";
 import { defaultAggregation } from "../../engine/metric-kinds";
@@ -33,7 +33,8 @@ import { FunctionError, invalid, notAvailable, type Cell, type DateCell } from "
 import { checkFilters } from "./filters";
 import { horizonFor, latestPoint, pointsOf, type SeriesBase } from "./latest";
 import { resolveMetric, resolveProject, resolvedNow } from "./resolve";
-import { VALUE_OPTIONS, variantOf } from "./series-common";
+import { variantOf } from "./series-common";
+import { acceptedOptions } from "../registry";
 import { dayReason, fillHint, firstDataDay, readDays, readStart } from "./series-days";
 import { checkAnnualize, checkWindowOptions, latestHorizon, windowValue } from "./window-value";
 
@@ -94,7 +95,7 @@ export function asked(
   dateArg: unknown,
   optionsArg: unknown
 ): Asked {
-  const options = parseOptions(optionsArg, functionName, VALUE_OPTIONS);
+  const options = parseOptions(optionsArg, functionName, acceptedOptions(functionName));
   const date = optionalDate(dateArg, "date");
   if (options.maxage !== undefined && date !== undefined)
     throw invalid(

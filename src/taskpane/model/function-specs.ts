@@ -1,9 +1,9 @@
 /**
- * What the formula builder offers for each CRYPTO function: its parameters in the reference's order, and the
- * control that fills each one. A test holds this table to the generated function metadata (names, order,
- * optional flags), so the builder cannot drift from the functions it writes.
+ * What the formula builder offers beyond the registry (src/functions/registry.ts, where each function's
+ * parameters and the control filling each are): the defaults it leaves out, the choices of the arguments
+ * that are not options, the fields of PROJECT and PRODUCT.
  */
-import { STATEMENT_INTERVALS, TIMESTAMP_GRANULARITIES } from "../../client/data/types";
+import { STATEMENT_INTERVALS, TIMESTAMP_GRANULARITIES } from "../../client";
 import {
   DEFAULT_OPTIONS,
   LIST_OPTIONS,
@@ -11,211 +11,13 @@ import {
   optionChoices,
   type OptionKey,
 } from "../../functions/options";
-
-export type ParamKind =
-  | "project"
-  /** One or more projects, written as a comma list. */
-  | "projects"
-  | "metric"
-  | "metrics"
-  /** COMPS's columns: rows of metric, window and an optional divisor (comps-column-rows.ts). */
-  | "columns"
-  | "product"
-  | "sector"
-  | "date"
-  | "granularity"
-  | "interval"
-  | "field"
-  | "aggregation"
-  | "options";
-
-export interface ParamSpec {
-  /** The parameter's name in the function reference. */
-  name: string;
-  kind: ParamKind;
-  optional: boolean;
-  label: string;
-  /** For `options`: the keys this function takes, in the order they are written. */
-  optionKeys?: readonly OptionKey[];
-}
-
-export interface FunctionSpec {
-  name: string;
-  summary: string;
-  params: readonly ParamSpec[];
-}
-
-const p = (
-  name: string,
-  kind: ParamKind,
-  label: string,
-  optional = false,
-  optionKeys?: readonly OptionKey[]
-): ParamSpec => ({ name, kind, label, optional, ...(optionKeys ? { optionKeys } : {}) });
-
-const SERIES_OPTIONS: readonly OptionKey[] = [
-  "period",
-  "values",
-  "partial",
-  "agg",
-  "fill",
-  "order",
-  "headers",
-  "breakdown",
-  "chains",
-  "bridged",
-];
-
-export const FUNCTION_SPECS: readonly FunctionSpec[] = [
-  {
-    name: "VALUE",
-    summary: "One number: a metric on a date, or its latest value.",
-    params: [
-      p("project", "project", "Project"),
-      p("metric", "metric", "Metric"),
-      p("date", "date", "Date", true),
-      p("options", "options", "Options", true, [
-        "window",
-        "period",
-        "values",
-        "partial",
-        "agg",
-        "fill",
-        "chains",
-        "bridged",
-      ]),
-    ],
-  },
-  {
-    name: "COMPS",
-    summary: "A comps panel: one row per project, one column per metric, window or ratio.",
-    params: [
-      p("projects", "projects", "Projects"),
-      p("columns", "columns", "Columns"),
-      p("date", "date", "Date", true),
-      p("options", "options", "Options", true, ["headers", "partial", "fill", "chains", "bridged"]),
-    ],
-  },
-  {
-    name: "ASOF",
-    summary: "The date of the value VALUE gives with the same arguments.",
-    params: [
-      p("project", "project", "Project"),
-      p("metric", "metric", "Metric"),
-      p("date", "date", "Date", true),
-      p("options", "options", "Options", true, ["period", "partial", "agg", "fill"]),
-    ],
-  },
-  {
-    name: "METRIC",
-    summary: "A time series: a Date column, then one column per metric or project.",
-    params: [
-      p("project", "projects", "Projects"),
-      p("metric", "metrics", "Metrics"),
-      p("start", "date", "Start", true),
-      p("end", "date", "End", true),
-      p("options", "options", "Options", true, SERIES_OPTIONS),
-    ],
-  },
-  {
-    name: "STATEMENT",
-    summary: "The financial statement: sections and metrics by period.",
-    params: [
-      p("project", "project", "Project"),
-      p("granularity", "granularity", "Granularity", true),
-      p("interval", "interval", "Interval", true),
-      p("options", "options", "Options", true, [
-        "order",
-        "headers",
-        "layout",
-        "values",
-        "partial",
-        "rows",
-      ]),
-    ],
-  },
-  {
-    name: "PROJECT",
-    summary:
-      "A project as a card (a data type: =A1.Revenue reads a field), or one field of its detail.",
-    params: [
-      p("project", "project", "Project"),
-      p("field", "field", "Field (none: the card)", true),
-    ],
-  },
-  {
-    name: "PROJECTS",
-    summary: "The project catalogue.",
-    params: [p("options", "options", "Options", true, ["headers", "sectors"])],
-  },
-  {
-    name: "PRODUCT",
-    summary: "A product's detail: one field, or every field.",
-    params: [
-      p("project", "project", "Project"),
-      p("product", "product", "Product"),
-      p("field", "field", "Field", true),
-    ],
-  },
-  {
-    name: "PRODUCT_METRIC",
-    summary: "A product's time series.",
-    params: [
-      p("project", "project", "Project"),
-      p("product", "product", "Product"),
-      p("metric", "metrics", "Metrics"),
-      p("start", "date", "Start", true),
-      p("end", "date", "End", true),
-      // The series options but chains: the builder does not list a product's chains.
-      p(
-        "options",
-        "options",
-        "Options",
-        true,
-        SERIES_OPTIONS.filter((key) => key !== "chains")
-      ),
-    ],
-  },
-  {
-    name: "METRICS",
-    summary: "The metric catalogue, or the metrics of one project.",
-    params: [p("project", "project", "Project", true)],
-  },
-  { name: "SECTORS", summary: "The market sectors.", params: [] },
-  {
-    name: "SECTOR",
-    summary: "The projects of one market sector.",
-    params: [p("sector", "sector", "Sector")],
-  },
-  {
-    name: "AGGREGATION",
-    summary: "One aggregate computed by the service (sum_30d, latest, ...).",
-    params: [
-      p("project", "project", "Project"),
-      p("metric", "metric", "Metric"),
-      p("name", "aggregation", "Aggregation"),
-    ],
-  },
-  {
-    name: "AGGREGATIONS",
-    summary: "The service's aggregates for projects and metrics, as a table.",
-    params: [p("projects", "projects", "Projects", true), p("metrics", "metrics", "Metrics", true)],
-  },
-  {
-    name: "BREAKDOWN",
-    summary: "A metric summarised per project over a period.",
-    params: [
-      p("metric", "metric", "Metric"),
-      p("projects", "projects", "Projects", true),
-      p("start", "date", "Start", true),
-      p("end", "date", "End", true),
-    ],
-  },
-];
-
-export function specFor(name: string): FunctionSpec | undefined {
-  return FUNCTION_SPECS.find((s) => s.name === name.toUpperCase());
-}
+export {
+  FUNCTION_SPECS,
+  specFor,
+  type FunctionSpec,
+  type ParamKind,
+  type ParamSpec,
+} from "../../functions/registry";
 
 /**
  * What a function does when an option is not given (the functions' DEFAULT_OPTIONS, as option text); the
