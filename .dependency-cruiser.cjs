@@ -47,6 +47,15 @@ module.exports = {
       },
     },
     {
+      name: "client-through-its-index",
+      comment:
+        "Everything outside src/client reaches the client through src/client/index.ts, its one door: what it " +
+        "offers is said in one place, and its insides can move without touching the layers above.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/client/" },
+      to: { path: "^src/client/", pathNot: "^src/client/index\\.ts$" },
+    },
+    {
       name: "client-is-the-base",
       comment: "The service client depends on nothing else of ours: everything above may use it.",
       severity: "error",

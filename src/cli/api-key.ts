@@ -14,7 +14,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from "fs";
 import { UsageError } from "./errors";
-import { firstLineOf } from "../client/errors";
+import { firstLineOf } from "../client";
 
 /** A key is a few dozen characters; a file past this is not a key file (and is not read further). */
 export const MAX_KEY_FILE_BYTES = 4_096;

@@ -7,7 +7,7 @@
 import { parseArgs } from "util";
 import { UsageError } from "./errors";
 import { OUTPUT_FORMATS, OutputFormat } from "./output";
-import { firstLineOf } from "../client/errors";
+import { firstLineOf } from "../client";
 
 export interface EvalOptions {
   command: "eval";

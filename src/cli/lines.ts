@@ -16,7 +16,7 @@ import { bindFormula, type BoundFormula } from "../sheet/bind";
 import { errorCell, isWholeError, type Grid } from "../sheet/cells";
 import { parseFormula, printFormula, type FormulaCall } from "../sheet/formula";
 import type { Registry } from "../sheet/registry";
-import { firstLineOf } from "../client/errors";
+import { firstLineOf } from "../client";
 import {
   EXIT_USAGE,
   exitCodeOf,

@@ -53,7 +53,7 @@ import {
   takeStaleAnswers,
   type RuntimeSettings,
 } from "./runtime-setup";
-import { firstLineOf } from "../client/errors";
+import { firstLineOf } from "../client";
 import { userMessage } from "../functions/messages";
 import { readKeyFile, resolveApiKey, type PromptKey, type ReadKeyFile } from "./api-key";
 import { checkCacheDir, type Verdict } from "./cache/ownership";

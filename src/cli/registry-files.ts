@@ -2,7 +2,7 @@
 import { readFileSync } from "fs";
 import { resolve } from "path";
 import { broken, createRegistry, isRecord, type Registry } from "../sheet/registry";
-import { firstLineOf } from "../client/errors";
+import { firstLineOf } from "../client";
 
 export interface RegistryPaths {
   /** functions.meta.json written by `npm run build:node`. */

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "fs";
 import { UsageError } from "./errors";
-import { firstLineOf } from "../client/errors";
+import { firstLineOf } from "../client";
 
 export interface FormulaSource {
   readonly text: string;

@@ -65,9 +65,25 @@ export {
   type BodyReaderLike,
 } from "./http/fetch";
 export { createLogger, setLogSink, type Logger, type LogRecord, type LogSink } from "./log";
-export { isIsoDate } from "./data/days";
+/** The calendar of the service: UTC days as "YYYY-MM-DD" and day numbers, periods (data/days.ts). */
+export {
+  addDays,
+  dayNumber,
+  dayOfInstant,
+  formatDay,
+  isIsoDate,
+  parseDay,
+  periodEnd,
+  periodStart,
+  type Period,
+} from "./data/days";
+export { isObject } from "./data/read";
 export { toIsoDate, toMetricValue } from "./data/values";
 export { isMetricAvailable } from "./data/normalise-catalogue";
 export { isReadableAggregation } from "./data/normalise-series";
 export { DEFAULT_OPEN_TEXT_LIMITS, openText, type OpenTextLimits } from "./data/open-text";
-export { isLoopbackHost } from "./http/url";
+export { buildUrl, chunkIds, isLoopbackHost, parseBaseUrl } from "./http/url";
+export { defaultFetch } from "./http/fetch";
+export { runCall } from "./call";
+export { resolveConfig, type ResolvedConfig } from "./config";
+export { firstLineOf, messageOf } from "./errors";

@@ -23,7 +23,7 @@ import {
 import { AggregationBatcher, type PairAggregations } from "./aggregation-batcher";
 import { perProjectAggregations, readable } from "./aggregation-fallback";
 import { DEFAULT_CACHE_POLICY, type CachePolicy } from "./cache-policy";
-import { dayOfInstant } from "../client/data/days";
+import { dayOfInstant } from "../client";
 import { withDeadline } from "./deadline";
 import { readHistoryStarts, type HistoryStarts } from "./history-start";
 import { KeyedCache, type Lifetime, type Loaded, type SavedEntries } from "./keyed-cache";

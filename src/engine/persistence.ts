@@ -16,7 +16,7 @@
  *   `readTimeoutMs`, then the engine goes on without it. No failure of the store ever reaches a cell.
  */
 import type { Timers } from "../client";
-import { messageOf } from "../client/errors";
+import { messageOf } from "../client";
 
 export interface BlobStoreUsage {
   /** Entries held (every namespace). */

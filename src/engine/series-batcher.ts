@@ -30,7 +30,7 @@ import {
   type SeriesAnswer,
   type SeriesQuery,
 } from "./series-types";
-import { messageOf } from "../client/errors";
+import { messageOf } from "../client";
 
 export interface BatcherOptions {
   /** How long the window stays open after its latest call, waiting for more, before the batch is planned. */

@@ -5,7 +5,7 @@
 import type { ConflictKey, MetricsClient, PartialError, RepeatNote, ResultMeta } from "../client";
 import { isCryptometricsError, openText } from "../client";
 import { notAvailableIssue } from "./availability";
-import { dayNumber, formatDay } from "../client/data/days";
+import { dayNumber, formatDay } from "../client";
 import type { SeriesIssue } from "./series-store";
 import type { DayPoint } from "./series-ops";
 import { seriesKey, type SeriesQuery, type SeriesVariant } from "./series-types";

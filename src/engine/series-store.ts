@@ -16,7 +16,7 @@ import { LruCache } from "./lru";
 import { Coverage, type Interval } from "./coverage";
 import { nextDailyUpdate, type CachePolicy } from "./cache-policy";
 import type { DayPoint } from "./series-ops";
-import { dayOfInstant } from "../client/data/days";
+import { dayOfInstant } from "../client";
 
 /** Why a series has no data, as the service said it (partial-success errors). */
 export interface SeriesIssue {

@@ -12,7 +12,7 @@
 import { inertText } from "../sheet/inert-text";
 import { isCryptoFormula, WorkbookError, type FreezeResult, type FreezeScope } from "./port";
 import type { ExcelRun, Supports } from "./run";
-import { messageOf } from "../client/errors";
+import { messageOf } from "../client";
 
 export interface FreezeDeps {
   run: ExcelRun;

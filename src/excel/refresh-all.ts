@@ -3,9 +3,9 @@
  * refresh during an outage shows stale figures marked as such rather than errors), then Excel recalculates.
  * The ribbon's Refresh button and the taskpane's buttons both come here.
  */
-import { createLogger } from "../client/log";
+import { createLogger } from "../client";
 import type { RefreshLog, RefreshRecord, RefreshScope } from "./refresh-log";
-import { messageOf } from "../client/errors";
+import { messageOf } from "../client";
 
 const log = createLogger("commands.refresh");
 

@@ -16,9 +16,9 @@
  */
 import { LRUCache } from "lru-cache";
 import { CryptometricsError, realTimers, type ErrorKind, type Timers } from "../client";
-import { formatDay } from "../client/data/days";
-import type { WireEnvelope } from "../client/data/wire";
-import { chunkIds } from "../client/http/url";
+import { formatDay } from "../client";
+import type { WireEnvelope } from "../client";
+import { chunkIds } from "../client";
 import { DEFAULT_CACHE_POLICY } from "../engine/cache-policy";
 import type { Ask, QueryValue, SeriesAsk } from "./ask";
 import { GatewayError } from "./errors";

@@ -7,7 +7,7 @@
  * - `series`: for the time-series operations, the series the answer is made of (project × metric × options)
  *   and the days asked, so that answers are shared by what they contain (see series/).
  */
-import { parseDay } from "../client/data/days";
+import { parseDay } from "../client";
 import { GatewayError } from "./errors";
 import { pathIdNames, type OperationSpec, type ParamKind, type SeriesForm } from "./operations";
 

@@ -9,7 +9,7 @@
  * second lock on the door).
  */
 import { CryptometricsError, type ErrorKind } from "../client";
-import { redact } from "../client/redact";
+import { redact } from "../client";
 
 export class GatewayError extends Error {
   constructor(

@@ -4,7 +4,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { parseBaseUrl } from "../client/http/url";
+import { parseBaseUrl } from "../client";
 import { scaledRetryPolicy, type RetryPolicy } from "../client";
 import { checkRedisUrl } from "./store/redis-link";
 

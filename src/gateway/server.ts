@@ -25,8 +25,8 @@ import {
   type StartLedger,
   type Timers,
 } from "../client";
-import { redact } from "../client/redact";
-import { SIMULATED_HEADER_NAME } from "../client/http/fetch";
+import { redact } from "../client";
+import { SIMULATED_HEADER_NAME } from "../client";
 import { Answers, type Served } from "./answers";
 import { parseAsk } from "./ask";
 import { bearerOf, identify, type Caller, type Verifier } from "./auth/verifier";

@@ -17,11 +17,11 @@ import {
   type StartLedger,
   type Timers,
 } from "../client";
-import { runCall } from "../client/call";
-import { resolveConfig, type ResolvedConfig } from "../client/config";
-import type { WireEnvelope } from "../client/data/wire";
-import { defaultFetch } from "../client/http/fetch";
-import { buildUrl, parseBaseUrl } from "../client/http/url";
+import { runCall } from "../client";
+import { resolveConfig, type ResolvedConfig } from "../client";
+import type { WireEnvelope } from "../client";
+import { defaultFetch } from "../client";
+import { buildUrl, parseBaseUrl } from "../client";
 import type { QueryValue } from "./ask";
 import { FairScheduler, type UserCap } from "./fair-scheduler";
 import { matchPath } from "./operations";

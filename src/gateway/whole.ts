@@ -7,7 +7,7 @@
  */
 import { DEFAULT_CACHE_POLICY, nextDailyUpdate } from "../engine/cache-policy";
 import type { Lifetime } from "../engine/keyed-cache";
-import type { WireEnvelope } from "../client/data/wire";
+import type { WireEnvelope } from "../client";
 
 export interface WholeSnapshot {
   fetchedAt: number;

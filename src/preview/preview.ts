@@ -19,7 +19,7 @@ import { renderGrid } from "./grid-view";
 import { loadPageRegistry } from "../functions/page-registry";
 import { addressOf, positionKey, SheetModel, type Entry, type Position } from "./sheet-model";
 import { cellReader, coveredBy, dependents } from "./references";
-import { messageOf } from "../client/errors";
+import { messageOf } from "../client";
 
 export const EXAMPLES: readonly string[] = [
   '=CRYPTO.VALUE("aave","revenue")',

@@ -22,7 +22,7 @@ import {
   type MetricsClient,
 } from "../client";
 import type { RateLimiter } from "../client";
-import { messageOf } from "../client/errors";
+import { messageOf } from "../client";
 import { CONNECTION_TEST_LIMITS } from "./connection-test";
 
 /** Sent in place of a key while none is saved: a service answers it with 401, a wrong address does not. */

@@ -4,7 +4,7 @@
  * redacted at the source and this module only adds the URL.
  */
 import { isCryptometricsError, type ClientConfig, type MetricsClient } from "../client";
-import { messageOf } from "../client/errors";
+import { messageOf } from "../client";
 
 /**
  * The connection test's own policy, given to its client through the ordinary client options: a verdict

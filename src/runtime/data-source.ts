@@ -3,7 +3,7 @@
  * answer is the mark on the latest response (the simulator stamps every response), so switching the service
  * URL from the simulator to the real service takes the banner down with the first real answer, and back.
  */
-import type { ResponseEvent } from "../client/events";
+import type { ResponseEvent } from "../client";
 
 export interface WatchedClient {
   on(type: "response", fn: (event: ResponseEvent) => void): () => void;

@@ -11,7 +11,7 @@ import type { ReferenceReader } from "./nested";
 import { recalculate } from "./recalculate";
 import { parseFormula, type FormulaCall } from "./formula";
 import type { Registry } from "./registry";
-import { messageOf } from "../client/errors";
+import { messageOf } from "../client";
 
 export type Evaluation = { kind: "refused"; message: string } | { kind: "result"; grid: Grid };
 

@@ -6,7 +6,7 @@
  * Dates going into a function (serialToDay, isoDateToSerial) start at serial 61: no crypto data predates
  * 1900, and the fictitious day has no real date. Dates shown (serialToIsoDate) cover all of Excel's range.
  */
-import { formatDay, parseDay } from "../client/data/days";
+import { formatDay, parseDay } from "../client";
 
 const EPOCH_OFFSET = 25_569;
 const FICTITIOUS_LEAP_DAY = 60;

@@ -7,7 +7,7 @@
  *
  * TODAY() and NOW() read the recalculation's clock in this computer's time zone, as Excel does.
  */
-import { parseDay } from "../client/data/days";
+import { parseDay } from "../client";
 import { errorCell, type ErrorCell } from "./cells";
 import { dayToSerial, isoDateToSerial, MAX_SERIAL, serialToIsoDate } from "./excel-dates";
 import { ERROR_CODES } from "./host";

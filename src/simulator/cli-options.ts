@@ -9,7 +9,7 @@ import { MAX_PROJECTS } from "./data/synthetic";
 import { FAULTS, type Fault, type RunningSimulator, type SimulatorOptions } from "./types";
 import { parseReading, READING_SWITCHES, type Readings } from "./readings";
 import { parseDate } from "./util/days";
-import { messageOf } from "../client/errors";
+import { messageOf } from "../client";
 
 export class SimulatorOptionError extends Error {
   override name = "SimulatorOptionError";

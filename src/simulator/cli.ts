@@ -4,7 +4,7 @@
  */
 import { banner, SimulatorOptionError, parseCliOptions, USAGE } from "./cli-options";
 import { startSimulator } from "./server";
-import { messageOf } from "../client/errors";
+import { messageOf } from "../client";
 
 async function main(): Promise<void> {
   const cli = parseCliOptions(process.argv.slice(2), process.env);

@@ -18,7 +18,7 @@ import { matchRoute, pathSegments } from "./http/router";
 import { drawFor, RateLimiter, sendsRetryAfter, type ActiveKnobs } from "./knobs";
 import { commonHeaders, preflight, sendEmpty, sendFault, sendJson, type Reply } from "./responses";
 import type { RequestLogEntry } from "./types";
-import { messageOf } from "../client/errors";
+import { messageOf } from "../client";
 
 export interface PipelineState {
   now: () => number;

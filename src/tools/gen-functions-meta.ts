@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from "fs";
 import { dirname, resolve } from "path";
 import { generateCustomFunctionsMetadata } from "custom-functions-metadata";
-import { messageOf } from "../client/errors";
+import { messageOf } from "../client";
 
 export async function generateFunctionsMeta(source: string): Promise<string> {
   const result = await generateCustomFunctionsMetadata(source, true);

@@ -29,7 +29,7 @@ import { createGateway } from "../gateway/server";
 import { startSimulator, type RunningSimulator } from "../simulator";
 import { certificatePaths, loadDevCertificates } from "./dev-certs";
 import { trustingFetch } from "./trusting-fetch";
-import { messageOf } from "../client/errors";
+import { messageOf } from "../client";
 
 const root = resolve(__dirname, "../../..");
 

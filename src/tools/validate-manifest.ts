@@ -19,7 +19,7 @@ import {
   validateUnifiedManifest,
   validateWithMicrosoftSchema,
 } from "./manifest-check";
-import { messageOf } from "../client/errors";
+import { messageOf } from "../client";
 
 function print(line: string): void {
   process.stdout.write(`${line}\n`);

@@ -8,7 +8,7 @@
  * pane's sticky bars) when it lands.
  */
 import { h, replaceChildren } from "./dom";
-import { messageOf } from "../client/errors";
+import { messageOf } from "../client";
 import { revealInPane } from "./pane-layout";
 
 export type StatusKind = "info" | "success" | "error" | "busy";

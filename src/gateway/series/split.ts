@@ -9,8 +9,8 @@
  * the caller hears that the service's answer could not be read, never a table with rows quietly missing.
  */
 import { CryptometricsError, type JsonObject, type JsonValue } from "../../client";
-import { isObject } from "../../client/data/read";
-import { parseDay } from "../../client/data/days";
+import { isObject } from "../../client";
+import { parseDay } from "../../client";
 import type { SeriesForm } from "../operations";
 import type { Fetched, SeriesIssue, SeriesRecord } from "./entry";
 

@@ -2,7 +2,7 @@
  * The catalogues the taskpane browses, loaded through the shared engine (so the functions' cache serves
  * them too) and indexed for instant search. Reloaded when the connection changes.
  */
-import type { MarketSector, Metric, Project } from "../../client/data/types";
+import type { MarketSector, Metric, Project } from "../../client";
 import type { Engine } from "../../engine/engine";
 import { CatalogueIndex } from "./catalogue-search";
 

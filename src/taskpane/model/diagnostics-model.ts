@@ -5,7 +5,7 @@
  * the view only turns it into elements. Nothing here can show the key: exports pass through the client's
  * redaction with the stored key as a secret, on top of the records never holding it.
  */
-import { redact } from "../../client/redact";
+import { redact } from "../../client";
 import type { CellRecord, ErrorRecord, NoteRecord, Usage } from "../../runtime/diagnostics";
 import type { SettingsSnapshot } from "../../runtime/settings";
 

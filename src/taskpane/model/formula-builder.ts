@@ -3,7 +3,7 @@
  * reference writes it) and the call its live preview evaluates. Pure: the view keeps a BuilderState and
  * asks for a build on every change.
  */
-import { isIsoDate } from "../../client/data/days";
+import { isIsoDate } from "../../client";
 import type { OptionKey } from "../../functions/options";
 import {
   LIST_OPTIONS,

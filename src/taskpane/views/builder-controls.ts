@@ -7,7 +7,7 @@
 import type { OptionKey } from "../../functions/options";
 import type { Catalogue } from "../model/catalogue-store";
 import type { DateValue, OptionValues, ParamValue } from "../model/formula-builder";
-import { AGGREGATION_NAMES } from "../../client/data/types";
+import { AGGREGATION_NAMES } from "../../client";
 import {
   GRANULARITY_CHOICES,
   INTERVAL_CHOICES,

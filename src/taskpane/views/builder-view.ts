@@ -13,7 +13,7 @@
  * choice that is wrong (a start after the end, a typed date that is none) is red. The preview is
  * announced once it is ready ("12 rows"), not redrawn into a live region.
  */
-import { dayOfInstant } from "../../client/data/days";
+import { dayOfInstant } from "../../client";
 import { evaluateCall } from "../../sheet/evaluate";
 import type { AppContext } from "../app-context";
 import type { Catalogue } from "../model/catalogue-store";

@@ -7,7 +7,7 @@
  * magnifier, a clear button, Escape clears. Opening an entry moves focus to its detail's heading; Back or
  * Escape returns to the entry.
  */
-import type { MarketSector, Metric, Project } from "../../client/data/types";
+import type { MarketSector, Metric, Project } from "../../client";
 import type { AppContext } from "../app-context";
 import type { Catalogue } from "../model/catalogue-store";
 import { h, type Child, setText } from "../../ui/dom";

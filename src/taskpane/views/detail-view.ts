@@ -5,7 +5,7 @@
  * to the list). A failed load says why in plain words, with Retry, under the heading; what an insert did
  * is said right under its buttons. A sector's projects open their own detail.
  */
-import type { MarketSector, Metric, Project, ProjectDetail } from "../../client/data/types";
+import type { MarketSector, Metric, Project, ProjectDetail } from "../../client";
 import type { AppContext } from "../app-context";
 import type { Catalogue } from "../model/catalogue-store";
 import { emptyState, startingState, withValue } from "../model/formula-builder";

@@ -5,7 +5,7 @@
  * itself. Every write goes through the workbook port (src/excel); each group's outcome is said in plain
  * words right under its buttons (the comps group's line is the detail's insert status, #detail-status).
  */
-import type { MarketSectorDetail } from "../../client/data/types";
+import type { MarketSectorDetail } from "../../client";
 import type { AppContext } from "../app-context";
 import type { Catalogue } from "../model/catalogue-store";
 import { comparisonGrid } from "../model/comparison-grid";

@@ -23,7 +23,7 @@ import { statusLine } from "../../ui/status";
 import { dateProblem } from "../model/field-checks";
 import { onPress, reportError } from "./feedback";
 import type { StatementGranularity } from "../../engine/engine";
-import type { StatementInterval } from "../../client/data/types";
+import type { StatementInterval } from "../../client";
 
 function projectItems(c: Catalogue): { id: string; name: string; symbol?: string }[] {
   return c.projects.map((p) => ({ id: p.projectId, name: p.name, symbol: p.symbol }));

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { addDays } from "../../client/data/days";
+import { addDays } from "../../client";
 import { createDataset, DEMO_API_KEY, startSimulator } from "../../simulator";
 import { BENCH_TODAY, liveProjects, MODEL_DATE } from "./workloads";
 

@@ -5,7 +5,7 @@
  * reads the same cached snapshot without the promise (engine.seriesNow), so it can cost less than this.
  */
 import type { Metric, Project } from "../../client";
-import { dayNumber } from "../../client/data/days";
+import { dayNumber } from "../../client";
 import type { Engine } from "../../engine/engine";
 import { resolveMetricIn, resolveProjectIn } from "../../engine/resolver";
 import { DEFAULT_VARIANT, type SeriesAnswer } from "../../engine/series-types";

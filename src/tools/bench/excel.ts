@@ -4,8 +4,8 @@
  * arguments as null, range parameters as 2D arrays, an invocation last). The functions run over the shared
  * runtime, so this is the engine, cache and client a workbook gets.
  */
-import { dayNumber } from "../../client/data/days";
-import { messageOf } from "../../client/errors";
+import { dayNumber } from "../../client";
+import { messageOf } from "../../client";
 import { dayToSerial } from "../../sheet/excel-dates";
 import { EXCEL_STAND_IN, installHost } from "../../sheet/host";
 import * as fns from "../../functions/functions";

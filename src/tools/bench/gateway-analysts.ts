@@ -13,8 +13,8 @@ import {
   type MetricsClient,
   type RetryPolicy,
 } from "../../client";
-import { dayNumber } from "../../client/data/days";
-import { messageOf } from "../../client/errors";
+import { dayNumber } from "../../client";
+import { messageOf } from "../../client";
 import { Engine } from "../../engine/engine";
 import { DEFAULT_VARIANT } from "../../engine/series-types";
 import type { CellOutcome } from "./outcomes";

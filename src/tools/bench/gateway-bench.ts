@@ -15,7 +15,7 @@ import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { Redis } from "ioredis";
 import { scaledRetryPolicy } from "../../client";
-import { addDays } from "../../client/data/days";
+import { addDays } from "../../client";
 import { startSimulator, type RunningSimulator } from "../../simulator";
 import { createAnalyst, differences, refreshModel, type Analyst } from "./gateway-analysts";
 import {

@@ -12,7 +12,7 @@ import { installExcelHost } from "./excel";
 import { formatMarkdown, formatReport } from "./report";
 import { BENCH_PARTS, type BenchPart } from "./results";
 import { BENCH_DEFAULTS, runBench } from "./run";
-import { messageOf } from "../../client/errors";
+import { messageOf } from "../../client";
 
 const HELP = `Usage: npm run bench [-- options]
   --scale N        rate limit ${BENCH_DEFAULTS.scale}× faster than the real 60/min (60 per ${60_000 / BENCH_DEFAULTS.scale} ms); default ${BENCH_DEFAULTS.scale}

@@ -6,7 +6,7 @@
 import { isCryptometricsError, type MetricsClient } from "../../client";
 import type { CellOutcome } from "./outcomes";
 import type { BenchCell } from "./workloads";
-import { messageOf } from "../../client/errors";
+import { messageOf } from "../../client";
 
 export type NaiveClient = Pick<MetricsClient, "getProjectMetrics" | "getFinancialStatement">;
 

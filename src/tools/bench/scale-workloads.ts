@@ -3,7 +3,7 @@
  * cells taking a project card, and a burst of formula previews. Plain cell lists, as in workloads.ts; sizes are
  * parameters so the tests run the same sheets (or smaller ones).
  */
-import { addDays } from "../../client/data/days";
+import { addDays } from "../../client";
 import { createDataset } from "../../simulator";
 import {
   BENCH_TODAY,

@@ -6,7 +6,7 @@
  */
 import { resolve } from "node:path";
 import { defaultRegistryPaths, loadRegistry } from "../../cli/registry-files";
-import { addDays, dayNumber } from "../../client/data/days";
+import { addDays, dayNumber } from "../../client";
 import * as fns from "../../functions/functions";
 import { PREVIEW_PLACEHOLDER } from "../../functions/preview";
 import { sharedDiagnostics } from "../../runtime/runtime";

@@ -3,7 +3,7 @@
  * it is evaluated (through the custom functions, or by the naive per-cell baseline). Sizes are parameters so
  * the tests can run small versions of the same sheets; the defaults are the sizes the README's performance table reports.
  */
-import { addDays } from "../../client/data/days";
+import { addDays } from "../../client";
 import { createDataset } from "../../simulator";
 
 /** The dataset's "today" in every run, so every run sees the same numbers. */
