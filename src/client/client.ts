@@ -7,10 +7,13 @@ import { resolveConfig, type ClientConfig, type ResolvedConfig } from "./config"
 import type { ClientEventOf, ClientEventType, ClientListener } from "./events";
 import type { RateLimiter } from "./http/rate-limiter";
 import { operations, type Operations } from "./operations";
+import type { ClientLimits } from "./policy";
 
 export interface MetricsClient extends Operations {
   /** The checked base URL (no trailing slash). */
   readonly baseUrl: string;
+  /** The limits it works under (chunk size, deadlines, …): the engine above follows them. */
+  readonly limits: Readonly<ClientLimits>;
   /** The limiter this client uses (shared if one was given): stats() feeds a usage meter. */
   readonly limiter: RateLimiter;
   /** Listen to one event type; returns the function that stops listening. */
@@ -30,6 +33,7 @@ export function createClient(config: ClientConfig): MetricsClient {
     runCall(resolved, operation, pathIds, plan, signal);
   return {
     baseUrl: `${base.origin}${base.pathname}`,
+    limits: deps.limits,
     limiter: deps.limiter,
     on: (type, fn) => deps.events.on(type, fn),
     subscribe: (listener) => deps.events.subscribe(listener),

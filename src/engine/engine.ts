@@ -4,6 +4,8 @@
  */
 import {
   CryptometricsError,
+  DEFAULT_LIMITS,
+  type ClientLimits,
   type FinancialStatementRow,
   type MarketSector,
   type MarketSectorDetail,
@@ -54,7 +56,9 @@ export type EngineClient = Pick<
   | "getMetric"
   | "getMetricAggregations"
   | "getMetricsBreakdown"
->;
+> &
+  /** The client's own limits: the engine's chunks and deadline follow them (absent: the defaults). */
+  Partial<Pick<MetricsClient, "limits">>;
 
 export interface EngineOptions {
   cache: CachePolicy;
@@ -63,9 +67,12 @@ export interface EngineOptions {
    * gathers them (Microsoft's batching sample waits 100 ms) while adding little to a single cell's latency.
    */
   windowMs: number;
-  /** Longer than the client's own call deadline (2 min), so the client's clearer error wins. */
+  /**
+   * The safety net over each call: the client's own call deadline plus ENGINE_DEADLINE_MARGIN_MS, so the
+   * client's clearer error wins. Taken from the client unless given.
+   */
   deadlineMs: number;
-  /** Must match the client's chunk size. */
+  /** Ids per request, as the client chunks them (its limits.maxIdsPerRequest) unless given. */
   maxIdsPerRequest: number;
   /**
    * Largest answer, in rows (projects in the catalogue × days), for which a metric asked of more projects
@@ -77,13 +84,23 @@ export interface EngineOptions {
   wholeUniverseMaxRows: number;
 }
 
-export const DEFAULT_ENGINE_OPTIONS: Readonly<EngineOptions> = {
-  cache: DEFAULT_CACHE_POLICY,
-  windowMs: 50,
-  deadlineMs: 130_000,
-  maxIdsPerRequest: 50,
-  wholeUniverseMaxRows: 20_000,
-};
+/** 10 s past the client's call deadline: the client settles first, with its own reason, when it can. */
+export const ENGINE_DEADLINE_MARGIN_MS = 10_000;
+
+/** The engine's options for a client with these limits: chunk size and deadline follow the client's. */
+export function engineDefaults(
+  limits: Readonly<ClientLimits> = DEFAULT_LIMITS
+): Readonly<EngineOptions> {
+  return {
+    cache: DEFAULT_CACHE_POLICY,
+    windowMs: 50,
+    deadlineMs: limits.deadlineMs + ENGINE_DEADLINE_MARGIN_MS,
+    maxIdsPerRequest: limits.maxIdsPerRequest,
+    wholeUniverseMaxRows: 20_000,
+  };
+}
+
+export const DEFAULT_ENGINE_OPTIONS: Readonly<EngineOptions> = engineDefaults();
 
 export interface EngineDeps {
   client: EngineClient;
@@ -109,7 +126,7 @@ export class Engine {
   private readonly restoring = new Map<string, Promise<void>>();
 
   constructor(deps: EngineDeps) {
-    this.options = { ...DEFAULT_ENGINE_OPTIONS, ...deps.options };
+    this.options = { ...engineDefaults(deps.client.limits), ...deps.options };
     const now = deps.now ?? Date.now;
     this.client = deps.client;
     this.timers = deps.timers;

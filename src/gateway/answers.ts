@@ -15,7 +15,13 @@
  * (stale) or 503 with Retry-After, and the fetch goes on for the retry to find.
  */
 import { LRUCache } from "lru-cache";
-import { CryptometricsError, realTimers, type ErrorKind, type Timers } from "../client";
+import {
+  CryptometricsError,
+  DEFAULT_LIMITS,
+  realTimers,
+  type ErrorKind,
+  type Timers,
+} from "../client";
 import { formatDay } from "../client";
 import type { WireEnvelope } from "../client";
 import { chunkIds } from "../client";
@@ -210,7 +216,7 @@ export class Answers {
     this.now = options.now ?? Date.now;
     this.timers = options.timers ?? realTimers;
     this.windowMs = options.windowMs ?? 10;
-    this.maxIds = options.maxIdsPerRequest ?? 50;
+    this.maxIds = options.maxIdsPerRequest ?? DEFAULT_LIMITS.maxIdsPerRequest;
     this.maxUrl = options.maxUrlLength ?? 2_000;
     this.lockTtlMs = options.lockTtlMs ?? LOCK_TTL_MS;
     this.failureTtlMs = options.failureTtlMs ?? FAILURE_TTL_MS;

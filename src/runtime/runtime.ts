@@ -135,7 +135,8 @@ export class Runtime {
       client: this.client,
       now: this.now,
       timers,
-      options: { ...config.engine, ...(maxIdsPerRequest ? { maxIdsPerRequest } : {}) },
+      // Its chunk size and deadline follow the client's limits (engineDefaults).
+      options: config.engine,
       saved: this.saved,
     });
     diagnostics.setLimit(limit);
