@@ -232,11 +232,11 @@ describe("Fluent 2 conventions", () => {
     expect(await page.isVisible("#catalogue-search-clear")).toBe(false);
     await page.fill("#catalogue-search input", "uni");
     await page.waitForSelector("#catalogue-search-clear:visible");
-    expect(await text("#catalogue-count")).toMatch(/^\d+ of 46 projects$/);
+    expect(await text("#catalogue-count")).toMatch(/^\d+ of 49 projects$/);
     await expectAccessible(page, "conventions: search with text");
     await page.click("#catalogue-search-clear");
     expect(await page.inputValue("#catalogue-search input")).toBe("");
-    expect(await text("#catalogue-count")).toBe("46 projects");
+    expect(await text("#catalogue-count")).toBe("49 projects");
     expect(await page.isVisible("#catalogue-search-clear")).toBe(false);
     await page.fill("#catalogue-search input", "uni");
     await page.press("#catalogue-search input", "Escape");

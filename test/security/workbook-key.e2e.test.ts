@@ -75,7 +75,7 @@ test("every request to write to the workbook is free of the key; the key lives i
   await page.waitForSelector("#panel-build:visible");
   await page.waitForSelector("#builder-result td.cell.number");
   await page.click("#builder-insert");
-  await succeeded("#builder-insert-status");
+  await succeeded("#builder-status");
 
   // A comparison grid and statements, static and live.
   await openSection(page, "tables");
