@@ -35,8 +35,7 @@ import {
   type Ready,
 } from "./lines";
 import { installCliHost } from "./host";
-import { writeResults, type OutputSink } from "./output/write";
-import type { OutputFormat } from "./output/types";
+import { writeResults, type OutputFormat, type OutputSink } from "./output";
 import { printable, singleLine } from "./output/cells-text";
 import { Registry, signature } from "../sheet/registry";
 import { loadRegistry } from "./registry-files";

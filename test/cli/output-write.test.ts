@@ -1,6 +1,6 @@
 import { errorCell, type Cell, type Grid } from "../../src/sheet/cells";
 import { formatResults, OUTPUT_FORMATS, type FormattedResult } from "../../src/cli/output";
-import { OUTPUT_PIECE_CHARS, writeResults } from "../../src/cli/output/write";
+import { OUTPUT_PIECE_CHARS, writeResults } from "../../src/cli/output";
 import { installCliHost } from "../../src/cli/host";
 
 beforeAll(() => installCliHost());

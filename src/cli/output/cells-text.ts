@@ -5,6 +5,13 @@
 import { Grid, isWholeError } from "../../sheet/cells";
 import { BIDI_CONTROL_CLASS, PLACEHOLDER } from "../../sheet/display-text";
 
+/** One formula's outcome as the output formats receive it. */
+export interface FormattedResult {
+  /** The canonical formula text, `=CRYPTO.NAME(args)`. */
+  formula: string;
+  grid: Grid;
+}
+
 /** 0 -> A, 25 -> Z, 26 -> AA: spreadsheet column letters. */
 export function columnLetters(index: number): string {
   let letters = "";

@@ -8,7 +8,7 @@ import { cellText } from "../../sheet/cell-display";
 import type { Cell } from "../../sheet/cells";
 import { inertText } from "../../sheet/inert-text";
 import { errorMessages } from "./cells-text";
-import { FormattedResult } from "./types";
+import type { FormattedResult } from "./cells-text";
 
 export const CRLF = "\r\n";
 

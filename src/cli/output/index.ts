@@ -1,10 +1,16 @@
+/**
+ * The command line's output: the three formats (table.ts, csv.ts, json.ts) over one result type, written a
+ * piece at a time.
+ */
+import type { FormattedResult } from "./cells-text";
 import { csvChunks } from "./csv";
 import { jsonChunks } from "./json";
 import { tableChunks } from "./table";
-import { FormattedResult, OutputFormat } from "./types";
 
-export { OUTPUT_FORMATS } from "./types";
-export type { FormattedResult, OutputFormat } from "./types";
+export type { FormattedResult } from "./cells-text";
+
+export const OUTPUT_FORMATS = ["table", "csv", "json"] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** The output a piece at a time (a line, a row): the CLI writes it as it goes, never all of it at once. */
 export function formatChunks(
@@ -26,4 +32,33 @@ export function formatResults(format: OutputFormat, results: readonly FormattedR
   let text = "";
   for (const chunk of formatChunks(format, results)) text += chunk;
   return text;
+}
+
+/*
+ * Writing the results out a piece at a time: a `PROJECTS()` of 125,000 rows as JSON is over 200 MB of text,
+ * which built as one string (and its copy on the way to the pipe) would double the process's memory.
+ */
+export interface OutputSink {
+  stdout(text: string): void;
+  /** Resolves once what stdout was given has been handed on; waited for between pieces. */
+  drain?(): Promise<void>;
+}
+
+/** 64 KB: a pipe's buffer on Linux, and few enough writes for a 200 MB output (about 3,500). */
+export const OUTPUT_PIECE_CHARS = 64 * 1024;
+
+export async function writeResults(
+  sink: OutputSink,
+  format: OutputFormat,
+  results: readonly FormattedResult[]
+): Promise<void> {
+  let piece = "";
+  for (const chunk of formatChunks(format, results)) {
+    piece += chunk;
+    if (piece.length < OUTPUT_PIECE_CHARS) continue;
+    sink.stdout(piece);
+    piece = "";
+    await sink.drain?.();
+  }
+  if (piece !== "") sink.stdout(piece);
 }

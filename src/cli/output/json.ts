@@ -6,7 +6,7 @@
  */
 import { Cell } from "../../sheet/cells";
 import type { EntityJson } from "../../sheet/entity";
-import { FormattedResult } from "./types";
+import type { FormattedResult } from "./cells-text";
 
 export type JsonCell =
   number | string | boolean | null | { error: string; message: string } | EntityJson;

@@ -5,7 +5,7 @@
 import { cellText } from "../../sheet/cell-display";
 import { Cell, Grid, isWholeError } from "../../sheet/cells";
 import { displayNumber, errorMessages, singleLine } from "./cells-text";
-import { FormattedResult } from "./types";
+import type { FormattedResult } from "./cells-text";
 
 const GAP = "  ";
 
