@@ -9,8 +9,10 @@ module.exports = {
     // @microsoft/app-manifest (the unified-manifest schema validator) requires strip-bom, which ships as ESM
     // only; jest's CommonJS loader needs it compiled.
     "/node_modules/strip-bom/.+\\.js$": ["ts-jest", { tsconfig: { allowJs: true } }],
+    // jose (JWT/JWKS, the gateway's sign-in) ships as ESM only too; ts-jest would lower its class fields (see the file).
+    "/node_modules/jose/.+\\.js$": "<rootDir>/test/support/esm-to-cjs.js",
   },
-  transformIgnorePatterns: ["^(?!.*/node_modules/strip-bom/).*/node_modules/"],
+  transformIgnorePatterns: ["^(?!.*/node_modules/(strip-bom|jose)/).*/node_modules/"],
   // office-addin-mock pulls office-addin-manifest, whose ESM-only dependencies break jest's CJS loader;
   // the mock only needs its OfficeApp enum, which the shim exports.
   moduleNameMapper: {

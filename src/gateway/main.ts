@@ -4,6 +4,10 @@
  * it stops taking requests, lets those in flight finish, then exits 0.
  */
 import { TokensFile } from "./auth/tokens-file";
+import { EntraVerifier } from "./auth/entra";
+import { MemoryKeyRecords, RedisKeyRecords, UserKeys } from "./auth/user-keys";
+import type { Verifier } from "./auth/verifier";
+import { RedisLink } from "./store/redis-link";
 import { GatewayOptionError, parseGatewayOptions, USAGE } from "./options";
 import { createGateway } from "./server";
 
@@ -21,14 +25,41 @@ async function main(): Promise<number> {
     return 0;
   }
   const notes: Array<["info" | "warn" | "error", string]> = [];
-  const tokens = await TokensFile.open({
-    path: options.tokensFile,
-    log: (level, message) => notes.push([level, message]),
-  });
+  const tokens = options.tokensFile
+    ? await TokensFile.open({
+        path: options.tokensFile,
+        log: (level, message) => notes.push([level, message]),
+      })
+    : undefined;
+  // Refusals of sign-in tokens are told by reason (never the token) once the log exists.
+  let onRefused: (reason: string) => void = () => undefined;
+  const entra = options.entra
+    ? new EntraVerifier({ ...options.entra, onRefused: (reason) => onRefused(reason) })
+    : undefined;
+  const verifiers: Verifier[] = [...(tokens ? [tokens] : []), ...(entra ? [entra] : [])];
+  // Per-user keys: records in Redis (every process sees them), else in this process's memory.
+  let keysLink: RedisLink | undefined;
+  let userKeys: UserKeys | undefined;
+  if (options.userKeyKek) {
+    if (options.redisUrl) keysLink = new RedisLink({ url: options.redisUrl });
+    userKeys = new UserKeys(
+      keysLink ? new RedisKeyRecords(keysLink) : new MemoryKeyRecords(),
+      options.userKeyKek
+    );
+    if (!keysLink)
+      notes.push([
+        "warn",
+        "per-user keys are kept in this process's memory (no --redis): they are lost when it stops",
+      ]);
+  }
   const gateway = await createGateway({
     serviceUrl: options.serviceUrl,
     serviceKey: options.serviceKey,
-    verifiers: [tokens],
+    verifiers,
+    ...(userKeys ? { userKeys } : {}),
+    requireUserKeys: options.requireUserKeys,
+    shareAnswersAcrossKeys: options.shareAnswersAcrossKeys,
+    admins: options.admins,
     redisUrl: options.redisUrl,
     rateLimit: options.rateLimit,
     userRate: options.userRate,
@@ -41,9 +72,18 @@ async function main(): Promise<number> {
   // Notes from before the log existed, and the tokens file's later ones, go to the log.
   const toLog = (level: "info" | "warn" | "error", message: string): void => log[level](message);
   for (const [level, message] of notes) toLog(level, message);
-  tokens.logTo(toLog);
+  tokens?.logTo(toLog);
+  onRefused = (reason) => log.info({ auth: "entra", refused: reason }, "sign-in token refused");
   for (const note of options.notes) log.warn(note);
-  if (tokens.size === 0)
+  if (entra)
+    log.info(
+      {
+        tenants: options.entra?.tenants.length,
+        userKeys: userKeys ? (options.requireUserKeys ? "required" : "optional") : "off",
+      },
+      "sign-in with Microsoft 365 is on"
+    );
+  if (tokens && tokens.size === 0 && !entra)
     log.warn(`the tokens file ${options.tokensFile} holds no token yet: every request gets 401`);
 
   const url = await gateway.listen(options.port, options.host);
@@ -54,16 +94,19 @@ async function main(): Promise<number> {
     if (stopping) return;
     stopping = true;
     log.info(`${signal}: finishing the requests under way, then exiting`);
-    gateway.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error(
-          { err: { message: error instanceof Error ? error.message : String(error) } },
-          "stopping failed"
-        );
-        process.exit(1);
-      }
-    );
+    gateway
+      .close()
+      .then(() => keysLink?.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          log.error(
+            { err: { message: error instanceof Error ? error.message : String(error) } },
+            "stopping failed"
+          );
+          process.exit(1);
+        }
+      );
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));

@@ -20,6 +20,7 @@ export class GatewayMetrics {
   readonly answers: Counter<"how">;
   readonly upstream: Counter<"operation" | "status">;
   readonly rateLimited: Counter;
+  readonly usage: Counter<"user" | "counter">;
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
@@ -44,6 +45,12 @@ export class GatewayMetrics {
     this.rateLimited = new Counter({
       name: "cryptometrics_gateway_upstream_rate_limited_total",
       help: "Upstream requests the service answered 429",
+      registers,
+    });
+    this.usage = new Counter({
+      name: "cryptometrics_gateway_user_usage_total",
+      help: "Per person: requests answered, cache hits, and upstream requests their requests started",
+      labelNames: ["user", "counter"],
       registers,
     });
     new Gauge({

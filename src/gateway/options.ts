@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import { parseBaseUrl } from "../client";
 import { scaledRetryPolicy, type RetryPolicy } from "../client";
 import { checkRedisUrl } from "./store/redis-link";
+import { parseKek, readKekFile } from "./auth/user-keys";
 
 export const USAGE = `Usage: npm run gateway -- [options]      (or: node dist/node/gateway/main.js [options])
   --port N                 port to listen on; 0 picks a free one      [GATEWAY_PORT, default 8080]
@@ -18,6 +19,18 @@ export const USAGE = `Usage: npm run gateway -- [options]      (or: node dist/no
   --rate-limit N           upstream requests per minute per key        [GATEWAY_RATE_LIMIT, default 60]
   --user-rate N            of which one user may start per minute      [GATEWAY_USER_RATE, default 3/4 of it]
   --log-level LEVEL        fatal, error, warn, info, debug or silent   [GATEWAY_LOG_LEVEL, default info]
+  --admins NAMES           token names that may read everyone's usage  [GATEWAY_ADMINS, comma-separated]
+Sign-in with Microsoft 365 (Entra ID access tokens; see src/gateway/SIGN-IN.md):
+  --entra-tenants IDS      tenant ids whose users may sign in          [GATEWAY_ENTRA_TENANTS, comma-separated]
+  --entra-audience AUD     the gateway API's app id URI and/or app id  [GATEWAY_ENTRA_AUDIENCE, comma-separated]
+  --entra-scope NAME       delegated scope required                    [GATEWAY_ENTRA_SCOPE, default access_as_user]
+  --entra-admin-role NAME  app role of administrators                  [GATEWAY_ENTRA_ADMIN_ROLE, default Gateway.Admin]
+  --entra-jwks-url URL     the issuer's signing keys                   [GATEWAY_ENTRA_JWKS_URL, default Microsoft's]
+  --entra-issuer TEMPLATE  the issuer, {tenantid} for the tenant       [GATEWAY_ENTRA_ISSUER, default Microsoft's v2.0]
+Per-user service keys (signed-in users register their own; encrypted at rest):
+  --user-key-kek-file FILE 32-byte key-encryption key (base64 or hex)  [GATEWAY_USER_KEY_KEK_FILE, or GATEWAY_USER_KEY_KEK]
+  --user-keys MODE         optional (team key otherwise) or required   [GATEWAY_USER_KEYS, default optional]
+  --share-answers-across-keys  serve answers fetched with one key to callers of another  [GATEWAY_SHARE_ANSWERS_ACROSS_KEYS=1; default off]
   --help
 
 A token's line in the tokens file:  alice  $(printf '%s' "$TOKEN" | sha256sum | cut -d' ' -f1)
@@ -30,8 +43,22 @@ export interface GatewayOptions {
   host: string;
   serviceUrl: string;
   serviceKey: string;
+  /** Empty when sign-in alone lets callers in. */
   tokensFile: string;
   redisUrl?: string;
+  admins: string[];
+  entra?: {
+    tenants: string[];
+    audience: string[];
+    scope?: string;
+    adminRole?: string;
+    jwksUrl?: string;
+    issuerTemplate?: string;
+  };
+  /** The key-encryption key of per-user keys (never printed). */
+  userKeyKek?: Buffer;
+  requireUserKeys: boolean;
+  shareAnswersAcrossKeys: boolean;
   rateLimit: number;
   userRate?: number;
   logLevel: string;
@@ -103,6 +130,16 @@ export function parseGatewayOptions(argv: readonly string[], env: Env): GatewayO
         "rate-limit": { type: "string" },
         "user-rate": { type: "string" },
         "log-level": { type: "string" },
+        admins: { type: "string" },
+        "entra-tenants": { type: "string" },
+        "entra-audience": { type: "string" },
+        "entra-scope": { type: "string" },
+        "entra-admin-role": { type: "string" },
+        "entra-jwks-url": { type: "string" },
+        "entra-issuer": { type: "string" },
+        "user-key-kek-file": { type: "string" },
+        "user-keys": { type: "string" },
+        "share-answers-across-keys": { type: "boolean" },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -124,6 +161,9 @@ export function parseGatewayOptions(argv: readonly string[], env: Env): GatewayO
       serviceUrl: "",
       serviceKey: "",
       tokensFile: "",
+      admins: [],
+      requireUserKeys: false,
+      shareAnswersAcrossKeys: false,
       rateLimit: 60,
       logLevel: "info",
       windowMs: 60_000,
@@ -145,11 +185,80 @@ export function parseGatewayOptions(argv: readonly string[], env: Env): GatewayO
     throw new GatewayOptionError(
       "--service-key-file is required: the file holding the service's API key (never the key itself on the command line)"
     );
-  const tokensFile = pick("tokens-file", "GATEWAY_TOKENS_FILE");
-  if (!tokensFile)
+  const list = (text: string | undefined): string[] =>
+    (text ?? "")
+      .split(",")
+      .map((t) => t.trim())
+      .filter((t) => t !== "");
+  const tenants = list(pick("entra-tenants", "GATEWAY_ENTRA_TENANTS"));
+  const audience = list(pick("entra-audience", "GATEWAY_ENTRA_AUDIENCE"));
+  if (tenants.length > 0 !== audience.length > 0)
     throw new GatewayOptionError(
-      "--tokens-file is required: without it no caller could be let in (NAME SHA256-HEX per line)"
+      "sign-in needs both --entra-tenants (who may sign in) and --entra-audience (the gateway API's app id URI or app id)"
     );
+  for (const t of tenants)
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(t))
+      throw new GatewayOptionError(
+        `--entra-tenants takes tenant ids (GUIDs, Entra ID > Overview > Tenant ID), got "${t}"`
+      );
+  const keysUrl = pick("entra-jwks-url", "GATEWAY_ENTRA_JWKS_URL");
+  const issuerTemplate = pick("entra-issuer", "GATEWAY_ENTRA_ISSUER");
+  if (keysUrl) {
+    try {
+      parseBaseUrl(keysUrl);
+    } catch (error) {
+      throw new GatewayOptionError(`--entra-jwks-url: ${(error as Error).message}`);
+    }
+  }
+  if (issuerTemplate !== undefined && !issuerTemplate.includes("{tenantid}"))
+    throw new GatewayOptionError(
+      `--entra-issuer is a template holding {tenantid}, such as https://login.microsoftonline.com/{tenantid}/v2.0; got "${issuerTemplate}"`
+    );
+  const entraScope = pick("entra-scope", "GATEWAY_ENTRA_SCOPE");
+  const entraAdminRole = pick("entra-admin-role", "GATEWAY_ENTRA_ADMIN_ROLE");
+  const entra =
+    tenants.length > 0
+      ? {
+          tenants,
+          audience,
+          ...(entraScope ? { scope: entraScope } : {}),
+          ...(entraAdminRole ? { adminRole: entraAdminRole } : {}),
+          ...(keysUrl ? { jwksUrl: keysUrl } : {}),
+          ...(issuerTemplate ? { issuerTemplate } : {}),
+        }
+      : undefined;
+  const tokensFile = pick("tokens-file", "GATEWAY_TOKENS_FILE") ?? "";
+  if (!tokensFile && !entra)
+    throw new GatewayOptionError(
+      "--tokens-file is required unless sign-in is set up (--entra-tenants, --entra-audience): without either no caller could be let in (NAME SHA256-HEX per line)"
+    );
+  const kekFile = pick("user-key-kek-file", "GATEWAY_USER_KEY_KEK_FILE");
+  const kekText = env.GATEWAY_USER_KEY_KEK;
+  let userKeyKek: Buffer | undefined;
+  try {
+    userKeyKek = kekFile
+      ? readKekFile(kekFile)
+      : kekText
+        ? parseKek(kekText, "GATEWAY_USER_KEY_KEK")
+        : undefined;
+  } catch (error) {
+    throw new GatewayOptionError((error as Error).message);
+  }
+  const userKeysMode = pick("user-keys", "GATEWAY_USER_KEYS") ?? "optional";
+  if (userKeysMode !== "optional" && userKeysMode !== "required")
+    throw new GatewayOptionError(`--user-keys takes optional or required, got "${userKeysMode}"`);
+  if (userKeysMode === "required" && !userKeyKek)
+    throw new GatewayOptionError(
+      "--user-keys required needs a key-encryption key (--user-key-kek-file or GATEWAY_USER_KEY_KEK)"
+    );
+  if (userKeyKek && !entra)
+    throw new GatewayOptionError(
+      "per-user keys are registered by signed-in users: set up sign-in (--entra-tenants, --entra-audience) too"
+    );
+  const shareAnswersAcrossKeys =
+    values["share-answers-across-keys"] === true ||
+    env.GATEWAY_SHARE_ANSWERS_ACROSS_KEYS === "1" ||
+    env.GATEWAY_SHARE_ANSWERS_ACROSS_KEYS === "true";
   const redisUrl = pick("redis", "GATEWAY_REDIS_URL");
   if (redisUrl) {
     try {
@@ -187,6 +296,11 @@ export function parseGatewayOptions(argv: readonly string[], env: Env): GatewayO
     serviceUrl,
     serviceKey,
     tokensFile,
+    admins: list(pick("admins", "GATEWAY_ADMINS")),
+    ...(entra ? { entra } : {}),
+    ...(userKeyKek ? { userKeyKek } : {}),
+    requireUserKeys: userKeysMode === "required",
+    shareAnswersAcrossKeys,
     ...(redisUrl ? { redisUrl } : {}),
     rateLimit,
     ...(userRate === undefined ? {} : { userRate }),

@@ -41,6 +41,9 @@ import { RedisLink } from "./store/redis-link";
 import { RedisStore } from "./store/redis-store";
 import type { Store } from "./store/store";
 import { Upstream } from "./upstream";
+import { ACCOUNT_PREFIX, registerAccountRoutes, type Budget } from "./account";
+import type { UserKeys } from "./auth/user-keys";
+import { Usage } from "./usage";
 
 export interface GatewayConfig {
   /** The service's base URL (https, or http on loopback). */
@@ -52,6 +55,20 @@ export interface GatewayConfig {
    * undefined when none is registered. Each key has its own budget and cache namespace.
    */
   serviceKeys?: (id: string) => Promise<string | undefined>;
+  /**
+   * Per-user service keys (encrypted at rest): a signed-in caller who registered one is served with it, in
+   * its own lane. Undefined: the gateway takes no personal keys.
+   */
+  userKeys?: UserKeys;
+  /** Every signed-in caller must have registered their own key (their data plan ties keys to people). */
+  requireUserKeys?: boolean;
+  /**
+   * Whether answers fetched with one service key may serve callers of another (default false: a person's plan
+   * may see other data than the team's, so each key keeps its own cache; the budget is per key either way).
+   */
+  shareAnswersAcrossKeys?: boolean;
+  /** Token names (tokens file) that may read everyone's usage. */
+  admins?: readonly string[];
   verifiers: readonly Verifier[];
   /** redis://HOST:PORT; undefined: process memory (one process). */
   redisUrl?: string;
@@ -102,6 +119,8 @@ function namespaceOf(serviceUrl: string, serviceKey: string): { store: string; b
 }
 
 const OWN_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
+/** The lane id of a caller's own key: the user is in it, the key never (see UserKeys.idFor). */
+const USER_LANE = "user:";
 
 /** What one service key has of its own (see makeLane). */
 interface Lane {
@@ -183,6 +202,11 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     shared: () => (link?.up ? 1 : 0),
   });
   const listeners: ClientListener[] = [metrics.onClientEvent];
+  const usage = new Usage({
+    link,
+    now,
+    onCount: (user, counter, n) => metrics.usage.inc({ user, counter }, n),
+  });
 
   /**
    * Everything one service key has of its own: its budget (the record of starts, per key), its per-user shares,
@@ -190,10 +214,10 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
    * client. The gateway's key has one from the start; a key a verifier names for its caller (per-user keys) gets
    * one when first used.
    */
-  const makeLane = (serviceKey: string): Lane => {
+  const makeLane = (serviceKey: string, shareStoreOf?: Lane): Lane => {
     const ns = namespaceOf(config.serviceUrl, serviceKey);
     const memory = new MemoryStore({ now });
-    let store: Store = memory;
+    let store: Store = shareStoreOf?.store ?? memory;
     let ledger: StartLedger | undefined;
     let failover: FailoverLedger | undefined;
     let redisLedger: RedisStartLedger | undefined;
@@ -208,7 +232,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       );
       failover = new FailoverLedger(redisLedger, link, share);
       ledger = failover;
-      store = new FailoverStore(new RedisStore(link, ns.store), memory, link);
+      store =
+        shareStoreOf?.store ?? new FailoverStore(new RedisStore(link, ns.store), memory, link);
       cap = userCapOf(
         new RateLimiterRedis({
           storeClient: link.main,
@@ -239,6 +264,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       timers,
       now,
       listeners,
+      onStart: (user) => usage.count(user, "upstream"),
     });
     const answers = new Answers({
       store,
@@ -252,31 +278,89 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   };
   const main = makeLane(config.serviceKey);
   lanes.set("", main);
+  /** Lanes by their key's hash: two ids naming one key (two people registering the same key) share its budget. */
+  const byKey = new Map<string, Lane>([
+    [namespaceOf(config.serviceUrl, config.serviceKey).budget, main],
+  ]);
+  const { userKeys } = config;
+  const keyOfId = async (id: string): Promise<string | undefined> => {
+    if (id.startsWith(USER_LANE) && userKeys) {
+      const user = id.slice(USER_LANE.length).split("#")[0];
+      return userKeys.reveal(user);
+    }
+    return config.serviceKeys?.(id);
+  };
+
+  /** The lane id serving a caller: a verifier's choice, else their own registered key, else the team's. */
+  const laneIdOf = async (caller: Caller): Promise<string> => {
+    if (caller.serviceKeyId) return caller.serviceKeyId;
+    if (!userKeys || caller.via === "token") return "";
+    const own = await userKeys.idFor(caller.user);
+    if (own) return `${USER_LANE}${caller.user}#${own}`;
+    if (config.requireUserKeys)
+      throw new GatewayError(
+        403,
+        "This team gateway serves each person with their own service key: register yours in the add-in (Settings, Team gateway) first"
+      );
+    return "";
+  };
 
   /** The lane of the service key serving a caller (the gateway's own unless a verifier named another). */
   const laneOf = async (caller: Caller): Promise<Lane> => {
-    const id = caller.serviceKeyId;
-    if (id === undefined || id === "") return main;
+    const id = await laneIdOf(caller);
+    if (id === "") return main;
     const known = lanes.get(id);
     if (known) return known;
-    const key = await config.serviceKeys?.(id);
+    const key = await keyOfId(id);
     if (!key)
       throw new GatewayError(
         403,
         "No service key is registered for you on the team gateway yet; register yours, or ask its administrator"
       );
     if (!secrets.includes(key)) secrets.push(key);
-    const lane = lanes.get(id) ?? makeLane(key);
+    const budget = namespaceOf(config.serviceUrl, key).budget;
+    const lane =
+      lanes.get(id) ??
+      byKey.get(budget) ??
+      makeLane(key, config.shareAnswersAcrossKeys ? main : undefined);
+    byKey.set(budget, lane);
     lanes.set(id, lane);
     return lane;
+  };
+
+  /** The budget serving a caller, as this gateway counts it (the shared record's when there is one). */
+  const budgetOf = async (caller: Caller): Promise<Budget> => {
+    let lane: Lane;
+    try {
+      lane = await laneOf(caller);
+    } catch (error) {
+      // Keys required and none registered yet: no budget serves this caller until they register one.
+      if (error instanceof GatewayError) return { limit: 0, windowMs, used: 0, key: "none" };
+      throw error;
+    }
+    const t = now();
+    let used = lane.upstream.limiter.stats().used;
+    if (lane.redisLedger && link?.up) {
+      const record = lane.redisLedger.lastSeen();
+      used = Math.max(
+        used,
+        record.starts.filter((s) => s > t - windowMs).length + record.open.length
+      );
+    }
+    const limit = lane.failover ? lane.failover.limitNow(rateLimit) : rateLimit;
+    return { limit, windowMs, used, key: lane === main ? "team" : "own" };
   };
 
   let state: "ready" | "stopping" = "ready";
 
   const authenticate = async (request: FastifyRequest): Promise<Caller> => {
     const credential = bearerOf(request.headers.authorization);
-    const caller =
+    const found =
       credential === undefined ? undefined : await identify(config.verifiers, credential);
+    const caller =
+      found && found.via === "token" && config.admins?.includes(found.user)
+        ? { ...found, admin: true }
+        : found;
     if (!caller)
       throw new GatewayError(
         401,
@@ -319,11 +403,15 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
 
   app.addHook("onResponse", (request, reply, done) => {
     const context = request as FastifyRequest & {
-      cm?: { user: string; operation: string; how?: string };
+      cm?: { user: string; operation: string; how?: string; account?: boolean };
     };
     const operation = context.cm?.operation ?? "other";
     const user = context.cm?.user ?? "-";
     metrics.requests.inc({ user, operation, status: String(reply.statusCode) });
+    if (user !== "-" && !context.cm?.account) {
+      usage.count(user, "requests");
+      if (context.cm?.how === "hit") usage.count(user, "hits");
+    }
     if (context.cm?.how) metrics.answers.inc({ how: context.cm.how });
     // The path only: a query may hold what a caller should not have put there.
     const path = request.url.split("?")[0];
@@ -344,7 +432,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     (spec: OperationSpec) =>
     async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       const context = request as FastifyRequest & {
-        cm?: { user: string; operation: string; how?: string };
+        cm?: { user: string; operation: string; how?: string; account?: boolean };
       };
       context.cm = { user: "-", operation: spec.op };
       try {
@@ -363,6 +451,27 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     };
 
   for (const spec of OPERATIONS) app.get(routeOf(spec), handler(spec));
+
+  registerAccountRoutes(app, {
+    authenticate,
+    fail,
+    userKeys,
+    requireUserKeys: config.requireUserKeys === true,
+    usage,
+    budgetOf,
+    now,
+    label: (request, user, operation) => {
+      (
+        request as FastifyRequest & {
+          cm?: { user: string; operation: string; account?: boolean };
+        }
+      ).cm = { user, operation, account: true };
+    },
+    onKeyChanged: (user) => {
+      for (const id of [...lanes.keys()])
+        if (id.startsWith(`${USER_LANE}${user}#`)) lanes.delete(id);
+    },
+  });
 
   app.get("/healthz", async (_request, reply) => reply.send({ status: "ok" }));
   app.get("/readyz", async (_request, reply) => {
@@ -401,6 +510,15 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     });
   });
   app.setErrorHandler((error, _request, reply) => {
+    const status = (error as { statusCode?: unknown }).statusCode;
+    // Fastify's own refusals of a request (a body that is not JSON, or too large): the caller's, in our words.
+    if (typeof status === "number" && status >= 400 && status < 500)
+      return reply.code(status).send({
+        message:
+          status === 413
+            ? "The request's body is too large for the team gateway"
+            : 'The team gateway could not read the request: send JSON such as {"key": "…"}',
+      });
     log.error(
       { err: { message: redact(error instanceof Error ? error.message : String(error), secrets) } },
       "request failed"
@@ -414,7 +532,12 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
 
   const owns = (path: string): boolean => {
     const clean = path.split("?")[0];
-    return OWN_PATHS.has(clean) || clean.startsWith("/v1/") || clean.startsWith("/v2/");
+    return (
+      OWN_PATHS.has(clean) ||
+      clean.startsWith("/v1/") ||
+      clean.startsWith("/v2/") ||
+      clean.startsWith(ACCOUNT_PREFIX)
+    );
   };
 
   let closing: Promise<void> | undefined;
@@ -439,6 +562,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
           lane.redisLedger?.close();
           await lane.store.close();
         }
+        await usage.close();
         await peers?.leave();
         for (const verifier of config.verifiers) verifier.close();
         await link?.close();

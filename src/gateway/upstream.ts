@@ -44,6 +44,8 @@ export interface UpstreamOptions {
   timers?: Timers;
   now?: () => number;
   listeners?: readonly ClientListener[];
+  /** Told each time one of `user`'s upstream calls starts (usage per person). */
+  onStart?: (user: string) => void;
 }
 
 export interface UpstreamAnswer {
@@ -56,8 +58,10 @@ export class Upstream {
   readonly scheduler: FairScheduler;
   readonly base: URL;
   private readonly config: ResolvedConfig;
+  private readonly onStart: ((user: string) => void) | undefined;
 
   constructor(options: UpstreamOptions) {
+    this.onStart = options.onStart;
     this.base = parseBaseUrl(options.serviceUrl);
     const now = options.now ?? Date.now;
     this.limiter = new RateLimiter({
@@ -152,6 +156,7 @@ export class Upstream {
     const listed = query.flatMap(([, value]) => (typeof value === "string" ? [] : value));
     const ids = [...match.ids, ...listed].slice(0, 20);
     return this.scheduler.run(user, async () => {
+      this.onStart?.(user);
       const result = await runCall(this.config, match.spec.op, match.ids, () => ({
         ids,
         // v1's answers may be bare lists (§9 shows no shape): read, and kept bare (see WireEnvelope.bare).

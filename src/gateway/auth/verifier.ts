@@ -15,6 +15,10 @@ export interface Caller {
   readonly via: string;
   /** The service key serving this caller, by id; undefined: the gateway's own key. */
   readonly serviceKeyId?: string;
+  /** May read everyone's usage (an admin app role, or a token name listed as an administrator). */
+  readonly admin?: boolean;
+  /** A display name from the sign-in token: shown to that caller only, never logged. */
+  readonly name?: string;
 }
 
 export interface Verifier {
