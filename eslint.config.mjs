@@ -14,6 +14,8 @@ const OFFICE_EDGE = [
   "src/functions/edge.ts", // CustomFunctions.Error: Excel errors only at the function edge
   "src/functions/host.ts", // what the host can display (requirement sets)
   "src/runtime/office.ts", // OfficeRuntime.storage and Office.onReady for the composition root
+  "src/runtime/sign-in/office-ports.ts", // sign-in: NAA's requirement set and the Office dialog API
+  "src/signin-dialog/dialog.ts", // the sign-in dialog page: Office.onReady and messageParent
   "src/commands/commands.ts", // ribbon command registration
   "src/taskpane/taskpane.ts", // the page's Office.onReady
   "src/preview/preview.ts", // the page's Office.onReady (outside Excel: no host)

@@ -144,6 +144,8 @@ module.exports = (env = {}, argv = {}) => {
       // The taskpane also shares the commands bundle's modules (the refresh log the ribbon writes to).
       taskpane: { import: "./src/taskpane/taskpane.ts", dependOn: ["functions", "commands"] },
       preview: { import: "./src/preview/preview.ts", dependOn: "functions" },
+      // The sign-in dialog (Office dialog API fallback where the host has no nested app authentication).
+      "signin-dialog": "./src/signin-dialog/dialog.ts",
     },
     output: {
       path: path.resolve(__dirname, "dist/web"),
@@ -185,6 +187,12 @@ module.exports = (env = {}, argv = {}) => {
         template: "./src/taskpane/taskpane.html",
         chunks: ["functions", "commands", "taskpane"],
         chunksSortMode: "manual",
+        templateParameters: pageParameters,
+      }),
+      new HtmlWebpackPlugin({
+        filename: "signin-dialog.html",
+        template: "./src/signin-dialog/signin-dialog.html",
+        chunks: ["signin-dialog"],
         templateParameters: pageParameters,
       }),
       new HtmlWebpackPlugin({

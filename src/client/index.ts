@@ -87,3 +87,12 @@ export { defaultFetch } from "./http/fetch";
 export { runCall } from "./call";
 export { resolveConfig, type ResolvedConfig } from "./config";
 export { firstLineOf, messageOf } from "./errors";
+export {
+  InteractionRequired,
+  TokenProvider,
+  type AccessToken,
+  type SignedInAccount,
+  type SignInState,
+  type TokenProviderOptions,
+  type TokenSource,
+} from "./token-provider";

@@ -1,6 +1,7 @@
 /**
  * The gateway's own API for the add-in's taskpane and for administrators, under /gateway/v1/ (GET, PUT and
  * DELETE only here; the service's interface stays GET only):
+ * - GET  /gateway/v1/sign-in    how the add-in signs in to this gateway (client id, authority, scope): no token;
  * - GET  /gateway/v1/me         who the caller is (as the gateway sees them), whether their own service key is
  *                               registered (never the key: its last four characters), the team budget as this
  *                               gateway counts it, and the caller's usage today;
@@ -28,7 +29,18 @@ export interface Budget {
   key: "team" | "own" | "none";
 }
 
+/** What the add-in needs to sign in to this gateway (public: app ids and scopes are no secrets). */
+export interface SignInConfig {
+  /** The add-in's application (client) id in Entra ID. */
+  clientId: string;
+  /** The authority: a tenant's, or organizations for several. */
+  authority: string;
+  /** The gateway API's delegated scope, e.g. api://<gateway app id>/access_as_user. */
+  scopes: string[];
+}
+
 export interface AccountDeps {
+  signIn?: SignInConfig;
   authenticate: (request: FastifyRequest) => Promise<Caller>;
   fail: (reply: FastifyReply, error: unknown) => FastifyReply;
   userKeys?: UserKeys;
@@ -61,6 +73,17 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
       );
     return deps.userKeys;
   };
+
+  // No authentication: the add-in asks how to sign in before it can.
+  app.get(`${ACCOUNT_PREFIX}sign-in`, async (request, reply) => {
+    deps.label(request, "-", "sign-in-config");
+    if (!deps.signIn)
+      return reply.code(404).send({
+        message:
+          "Sign-in with Microsoft 365 is not set up on this team gateway: ask its administrator for a token, or to set up sign-in",
+      });
+    return reply.send(deps.signIn);
+  });
 
   app.get(`${ACCOUNT_PREFIX}me`, async (request, reply) => {
     deps.label(request, "-", "me");

@@ -8,6 +8,7 @@ import { EntraVerifier } from "./auth/entra";
 import { MemoryKeyRecords, RedisKeyRecords, UserKeys } from "./auth/user-keys";
 import type { Verifier } from "./auth/verifier";
 import { RedisLink } from "./store/redis-link";
+import { signInConfigOf } from "./sign-in-config";
 import { GatewayOptionError, parseGatewayOptions, USAGE } from "./options";
 import { createGateway } from "./server";
 
@@ -60,6 +61,7 @@ async function main(): Promise<number> {
     requireUserKeys: options.requireUserKeys,
     shareAnswersAcrossKeys: options.shareAnswersAcrossKeys,
     admins: options.admins,
+    ...(options.entra?.addinClientId ? { signIn: signInConfigOf(options.entra) } : {}),
     redisUrl: options.redisUrl,
     rateLimit: options.rateLimit,
     userRate: options.userRate,

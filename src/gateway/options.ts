@@ -24,6 +24,7 @@ Sign-in with Microsoft 365 (Entra ID access tokens; see src/gateway/SIGN-IN.md):
   --entra-tenants IDS      tenant ids whose users may sign in          [GATEWAY_ENTRA_TENANTS, comma-separated]
   --entra-audience AUD     the gateway API's app id URI and/or app id  [GATEWAY_ENTRA_AUDIENCE, comma-separated]
   --entra-scope NAME       delegated scope required                    [GATEWAY_ENTRA_SCOPE, default access_as_user]
+  --entra-addin-client-id ID  the add-in's app (client) id, published to it  [GATEWAY_ENTRA_ADDIN_CLIENT_ID]
   --entra-admin-role NAME  app role of administrators                  [GATEWAY_ENTRA_ADMIN_ROLE, default Gateway.Admin]
   --entra-jwks-url URL     the issuer's signing keys                   [GATEWAY_ENTRA_JWKS_URL, default Microsoft's]
   --entra-issuer TEMPLATE  the issuer, {tenantid} for the tenant       [GATEWAY_ENTRA_ISSUER, default Microsoft's v2.0]
@@ -52,6 +53,8 @@ export interface GatewayOptions {
     audience: string[];
     scope?: string;
     adminRole?: string;
+    /** The add-in's client id: the gateway tells the add-in how to sign in. */
+    addinClientId?: string;
     jwksUrl?: string;
     issuerTemplate?: string;
   };
@@ -135,6 +138,7 @@ export function parseGatewayOptions(argv: readonly string[], env: Env): GatewayO
         "entra-audience": { type: "string" },
         "entra-scope": { type: "string" },
         "entra-admin-role": { type: "string" },
+        "entra-addin-client-id": { type: "string" },
         "entra-jwks-url": { type: "string" },
         "entra-issuer": { type: "string" },
         "user-key-kek-file": { type: "string" },
@@ -216,6 +220,7 @@ export function parseGatewayOptions(argv: readonly string[], env: Env): GatewayO
     );
   const entraScope = pick("entra-scope", "GATEWAY_ENTRA_SCOPE");
   const entraAdminRole = pick("entra-admin-role", "GATEWAY_ENTRA_ADMIN_ROLE");
+  const addinClientId = pick("entra-addin-client-id", "GATEWAY_ENTRA_ADDIN_CLIENT_ID");
   const entra =
     tenants.length > 0
       ? {
@@ -223,6 +228,7 @@ export function parseGatewayOptions(argv: readonly string[], env: Env): GatewayO
           audience,
           ...(entraScope ? { scope: entraScope } : {}),
           ...(entraAdminRole ? { adminRole: entraAdminRole } : {}),
+          ...(addinClientId ? { addinClientId } : {}),
           ...(keysUrl ? { jwksUrl: keysUrl } : {}),
           ...(issuerTemplate ? { issuerTemplate } : {}),
         }

@@ -41,7 +41,12 @@ import { RedisLink } from "./store/redis-link";
 import { RedisStore } from "./store/redis-store";
 import type { Store } from "./store/store";
 import { Upstream } from "./upstream";
-import { ACCOUNT_PREFIX, registerAccountRoutes, type Budget } from "./account";
+import {
+  ACCOUNT_PREFIX,
+  registerAccountRoutes,
+  type Budget,
+  type SignInConfig,
+} from "./account";
 import type { UserKeys } from "./auth/user-keys";
 import { Usage } from "./usage";
 
@@ -67,6 +72,8 @@ export interface GatewayConfig {
    * may see other data than the team's, so each key keeps its own cache; the budget is per key either way).
    */
   shareAnswersAcrossKeys?: boolean;
+  /** How the add-in signs in (published at /gateway/v1/sign-in); undefined: sign-in not set up. */
+  signIn?: SignInConfig;
   /** Token names (tokens file) that may read everyone's usage. */
   admins?: readonly string[];
   verifiers: readonly Verifier[];
@@ -453,6 +460,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   for (const spec of OPERATIONS) app.get(routeOf(spec), handler(spec));
 
   registerAccountRoutes(app, {
+    ...(config.signIn ? { signIn: config.signIn } : {}),
     authenticate,
     fail,
     userKeys,

@@ -47,7 +47,22 @@ export interface Usage {
   retriesTotal: number;
   errorsTotal: number;
   simulated: boolean;
+  /** Set when the counts are the team gateway's budget (as it reports it), not this computer's requests. */
+  team?: { key: "team" | "own"; at: number };
 }
+
+/** The budget a team gateway reported (Team gateway mode): its window's starts against its limit. */
+export interface TeamBudget {
+  limit: number;
+  used: number;
+  windowMs: number;
+  key: "team" | "own";
+  /** When it was reported. */
+  at: number;
+}
+
+/** A team budget older than this is no longer shown (the gateway stopped answering, or the mode changed). */
+const TEAM_BUDGET_FRESH_MS = 2 * 60_000;
 
 /** Cells remembered: a big model has a few thousand formulas; older records go first. */
 const MAX_CELLS = 5_000;
@@ -105,6 +120,14 @@ export class Diagnostics {
 
   setLimit(limitPerMinute: number): void {
     this.limitPerMinute = limitPerMinute;
+  }
+
+  private teamBudget: TeamBudget | undefined;
+
+  /** What the team gateway reports of the budget serving this user; undefined: back to this computer's count. */
+  setTeamBudget(budget: TeamBudget | undefined): void {
+    this.teamBudget = budget;
+    this.changed();
   }
 
   /** Feed for the client's events (subscribe it to the client). */
@@ -247,9 +270,12 @@ export class Diagnostics {
   usage(): Usage {
     const since = this.now() - MINUTE;
     while (this.requestTimes.length > 0 && this.requestTimes[0] <= since) this.requestTimes.shift();
+    const team = this.teamBudget;
+    const teamNow = team && this.now() - team.at < TEAM_BUDGET_FRESH_MS ? team : undefined;
     return {
-      requestsLastMinute: this.requestTimes.length,
-      limitPerMinute: this.limitPerMinute,
+      requestsLastMinute: teamNow ? teamNow.used : this.requestTimes.length,
+      limitPerMinute: teamNow ? teamNow.limit : this.limitPerMinute,
+      ...(teamNow ? { team: { key: teamNow.key, at: teamNow.at } } : {}),
       requestsTotal: this.totals.requests,
       retriesTotal: this.totals.retries,
       errorsTotal: this.totals.errors,

@@ -8,6 +8,8 @@ import { cacheControls, type CacheControls } from "./cache-controls";
 import { IdbBlobStore } from "./idb-store";
 import { runtimeIfReady } from "./runtime";
 import { Settings, type KeyValueStorage } from "./settings";
+import { officeSignInPorts } from "./sign-in/office-ports";
+import { GatewaySession } from "./sign-in/session";
 
 function browserStorage(): KeyValueStorage {
   return {
@@ -24,6 +26,7 @@ function pageStorage(): KeyValueStorage {
 }
 
 let settings: Settings | undefined;
+let session: GatewaySession | undefined;
 let savedCache: IdbBlobStore | undefined;
 
 /** The page's saved cache (IndexedDB), one for every runtime the page configures; none without IndexedDB. */
@@ -33,10 +36,25 @@ function pageCacheStore(): IdbBlobStore | undefined {
   return savedCache;
 }
 
+/** Signing in to the team gateway (Team gateway mode), one session for the page. */
+export function officeSignIn(): GatewaySession {
+  session ??= new GatewaySession({
+    baseUrl: () => officeSettings().baseUrl(),
+    storage: pageStorage(),
+    ports: officeSignInPorts(),
+  });
+  return session;
+}
+
 export function officeSettings(): Settings {
   if (!settings) {
     const store = pageCacheStore();
-    settings = new Settings(pageStorage(), buildConfig, store ? { savedCache: { store } } : {});
+    settings = new Settings(
+      pageStorage(),
+      buildConfig,
+      store ? { savedCache: { store } } : {},
+      officeSignIn()
+    );
   }
   return settings;
 }

@@ -40,6 +40,11 @@ export interface RuntimeConfig {
   /** The service (or simulator) base URL. Empty: not configured yet. */
   baseUrl: string;
   apiKey: ApiKeySource;
+  /**
+   * What the saved cache is keyed by when it is not the key: signed in to a team gateway, the account (its
+   * access tokens change every hour; the account's answers stay its own).
+   */
+  cacheIdentity?: ApiKeySource;
   /** Client-side limit; default 60, the service's documented limit. */
   rateLimitPerMinute?: number;
   /**
@@ -121,7 +126,11 @@ export class Runtime {
       const { store, digest, writeDelayMs } = config.savedCache;
       this.saved = new PersistentCache({
         store,
-        namespace: namespaceSource(this.client.baseUrl, config.apiKey, digest),
+        namespace: namespaceSource(
+          this.client.baseUrl,
+          config.cacheIdentity ?? config.apiKey,
+          digest
+        ),
         timers,
         now: this.now,
         writeDelayMs,

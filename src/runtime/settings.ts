@@ -24,7 +24,20 @@ export const STORAGE_KEYS = {
   apiKey: "cryptometrics.apiKey",
   baseUrl: "cryptometrics.baseUrl",
   rateLimit: "cryptometrics.rateLimitPerMinute",
+  /** "key" (the user's own key, stored here) or "gateway" (sign-in to the team gateway: nothing secret here). */
+  mode: "cryptometrics.connectionMode",
 } as const;
+
+/** How the add-in proves who it calls for: the user's own key, or signing in to the team gateway. */
+export type ConnectionMode = "key" | "gateway";
+
+/** Signing in to a team gateway, as the settings need it (runtime/sign-in/ makes it). */
+export interface GatewaySignIn {
+  /** The access token for the next call: waits while one renews, never shows a sign-in. */
+  token: ApiKeySource;
+  /** Who is signed in (the saved cache's identity), undefined when nobody is. */
+  account(): string | undefined;
+}
 
 export interface SettingsSnapshot {
   baseUrl: string;
@@ -34,6 +47,8 @@ export interface SettingsSnapshot {
   maskedKey: string;
   /** True when the key in use is the build's default (the simulator's demo key in development builds). */
   usingDefaultKey: boolean;
+  /** How the add-in connects (absent in snapshots made before sign-in existed: "key"). */
+  mode?: ConnectionMode;
 }
 
 export function maskKey(key: string | undefined): string {
@@ -48,12 +63,49 @@ export class Settings {
       BuildConfig,
       "defaultBaseUrl" | "defaultApiKey" | "connectOrigins"
     >,
-    private readonly extra: Partial<RuntimeConfig> = {}
+    private readonly extra: Partial<RuntimeConfig> = {},
+    private readonly signIn?: GatewaySignIn
   ) {}
 
-  /** Read afresh on every request, so a key pasted in the taskpane applies to the very next cell. */
-  readonly apiKey: ApiKeySource = async () =>
-    (await this.storage.getItem(STORAGE_KEYS.apiKey)) ?? (this.build.defaultApiKey || undefined);
+  /**
+   * Read afresh on every request, so a key pasted in the taskpane applies to the very next cell; in Team
+   * gateway mode, the signed-in user's access token (held in memory only).
+   */
+  readonly apiKey: ApiKeySource = async () => {
+    if ((await this.mode()) === "gateway" && this.signIn) {
+      const { token } = this.signIn;
+      return typeof token === "function" ? token() : token;
+    }
+    return (
+      (await this.storage.getItem(STORAGE_KEYS.apiKey)) ?? (this.build.defaultApiKey || undefined)
+    );
+  };
+
+  /** The saved cache's identity: the key, or in Team gateway mode the account signed in. */
+  private readonly cacheIdentity: ApiKeySource = async () => {
+    if ((await this.mode()) === "gateway" && this.signIn) {
+      const account = this.signIn.account();
+      return account ? `signed-in account\n${account}` : undefined;
+    }
+    return typeof this.apiKey === "function" ? this.apiKey() : this.apiKey;
+  };
+
+  async mode(): Promise<ConnectionMode> {
+    return (await this.storage.getItem(STORAGE_KEYS.mode)) === "gateway" ? "gateway" : "key";
+  }
+
+  /**
+   * Switches how the add-in connects. Team gateway forgets the key stored on this computer (nothing secret
+   * stays here); the runtime restarts either way, so nothing more goes out with the old credential.
+   */
+  async saveMode(mode: ConnectionMode): Promise<Runtime | undefined> {
+    if (mode === "gateway") {
+      if (!this.signIn) throw new Error("Sign-in is not available on this page.");
+      await this.storage.removeItem(STORAGE_KEYS.apiKey);
+    }
+    await this.storage.setItem(STORAGE_KEYS.mode, mode);
+    return this.apply();
+  }
 
   async snapshot(): Promise<SettingsSnapshot> {
     const stored = await this.storage.getItem(STORAGE_KEYS.apiKey);
@@ -64,6 +116,7 @@ export class Settings {
       hasKey: !!key,
       maskedKey: maskKey(key),
       usingDefaultKey: stored === null && !!key,
+      mode: await this.mode(),
     };
   }
 
@@ -116,6 +169,7 @@ export class Settings {
         ...this.extra,
         baseUrl: await this.baseUrl(),
         apiKey: this.apiKey,
+        cacheIdentity: this.cacheIdentity,
         rateLimitPerMinute: await this.rateLimit(),
       };
     });

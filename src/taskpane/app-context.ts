@@ -10,6 +10,7 @@ import type { CatalogueStore } from "./model/catalogue-store";
 import type { DataSourceWatch } from "../runtime/data-source";
 import type { BuilderState } from "./model/formula-builder";
 import type { WorkbookPort } from "../excel/port";
+import type { GatewaySession } from "../runtime/sign-in/session";
 
 /** The sections behind the navigation's tabs. */
 export type TabId = "browse" | "build" | "tables";
@@ -20,6 +21,8 @@ export type SectionId = TabId | PageId;
 export interface AppContext {
   build: BuildConfig;
   settings: Settings;
+  /** Signing in to the team gateway (Team gateway mode); absent where the page offers no sign-in. */
+  signIn?: GatewaySession;
   /** The shared runtime once configured; throws why it is not. */
   runtime(): Promise<Runtime>;
   diagnostics: Diagnostics;

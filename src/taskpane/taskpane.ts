@@ -7,7 +7,7 @@ import { refreshLog } from "../excel/refresh-log";
 import { loadPageRegistry } from "../functions/page-registry";
 import { completeBrowserHost } from "../sheet/browser-host";
 import { buildConfig } from "../runtime/build-config";
-import { officeCacheControls, officeSettings } from "../runtime/office";
+import { officeCacheControls, officeSettings, officeSignIn } from "../runtime/office";
 import { onRuntimeChange, readyRuntime, sharedDiagnostics } from "../runtime/runtime";
 import { startApp } from "./app";
 import { officeWorkbook } from "../excel/office-workbook";
@@ -51,6 +51,7 @@ if (root)
       await startApp(root, {
         build: buildConfig,
         settings: officeSettings(),
+        signIn: officeSignIn(),
         runtime: readyRuntime,
         diagnostics: sharedDiagnostics(),
         cache: officeCacheControls(),

@@ -134,7 +134,13 @@ export function describeUsage(usage: Usage): UsageView {
     limitPerMinute: usage.limitPerMinute,
     share: Math.min(1, share),
     level: share >= 0.9 ? "high" : share >= 0.6 ? "medium" : "low",
-    summary: `${usage.requestsLastMinute} of ${usage.limitPerMinute} requests in the last minute`,
+    summary: `${usage.requestsLastMinute} of ${usage.limitPerMinute} requests in the last minute${
+      usage.team
+        ? usage.team.key === "own"
+          ? " (your own key's budget, as the team gateway counts it)"
+          : " (the team's budget, as the team gateway counts it)"
+        : ""
+    }`,
     // Calls of every caller (cells, the catalogue, connection tests): the cell errors are listed apart.
     detail: `${usage.requestsTotal} requests, ${usage.retriesTotal} retries, ${usage.errorsTotal} failed service calls (cells, catalogue and tests) since the add-in started`,
   };

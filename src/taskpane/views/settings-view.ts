@@ -27,6 +27,7 @@ import { textField } from "../../ui/controls";
 import { statusLine, withBusy, type StatusLine } from "../../ui/status";
 import { explainError } from "../model/plain-errors";
 import { describeCache } from "../../runtime/cache-controls";
+import { connectionForm, type ConnectionForm } from "./sign-in-view";
 
 /** The cache grows as cells are calculated: its size is read again this often while Settings is shown. */
 const CACHE_TICK_MS = 10_000;
@@ -426,13 +427,16 @@ function keyForm(env: FormEnv, flagAddress: (reason: string) => void): KeyForm {
 
 export function settingsView(ctx: AppContext): HTMLElement {
   // The forms are made with `env`, which reaches them once they exist.
-  const forms: { service?: ServiceForm; key?: KeyForm } = {};
+  const forms: { service?: ServiceForm; key?: KeyForm; connection?: ConnectionForm } = {};
   const env: FormEnv = {
     ctx,
     refresh: async () => {
       const snapshot = await ctx.settings.snapshot();
       forms.service?.show(snapshot.baseUrl, snapshot.rateLimitPerMinute);
       forms.key?.show({ ...snapshot, storedKey: snapshot.hasKey && !snapshot.usingDefaultKey });
+      // Team gateway: sign-in instead of a key (the key's form goes; nothing secret is kept here).
+      forms.connection?.show(snapshot.mode ?? "key");
+      if (forms.key) forms.key.element.hidden = snapshot.mode === "gateway";
       // One primary action per view: the address first while there is none, then the key.
       const first = snapshot.baseUrl ? forms.key?.saveButton : forms.service?.saveButton;
       for (const button of [forms.service?.saveButton, forms.key?.saveButton]) {
@@ -451,6 +455,12 @@ export function settingsView(ctx: AppContext): HTMLElement {
   const key = keyForm(env, (reason) => service.flagAddress(reason));
   forms.service = service;
   forms.key = key;
+  const connection = connectionForm(ctx, async (mode) => {
+    await ctx.settings.saveMode(mode).catch(() => undefined);
+    await env.refresh();
+    ctx.connectionChanged();
+  });
+  forms.connection = connection;
   service.onSaved((verdict) => {
     // What the key's form said was about the old address.
     key.status.clear();
@@ -474,6 +484,7 @@ export function settingsView(ctx: AppContext): HTMLElement {
     { class: "stack" },
     service.element,
     h("fluent-divider", { role: "separator" }),
+    connection.element,
     key.element,
     h("fluent-divider", { role: "separator" }),
     cacheSection(ctx),

@@ -19,8 +19,13 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-export async function serveStatic(root: string): Promise<StaticServer> {
+/** `mount`: answers a request before the files do when it returns true (a gateway at the pages' origin). */
+export async function serveStatic(
+  root: string,
+  mount?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean
+): Promise<StaticServer> {
   const server = http.createServer((req, res) => {
+    if (mount?.(req, res)) return;
     const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname));
     const file = join(root, path);
     if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {
