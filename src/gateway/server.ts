@@ -41,12 +41,7 @@ import { RedisLink } from "./store/redis-link";
 import { RedisStore } from "./store/redis-store";
 import type { Store } from "./store/store";
 import { Upstream } from "./upstream";
-import {
-  ACCOUNT_PREFIX,
-  registerAccountRoutes,
-  type Budget,
-  type SignInConfig,
-} from "./account";
+import { ACCOUNT_PREFIX, registerAccountRoutes, type Budget, type SignInConfig } from "./account";
 import type { UserKeys } from "./auth/user-keys";
 import { Usage } from "./usage";
 

@@ -44,7 +44,12 @@ class FakeSource implements TokenSource {
 function setUp(): { time: ManualTime; source: FakeSource; provider: TokenProvider } {
   const time = new ManualTime();
   const source = new FakeSource(time);
-  const provider = new TokenProvider({ source, now: time.now, timers: time.timers, waitMs: 60_000 });
+  const provider = new TokenProvider({
+    source,
+    now: time.now,
+    timers: time.timers,
+    waitMs: 60_000,
+  });
   return { time, source, provider };
 }
 
