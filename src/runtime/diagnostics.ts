@@ -126,6 +126,8 @@ export class Diagnostics {
 
   /** What the team gateway reports of the budget serving this user; undefined: back to this computer's count. */
   setTeamBudget(budget: TeamBudget | undefined): void {
+    // Nothing to tell when there was none and is none (Settings shown in Your key mode): listeners re-render.
+    if (budget === undefined && this.teamBudget === undefined) return;
     this.teamBudget = budget;
     this.changed();
   }

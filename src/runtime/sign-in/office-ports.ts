@@ -3,7 +3,6 @@
  * nested app authentication (requirement set NestedAppAuth 1.1), the Office dialog API otherwise. The only
  * file that touches MSAL or Office for sign-in; never imported by Node code.
  */
-import { createNestablePublicClientApplication } from "@azure/msal-browser";
 import type { DialogPort, NestableApp } from "./sources";
 import type { SignInPorts } from "./session";
 
@@ -53,6 +52,9 @@ export function officeSignInPorts(): SignInPorts {
   return {
     async nestable(config): Promise<NestableApp | undefined> {
       if (!hasNaa()) return undefined;
+      // MSAL loads only here, when the host offers NAA and sign-in starts: a chunk of its own (about 300 kB),
+      // not in the functions bundle every workbook loads.
+      const { createNestablePublicClientApplication } = await import("@azure/msal-browser");
       return createNestablePublicClientApplication({
         auth: { clientId: config.clientId, authority: config.authority },
         // The host's broker holds the session; nothing of it is kept in the page's storage.
