@@ -12,7 +12,7 @@ import type { AppContext } from "../app-context";
 import type { ConnectionMode } from "../../runtime/settings";
 import type { SessionState } from "../../runtime/sign-in/session";
 import type { GatewayMe } from "../../runtime/sign-in/gateway-account";
-import { h } from "../../ui/dom";
+import { h, setText } from "../../ui/dom";
 import { textField } from "../../ui/controls";
 import { statusLine, withBusy } from "../../ui/status";
 import { explainError } from "../model/plain-errors";
@@ -129,7 +129,10 @@ export function connectionForm(
     }
     const { used, limit, windowMs, key } = me.budget;
     const per = windowMs === 60_000 ? "minute" : `${Math.round(windowMs / 1000)} s`;
-    budgetText.textContent = `${key === "own" ? "Your key's budget" : "Team budget"}: ${used} of ${limit} requests this ${per}, as the gateway counts them`;
+    setText(
+      budgetText,
+      `${key === "own" ? "Your key's budget" : "Team budget"}: ${used} of ${limit} requests this ${per}, as the gateway counts them`
+    );
     budgetBar.max = limit;
     budgetBar.value = Math.min(used, limit);
     budgetBar.setAttribute("aria-valuetext", budgetText.textContent);
@@ -143,13 +146,16 @@ export function connectionForm(
     const own = me?.ownKey;
     ownSection.hidden = !own?.accepted;
     if (!own?.accepted) return;
-    ownState.textContent = own.registered
-      ? `Registered (ending ${own.last4 ?? "…"}${own.since ? `, since ${own.since.slice(0, 10)}` : ""}): your requests use your own key and its own budget.`
-      : own.required
-        ? "This team gateway needs your own service key before it can serve you: register it below."
-        : "Not registered: the team's key serves you.";
+    setText(
+      ownState,
+      own.registered
+        ? `Registered (ending ${own.last4 ?? "…"}${own.since ? `, since ${own.since.slice(0, 10)}` : ""}): your requests use your own key and its own budget.`
+        : own.required
+          ? "This team gateway needs your own service key before it can serve you: register it below."
+          : "Not registered: the team's key serves you."
+    );
     forgetOwn.hidden = !own.registered;
-    saveOwn.textContent = own.registered ? "Replace key" : "Register key";
+    setText(saveOwn, own.registered ? "Replace key" : "Register key");
   };
 
   /** What the gateway says about the signed-in user (budget, own key); quiet on failure. */
@@ -168,11 +174,11 @@ export function connectionForm(
   };
 
   const render = (s: SessionState): void => {
-    state.textContent = describeSignIn(s);
+    setText(state, describeSignIn(s));
     state.dataset.state = s.status;
     const signedIn = s.status === "signed-in";
     signIn.hidden = signedIn || s.status === "unavailable";
-    signIn.textContent = s.status === "renewal-failed" ? "Sign in again" : "Sign in";
+    setText(signIn, s.status === "renewal-failed" ? "Sign in again" : "Sign in");
     signOut.hidden = !(signedIn || s.status === "renewal-failed");
     if (s.status === "signing-in") setBusyLook(true);
     else setBusyLook(false);
@@ -311,10 +317,12 @@ export function connectionForm(
     element,
     show(next) {
       mode = session ? next : "key";
-      modeState.textContent =
+      setText(
+        modeState,
         mode === "gateway"
           ? "Team gateway: you sign in with your work account; no key is kept on this computer."
-          : "Your key: the API key you save below is kept on this computer (outside any workbook).";
+          : "Your key: the API key you save below is kept on this computer (outside any workbook)."
+      );
       modeKey.hidden = mode !== "gateway";
       modeGateway.hidden = mode === "gateway";
       gatewayPanel.hidden = mode !== "gateway";
