@@ -19,7 +19,7 @@ import {
   type AccessToken,
   type SignedInAccount,
   type TokenSource,
-} from "../../client/token-provider";
+} from "../../client";
 
 /** What the add-in uses of MSAL's IPublicClientApplication. */
 export interface NestableApp {
