@@ -27,6 +27,7 @@ import {
 import { tmpdir } from "os";
 import { join, resolve } from "path";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
+import { traversableBy } from "../support/traversable";
 
 const ROOT = resolve(__dirname, "../..");
 const CLI = join(ROOT, "dist/node/cli/main.js");
@@ -35,6 +36,7 @@ const OTHER_UID = 65534;
 
 let sim: RunningSimulator;
 let base: string;
+let restoreModes: (() => void) | undefined;
 
 beforeAll(async () => {
   if (process.getuid?.() !== 0)
@@ -43,12 +45,15 @@ beforeAll(async () => {
     );
   if (!existsSync(CLI)) throw new Error("dist/node/cli/main.js is missing: run npm run build:node");
   sim = await startSimulator({ port: 0, rateLimit: null });
+  // The other user starts the CLI from this checkout: it must be able to reach it.
+  restoreModes = traversableBy(CLI);
   // Traversable by the other user (mkdtemp makes 0700).
   base = mkdtempSync(join(tmpdir(), "cm-cache-owner-"));
   chmodSync(base, 0o755);
 });
 
 afterAll(async () => {
+  restoreModes?.();
   await sim?.close();
   if (base) rmSync(base, { recursive: true, force: true });
 });
