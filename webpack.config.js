@@ -67,6 +67,9 @@ function connectOrigins(dev, ports) {
   return { named, loopback: local };
 }
 
+/** Microsoft's identity platform: where the sign-in dialog's MSAL redeems its code for a token. */
+const MICROSOFT_LOGIN = "https://login.microsoftonline.com";
+
 /** The loopback sources a local build may reach (the simulator on any port, either scheme). */
 const LOOPBACK = [
   "http://localhost:*",
@@ -133,6 +136,12 @@ module.exports = (env = {}, argv = {}) => {
   };
   const officeJs = dev ? "/office-js/office.js" : devDefaults.officeJsCdn;
   const pageParameters = { officeJs, csp: contentSecurityPolicy(dev, connect) };
+  // The sign-in dialog runs MSAL itself (where nested app authentication is not offered): it redeems the code
+  // at Microsoft's identity platform, so its page alone may also reach that one origin.
+  const dialogParameters = {
+    officeJs,
+    csp: contentSecurityPolicy(dev, { ...connect, named: [...connect.named, MICROSOFT_LOGIN] }),
+  };
   return {
     devtool: "source-map",
     entry: {
@@ -193,7 +202,7 @@ module.exports = (env = {}, argv = {}) => {
         filename: "signin-dialog.html",
         template: "./src/signin-dialog/signin-dialog.html",
         chunks: ["signin-dialog"],
-        templateParameters: pageParameters,
+        templateParameters: dialogParameters,
       }),
       new HtmlWebpackPlugin({
         filename: "preview.html",

@@ -57,8 +57,10 @@ describe("connect-src", () => {
       ADDIN_ORIGIN: "https://addin.example.com",
       CRYPTOMETRICS_BASE_URL: "https://api.example.com/",
     });
+    // The taskpane and the preview; the sign-in dialog also reaches Microsoft's identity platform.
     expect(deployed.connect).toEqual([
       "connect-src 'self' https://api.example.com",
+      "connect-src 'self' https://api.example.com https://login.microsoftonline.com",
       "connect-src 'self' https://api.example.com",
     ]);
     expect(deployed.build.connectOrigins).toEqual(["https://api.example.com"]);
