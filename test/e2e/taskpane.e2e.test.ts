@@ -184,6 +184,8 @@ test("a project's detail lists its metrics, and Insert writes a ready formula in
   expect(await page.innerText("#detail-title")).toMatch(/Aave/);
   expect(await page.innerText("#detail")).toMatch(/Chains\s+ethereum/);
   await page.locator("#detail-metrics-section [part='button']").click();
+  // The item opens on its next frame: read its text once it is laid out (innerText of a hidden list is flat).
+  await page.locator("#detail-metrics").waitFor({ state: "visible" });
   const metrics = page.locator("#detail-metrics li");
   expect(await metrics.count()).toBeGreaterThan(3);
   // Each metric with its definition and source, as text.

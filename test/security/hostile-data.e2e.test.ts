@@ -85,6 +85,8 @@ test("a project's name, description and definitions are shown as text; only http
   expect(await page.innerText("#detail-title")).toBe(HOSTILE_NAME);
   expect(await page.innerText("#detail")).toContain(HOSTILE_WHAT);
   await page.locator("#detail-metrics-section [part='button']").click();
+  // The item opens on its next frame: read its text once it is laid out (innerText of a hidden list is flat).
+  await page.locator("#detail-metrics").waitFor({ state: "visible" });
   expect(await page.innerText("#detail-metrics")).toContain(
     "<script>window.__pwned='definition'</script>"
   );

@@ -18,7 +18,7 @@ import {
 } from "../model/insert-actions";
 import { h, replaceChildren, safeHref } from "../../ui/dom";
 import { closedPopup, dropdownField } from "../../ui/controls";
-import { accordionSection } from "../../ui/accordion";
+import { accordionSection, type AccordionSection } from "../../ui/accordion";
 import { listbox } from "../../ui/listbox";
 import { statusLine, type StatusLine } from "../../ui/status";
 import { sectorActions } from "./sector-actions";
@@ -150,6 +150,9 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
     );
   };
 
+  /** The metrics section last drawn, and whose: a redraw of that project keeps it open or folded. */
+  let lastMetrics: { projectId: string; section: AccordionSection } | undefined;
+
   const renderProject = (p: Project, d: ProjectDetail, catalogue: Catalogue): void => {
     const sectorNames = new Map(catalogue.sectors.map((s) => [s.id, s.name]));
     const description = Object.entries(d.description);
@@ -189,8 +192,12 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
         )
       )
     );
+    // A redraw of the same project (its list refreshed, the catalogue reloaded) keeps the section as the
+    // user left it: open stays open.
+    const wasOpen = lastMetrics?.projectId === p.projectId && lastMetrics.section.expanded();
     const metricsBox = accordionSection({
       id: "detail-metrics-section",
+      expanded: wasOpen,
       heading: `Metrics available (${available.length}): definitions and sources`,
       level: 3,
       content: metricsList,
@@ -245,6 +252,7 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
       ),
       h("div", { id: "detail-metrics-box" }, metricsBox.element)
     );
+    lastMetrics = { projectId: p.projectId, section: metricsBox };
   };
 
   /** Keeps focus on the page when the heading it was on is redrawn. */
