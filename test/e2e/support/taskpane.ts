@@ -66,7 +66,11 @@ export async function choose(page: Page, dropdownId: string, value: string): Pro
   const chosen = (timeout: number): Promise<boolean> =>
     page
       .waitForFunction(
-        ([id, v]) => document.getElementById(id)?.value === v,
+        ([id, v]) => {
+          // A Fluent dropdown carries its value as a property, which HTMLElement's type does not list.
+          const dropdown = document.getElementById(id);
+          return dropdown !== null && Reflect.get(dropdown, "value") === v;
+        },
         [dropdownId, value] as const,
         { timeout }
       )
