@@ -11,7 +11,9 @@
  */
 import { basename } from "path";
 import { lock } from "proper-lockfile";
-import { realTimers, type Timers } from "../../client";
+import { createLogger, realTimers, type Timers } from "../../client";
+
+const log = createLogger("rate-limiter");
 
 /**
  * When a lock is taken as its holder's leftover: its directory's time is refreshed every UPDATE_MS while a
@@ -98,7 +100,21 @@ function waitFor(before: Promise<unknown>, lockPath: string, timers: Timers): Pr
   });
 }
 
+/** A wait for another process's lock this long is said (on stderr through the log): 2 s, as a budget wait is. */
+const SAY_WAIT_MS = 2_000;
+
 async function holdingLock<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
+  // The lock guards the shared record of request starts: a run that died holding it makes the next one wait
+  // until it is stale (STALE_MS). Such a wait is said as what it is, a wait for the request budget, never left
+  // unexplained.
+  const say = setTimeout(
+    () =>
+      log.warn(
+        `waiting ${Math.ceil(STALE_MS / 1000)} s for the request budget: its shared record is locked by a run ` +
+          "that stopped; the lock is taken over once stale"
+      ),
+    SAY_WAIT_MS
+  );
   const release = await lock(lockPath, {
     lockfilePath: lockPath,
     realpath: false,
@@ -107,7 +123,7 @@ async function holdingLock<T>(lockPath: string, work: () => Promise<T>): Promise
     retries: RETRIES,
     // Work under this lock is short; a compromised lock (its directory removed by hand) is not worth a crash.
     onCompromised: () => undefined,
-  });
+  }).finally(() => clearTimeout(say));
   try {
     return await work();
   } finally {
