@@ -23,13 +23,13 @@ import { neutraliseBidi } from "../../../src/sheet/display-text";
 import { LAB_START } from "../faults/lab";
 import { DEFAULT_LIMITS } from "../../../src/client/policy";
 import { cliResult, MAX_RSS_BYTES, type AttackResult, type HostileAttack } from "./attacks";
-
-/** The service's budget (a minute, scaled here to 5 s). */
-const RATE_LIMIT_PER_MINUTE = 60;
 import { repositoryRoot } from "./cli-command";
 import type { HostileLab } from "./lab";
 import { CONTROL_TEXTS } from "./payloads";
 import { clockAhead, runCliIn, startCli, type ProcessRun } from "./security-cli";
+
+/** The service's budget (a minute, scaled here to 5 s). */
+const RATE_LIMIT_PER_MINUTE = 60;
 
 const DEMO_IDS = createDataset(new Date(LAB_START).toISOString().slice(0, 10)).projects.map(
   (p) => p.id
@@ -153,14 +153,23 @@ export const BUDGET_AND_LIMIT_ATTACKS: readonly HostileAttack[] = [
     run: async (lab) => {
       const dir = scratch("clock");
       const cacheDir = join(dir, "cache");
+      // The poison is one request per project card plus the catalogue: 50 starts, all inside one minute's
+      // budget, so every one of them is still in the record when the run ends (a poison past the budget
+      // would wait a minute, and its first starts would leave the record by themselves).
       fresh(lab, { kind: "none" });
-      const poison = DEMO_IDS.map((id) => `STATEMENT("${id}","quarter")`).concat(
-        DEMO_IDS.slice(0, 14).map((id) => `PROJECT("${id}","chains")`)
+      await runCliIn(
+        lab,
+        [
+          "--no-cache",
+          "--file",
+          file(
+            dir,
+            DEMO_IDS.map((id) => `PROJECT("${id}","chains")`)
+          ),
+        ],
+        { cacheDir, env: clockAhead(lab, 3_600_000) }
       );
-      await runCliIn(lab, ["--no-cache", "--file", file(dir, poison)], {
-        cacheDir,
-        env: clockAhead(lab, 3_600_000),
-      });
+      const poisoned = lab.service.seen.length;
       const future = (record(cacheDir)?.starts ?? []).filter((t) => t > Date.now() + 60_000).length;
       fresh(lab, { kind: "none" });
       const next = await runCliIn(
@@ -175,6 +184,7 @@ export const BUDGET_AND_LIMIT_ATTACKS: readonly HostileAttack[] = [
         { cacheDir, timeoutMs: 200_000 }
       );
       const failed = (next.stdout.match(/#N\/A/g) ?? []).length;
+      const nextRequests = lab.service.seen.length;
       const cleared = await runCliIn(lab, [], { cacheDir }).then(() =>
         execFileSync(
           process.execPath,
@@ -186,7 +196,12 @@ export const BUDGET_AND_LIMIT_ATTACKS: readonly HostileAttack[] = [
       );
       const left = readdirSync(join(cacheDir, "rate")).filter((n) => n.endsWith(".json")).length;
       const v: string[] = [];
-      if (future < 50) v.push(`only ${future} starts dated ahead`);
+      if (poisoned > RATE_LIMIT_PER_MINUTE)
+        v.push(`the poison took ${poisoned} requests, more than a minute's budget`);
+      if (future < poisoned) v.push(`only ${future} of ${poisoned} starts dated ahead`);
+      // Held, the future starts would have left too little budget for the next run: the row tests something.
+      if (future + nextRequests <= RATE_LIMIT_PER_MINUTE)
+        v.push(`${future} starts ahead and ${nextRequests} next would fit one minute anyway`);
       if (next.ms > 30_000) v.push(`ten STATEMENTs took ${seconds(next.ms)}`);
       if (failed > 0) v.push(`${failed} #N/A`);
       if (left > 0 || !/shared record of request starts/.test(cleared))
@@ -196,7 +211,7 @@ export const BUDGET_AND_LIMIT_ATTACKS: readonly HostileAttack[] = [
         "a run with its clock an hour ahead, then ten STATEMENTs",
         outcome(lab, next),
         lab.key,
-        `${future} starts dated ahead; ten STATEMENTs in ${seconds(next.ms)}, ${failed} #N/A; cache clear leaves ${left} records`,
+        `${future} of ${poisoned} starts dated ahead; ten STATEMENTs (${nextRequests} requests) in ${seconds(next.ms)}, ${failed} #N/A; cache clear leaves ${left} records`,
         v
       );
     },
