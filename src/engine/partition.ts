@@ -9,9 +9,11 @@
  * - a row without the member beside parts that do carry it is the day's total if the parts add up to it
  *   (it is then the value); otherwise the total and the parts cannot be told apart, and the day has no
  *   value, with a note saying why;
- * - within a split, the same member values twice with different numbers cannot be told apart either;
- *   rows that all carry the same members (or none) are repeats, passed on as they came (push() settles
- *   repeats).
+ *
+ * Rows reach the engine distinct: the client collapses rows the service sent twice, and marks the days whose
+ * copies disagree (client/data/distinct.ts, the one place that does). So the same members twice on one day
+ * cannot happen here; if it did, the client would have broken its word, and the answer is refused rather than
+ * a guess made about which copy counts.
  *
  * The same rows give the same day whatever request brought them (§4.3 for a project's metrics, §4.11 for a
  * metric across projects, §4.7 for a product): the answer does not depend on the batching plan.
@@ -62,31 +64,13 @@ function describeMembers(parts: readonly Part[]): string {
   return [...names].join(" and ") || "a member";
 }
 
-/**
- * The day's value(s) from its parts, or why there is none. Rows that are all of one kind (no member, or
- * the same members) are repeats, not parts: their values go on as they came, for the repeat rules
- * (series-fetch.ts push) to settle.
- */
-function resolve(parts: readonly Part[]): { values: (number | null)[] } | { ambiguous: string } {
-  const byKey = new Map<string, Part[]>();
-  for (const p of parts) {
-    const list = byKey.get(p.key);
-    if (list) list.push(p);
-    else byKey.set(p.key, [p]);
-  }
-  if (byKey.size === 1) return { values: parts.map((p) => p.value) };
-  // A split: each part once. A part sent twice must agree with itself.
-  const one = new Map<string, Part>();
-  for (const [key, list] of byKey) {
-    const values = [...new Set(list.map((p) => p.value).filter((v) => v !== null))];
-    if (values.length > 1)
-      return {
-        ambiguous: `two rows with the same ${describeMembers(list)} and different values (${values.join(" and ")})`,
-      };
-    one.set(key, { ...list[0], value: values[0] ?? null });
-  }
-  const total = one.get("");
-  const split = [...one.values()].filter((p) => p.key !== "");
+/** The day's value from its parts (one per distinct member values), or why there is none. */
+function resolve(
+  parts: ReadonlyMap<string, Part>
+): { value: number | null } | { ambiguous: string } {
+  const total = parts.get("");
+  const split = [...parts.values()].filter((p) => p.key !== "");
+  if (split.length === 0) return { value: total?.value ?? null };
   let sum = 0;
   let complete = true;
   for (const p of split) {
@@ -95,16 +79,16 @@ function resolve(parts: readonly Part[]): { values: (number | null)[] } | { ambi
   }
   if (!total || total.value === null) {
     // Every part empty: no value, as one empty row would be; some empty: the sum is not the day's figure.
-    if (split.every((p) => p.value === null)) return { values: [null] };
+    if (split.every((p) => p.value === null)) return { value: null };
     return complete
-      ? { values: [sum] }
+      ? { value: sum }
       : {
           ambiguous: `split by ${describeMembers(split)} with a part that has no value: the day's sum is unknown`,
         };
   }
   // Parts without a value say nothing about a total that has one (a wide row's empty columns).
-  if (split.every((p) => p.value === null)) return { values: [total.value] };
-  if (complete && close(sum, total.value)) return { values: [total.value] };
+  if (split.every((p) => p.value === null)) return { value: total.value };
+  if (complete && close(sum, total.value)) return { value: total.value };
   return {
     ambiguous: `sent both as a total (${total.value}) and split by ${describeMembers(split)} into parts that ${complete ? `add up to ${sum}` : "include one without a value"}: the total cannot be told from the parts`,
   };
@@ -115,22 +99,26 @@ function resolve(parts: readonly Part[]): { values: (number | null)[] } | { ambi
  * each day one value: the parts added up, or null with a note when they cannot be told apart.
  */
 export class DayParts {
-  private readonly parts = new Map<string, Map<string, Map<number, Part[]>>>();
+  private readonly parts = new Map<string, Map<string, Map<number, Map<string, Part>>>>();
 
+  /** Throws when the same members come twice for one day: rows reach the engine distinct (see above). */
   add(id: string, dim: string, day: number, members: Members, value: number | null): void {
     let dims = this.parts.get(id);
-    if (!dims) this.parts.set(id, (dims = new Map<string, Map<number, Part[]>>()));
+    if (!dims) this.parts.set(id, (dims = new Map<string, Map<number, Map<string, Part>>>()));
     let days = dims.get(dim);
-    if (!days) dims.set(dim, (days = new Map<number, Part[]>()));
+    if (!days) dims.set(dim, (days = new Map<number, Map<string, Part>>()));
     const key = Object.keys(members).length === 0 ? "" : JSON.stringify(members);
-    const list = days.get(day);
-    const part = { key, members, value };
-    if (list) list.push(part);
-    else days.set(day, [part]);
+    let parts = days.get(day);
+    if (!parts) days.set(day, (parts = new Map<string, Part>()));
+    if (parts.has(key))
+      throw new Error(
+        `${id} on day ${day}: the same row twice after the client made rows distinct (${key || "no member"})`
+      );
+    parts.set(key, { key, members, value });
   }
 
   /**
-   * Each (id, dim, day) through `push`: once for a split's sum, once per row for repeats; returns, per id, a
+   * Each (id, dim, day) through `push` once, in the order the days came; returns, per id, a
    * note for each day whose parts could not be told apart (pushed as null, and passed to `ambiguous`, which
    * marks it a conflict: unlike a day without data, no fill may fill it). `describe` names the series and
    * day in the note.
@@ -145,8 +133,8 @@ export class DayParts {
       for (const [dim, days] of dims)
         for (const [day, parts] of days) {
           const outcome = resolve(parts);
-          if ("values" in outcome) {
-            for (const value of outcome.values) push(id, dim, day, value);
+          if ("value" in outcome) {
+            push(id, dim, day, outcome.value);
             continue;
           }
           // No figure rather than one that may be wrong.

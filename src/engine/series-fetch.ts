@@ -67,7 +67,10 @@ export function describeGroup(r: GroupRequest): string {
   }
 }
 
-/** id -> dim -> day -> value: one value per day, however the answer was ordered. */
+/**
+ * id -> dim -> day -> value. One value per day, in the order of days: the client gives rows distinct and sorted
+ * as asked (client/data/distinct.ts and merge.ts, the one place each is done), and DayParts settles each day once.
+ */
 type Found = Map<string, Map<string, Map<number, number | null>>>;
 
 function push(found: Found, id: string, dim: string, day: number, value: number | null): void {
@@ -75,8 +78,7 @@ function push(found: Found, id: string, dim: string, day: number, value: number 
   if (!dims) found.set(id, (dims = new Map<string, Map<number, number | null>>()));
   let days = dims.get(dim);
   if (!days) dims.set(dim, (days = new Map<number, number | null>()));
-  // The client collapses repeated rows; a day met twice here keeps its first value (a null yields).
-  if (days.get(day) === undefined || days.get(day) === null) days.set(day, value);
+  days.set(day, value);
 }
 
 /** id -> dim -> days the service sent twice with different values (their value is null in Found). */
@@ -116,7 +118,12 @@ function conflictDim(r: GroupRequest, key: ConflictKey): string {
   return r.form === "project" ? (key.productId ?? "") : "";
 }
 
-/** Points per dimension, sorted by day: the same form the cache reads back (series-store.ts). */
+/**
+ * Points per dimension, sorted by day: the same form the cache reads back (series-store.ts). The rows came
+ * sorted by day (asked in ascending order; the client sorts them even when the service did not), so the days
+ * are in order already; a day out of order would be the client breaking its word, and is refused rather than
+ * stored where the cache's searches would miss it.
+ */
 function pointsOf(
   days: Map<string, Map<number, number | null>>,
   conflicts: Map<string, Set<number>> | undefined,
@@ -133,7 +140,9 @@ function pointsOf(
           ? { day, value: null, conflict: true }
           : { day, value }
     );
-    points.sort((a, b) => a.day - b.day);
+    for (let i = 1; i < points.length; i++)
+      if (points[i].day <= points[i - 1].day)
+        throw new Error(`${dim || "series"}: days out of order after the client sorted the rows`);
     out.set(dim, points);
   }
   return out;
@@ -255,8 +264,11 @@ export async function fetchGroup(
       const asked = v.breakdown === "chain" ? "chain" : v.breakdown ? "productId" : undefined;
       for (const row of res.data) {
         // A row of the asked breakdown that does not say which chain or product it is: never a whole.
-        if (asked && row[asked] === undefined) unattributed++;
-        const dim = asked ? (row[asked] ?? "") : "";
+        const dim = asked ? row[asked] : "";
+        if (dim === undefined) {
+          unattributed++;
+          continue;
+        }
         const day = dayNumber(row.date);
         const unasked = unaskedMembers(row, asked);
         for (const metricId of r.members) {

@@ -61,13 +61,6 @@ describe("a day's rows split by a member nobody asked for", () => {
     expect(mixed.notes).toEqual([
       "aave fees on 2024-01-15: sent both as a total (9) and split by chain into parts that add up to 5: the total cannot be told from the parts; left empty",
     ]);
-    const twice = settle([
-      [{ chain: "base" }, 2],
-      [{ chain: "base" }, 4],
-      [{ chain: "ethereum" }, 3],
-    ]);
-    expect(twice.pushed).toEqual([null]);
-    expect(twice.notes[0]).toMatch(/two rows with the same chain and different values \(2 and 4\)/);
     const gap = settle([
       [{ version: "v2" }, 2],
       [{ version: "v3" }, null],
@@ -76,19 +69,30 @@ describe("a day's rows split by a member nobody asked for", () => {
     expect(gap.notes[0]).toMatch(/split by version with a part that has no value/);
   });
 
-  it("passes repeats (rows all of one kind) on as they came, for the repeat rules to settle", () => {
-    expect(
+  it("refuses the same members twice on one day: the client gives rows distinct, and says which disagreed", () => {
+    expect(() =>
       settle([
         [{}, 5],
         [{}, 6],
-      ]).pushed
-    ).toEqual([5, 6]);
-    expect(
+      ])
+    ).toThrow(
+      /aave on day 19737: the same row twice after the client made rows distinct \(no member\)/
+    );
+    expect(() =>
       settle([
-        [{ chain: "base" }, 5],
-        [{ chain: "base" }, 5],
-      ]).pushed
-    ).toEqual([5, 5]);
+        [{ chain: "base" }, 2],
+        [{ chain: "base" }, 2],
+        [{ chain: "ethereum" }, 3],
+      ])
+    ).toThrow(/the same row twice .*"chain":"base"/);
+    // What the client passes on for a part sent twice with two values: one row, no value. The day's sum is
+    // then unknown, and said so.
+    const conflicted = settle([
+      [{ chain: "base" }, null],
+      [{ chain: "ethereum" }, 3],
+    ]);
+    expect(conflicted.pushed).toEqual([null]);
+    expect(conflicted.notes[0]).toMatch(/split by chain with a part that has no value/);
   });
 
   it("keeps the member asked for as the dimension, not as a part", () => {
