@@ -1,15 +1,6 @@
 import { CryptometricsError, RateLimiter, type RetryEvent } from "../../src/client";
-import {
-  API_KEY,
-  hangingFetch,
-  json,
-  scriptedFetch,
-  testClient,
-  text,
-  tick,
-  virtualClock,
-} from "./helpers";
-import { abortReason } from "../../src/client/http/abort";
+import { API_KEY, hangingFetch, json, scriptedFetch, testClient, text, tick } from "./helpers";
+import { DEFAULT_START, fakeClock } from "../support/clock";
 
 const ok = () => json({ data: [] });
 const status = (code: number, headers: Record<string, string> = {}) =>
@@ -103,7 +94,7 @@ describe("429", () => {
   });
 
   it("waits until a Retry-After HTTP date", async () => {
-    const clock = virtualClock();
+    const clock = fakeClock();
     const date = new Date(clock.now() + 12_000).toUTCString();
     const { fetch } = scriptedFetch(status(429, { "retry-after": date }), ok());
     const { client } = testClient(fetch, { now: clock.now, sleep: clock.sleep });
@@ -126,7 +117,7 @@ describe("429", () => {
   ])(
     "spaces attempts by its own rate-limited schedule when Retry-After is %s (on %i): at least 1 s, growing",
     async (retryAfter, code) => {
-      const clock = virtualClock();
+      const clock = fakeClock();
       const startedAt: number[] = [];
       const { fetch } = scriptedFetch(async () => {
         startedAt.push(clock.now());
@@ -171,26 +162,22 @@ describe("429", () => {
   });
 
   it("pauses every caller sharing the limiter while the server asks to wait", async () => {
-    const clock = virtualClock();
+    const clock = fakeClock(DEFAULT_START, { held: true });
     const limiter = new RateLimiter({
       limit: 100,
       windowMs: 60_000,
       now: clock.now,
       sleep: clock.sleep,
     });
-    const seen: (number | null)[] = [];
     const { fetch } = scriptedFetch(status(429, { "retry-after": "5" }), ok());
-    const { client } = testClient(fetch, {
-      limiter,
-      now: clock.now,
-      sleep: async (ms, signal) => {
-        seen.push(limiter.stats().pausedUntil);
-        await clock.sleep(ms, signal);
-      },
-    });
+    const { client } = testClient(fetch, { limiter, now: clock.now, sleep: clock.sleep });
     const start = clock.now();
-    await client.listMetrics();
-    expect(seen).toEqual([start + 5000]);
+    const call = client.listMetrics();
+    // While the client waits out the Retry-After, the limiter holds every other caller too.
+    const backoff = await clock.whenHeld();
+    expect([backoff.ms, limiter.stats().pausedUntil]).toEqual([5000, start + 5000]);
+    await clock.drive(call);
+    expect(clock.sleeps).toEqual([5000]);
   });
 });
 
@@ -291,27 +278,22 @@ describe("cancellation", () => {
   it("cancels during a backoff wait without another attempt", async () => {
     const { fetch, requests } = scriptedFetch(status(503));
     const controller = new AbortController();
-    const { client } = testClient(fetch, {
-      sleep: (_ms, signal) =>
-        new Promise((_resolve, reject) => {
-          signal?.addEventListener("abort", () => reject(abortReason(signal)));
-          controller.abort();
-        }),
-    });
-    await expect(client.listMetrics({ signal: controller.signal })).rejects.toMatchObject({
-      kind: "cancelled",
-    });
+    const clock = fakeClock(DEFAULT_START, { held: true });
+    const { client } = testClient(fetch, { now: clock.now, sleep: clock.sleep });
+    const call = client.listMetrics({ signal: controller.signal });
+    await clock.whenHeld();
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ kind: "cancelled" });
     expect(requests).toHaveLength(1);
   });
 
   it("cancels while waiting for a rate-limiter slot and gives the slot back", async () => {
+    const clock = fakeClock(DEFAULT_START, { held: true });
     const limiter = new RateLimiter({
       limit: 1,
       windowMs: 60_000,
-      sleep: (_ms, signal) =>
-        new Promise((_r, reject) =>
-          signal?.addEventListener("abort", () => reject(abortReason(signal)))
-        ),
+      now: clock.now,
+      sleep: clock.sleep,
     });
     const { fetch, requests } = scriptedFetch(ok());
     const { client } = testClient(fetch, { limiter });
@@ -329,7 +311,7 @@ describe("cancellation", () => {
 
 describe("shared rate limiter", () => {
   it("spaces the requests of several clients so none exceeds the limit in any window", async () => {
-    const clock = virtualClock(0);
+    const clock = fakeClock(0);
     const limiter = new RateLimiter({
       limit: 3,
       windowMs: 60_000,

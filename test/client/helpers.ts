@@ -1,4 +1,4 @@
-/** Test doubles for the client: a virtual clock, captured timers, and a scripted fetch. */
+/** Test doubles for the client: a scripted fetch, fixtures, and a client on a fake clock. */
 import { readFileSync } from "fs";
 import { join } from "path";
 import {
@@ -8,72 +8,10 @@ import {
   type FetchInitLike,
   type FetchLike,
   type FetchResponseLike,
-  type Sleep,
-  type Timers,
 } from "../../src/client";
+import { capturedTimers, fakeClock } from "../support/clock";
 
 export const API_KEY = "sk_live_TEST_9f8e7d6c5b4a";
-
-/** Virtual time: sleeping advances the clock at once, and records how long it was asked to sleep. */
-export function virtualClock(start = Date.UTC(2024, 5, 1, 12)) {
-  let t = start;
-  const sleeps: number[] = [];
-  const sleep: Sleep = async (ms, signal) => {
-    if (signal?.aborted) throw signal.reason;
-    sleeps.push(ms);
-    // Let everything already due run at the current time before time moves on.
-    await new Promise((resolve) => setImmediate(resolve));
-    t += ms;
-    if (signal?.aborted) throw signal.reason;
-  };
-  return {
-    now: () => t,
-    advance: (ms: number) => {
-      t += ms;
-    },
-    sleep,
-    sleeps,
-  };
-}
-
-/** Timers that never fire by themselves: tests fire them, so nothing waits for real. */
-export function capturedTimers() {
-  let next = 1;
-  const pending = new Map<number, { fn: () => void; ms: number }>();
-  const timers: Timers = {
-    setTimeout: (fn, ms) => {
-      const id = next++;
-      pending.set(id, { fn, ms });
-      return id;
-    },
-    clearTimeout: (handle) => {
-      pending.delete(handle as number);
-    },
-  };
-  return {
-    timers,
-    pending: () => [...pending.values()].map((p) => p.ms),
-    /** Wait (a few event-loop turns at most) until a timer of `ms` is set, then fire it. */
-    async fireWhenSet(ms: number): Promise<void> {
-      for (let i = 0; i < 50; i++) {
-        if ([...pending.values()].some((p) => p.ms === ms)) break;
-        await tick();
-      }
-      if (this.fire(ms) === 0) throw new Error(`no timer of ${ms} ms was set`);
-    },
-    /** Fire every pending timer set for exactly `ms`. */
-    fire(ms: number): number {
-      let fired = 0;
-      for (const [id, p] of [...pending]) {
-        if (p.ms !== ms) continue;
-        pending.delete(id);
-        p.fn();
-        fired++;
-      }
-      return fired;
-    },
-  };
-}
 
 export interface RecordedRequest {
   url: string;
@@ -142,9 +80,9 @@ export function tick(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** A client on a virtual clock with a generous limiter: nothing in a unit test waits for real. */
+/** A client on a fake clock (instant sleeps) with a generous limiter: nothing in a unit test waits for real. */
 export function testClient(fetch: FetchLike, overrides: Partial<ClientConfig> = {}) {
-  const clock = virtualClock();
+  const clock = fakeClock();
   const timers = capturedTimers();
   const events: ClientEvent[] = [];
   const client = createClient({

@@ -9,10 +9,10 @@ import {
   startSimulator,
   type RunningSimulator,
 } from "../../src/simulator";
-import { virtualClock } from "./helpers";
+import { fakeClock } from "../support/clock";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const clock = virtualClock(Date.UTC(2024, 5, 1, 12));
+const clock = fakeClock(Date.UTC(2024, 5, 1, 12));
 let sim: RunningSimulator;
 let client: MetricsClient;
 

@@ -13,9 +13,9 @@ import {
   type Sleep,
 } from "../../src/client";
 import { DEMO_API_KEY, FAULTS, startSimulator, type RunningSimulator } from "../../src/simulator";
-import { virtualClock } from "./helpers";
+import { fakeClock } from "../support/clock";
 
-const clock = virtualClock(Date.UTC(2024, 5, 1, 12));
+const clock = fakeClock(Date.UTC(2024, 5, 1, 12));
 let sim: RunningSimulator;
 
 beforeAll(async () => {

@@ -16,7 +16,8 @@ import {
 import { GONE_SEND_ALLOWANCE_MS, MAX_CLOCK_SKEW_MS } from "../../../src/client/http/rate-limiter";
 import { createClient } from "../../../src/client";
 import { setLogSink, type LogRecord } from "../../../src/client/log";
-import { API_KEY, virtualClock } from "../helpers";
+import { API_KEY } from "../helpers";
+import { fakeClock } from "../../support/clock";
 
 const SPAN = 61_000;
 const turn = (wanted: number, owner = "next") => ({
@@ -127,7 +128,7 @@ class RecordingLedger implements StartLedger {
 
 describe("a process that is interrupted", () => {
   it("reports every start it holds open as answered, once: later answers report nothing more", async () => {
-    const clock = virtualClock(0);
+    const clock = fakeClock(0);
     const ledger = new RecordingLedger();
     const limiter = new RateLimiter({
       limit: 5,
@@ -158,18 +159,10 @@ describe("waiting for the budget", () => {
   };
 
   it("is said once it is long, and a deadline passing in it says it waited, never that the service was unreachable", async () => {
-    const clock = virtualClock(Date.UTC(2024, 0, 1));
+    const clock = fakeClock(Date.UTC(2024, 0, 1), { held: true });
     const logs: LogRecord[] = [];
     const previous = setLogSink((r) => logs.push(r));
     let fetched = 0;
-    const timers = {
-      setTimeout: (fn: () => void, ms: number) => {
-        // The call's deadline, fired once the limiter has waited past it.
-        void clock.sleep(ms).then(fn);
-        return 0;
-      },
-      clearTimeout: () => undefined,
-    };
     try {
       const client = createClient({
         baseUrl: "https://metrics.example",
@@ -180,12 +173,15 @@ describe("waiting for the budget", () => {
         },
         now: clock.now,
         sleep: clock.sleep,
-        timers,
+        // The call's deadline fires once the clock has moved past it.
+        timers: clock.timers,
         limiter: new RateLimiter({ now: clock.now, sleep: clock.sleep, ledger: held }),
       });
-      const failure = await client.listProjects().then(
-        () => undefined,
-        (e: unknown) => e as { kind: string; attempts?: number; message: string }
+      const failure = await clock.drive(
+        client.listProjects().then(
+          () => undefined,
+          (e: unknown) => e as { kind: string; attempts?: number; message: string }
+        )
       );
       expect(fetched).toBe(0);
       expect(failure).toMatchObject({ kind: "timeout", attempts: 0 });

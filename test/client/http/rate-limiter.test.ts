@@ -6,11 +6,10 @@ import {
   type Claimed,
   type ClaimTurn,
   type LedgerRecord,
-  type Sleep,
   type StartLedger,
 } from "../../../src/client";
-import { tick, virtualClock } from "../helpers";
-import { abortReason } from "../../../src/client/http/abort";
+import { tick } from "../helpers";
+import { fakeClock } from "../../support/clock";
 import { createRateLimiter } from "../../../src/client/http/rate-limiter";
 import { setLogSink, type LogRecord } from "../../../src/client/log";
 
@@ -33,7 +32,7 @@ describe("rate limiter", () => {
         fc.integer({ min: 10, max: 1000 }),
         fc.array(fc.integer({ min: 0, max: 400 }), { minLength: 1, maxLength: 40 }),
         async (limit, windowMs, gaps) => {
-          const clock = virtualClock(0);
+          const clock = fakeClock(0);
           const limiter = new RateLimiter({ limit, windowMs, now: clock.now, sleep: clock.sleep });
           const starts: number[] = [];
           const pending: Promise<void>[] = [];
@@ -53,7 +52,7 @@ describe("rate limiter", () => {
   });
 
   it("spaces a burst: the (N+1)th start waits one window and the margin after the first", async () => {
-    const clock = virtualClock(0);
+    const clock = fakeClock(0);
     const limiter = new RateLimiter({
       limit: 3,
       windowMs: 1000,
@@ -83,7 +82,7 @@ describe("rate limiter", () => {
   });
 
   it("serves waiters first in, first out", async () => {
-    const clock = virtualClock(0);
+    const clock = fakeClock(0);
     const limiter = new RateLimiter({
       limit: 1,
       windowMs: 100,
@@ -96,20 +95,12 @@ describe("rate limiter", () => {
   });
 
   it("lets a waiter abandon its place without holding up the others", async () => {
-    let wake: (() => void) | undefined;
-    let t = 0;
+    const clock = fakeClock(0, { held: true });
     const limiter = new RateLimiter({
       limit: 1,
       windowMs: 100,
-      now: () => t,
-      sleep: (ms, signal) =>
-        new Promise<void>((resolve, reject) => {
-          wake = () => {
-            t += ms;
-            resolve();
-          };
-          signal?.addEventListener("abort", () => reject(abortReason(signal)));
-        }),
+      now: clock.now,
+      sleep: clock.sleep,
     });
     await limiter.acquire();
     const controller = new AbortController();
@@ -119,7 +110,7 @@ describe("rate limiter", () => {
     controller.abort(new Error("user cancelled"));
     await expect(abandoned).rejects.toThrow("user cancelled");
     expect(limiter.stats().queued).toBe(1);
-    wake?.();
+    clock.lastHeld().wake();
     await expect(next).resolves.toBeInstanceOf(Function);
   });
 
@@ -129,7 +120,7 @@ describe("rate limiter", () => {
   });
 
   it("reports usage of the current window for the taskpane's meter", async () => {
-    const clock = virtualClock(0);
+    const clock = fakeClock(0);
     const limiter = new RateLimiter({
       limit: 60,
       windowMs: 60_000,
@@ -151,7 +142,7 @@ describe("rate limiter", () => {
   });
 
   it("holds every caller during a server-requested pause", async () => {
-    const clock = virtualClock(0);
+    const clock = fakeClock(0);
     const limiter = new RateLimiter({
       limit: 100,
       windowMs: 1000,
@@ -191,44 +182,6 @@ describe("rate limiter", () => {
   });
 });
 
-/** One clock for several limiters: sleepers wake in time order, the clock jumping to each in turn. */
-function sharedClock() {
-  let t = 0;
-  const sleepers: Array<{ at: number; wake: () => void }> = [];
-  const sleep: Sleep = (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      const sleeper = { at: t + Math.max(0, ms), wake: resolve };
-      sleepers.push(sleeper);
-      signal?.addEventListener(
-        "abort",
-        () => {
-          sleepers.splice(sleepers.indexOf(sleeper), 1);
-          const reason: unknown = signal.reason;
-          reject(reason instanceof Error ? reason : new Error("woken early"));
-        },
-        { once: true }
-      );
-    });
-  return {
-    now: () => t,
-    sleep,
-    /** Runs until `work` settles, waking the earliest sleeper whenever everything else is idle. */
-    async drive<T>(work: Promise<T>): Promise<T> {
-      let done = false;
-      const tracked = work.finally(() => (done = true));
-      while (!done) {
-        await new Promise((resolve) => setImmediate(resolve));
-        if (done || sleepers.length === 0) continue;
-        sleepers.sort((a, b) => a.at - b.at);
-        const next = sleepers.shift()!;
-        t = Math.max(t, next.at);
-        next.wake();
-      }
-      return tracked;
-    },
-  };
-}
-
 /** A ledger in memory, as the CLI's file ledger behaves (one record, one decision at a time). */
 class MemoryLedger implements StartLedger {
   readonly record: LedgerRecord = { starts: [], open: [], pausedUntil: 0 };
@@ -253,7 +206,7 @@ class MemoryLedger implements StartLedger {
 describe("rate limiter with a shared ledger (several processes, one key)", () => {
   /** Two limiters on one clock; every request is answered `answerMs` after its start. */
   async function twoProcesses(ledger: StartLedger | undefined, perProcess: number, answerMs = 0) {
-    const clock = sharedClock();
+    const clock = fakeClock(0, { held: true });
     const make = () =>
       new RateLimiter({
         limit: 5,
@@ -301,7 +254,7 @@ describe("rate limiter with a shared ledger (several processes, one key)", () =>
   });
 
   it("shares a server-requested pause with every process", async () => {
-    const clock = sharedClock();
+    const clock = fakeClock(0, { held: true });
     const ledger = new MemoryLedger();
     const options = { limit: 100, windowMs: 1000, now: clock.now, sleep: clock.sleep, ledger };
     const first = new RateLimiter(options);
@@ -312,7 +265,7 @@ describe("rate limiter with a shared ledger (several processes, one key)", () =>
   });
 
   it("paces this process alone when the ledger fails", async () => {
-    const clock = sharedClock();
+    const clock = fakeClock(0, { held: true });
     const ledger = new MemoryLedger();
     ledger.failure = new Error("EACCES: permission denied");
     const limiter = new RateLimiter({
@@ -331,7 +284,7 @@ describe("rate limiter with a shared ledger (several processes, one key)", () =>
   });
 
   it("takes a burst's starts in one turn of the shared record, not one per request", async () => {
-    const clock = sharedClock();
+    const clock = fakeClock(0, { held: true });
     const ledger = new MemoryLedger();
     const limiter = new RateLimiter({
       limit: 5,
@@ -406,27 +359,8 @@ describe("rate limiter with a shared ledger (several processes, one key)", () =>
 });
 
 describe("rate limiter bounds and settings", () => {
-  /** A sleep that waits until the test wakes it, recording each wait's abort signal. */
-  function heldSleep() {
-    let t = 0;
-    const waits: Array<{ ms: number; signal?: AbortSignal; wake: () => void }> = [];
-    const sleep: Sleep = (ms, signal) =>
-      new Promise<void>((resolve, reject) => {
-        waits.push({
-          ms,
-          signal,
-          wake: () => {
-            t += ms;
-            resolve();
-          },
-        });
-        signal?.addEventListener("abort", () => reject(abortReason(signal)), { once: true });
-      });
-    return { now: () => t, sleep, waits, last: () => waits[waits.length - 1] };
-  }
-
   it("never lets a shorter Retry-After shorten a pause already in force", () => {
-    const clock = virtualClock(0);
+    const clock = fakeClock(0);
     const limiter = new RateLimiter({
       limit: 10,
       windowMs: 1000,
@@ -444,7 +378,7 @@ describe("rate limiter bounds and settings", () => {
   });
 
   it("forgets request starts older than its window, so a long session holds at most `limit` of them", async () => {
-    const clock = virtualClock(0);
+    const clock = fakeClock(0);
     const limiter = new RateLimiter({
       limit: 3,
       windowMs: 1000,
@@ -473,7 +407,7 @@ describe("rate limiter bounds and settings", () => {
   });
 
   it("keeps only the last `limit` starts once configure() lowers the limit, and paces by them", async () => {
-    const clock = virtualClock(0);
+    const clock = fakeClock(0);
     const limiter = new RateLimiter({
       limit: 5,
       windowMs: 1000,
@@ -513,27 +447,27 @@ describe("rate limiter bounds and settings", () => {
   });
 
   it("configure() with a higher quota lets a waiting caller start at once", async () => {
-    const held = heldSleep();
+    const clock = fakeClock(0, { held: true });
     const limiter = new RateLimiter({
       limit: 1,
       windowMs: 60_000,
-      now: held.now,
-      sleep: held.sleep,
+      now: clock.now,
+      sleep: clock.sleep,
     });
     await limiter.acquire();
     let started = false;
     const waiting = limiter.acquire().then(() => (started = true));
     await tick();
-    expect(held.last().ms).toBe(61_000); // the window and the default margin (2 %, at most 1 s)
+    expect(clock.lastHeld().ms).toBe(61_000); // the window and the default margin (2 %, at most 1 s)
     limiter.configure({ limit: 2 });
     await waiting;
     expect(started).toBe(true);
-    expect(held.now()).toBe(0); // no time passed: the sleep was cut short
+    expect(clock.now()).toBe(0); // no time passed: the sleep was cut short
     expect(limiter.stats()).toMatchObject({ limit: 2, used: 2, queued: 0 });
   });
 
   it("configure() takes the new window and its default margin, or the margin given", async () => {
-    const clock = virtualClock(0);
+    const clock = fakeClock(0);
     const limiter = new RateLimiter({
       limit: 1,
       windowMs: 1000,
@@ -551,7 +485,7 @@ describe("rate limiter bounds and settings", () => {
   });
 
   it("caps the default margin at one second for long windows", async () => {
-    const clock = virtualClock(0);
+    const clock = fakeClock(0);
     const limiter = new RateLimiter({
       limit: 1,
       windowMs: 3_600_000,
@@ -563,15 +497,20 @@ describe("rate limiter bounds and settings", () => {
   });
 
   it("releases the pending timer when the last waiter gives up, and only then", async () => {
-    const held = heldSleep();
-    const limiter = new RateLimiter({ limit: 1, windowMs: 1000, now: held.now, sleep: held.sleep });
+    const clock = fakeClock(0, { held: true });
+    const limiter = new RateLimiter({
+      limit: 1,
+      windowMs: 1000,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
     await limiter.acquire();
     const first = new AbortController();
     const second = new AbortController();
     const a = limiter.acquire(first.signal);
     const b = limiter.acquire(second.signal);
     await tick();
-    const timer = held.last();
+    const timer = clock.lastHeld();
     expect(timer.signal?.aborted).toBe(false);
     first.abort(new Error("first gave up"));
     await expect(a).rejects.toThrow("first gave up");
@@ -582,7 +521,7 @@ describe("rate limiter bounds and settings", () => {
     expect(timer.signal?.aborted).toBe(true);
     await tick();
     // Nobody waits: no new timer is set.
-    expect(held.waits).toHaveLength(1);
+    expect(clock.held).toHaveLength(1);
     expect(limiter.stats().queued).toBe(0);
   });
 });
@@ -606,25 +545,6 @@ describe("rate limiter and its shared ledger, in detail", () => {
     }
   }
 
-  /** A sleep that waits until the test wakes it, recording each wait's abort signal. */
-  function heldSleep() {
-    let t = 0;
-    const waits: Array<{ ms: number; signal?: AbortSignal; wake: () => void }> = [];
-    const sleep: Sleep = (ms, signal) =>
-      new Promise<void>((resolve, reject) => {
-        waits.push({
-          ms,
-          signal,
-          wake: () => {
-            t += ms;
-            resolve();
-          },
-        });
-        signal?.addEventListener("abort", () => reject(abortReason(signal)), { once: true });
-      });
-    return { now: () => t, sleep, waits, last: () => waits[waits.length - 1] };
-  }
-
   function collectLogs(): { records: LogRecord[]; restore: () => void } {
     const records: LogRecord[] = [];
     const previous = setLogSink((record) => records.push(record));
@@ -633,7 +553,7 @@ describe("rate limiter and its shared ledger, in detail", () => {
 
   it("asks the ledger with the window and the margin as the span, and 2 minutes before an open start lapses", async () => {
     const ledger = new GatedLedger();
-    const clock = virtualClock(0);
+    const clock = fakeClock(0);
     const limiter = new RateLimiter({
       limit: 5,
       windowMs: 1000,
@@ -667,7 +587,7 @@ describe("rate limiter and its shared ledger, in detail", () => {
       settle: async () => {},
       pauseUntil: async () => {},
     };
-    const clock = virtualClock(0);
+    const clock = fakeClock(0);
     const limiter = new RateLimiter({
       limit: 3,
       windowMs: 1000,
@@ -750,12 +670,12 @@ describe("rate limiter and its shared ledger, in detail", () => {
 
   it("gives back, at once, starts granted to callers that gave up while the ledger was asked", async () => {
     const ledger = new GatedLedger();
-    const held = heldSleep();
+    const clock = fakeClock(0, { held: true });
     const limiter = new RateLimiter({
       limit: 5,
       windowMs: 1000,
-      now: held.now,
-      sleep: held.sleep,
+      now: clock.now,
+      sleep: clock.sleep,
       ledger,
     });
     // The first caller claims alone; two more queue while it holds the record.
@@ -811,16 +731,21 @@ describe("rate limiter and its shared ledger, in detail", () => {
   });
 
   it("wakes nobody when a request without a ledger reports its answer", async () => {
-    const held = heldSleep();
-    const limiter = new RateLimiter({ limit: 1, windowMs: 1000, now: held.now, sleep: held.sleep });
+    const clock = fakeClock(0, { held: true });
+    const limiter = new RateLimiter({
+      limit: 1,
+      windowMs: 1000,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
     const finished = await limiter.acquire();
     const waiting = limiter.acquire();
     await tick();
-    const timer = held.last();
+    const timer = clock.lastHeld();
     finished();
     await tick();
     expect(timer.signal?.aborted).toBe(false);
-    expect(held.waits).toHaveLength(1);
+    expect(clock.held).toHaveLength(1);
     timer.wake();
     await waiting;
   });
@@ -830,18 +755,18 @@ describe("rate limiter and its shared ledger, in detail", () => {
     try {
       const ledger = new GatedLedger();
       ledger.failure = new Error("EIO");
-      const held = heldSleep();
+      const clock = fakeClock(0, { held: true });
       const limiter = new RateLimiter({
         limit: 1,
         windowMs: 1000,
-        now: held.now,
-        sleep: held.sleep,
+        now: clock.now,
+        sleep: clock.sleep,
         ledger,
       });
       const finished = await limiter.acquire();
       const waiting = limiter.acquire();
       await tick();
-      const timer = held.last();
+      const timer = clock.lastHeld();
       finished();
       await tick();
       expect(timer.signal?.aborted).toBe(false);
@@ -858,7 +783,7 @@ describe("rate limiter and its shared ledger, in detail", () => {
       const ledger = new GatedLedger();
       ledger.failure = new Error("EACCES: permission denied");
       ledger.pauseUntil = () => Promise.reject(new Error("EROFS: read-only file system"));
-      const clock = virtualClock(0);
+      const clock = fakeClock(0);
       const limiter = new RateLimiter({
         limit: 5,
         windowMs: 1000,
@@ -910,7 +835,7 @@ describe("rate limiter and its shared ledger, in detail", () => {
     try {
       const ledger = new GatedLedger();
       ledger.pauseUntil = () => Promise.reject(new Error("EROFS: read-only file system"));
-      const clock = virtualClock(0);
+      const clock = fakeClock(0);
       const limiter = new RateLimiter({
         limit: 5,
         windowMs: 1000,
