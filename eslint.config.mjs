@@ -9,8 +9,7 @@ const officeGlobals = ["Office", "Excel", "OfficeRuntime", "CustomFunctions"].ma
     "Office globals stay at the edge (eslint.config.mjs lists the files): inject what the host provides.",
 }));
 const OFFICE_EDGE = [
-  "src/excel/run.ts", // Excel.run and requirement sets, injected everywhere else as ExcelRun
-  "src/excel/selection.ts", // the document's selection-changed events
+  "src/excel/office-host.ts", // Excel.run, requirement sets, selection events: injected everywhere else
   "src/functions/edge.ts", // CustomFunctions.Error: Excel errors only at the function edge
   "src/functions/host.ts", // what the host can display (requirement sets)
   "src/runtime/office.ts", // OfficeRuntime.storage and Office.onReady for the composition root

@@ -3,10 +3,8 @@
  * ExecuteFunction (manifest.xml). It refreshes the same engine the custom functions and the taskpane use.
  */
 import { readyRuntime } from "../runtime/runtime";
-import { recalculate } from "../excel/refresh";
-import { officeExcelRun } from "../excel/run";
-import { refreshAllCommand } from "../excel/refresh-all";
-import { refreshLog } from "../excel/refresh-log";
+import { recalculate, refreshAllCommand, refreshLog } from "../excel/refresh";
+import { officeExcelRun } from "../excel/office-host";
 
 export const refreshAll = refreshAllCommand({
   runtime: readyRuntime,

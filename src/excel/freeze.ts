@@ -11,7 +11,7 @@
  */
 import { inertText } from "../sheet/inert-text";
 import { isCryptoFormula, WorkbookError, type FreezeResult, type FreezeScope } from "./port";
-import type { ExcelRun, Supports } from "./run";
+import type { ExcelRun, Supports } from "./office-host";
 import { messageOf } from "../client";
 
 export interface FreezeDeps {

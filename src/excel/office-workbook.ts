@@ -1,17 +1,49 @@
-/** The WorkbookPort inside Excel: each request done by its own small Excel.run module. */
-import type { WorkbookPort } from "./port";
+/**
+ * The WorkbookPort inside Excel: the composition that builds it from the modules here (sheets.ts writes
+ * blocks and sheets, freeze.ts freezes to values, refresh.ts recalculates), plus the small requests that
+ * belong to no larger group: writing one formula into the active cell, the active cell's address, and
+ * word of selection changes. What Office provides (Excel.run, requirement sets, selection events) comes
+ * injected from office-host.ts.
+ */
+import type { InsertResult, WorkbookPort } from "./port";
 import { freezeToValues } from "./freeze";
-import { insertFormula } from "./insert-formula";
 import { recalculate } from "./refresh";
-import { officeExcelRun, officeSupports, type ExcelRun, type Supports } from "./run";
 import {
-  activeCellAddress,
+  officeExcelRun,
   officeSelectionEvents,
-  onSelectionChanged,
+  officeSupports,
+  type ExcelRun,
   type SelectionEvents,
-} from "./selection";
-import { createSheet } from "./statement-sheet";
-import { insertGrid } from "./write-grid";
+  type Supports,
+} from "./office-host";
+import { createSheet, insertGrid } from "./sheets";
+
+/** Writing one formula into the active cell (what the insert buttons and the builder's Insert do). */
+export function insertFormula(run: ExcelRun, formula: string): Promise<InsertResult> {
+  return run(async (context) => {
+    const cell = context.workbook.getActiveCell();
+    cell.formulas = [[formula]];
+    cell.load("address");
+    await context.sync();
+    return { address: cell.address };
+  });
+}
+
+/** The active cell, for the diagnostics panel. */
+export function activeCellAddress(run: ExcelRun): Promise<string> {
+  return run(async (context) => {
+    const cell = context.workbook.getActiveCell();
+    cell.load("address");
+    await context.sync();
+    return cell.address;
+  });
+}
+
+export function onSelectionChanged(events: SelectionEvents, listener: () => void): () => void {
+  const handler = (): void => listener();
+  events.add(handler);
+  return () => events.remove(handler);
+}
 
 export interface OfficeWorkbookDeps {
   run: ExcelRun;

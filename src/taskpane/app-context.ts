@@ -1,6 +1,6 @@
 /** What every view of the taskpane is given: the shared runtime's services, the workbook, navigation. */
 import type { Registry } from "../sheet/registry";
-import type { RefreshLog } from "../excel/refresh-log";
+import type { RefreshLog } from "../excel/refresh";
 import type { BuildConfig } from "../runtime/build-config";
 import type { CacheControls } from "../runtime/cache-controls";
 import type { Diagnostics } from "../runtime/diagnostics";

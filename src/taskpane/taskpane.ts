@@ -3,7 +3,7 @@
  * Excel.run; opened in a plain browser (Office reports no host) the custom functions get the little host
  * they need, and there is no workbook, unless a test has put a recording one on the page before it loaded.
  */
-import { refreshLog } from "../excel/refresh-log";
+import { refreshLog } from "../excel/refresh";
 import { loadPageRegistry } from "../functions/page-registry";
 import { completeBrowserHost } from "../sheet/browser-host";
 import { buildConfig } from "../runtime/build-config";

@@ -1,5 +1,5 @@
 import { freezeToValues } from "../../src/excel/freeze";
-import type { ExcelRun, Supports } from "../../src/excel/run";
+import type { ExcelRun, Supports } from "../../src/excel/office-host";
 import { mock, runOn, type Mock } from "./office-mocks";
 
 const METRIC = '=CRYPTO.METRIC("aave","fees","2024-01-01","2024-01-02")';

@@ -3,7 +3,7 @@
  * synced before they are read (as in Excel), with just the methods the modules under test call.
  */
 import { OfficeMockObject } from "office-addin-mock";
-import type { ExcelRun } from "../../src/excel/run";
+import type { ExcelRun } from "../../src/excel/office-host";
 
 export type Mock = OfficeMockObject & Record<string, unknown>;
 

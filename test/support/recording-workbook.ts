@@ -4,7 +4,7 @@
  * before the page's own scripts run (test/e2e/support/recording-entry.ts, as window.__recordingWorkbook),
  * which the taskpane takes as its workbook outside Excel. It is in no production bundle.
  */
-import { uniqueSheetName } from "../../src/excel/sheet-name";
+import { uniqueSheetName } from "../../src/excel/sheets";
 import {
   type FreezeResult,
   type FreezeScope,

@@ -130,8 +130,8 @@ describe("the Office and DOM globals rules (ESLint)", () => {
   const samples = [
     { file: "src/engine/engine.ts", code: OFFICE },
     { file: "src/taskpane/views/settings-view.ts", code: OFFICE },
-    { file: "src/excel/write-grid.ts", code: OFFICE },
-    { file: "src/excel/run.ts", code: OFFICE },
+    { file: "src/excel/sheets.ts", code: OFFICE },
+    { file: "src/excel/office-host.ts", code: OFFICE },
     { file: "src/functions/edge.ts", code: OFFICE },
     { file: "src/client/http/fetch.ts", code: DOM },
     { file: "src/sheet/cells.ts", code: DOM },
@@ -148,8 +148,8 @@ describe("the Office and DOM globals rules (ESLint)", () => {
     // Line 4 uses CustomFunctions only as a value (new): a type position is no use of the global.
     expect(linted("src/engine/engine.ts")).toEqual([1, 2, 3, 4]);
     expect(linted("src/taskpane/views/settings-view.ts")).toEqual([1, 2, 3, 4]);
-    expect(linted("src/excel/write-grid.ts")).toEqual([1, 2, 3, 4]);
-    expect(linted("src/excel/run.ts")).toEqual([]);
+    expect(linted("src/excel/sheets.ts")).toEqual([1, 2, 3, 4]);
+    expect(linted("src/excel/office-host.ts")).toEqual([]);
     expect(linted("src/functions/edge.ts")).toEqual([]);
   });
 

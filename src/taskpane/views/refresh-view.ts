@@ -2,8 +2,7 @@
  * Refresh and sharing: Refresh all (the ribbon's Refresh does the same), Refresh selection, the time of the
  * last refresh (whoever ran it), and Freeze to values with an "as of" note.
  */
-import { clockTime, refresh } from "../../excel/refresh-all";
-import type { RefreshRecord } from "../../excel/refresh-log";
+import { clockTime, refresh, type RefreshRecord } from "../../excel/refresh";
 import type { AppContext } from "../app-context";
 import { freezeNote } from "../model/freeze-note";
 import { h, replaceChildren } from "../../ui/dom";
