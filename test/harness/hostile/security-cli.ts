@@ -6,17 +6,10 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { cliNodeFlags, PRELOADS } from "./cli-command";
+import { collectRun, type CliRun } from "./cli-run";
 import type { HostileLab } from "./lab";
 
-export interface ProcessRun {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-  peakRssBytes: number | undefined;
-  killed: boolean;
-}
+export type ProcessRun = CliRun;
 
 export interface StartOptions {
   cacheDir: string;
@@ -71,34 +64,7 @@ export function startCli(
         env,
       })
     : spawn(process.execPath, argv, { stdio: ["ignore", "pipe", "pipe", "pipe"], env });
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  let peak = "";
-  let killed = false;
-  child.stdout?.on("data", (d: Buffer) => out.push(d));
-  child.stderr?.on("data", (d: Buffer) => err.push(d));
-  (child.stdio[3] as NodeJS.ReadableStream | null)?.on("data", (d: Buffer) => {
-    peak += d.toString();
-  });
-  const timer = setTimeout(() => {
-    killed = true;
-    child.kill("SIGKILL");
-  }, o.timeoutMs ?? 180_000);
-  const done = new Promise<ProcessRun>((resolve) =>
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      const bytes = Number(peak.trim());
-      resolve({
-        code,
-        signal,
-        stdout: Buffer.concat(out).toString("utf8"),
-        stderr: Buffer.concat(err).toString("utf8"),
-        ms: Date.now() - started,
-        peakRssBytes: peak.trim() !== "" && Number.isFinite(bytes) ? bytes : undefined,
-        killed,
-      });
-    })
-  );
+  const done = collectRun(child, o.timeoutMs ?? 180_000, started);
   return { child, done };
 }
 
