@@ -6,19 +6,17 @@
  * "back" is the simulator started on that same port. axe-core checks every state visited (WCAG 2.2 AA).
  */
 import { createServer } from "net";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { startSimulator, DEMO_API_KEY } from "../../src/simulator";
 import type { RunningSimulator } from "../../src/simulator";
-import { ensureBuild } from "./support/build";
-import { launch, openPage, type Problems } from "./support/browser";
-import { serveStatic, type StaticServer } from "./support/static-server";
+import type { Problems } from "./support/browser";
+import { openPaneLab, type PaneLab } from "./support/pane-lab";
 import { expectAccessible, recordAxeStates } from "./support/axe";
 import { connect, focused, openSection, statusOf } from "./support/taskpane";
 
+let lab: PaneLab;
 let simulator: RunningSimulator;
 let revived: RunningSimulator | undefined;
-let server: StaticServer;
-let browser: Browser;
 let page: Page;
 let problems: Problems;
 /** A loopback port nothing listens on: taken from the system, then released. */
@@ -41,24 +39,16 @@ const CODE_WORDS =
   /list[A-Z]\w+\(|getProject|createClient|gave up after|attempts\)|ECONNREFUSED|fetch failed/;
 
 beforeAll(async () => {
-  const [built, sim, port] = await Promise.all([
-    ensureBuild(),
-    startSimulator({ port: 0, rateLimit: null, readings: { preflight: "answer" } }),
-    freePort(),
-  ]);
-  simulator = sim;
+  const [opened, port] = await Promise.all([openPaneLab(), freePort()]);
+  lab = opened;
+  ({ simulator, page, problems } = opened);
   deadPort = port;
-  server = await serveStatic(built);
-  browser = await launch();
-  ({ page, problems } = await openPage(browser));
-  await page.goto(`${server.url}/taskpane.html?workbook=recording`);
-  await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
 }, 300_000);
 
 afterAll(async () => {
   recordAxeStates(__filename);
-  await browser?.close();
-  await Promise.all([server?.close(), simulator?.close(), revived?.close()]);
+  await lab?.close();
+  await revived?.close();
 });
 
 test("connected to the service, a project's detail is open", async () => {

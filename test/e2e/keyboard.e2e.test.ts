@@ -5,56 +5,48 @@
  * page, never dropped to <body>; a watcher in the page also reports any moment focus fell to <body> in
  * between. axe-core checks each state on the way. Production build, simulator over loopback, 320 px.
  */
-import type { Browser, Page } from "playwright-core";
-import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
+import type { Page } from "playwright-core";
+import { DEMO_API_KEY, type RunningSimulator } from "../../src/simulator";
 import { FUNCTION_SPECS } from "../../src/taskpane/model/function-specs";
 import { SECTOR_COMPS_COLUMNS, sectorComps } from "../../src/taskpane/model/sector-comps";
-import { ensureBuild } from "./support/build";
-import { launch, openPage } from "./support/browser";
-import { serveStatic, type StaticServer } from "./support/static-server";
+import { openPaneLab, type PaneLab } from "./support/pane-lab";
 import { expectAccessible, recordAxeStates } from "./support/axe";
 import { focused, recordedCalls } from "./support/taskpane";
 
+let lab: PaneLab;
 let simulator: RunningSimulator;
-let server: StaticServer;
-let browser: Browser;
 let page: Page;
 /** Key presses of the whole walk, for the record. */
 let presses = 0;
 
 beforeAll(async () => {
-  const [built, sim] = await Promise.all([
-    ensureBuild(),
-    startSimulator({ port: 0, rateLimit: null, readings: { preflight: "answer" } }),
-  ]);
-  simulator = sim;
-  server = await serveStatic(built);
-  browser = await launch();
-  ({ page } = await openPage(browser));
-  // Any focus change that leaves focus on <body> once the event loop has moved on is a drop.
-  await page.addInitScript(() => {
-    const drops: string[] = [];
-    (window as unknown as { __focusDrops: string[] }).__focusDrops = drops;
-    document.addEventListener(
-      "focusout",
-      (event) => {
-        const from = event.target as HTMLElement;
-        setTimeout(() => {
-          if (document.activeElement === document.body && document.hasFocus())
-            drops.push(`${from.tagName.toLowerCase()}#${from.id}`);
-        }, 50);
-      },
-      true
-    );
+  lab = await openPaneLab({
+    page: {
+      // Any focus change that leaves focus on <body> once the event loop has moved on is a drop.
+      beforeLoad: (page) =>
+        page.addInitScript(() => {
+          const drops: string[] = [];
+          (window as unknown as { __focusDrops: string[] }).__focusDrops = drops;
+          document.addEventListener(
+            "focusout",
+            (event) => {
+              const from = event.target as HTMLElement;
+              setTimeout(() => {
+                if (document.activeElement === document.body && document.hasFocus())
+                  drops.push(`${from.tagName.toLowerCase()}#${from.id}`);
+              }, 50);
+            },
+            true
+          );
+        }),
+    },
   });
-  await page.goto(`${server.url}/taskpane.html?workbook=recording`);
-  await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
+  ({ simulator, page } = lab);
 }, 300_000);
 
 afterAll(async () => {
   recordAxeStates(__filename);
-  await browser?.close();
-  await Promise.all([server?.close(), simulator?.close()]);
+  await lab?.close();
 });
 
 afterEach(async () => {

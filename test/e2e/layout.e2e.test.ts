@@ -7,27 +7,17 @@
  */
 import { mkdirSync, writeFileSync } from "fs";
 import { join } from "path";
-import type { Browser, Page } from "playwright-core";
-import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
-import { ensureBuild, ROOT } from "./support/build";
-import { launch, openPage } from "./support/browser";
-import { serveStatic, type StaticServer } from "./support/static-server";
+import type { Page } from "playwright-core";
+import { ROOT } from "./support/build";
+import { openPaneLab, type Lab } from "./support/pane-lab";
 import { expectAccessible, recordAxeStates } from "./support/axe";
 import { openSection, type Section } from "./support/taskpane";
 
-let simulator: RunningSimulator;
-let server: StaticServer;
-let browser: Browser;
+let lab: Lab;
 const figures: Record<string, unknown> = {};
 
 beforeAll(async () => {
-  const [built, sim] = await Promise.all([
-    ensureBuild(),
-    startSimulator({ port: 0, rateLimit: null, readings: { preflight: "answer" } }),
-  ]);
-  simulator = sim;
-  server = await serveStatic(built);
-  browser = await launch();
+  lab = await openPaneLab({ page: false });
 }, 300_000);
 
 afterAll(async () => {
@@ -37,27 +27,12 @@ afterAll(async () => {
     join(ROOT, "test-results", "layout-figures.json"),
     JSON.stringify(figures, null, 2)
   );
-  await browser?.close();
-  await Promise.all([server?.close(), simulator?.close()]);
+  await lab?.close();
 });
 
 /** The taskpane, connected to the simulator (settings stored as the Settings page stores them). */
-async function connectedPane(width: number, deviceScaleFactor = 1): Promise<Page> {
-  const { page } = await openPage(browser, { width, height: 900 }, { deviceScaleFactor });
-  await page.goto(`${server.url}/taskpane.html?workbook=recording`);
-  await page.evaluate(
-    ([url, key]) => {
-      localStorage.setItem("cryptometrics.baseUrl", url);
-      localStorage.setItem("cryptometrics.apiKey", key);
-    },
-    [simulator.url, DEMO_API_KEY]
-  );
-  await page.reload();
-  await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
-  await page.waitForSelector("#list-projects [role='option']");
-  await page.waitForSelector("#demo-banner:not([hidden])");
-  return page;
-}
+const connectedPane = (width: number, zoom = 1): Promise<Page> =>
+  lab.connectedPane({ width, height: 900, zoom });
 
 /** Header height, and where the first content of Browse starts (what the header and banner take). */
 function header(page: Page): Promise<{ header: number; contentTop: number }> {
@@ -152,8 +127,8 @@ test("at 200 % zoom of a 450 px pane nothing scrolls sideways, in any section or
 });
 
 test("the help page fits 320 px, has a main landmark, and passes axe", async () => {
-  const { page } = await openPage(browser, { width: 320, height: 900 });
-  await page.goto(`${server.url}/help.html`);
+  const { page } = await lab.openPage({ width: 320, height: 900 });
+  await page.goto(`${lab.server.url}/help.html`);
   expect(await page.locator("main").count()).toBe(1);
   expect(
     await page.evaluate(

@@ -2,16 +2,13 @@
  * What the taskpane's room tests measure in the page: whether the focused control is fully visible (every
  * probe point of it answers `elementFromPoint` with the control itself, not a bar over it), how much of
  * the pane the bars that stay in view take, and a walk through a section with Tab collecting both at every
- * stop. Shared by the browser tests of the pane's room and of its messages.
+ * stop. Shared by the browser tests of the pane's room and of its messages; a pane of each size comes
+ * from the lab's connectedPane (support/pane-lab.ts).
  */
-import type { Browser, Page } from "playwright-core";
-import { DEMO_API_KEY, type RunningSimulator } from "../../src/simulator";
-import { openPage } from "./support/browser";
-import type { StaticServer } from "./support/static-server";
+import type { Page } from "playwright-core";
+import type { PaneSize } from "./support/pane-lab";
 
-export interface Pane {
-  width: number;
-  height: number;
+export interface Pane extends PaneSize {
   /** Device pixels per CSS pixel: 2 is the pane at 200 % zoom. */
   zoom: 1 | 2;
   name: string;
@@ -24,34 +21,6 @@ export const PANES: readonly Pane[] = [
   { width: 160, height: 400, zoom: 2, name: "320 px at 200 %" },
   { width: 225, height: 400, zoom: 2, name: "450 px at 200 %" },
 ];
-
-/** The taskpane at a pane's size, connected to the simulator (settings stored as Settings stores them). */
-export async function connectedPane(
-  browser: Browser,
-  server: StaticServer,
-  simulator: RunningSimulator,
-  pane: Pane,
-  query = "?workbook=recording"
-): Promise<Page> {
-  const { page } = await openPage(
-    browser,
-    { width: pane.width, height: pane.height },
-    { deviceScaleFactor: pane.zoom }
-  );
-  await page.goto(`${server.url}/taskpane.html${query}`);
-  await page.evaluate(
-    ([url, key]) => {
-      localStorage.setItem("cryptometrics.baseUrl", url);
-      localStorage.setItem("cryptometrics.apiKey", key);
-    },
-    [simulator.url, DEMO_API_KEY]
-  );
-  await page.reload();
-  await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
-  await page.waitForSelector("#list-projects [role='option']");
-  await page.waitForSelector("#demo-banner:not([hidden])");
-  return page;
-}
 
 export interface FocusView {
   /** "fluent-button#builder-insert", "input (in fluent-text-input#b-start-date)". */

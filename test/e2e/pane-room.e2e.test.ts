@@ -9,44 +9,26 @@
  */
 import { mkdirSync, writeFileSync } from "fs";
 import { join } from "path";
-import type { Browser, Page } from "playwright-core";
-import { startSimulator, type RunningSimulator } from "../../src/simulator";
-import { ensureBuild, ROOT } from "./support/build";
-import { launch, screenshot } from "./support/browser";
-import { serveStatic, type StaticServer } from "./support/static-server";
+import type { Page } from "playwright-core";
+import { ROOT } from "./support/build";
+import { screenshot } from "./support/browser";
+import { openPaneLab, type Lab } from "./support/pane-lab";
 import { expectAccessible, recordAxeStates } from "./support/axe";
 import { choose, openSection, pick, type Section } from "./support/taskpane";
-import {
-  connectedPane,
-  focusView,
-  PANES,
-  stickyShare,
-  tabWalk,
-  type Pane,
-  type WalkStop,
-} from "./pane-checks";
+import { focusView, PANES, stickyShare, tabWalk, type Pane, type WalkStop } from "./pane-checks";
 
-let simulator: RunningSimulator;
-let server: StaticServer;
-let browser: Browser;
+let lab: Lab;
 const figures: Record<string, Record<string, unknown>> = {};
 
 beforeAll(async () => {
-  const [built, sim] = await Promise.all([
-    ensureBuild(),
-    startSimulator({ port: 0, rateLimit: null }),
-  ]);
-  simulator = sim;
-  server = await serveStatic(built);
-  browser = await launch();
+  lab = await openPaneLab({ simulator: { readings: { preflight: "refuse" } }, page: false });
 }, 300_000);
 
 afterAll(async () => {
   recordAxeStates(__filename);
   mkdirSync(join(ROOT, "test-results"), { recursive: true });
   writeFileSync(join(ROOT, "test-results", "pane-room.json"), JSON.stringify(figures, null, 2));
-  await browser?.close();
-  await Promise.all([server?.close(), simulator?.close()]);
+  await lab?.close();
 });
 
 const THIRD = 1 / 3;
@@ -141,7 +123,7 @@ const SECTIONS: readonly Section[] = [
 describe.each(PANES)("the pane at $name", (pane) => {
   let page: Page;
   beforeAll(async () => {
-    page = await connectedPane(browser, server, simulator, pane);
+    page = await lab.connectedPane(pane);
   }, 60_000);
   afterAll(() => page?.context().close());
 

@@ -2,16 +2,14 @@
  * The preview page in a real browser: the same functions bundle as Excel's shared runtime, formulas typed
  * into a small sheet and evaluated against the simulator (started in-process, over loopback HTTP).
  */
-import type { Browser, Page } from "playwright-core";
-import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
-import { ensureBuild } from "./support/build";
-import { cspViolations, launch, openPage, screenshot, type Problems } from "./support/browser";
-import { serveStatic, type StaticServer } from "./support/static-server";
+import type { Page } from "playwright-core";
+import { DEMO_API_KEY, type RunningSimulator } from "../../src/simulator";
+import { cspViolations, screenshot, type Problems } from "./support/browser";
+import { openPaneLab, type PaneLab } from "./support/pane-lab";
 import { expectAccessible, recordAxeStates } from "./support/axe";
 
+let lab: PaneLab;
 let simulator: RunningSimulator;
-let server: StaticServer;
-let browser: Browser;
 let page: Page;
 let problems: Problems;
 
@@ -29,22 +27,15 @@ async function enter(address: string, formula: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  const [built, sim] = await Promise.all([
-    ensureBuild(),
-    startSimulator({ port: 0, rateLimit: null, readings: { preflight: "answer" } }),
-  ]);
-  simulator = sim;
-  server = await serveStatic(built);
-  browser = await launch();
-  ({ page, problems } = await openPage(browser, { width: 1000, height: 800 }));
-  await page.goto(`${server.url}/preview.html`);
-  await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
+  lab = await openPaneLab({
+    page: { path: "/preview.html", viewport: { width: 1000, height: 800 } },
+  });
+  ({ simulator, page, problems } = lab);
 }, 300_000);
 
 afterAll(async () => {
   recordAxeStates(__filename);
-  await browser?.close();
-  await Promise.all([server?.close(), simulator?.close()]);
+  await lab?.close();
 });
 
 /**

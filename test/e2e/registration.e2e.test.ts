@@ -4,11 +4,11 @@
  * function, called as Excel calls it, gives the command-line evaluator's result. The same check runs on the
  * pages `npm start` serves (npm-start.e2e.test.ts).
  */
-import type { Browser, Page } from "playwright-core";
-import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
+import type { Page } from "playwright-core";
+import { DEMO_API_KEY, type RunningSimulator } from "../../src/simulator";
 import { STORAGE_KEYS } from "../../src/runtime/settings";
-import { ensureBuild } from "./support/build";
-import { cspViolations, launch, openPage, type Problems } from "./support/browser";
+import { cspViolations, type Problems } from "./support/browser";
+import { openPaneLab, type PaneLab } from "./support/pane-lab";
 import {
   associatedIds,
   callAsExcel,
@@ -17,40 +17,32 @@ import {
   installExcelRegistration,
   ONE_FORMULA_PER_FUNCTION,
 } from "./support/registration";
-import { serveStatic, type StaticServer } from "./support/static-server";
+import type { StaticServer } from "./support/static-server";
 
+let lab: PaneLab;
 let simulator: RunningSimulator;
 let server: StaticServer;
-let browser: Browser;
 let page: Page;
 let problems: Problems;
 
 beforeAll(async () => {
-  const [built, sim] = await Promise.all([
-    ensureBuild(),
-    startSimulator({ port: 0, rateLimit: null, readings: { preflight: "answer" } }),
-  ]);
-  simulator = sim;
-  server = await serveStatic(built);
-  browser = await launch();
-  ({ page, problems } = await openPage(browser, undefined, { strict: true }));
-  // A production build carries no service URL or key: the user's saved settings, as the taskpane stores them.
-  await page.addInitScript(
-    ({ keys, url, key, origin }) => {
-      if (location.origin !== origin) return; // office.js's telemetry frame, on another origin
-      localStorage.setItem(keys.baseUrl, url);
-      localStorage.setItem(keys.apiKey, key);
+  lab = await openPaneLab({
+    page: {
+      path: "/taskpane.html",
+      strict: true,
+      // A production build carries no service URL or key: the user's saved settings, as the taskpane stores them.
+      storage: ({ simulator }) => ({
+        [STORAGE_KEYS.baseUrl]: simulator.url,
+        [STORAGE_KEYS.apiKey]: DEMO_API_KEY,
+      }),
+      beforeLoad: installExcelRegistration,
     },
-    { keys: STORAGE_KEYS, url: simulator.url, key: DEMO_API_KEY, origin: server.url }
-  );
-  await installExcelRegistration(page);
-  await page.goto(`${server.url}/taskpane.html`);
-  await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
+  });
+  ({ simulator, server, page, problems } = lab);
 }, 300_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await Promise.all([server?.close(), simulator?.close()]);
+  await lab?.close();
 });
 
 test("every function of functions.json is associated exactly once, by its id", async () => {

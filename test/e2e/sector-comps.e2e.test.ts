@@ -6,48 +6,30 @@
  * second is refused in plain words, and nothing is inserted. The demo universe of the other browser
  * tests never reaches either path.
  */
-import type { Browser, Page } from "playwright-core";
-import { startSimulator, type RunningSimulator } from "../../src/simulator";
+import type { Page } from "playwright-core";
 import type { GridPlan } from "../../src/excel/port";
 import { SECTOR_COMPS_COLUMNS, sectorComps } from "../../src/taskpane/model/sector-comps";
-import { ensureBuild } from "./support/build";
-import { launch, openPage, type Problems } from "./support/browser";
-import { serveStatic, type StaticServer } from "./support/static-server";
+import type { Problems } from "./support/browser";
+import { openPaneLab, type PaneLab } from "./support/pane-lab";
 import { expectAccessible, recordAxeStates } from "./support/axe";
 import { connect, recordedCalls, statusOf } from "./support/taskpane";
 
 const UNIVERSE = 3_000;
 
-let simulator: RunningSimulator;
-let server: StaticServer;
-let browser: Browser;
+let lab: PaneLab;
 let page: Page;
 let problems: Problems;
 
 beforeAll(async () => {
-  const [built, sim] = await Promise.all([
-    ensureBuild(),
-    startSimulator({
-      port: 0,
-      rateLimit: null,
-      projects: UNIVERSE,
-      readings: { preflight: "answer" },
-    }),
-  ]);
-  simulator = sim;
-  server = await serveStatic(built);
-  browser = await launch();
-  ({ page, problems } = await openPage(browser));
-  await page.goto(`${server.url}/taskpane.html?workbook=recording`);
-  await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
-  await connect(page, simulator.url);
+  lab = await openPaneLab({ simulator: { projects: UNIVERSE } });
+  ({ page, problems } = lab);
+  await connect(page, lab.simulator.url);
   await page.click("#page-back");
 }, 300_000);
 
 afterAll(async () => {
   recordAxeStates(__filename);
-  await browser?.close();
-  await Promise.all([server?.close(), simulator?.close()]);
+  await lab?.close();
 });
 
 afterEach(() => expect(problems.errors).toEqual([]));

@@ -15,18 +15,17 @@
 import http from "http";
 import type { AddressInfo } from "net";
 import { createServer } from "net";
-import type { Browser, Page } from "playwright-core";
-import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
-import { ensureBuild } from "./support/build";
-import { launch, openPage } from "./support/browser";
-import { serveStatic, type StaticServer } from "./support/static-server";
+import type { Page } from "playwright-core";
+import { DEMO_API_KEY, type RunningSimulator } from "../../src/simulator";
+import { openPaneLab, type PaneLab } from "./support/pane-lab";
+import type { StaticServer } from "./support/static-server";
 import { expectAccessible, recordAxeStates } from "./support/axe";
 import { openSection, pick, statusOf } from "./support/taskpane";
-import { connectedPane, PANES } from "./pane-checks";
+import { PANES } from "./pane-checks";
 
+let lab: PaneLab;
 let simulator: RunningSimulator;
 let server: StaticServer;
-let browser: Browser;
 let page: Page;
 
 /** The "old host": forwards the catalogue check (/v2/metrics) to the simulator, answers 503 to the rest. */
@@ -79,24 +78,18 @@ function startOldHost(target: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  const [built, sim] = await Promise.all([
-    ensureBuild(),
-    startSimulator({ port: 0, rateLimit: null }),
-  ]);
-  simulator = sim;
+  lab = await openPaneLab({
+    simulator: { readings: { preflight: "refuse" } },
+    page: { viewport: { width: 320, height: 800 } },
+  });
+  ({ simulator, server, page } = lab);
   await startOldHost(simulator.url);
-  server = await serveStatic(built);
-  browser = await launch();
-  ({ page } = await openPage(browser, { width: 320, height: 800 }));
-  await page.goto(`${server.url}/taskpane.html?workbook=recording`);
-  await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
 }, 300_000);
 
 afterAll(async () => {
   recordAxeStates(__filename);
-  await browser?.close();
+  await lab?.close();
   oldHost?.close();
-  await Promise.all([server?.close(), simulator?.close()]);
 });
 
 /** What a form says right now: its status line's kind and text, and its fields' shown errors. */
@@ -345,7 +338,7 @@ async function expectInView(status: string, button: string, near = 120): Promise
 describe("every confirmation or error appears where the user's eyes are (320 × 800)", () => {
   let pane: Page;
   beforeAll(async () => {
-    pane = await connectedPane(browser, server, simulator, PANES[0]);
+    pane = await lab.connectedPane(PANES[0]);
     page = pane;
   }, 60_000);
   afterAll(() => pane?.context().close());
@@ -392,7 +385,7 @@ describe("every confirmation or error appears where the user's eyes are (320 × 
 describe("outside Excel", () => {
   let pane: Page;
   beforeAll(async () => {
-    pane = await connectedPane(browser, server, simulator, PANES[0], "");
+    pane = await lab.connectedPane(PANES[0], "");
     page = pane;
   }, 60_000);
   afterAll(() => pane?.context().close());

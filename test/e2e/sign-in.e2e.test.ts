@@ -9,15 +9,15 @@
  * signed in (who, the team budget as the gateway counts it, formulas computed with no key on this computer);
  * signed out again (the account forgotten); renewal failed (a token that cannot be renewed silently).
  */
-import type { Browser, Page } from "playwright-core";
-import { startSimulator, type RunningSimulator } from "../../src/simulator";
+import type { Page } from "playwright-core";
+import type { RunningSimulator } from "../../src/simulator";
 import { EntraVerifier } from "../../src/gateway/auth/entra";
 import { MemoryKeyRecords, UserKeys } from "../../src/gateway/auth/user-keys";
 import { createGateway, type Gateway } from "../../src/gateway/server";
 import { randomBytes } from "node:crypto";
-import { ensureBuild } from "./support/build";
-import { launch, openPage, type Problems } from "./support/browser";
-import { serveStatic, type StaticServer } from "./support/static-server";
+import type { Problems } from "./support/browser";
+import { openPaneLab, type PaneLab } from "./support/pane-lab";
+import type { StaticServer } from "./support/static-server";
 import { expectAccessible, recordAxeStates } from "./support/axe";
 import { openSection, statusOf } from "./support/taskpane";
 import { callAsExcel, declaredFunctions, installExcelRegistration } from "./support/registration";
@@ -28,11 +28,11 @@ const TENANT = "6f0c6a1e-1d7c-4bd2-9b53-0f4c2b8e7a11";
 const AUDIENCE = "api://cm-gateway-test";
 const ALICE = "11111111-1111-4111-8111-111111111111";
 
+let lab: PaneLab;
 let simulator: RunningSimulator;
 let issuer: LocalIssuer;
 let gateway: Gateway;
 let server: StaticServer;
-let browser: Browser;
 let page: Page;
 let problems: Problems;
 /** The next dialog's token lifetime (s); the dialog waits for `release` when `hold` is set. */
@@ -40,66 +40,63 @@ const dialog = { lifeSeconds: 3600, hold: false, opened: 0 };
 let release: (() => void) | undefined;
 
 beforeAll(async () => {
-  const [built, sim, iss] = await Promise.all([
-    ensureBuild(),
-    startSimulator({ port: 0, rateLimit: null, apiKeys: [TEAM_KEY] }),
-    startLocalIssuer(),
-  ]);
-  simulator = sim;
-  issuer = iss;
-  gateway = await createGateway({
-    serviceUrl: simulator.url,
-    serviceKey: TEAM_KEY,
-    verifiers: [
-      new EntraVerifier({
-        tenants: [TENANT],
-        audience: [AUDIENCE],
-        jwksUrl: issuer.jwksUrl,
-        issuerTemplate: issuer.issuerTemplate,
-      }),
-    ],
-    userKeys: new UserKeys(new MemoryKeyRecords(), randomBytes(32)),
-    signIn: {
-      clientId: "00000000-0000-4000-8000-00000000add1",
-      authority: `https://login.microsoftonline.com/${TENANT}`,
-      scopes: [`${AUDIENCE}/access_as_user`],
+  lab = await openPaneLab({
+    simulator: { apiKeys: [TEAM_KEY], readings: { preflight: "refuse" } },
+    // A team gateway in front of the simulator, at the pages' origin, checking the local issuer's tokens.
+    mount: async (simulator) => {
+      issuer = await startLocalIssuer();
+      gateway = await createGateway({
+        serviceUrl: simulator.url,
+        serviceKey: TEAM_KEY,
+        verifiers: [
+          new EntraVerifier({
+            tenants: [TENANT],
+            audience: [AUDIENCE],
+            jwksUrl: issuer.jwksUrl,
+            issuerTemplate: issuer.issuerTemplate,
+          }),
+        ],
+        userKeys: new UserKeys(new MemoryKeyRecords(), randomBytes(32)),
+        signIn: {
+          clientId: "00000000-0000-4000-8000-00000000add1",
+          authority: `https://login.microsoftonline.com/${TENANT}`,
+          scopes: [`${AUDIENCE}/access_as_user`],
+        },
+        logLevel: "silent",
+      });
+      return (req, res) => {
+        if (!gateway.owns(req.url ?? "/")) return false;
+        gateway.handle(req, res);
+        return true;
+      };
     },
-    logLevel: "silent",
+    page: {
+      // The service address is the gateway at the pages' origin, as a team's build sets it.
+      storage: ({ server }) => ({ "cryptometrics.baseUrl": server.url }),
+      beforeLoad: async (page) => {
+        await installExcelRegistration(page);
+        // The Office dialog API, the only part replaced: it answers with a token the local issuer mints.
+        await page.exposeFunction("__signInDialog", async (): Promise<string> => {
+          dialog.opened++;
+          if (dialog.hold) await new Promise<void>((done) => (release = done));
+          const token = await issuer.mint({
+            tenant: TENANT,
+            oid: ALICE,
+            name: "Alice Analyst",
+            audience: AUDIENCE,
+            expiresIn: dialog.lifeSeconds,
+          });
+          return JSON.stringify({
+            status: "ok",
+            token,
+            expiresAt: Date.now() + dialog.lifeSeconds * 1000,
+            account: { username: "alice@firm.example", name: "Alice Analyst" },
+          });
+        });
+      },
+    },
   });
-  server = await serveStatic(built, (req, res) => {
-    if (!gateway.owns(req.url ?? "/")) return false;
-    gateway.handle(req, res);
-    return true;
-  });
-  browser = await launch();
-  ({ page, problems } = await openPage(browser));
-  await installExcelRegistration(page);
-  // The service address is the gateway at the pages' origin, as a team's build sets it.
-  await page.addInitScript((origin) => {
-    // The pages' frame only (office.js's telemetry frame, another origin, has no storage to give).
-    if (window.location.origin === origin)
-      window.localStorage.setItem("cryptometrics.baseUrl", origin);
-  }, server.url);
-  // The Office dialog API, the only part replaced: it answers with a token the local issuer mints.
-  await page.exposeFunction("__signInDialog", async (): Promise<string> => {
-    dialog.opened++;
-    if (dialog.hold) await new Promise<void>((done) => (release = done));
-    const token = await issuer.mint({
-      tenant: TENANT,
-      oid: ALICE,
-      name: "Alice Analyst",
-      audience: AUDIENCE,
-      expiresIn: dialog.lifeSeconds,
-    });
-    return JSON.stringify({
-      status: "ok",
-      token,
-      expiresAt: Date.now() + dialog.lifeSeconds * 1000,
-      account: { username: "alice@firm.example", name: "Alice Analyst" },
-    });
-  });
-  await page.goto(`${server.url}/taskpane.html?workbook=recording`);
-  await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
+  ({ simulator, server, page, problems } = lab);
   await page.evaluate(() => {
     type Handler = (arg: unknown) => void;
     const w = window as unknown as {
@@ -125,8 +122,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   recordAxeStates(__filename);
-  await browser?.close();
-  await Promise.all([server?.close(), gateway?.close(), simulator?.close(), issuer?.close()]);
+  await lab?.close();
+  await Promise.all([gateway?.close(), issuer?.close()]);
 });
 
 async function signInState(): Promise<{ state: string; text: string }> {

@@ -4,20 +4,18 @@
  * check what the taskpane asked the workbook to do. One browser for the file; each test continues where
  * the previous one left the page, as a user would. axe-core checks every state visited (WCAG 2.2 AA).
  */
-import type { Browser, Page } from "playwright-core";
-import { startSimulator, DEMO_API_KEY } from "../../src/simulator";
+import type { Page } from "playwright-core";
+import { DEMO_API_KEY } from "../../src/simulator";
 import type { RunningSimulator } from "../../src/simulator";
-import { ensureBuild } from "./support/build";
-import { cspViolations, launch, openPage, screenshot, type Problems } from "./support/browser";
+import { cspViolations, screenshot, type Problems } from "./support/browser";
 import { SECTOR_COMPS_COLUMNS } from "../../src/taskpane/model/sector-comps";
 import { formulaText, idListArg, text } from "../../src/taskpane/model/formula-text";
-import { serveStatic, type StaticServer } from "./support/static-server";
+import { openPaneLab, type PaneLab } from "./support/pane-lab";
 import { expectAccessible, recordAxeStates } from "./support/axe";
 import { choose, openSection, pick, recordedCalls, statusOf } from "./support/taskpane";
 
+let lab: PaneLab;
 let simulator: RunningSimulator;
-let server: StaticServer;
-let browser: Browser;
 let page: Page;
 let problems: Problems;
 
@@ -26,22 +24,13 @@ async function lastCall() {
 }
 
 beforeAll(async () => {
-  const [built, sim] = await Promise.all([
-    ensureBuild(),
-    startSimulator({ port: 0, rateLimit: null, readings: { preflight: "answer" } }),
-  ]);
-  simulator = sim;
-  server = await serveStatic(built);
-  browser = await launch();
-  ({ page, problems } = await openPage(browser));
-  await page.goto(`${server.url}/taskpane.html?workbook=recording`);
-  await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
+  lab = await openPaneLab();
+  ({ simulator, page, problems } = lab);
 }, 300_000);
 
 afterAll(async () => {
   recordAxeStates(__filename);
-  await browser?.close();
-  await Promise.all([server?.close(), simulator?.close()]);
+  await lab?.close();
 });
 
 test("a production build opens on Settings: no service URL and no key are built in", async () => {

@@ -11,39 +11,29 @@
  * axe-core checks every state visited.
  */
 import type { Browser, Page } from "playwright-core";
-import {
-  createDataset,
-  DEMO_API_KEY,
-  startSimulator,
-  type RunningSimulator,
-} from "../../src/simulator";
-import { ensureBuild } from "./support/build";
-import { launch, openPage } from "./support/browser";
-import { serveStatic, type StaticServer } from "./support/static-server";
+import { createDataset, DEMO_API_KEY, type RunningSimulator } from "../../src/simulator";
+import { openPage } from "./support/browser";
+import { openPaneLab, type Lab } from "./support/pane-lab";
+import type { StaticServer } from "./support/static-server";
 import { expectAccessible, recordAxeStates } from "./support/axe";
 import { choose, openSection, pick, recordedCalls, type Section } from "./support/taskpane";
-import { connectedPane, PANES } from "./pane-checks";
+import { PANES } from "./pane-checks";
 
+let lab: Lab;
 let simulator: RunningSimulator;
 let server: StaticServer;
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  const [built, sim] = await Promise.all([
-    ensureBuild(),
-    startSimulator({ port: 0, rateLimit: null }),
-  ]);
-  simulator = sim;
-  server = await serveStatic(built);
-  browser = await launch();
-  page = await connectedPane(browser, server, simulator, PANES[0]);
+  lab = await openPaneLab({ simulator: { readings: { preflight: "refuse" } }, page: false });
+  ({ simulator, server, browser } = lab);
+  page = await lab.connectedPane(PANES[0]);
 }, 300_000);
 
 afterAll(async () => {
   recordAxeStates(__filename);
-  await browser?.close();
-  await Promise.all([server?.close(), simulator?.close()]);
+  await lab?.close();
 });
 
 const text = (selector: string): Promise<string> => page.innerText(selector);

@@ -5,10 +5,9 @@
  * open are http(s) ones. Uses the browser harness of test/e2e (shared, not changed).
  */
 import type { Browser, Page } from "playwright-core";
-import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
-import { ensureBuild } from "../e2e/support/build";
-import { cspViolations, launch, openPage, type Problems } from "../e2e/support/browser";
-import { serveStatic, type StaticServer } from "../e2e/support/static-server";
+import { DEMO_API_KEY, type RunningSimulator } from "../../src/simulator";
+import { cspViolations, type Problems } from "../e2e/support/browser";
+import { openPaneLab, type PaneLab } from "../e2e/support/pane-lab";
 import { openSection } from "../e2e/support/taskpane";
 import {
   HOSTILE_ERROR,
@@ -19,30 +18,22 @@ import {
   type HostileProxy,
 } from "./hostile-proxy";
 
+let lab: PaneLab;
 let simulator: RunningSimulator;
 let proxy: HostileProxy;
-let server: StaticServer;
 let browser: Browser;
 let page: Page;
 let problems: Problems;
 
 beforeAll(async () => {
-  const [built, sim] = await Promise.all([
-    ensureBuild(),
-    startSimulator({ port: 0, rateLimit: null, readings: { preflight: "answer" } }),
-  ]);
-  simulator = sim;
+  lab = await openPaneLab();
+  ({ simulator, browser, page, problems } = lab);
   proxy = await startHostileProxy(simulator.url);
-  server = await serveStatic(built);
-  browser = await launch();
-  ({ page, problems } = await openPage(browser));
-  await page.goto(`${server.url}/taskpane.html?workbook=recording`);
-  await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
 }, 300_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await Promise.all([server?.close(), proxy?.close(), simulator?.close()]);
+  await lab?.close();
+  await proxy?.close();
 });
 
 /** Nothing planted ran or became an element: no handler attributes, no planted image, no flag. */

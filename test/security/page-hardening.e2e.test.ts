@@ -5,11 +5,10 @@
  * page's Content-Security-Policy lets it send requests to no origin but its own and loopback (the
  * deployed builds' named origins are checked in test/security/csp.test.ts).
  */
-import type { Browser, Page } from "playwright-core";
-import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
-import { ensureBuild } from "../e2e/support/build";
-import { launch, openPage, type Problems } from "../e2e/support/browser";
-import { serveStatic, type StaticServer } from "../e2e/support/static-server";
+import type { Page } from "playwright-core";
+import { DEMO_API_KEY, type RunningSimulator } from "../../src/simulator";
+import type { Problems } from "../e2e/support/browser";
+import { openPaneLab, type PaneLab } from "../e2e/support/pane-lab";
 import { openSection } from "../e2e/support/taskpane";
 import { startHostileProxy, type HostileProxy } from "./hostile-proxy";
 
@@ -17,25 +16,16 @@ const PLANTED = "Aave \u202egnp.exe\u202c \u2067isolated\u2069";
 const SHOWN = "Aave \ufffdgnp.exe\ufffd \ufffdisolated\ufffd";
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
+let lab: PaneLab;
 let simulator: RunningSimulator;
 let proxy: HostileProxy;
-let server: StaticServer;
-let browser: Browser;
 let page: Page;
 let problems: Problems;
 
 beforeAll(async () => {
-  const [built, sim] = await Promise.all([
-    ensureBuild(),
-    startSimulator({ port: 0, rateLimit: null }),
-  ]);
-  simulator = sim;
+  lab = await openPaneLab({ simulator: { readings: { preflight: "refuse" } } });
+  ({ simulator, page, problems } = lab);
   proxy = await startHostileProxy(simulator.url, PLANTED);
-  server = await serveStatic(built);
-  browser = await launch();
-  ({ page, problems } = await openPage(browser));
-  await page.goto(`${server.url}/taskpane.html?workbook=recording`);
-  await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
   await page.fill("#base-url input", proxy.url);
   await page.click("#save-connection");
   await page.fill("#api-key input", DEMO_API_KEY);
@@ -44,8 +34,8 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await Promise.all([server?.close(), proxy?.close(), simulator?.close()]);
+  await lab?.close();
+  await proxy?.close();
 });
 
 test("the catalogue lists the name with the placeholder in place of each override", async () => {

@@ -7,41 +7,24 @@
  * Office implementation of those requests writes is checked with office-addin-mock in
  * workbook-writes.test.ts.
  */
-import type { Browser, Page } from "playwright-core";
-import { startSimulator, type RunningSimulator } from "../../src/simulator";
-import { ensureBuild } from "../e2e/support/build";
-import { launch, openPage } from "../e2e/support/browser";
-import { serveStatic, type StaticServer } from "../e2e/support/static-server";
+import type { Page } from "playwright-core";
+import type { RunningSimulator } from "../../src/simulator";
+import { openPaneLab, type PaneLab } from "../e2e/support/pane-lab";
 import { openSection, pick } from "../e2e/support/taskpane";
 
 const SECRET = "sk_live_TaskpaneSecret9081";
 
+let lab: PaneLab;
 let simulator: RunningSimulator;
-let server: StaticServer;
-let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  const [built, sim] = await Promise.all([
-    ensureBuild(),
-    startSimulator({
-      port: 0,
-      rateLimit: null,
-      apiKeys: [SECRET],
-      readings: { preflight: "answer" },
-    }),
-  ]);
-  simulator = sim;
-  server = await serveStatic(built);
-  browser = await launch();
-  ({ page } = await openPage(browser));
-  await page.goto(`${server.url}/taskpane.html?workbook=recording`);
-  await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
+  lab = await openPaneLab({ simulator: { apiKeys: [SECRET] } });
+  ({ simulator, page } = lab);
 }, 300_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await Promise.all([server?.close(), simulator?.close()]);
+  await lab?.close();
 });
 
 async function succeeded(status: string): Promise<void> {
