@@ -2,7 +2,8 @@
  * Hostile service data in the taskpane, in a real browser (Debian's Chromium) on the production build: a
  * service that plants markup in names, descriptions, definitions and error messages, and script, data and
  * look-alike URLs in links. Everything is shown as text, nothing it carries runs, and the only links that
- * open are http(s) ones. Uses the browser harness of test/e2e (shared, not changed).
+ * open are http(s) ones. The build, the simulator and the browser come from the e2e set-up
+ * (test/e2e/support/pane-lab.ts).
  */
 import type { Browser, Page } from "playwright-core";
 import { DEMO_API_KEY, type RunningSimulator } from "../../src/simulator";
