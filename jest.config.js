@@ -1,6 +1,7 @@
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: "node",
+  // jest's node environment with a temporary tree per test file, which spawned processes inherit (see the file).
+  testEnvironment: "<rootDir>/test/support/environment.cjs",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: {
@@ -19,6 +20,4 @@ module.exports = {
     "^office-addin-manifest$": "<rootDir>/test/support/office-addin-manifest-shim.ts",
   },
   testTimeout: 30000,
-  // A cache directory per test file: nothing touches the user's ~/.cache (see the file).
-  setupFilesAfterEnv: ["<rootDir>/test/support/cache-dir.ts"],
 };

@@ -48,7 +48,7 @@ async function cli(argv: string[], env: Record<string, string> = {}) {
     {
       CRYPTOMETRICS_BASE_URL: sim.url,
       CRYPTOMETRICS_API_KEY: DEMO_API_KEY,
-      // This file's own directory (test/support/cache-dir.ts): run() reads the env it is given.
+      // This file's own directory (test/support/environment.cjs): run() reads the env it is given.
       CRYPTOMETRICS_CACHE_DIR: process.env.CRYPTOMETRICS_CACHE_DIR,
       ...env,
     },

@@ -9,7 +9,8 @@ import {
   utimesSync,
   writeFileSync,
 } from "fs";
-import { dirname, join } from "path";
+import { tmpdir } from "os";
+import { join } from "path";
 import { writeNoFollow } from "../../../src/cli/cache/safe-fs";
 import {
   FileBlobStore,
@@ -18,9 +19,9 @@ import {
 } from "../../../src/cli/cache/file-store";
 import { defaultCacheDir } from "../../../src/cli/cache/cache-dir";
 
-/** Inside this file's own temporary tree (test/support/cache-dir.ts), removed when the file ends. */
+/** Inside this file's own temporary directory (test/support/environment.cjs), removed when the file ends. */
 function tempDir(): string {
-  return mkdtempSync(join(dirname(process.env.CRYPTOMETRICS_CACHE_DIR as string), "store-"));
+  return mkdtempSync(join(tmpdir(), "store-"));
 }
 
 describe("file store", () => {

@@ -3,12 +3,13 @@
  * directory's time on disk, so these run on the real clock (about 8 s), beside the unit tests in lock.test.ts.
  */
 import { existsSync, mkdirSync, mkdtempSync, statSync } from "fs";
-import { dirname, join } from "path";
+import { tmpdir } from "os";
+import { join } from "path";
 import { leastRetryMs, STALE_MS, withLock } from "../../../src/cli/cache/lock";
 
-/** Inside this file's own temporary tree (test/support/cache-dir.ts), removed when the file ends. */
+/** Inside this file's own temporary directory (test/support/environment.cjs), removed when the file ends. */
 function tempDir(): string {
-  return mkdtempSync(join(dirname(process.env.CRYPTOMETRICS_CACHE_DIR as string), "lock-"));
+  return mkdtempSync(join(tmpdir(), "lock-"));
 }
 
 describe("a lock left by a process that died holding it", () => {

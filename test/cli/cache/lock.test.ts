@@ -1,12 +1,13 @@
 /** The cache directory's lock: real lock directories in a temporary directory. */
 import { existsSync, mkdtempSync } from "fs";
-import { dirname, join } from "path";
+import { tmpdir } from "os";
+import { join } from "path";
 import { QUEUE_WAIT_MS, withLock } from "../../../src/cli/cache/lock";
 import type { Timers } from "../../../src/client";
 
-/** Inside this file's own temporary tree (test/support/cache-dir.ts), removed when the file ends. */
+/** Inside this file's own temporary directory (test/support/environment.cjs), removed when the file ends. */
 function tempDir(): string {
-  return mkdtempSync(join(dirname(process.env.CRYPTOMETRICS_CACHE_DIR as string), "lock-"));
+  return mkdtempSync(join(tmpdir(), "lock-"));
 }
 
 const turnOfTheLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
