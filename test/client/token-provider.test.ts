@@ -10,7 +10,7 @@ import {
   type AccessToken,
   type TokenSource,
 } from "../../src/client";
-import { ManualTime, flushPromises } from "../support/manual-time";
+import { fakeClock, type FakeClock, flushPromises, MIDDAY_2026 } from "../support/clock";
 
 const ACCOUNT = { username: "alice@firm.example", name: "Alice Analyst" };
 
@@ -20,7 +20,7 @@ class FakeSource implements TokenSource {
   interactiveCalls = 0;
   signedOut = 0;
   private pending: Array<{ resolve: (t: AccessToken) => void; reject: (e: unknown) => void }> = [];
-  constructor(private readonly time: ManualTime) {}
+  constructor(private readonly time: FakeClock) {}
   silent(): Promise<AccessToken> {
     this.silentCalls++;
     return new Promise((resolve, reject) => this.pending.push({ resolve, reject }));
@@ -41,8 +41,8 @@ class FakeSource implements TokenSource {
   }
 }
 
-function setUp(): { time: ManualTime; source: FakeSource; provider: TokenProvider } {
-  const time = new ManualTime();
+function setUp(): { time: FakeClock; source: FakeSource; provider: TokenProvider } {
+  const time = fakeClock(MIDDAY_2026, { held: true });
   const source = new FakeSource(time);
   const provider = new TokenProvider({
     source,

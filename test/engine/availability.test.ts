@@ -9,13 +9,13 @@ import { dayNumber } from "../../src/client/data/days";
 import { SeriesBatcher } from "../../src/engine/series-batcher";
 import { SeriesStore } from "../../src/engine/series-store";
 import { DEFAULT_VARIANT, type SeriesQuery } from "../../src/engine/series-types";
-import { ManualTime } from "../support/manual-time";
+import { fakeClock, MIDDAY_2026 } from "../support/clock";
 import { FakeClient } from "./fake-client";
 
 const WINDOW = 50;
 
 function setup(lookup: AvailabilityLookup) {
-  const time = new ManualTime();
+  const time = fakeClock(MIDDAY_2026, { held: true });
   const client = new FakeClient();
   const store = new SeriesStore(DEFAULT_CACHE_POLICY, time.now);
   const asked: string[] = [];

@@ -6,7 +6,7 @@ import { SeriesBatcher, type FetchGroup } from "../../src/engine/series-batcher"
 import { fetchGroup } from "../../src/engine/series-fetch";
 import { SeriesStore } from "../../src/engine/series-store";
 import { DEFAULT_VARIANT, seriesKey, type SeriesQuery } from "../../src/engine/series-types";
-import { ManualTime } from "../support/manual-time";
+import { fakeClock, MIDDAY_2026 } from "../support/clock";
 import { FakeClient, fakeValue } from "./fake-client";
 
 const WINDOW = 50;
@@ -14,7 +14,7 @@ const DEADLINE = 130_000;
 const STALE_AFTER = 10_000;
 
 function setup(fetch?: FetchGroup) {
-  const time = new ManualTime();
+  const time = fakeClock(MIDDAY_2026, { held: true });
   const client = new FakeClient();
   const store = new SeriesStore(DEFAULT_CACHE_POLICY, time.now);
   const batcher = new SeriesBatcher(

@@ -1,7 +1,7 @@
 import { DEFAULT_CACHE_POLICY, nextDailyUpdate } from "../../src/engine/cache-policy";
 import { KeyedCache } from "../../src/engine/keyed-cache";
 import { SeriesStore } from "../../src/engine/series-store";
-import { ManualTime } from "../support/manual-time";
+import { fakeClock, MIDDAY_2026 } from "../support/clock";
 
 const HOUR = 3_600_000;
 
@@ -18,7 +18,7 @@ describe("series store", () => {
   const points = (days: number[]) => new Map([["", days.map((day) => ({ day, value: day * 10 }))]]);
 
   it("is fresh for what it covers until the next daily update", async () => {
-    const time = new ManualTime(Date.UTC(2026, 10, 20, 23));
+    const time = fakeClock(Date.UTC(2026, 10, 20, 23), { held: true });
     const store = new SeriesStore(DEFAULT_CACHE_POLICY, time.now);
     store.write("k", 1, 5, points([1, 2, 3, 4, 5]), "req");
     expect(store.fresh("k", 2, 4)).toBeDefined();
@@ -29,7 +29,7 @@ describe("series store", () => {
   });
 
   it("replaces the days of a refetched range, dropping days the service no longer returns", () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const store = new SeriesStore(DEFAULT_CACHE_POLICY, time.now);
     store.write("k", 1, 5, points([1, 2, 3, 4, 5]), "first");
     store.write("k", 3, 5, points([3]), "second");
@@ -44,7 +44,7 @@ describe("series store", () => {
   });
 
   it("keeps the previous snapshot after a refresh as a fallback, within the staleness limit", async () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const store = new SeriesStore(DEFAULT_CACHE_POLICY, time.now);
     store.write("k", 1, 5, points([1, 2]), "first");
     store.refresh();
@@ -58,7 +58,7 @@ describe("series store", () => {
   it("stays within its bound on points, dropping the least recently used series", () => {
     const store = new SeriesStore(
       { ...DEFAULT_CACHE_POLICY, maxPoints: 100 },
-      new ManualTime().now
+      fakeClock(MIDDAY_2026, { held: true }).now
     );
     for (let i = 0; i < 10; i++)
       store.write(`k${i}`, 0, 29, points(Array.from({ length: 30 }, (_, d) => d)), "r");
@@ -70,7 +70,7 @@ describe("series store", () => {
 
 describe("keyed cache", () => {
   it("shares one load between concurrent callers and serves later ones from the cache", async () => {
-    const cache = new KeyedCache(DEFAULT_CACHE_POLICY, new ManualTime().now);
+    const cache = new KeyedCache(DEFAULT_CACHE_POLICY, fakeClock(MIDDAY_2026, { held: true }).now);
     const load = jest.fn(async () => ["aave"]);
     const [a, b] = await Promise.all([
       cache.get("projects", "catalogue", load),
@@ -82,7 +82,7 @@ describe("keyed cache", () => {
   });
 
   it("never caches a failure, and falls back to the previous value when a reload fails", async () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const cache = new KeyedCache(DEFAULT_CACHE_POLICY, time.now);
     const boom = new Error("unreachable");
     await expect(cache.get("p", "catalogue", () => Promise.reject(boom))).rejects.toBe(boom);
@@ -98,7 +98,7 @@ describe("keyed cache", () => {
   });
 
   it("shows the previous value when a reload is slow, and takes the reload's value when it comes", async () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const cache = new KeyedCache(DEFAULT_CACHE_POLICY, time.now, time.timers);
     await cache.get("p", "catalogue", async () => "old");
     cache.refresh();
@@ -119,7 +119,7 @@ describe("keyed cache", () => {
   });
 
   it("reloads catalogues after a day", async () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const cache = new KeyedCache(DEFAULT_CACHE_POLICY, time.now);
     const load = jest.fn(async () => "v");
     await cache.get("p", "catalogue", load);

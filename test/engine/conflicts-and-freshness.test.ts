@@ -15,7 +15,7 @@ import { seriesCodec } from "../../src/engine/saved-entries";
 import { fetchGroup, type GroupRequest, type SeriesClient } from "../../src/engine/series-fetch";
 import { SeriesStore } from "../../src/engine/series-store";
 import { DEFAULT_VARIANT, seriesKey, type SeriesQuery } from "../../src/engine/series-types";
-import { ManualTime } from "../support/manual-time";
+import { fakeClock, MIDDAY_2026 } from "../support/clock";
 
 const d = dayNumber;
 const META = { requests: 1, simulated: true, redirects: [] };
@@ -137,7 +137,7 @@ describe("days sent twice with different values", () => {
   });
 
   it("stay conflicts in the cache and in the saved cache", () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const store = new SeriesStore(DEFAULT_CACHE_POLICY, time.now);
     const key = seriesKey(query("aave", "fees"));
     store.write(
@@ -221,7 +221,7 @@ describe("a day whose rows split unasked cannot be told apart", () => {
   });
 
   it("stays a split conflict in the cache and in the saved cache", async () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const store = new SeriesStore(DEFAULT_CACHE_POLICY, time.now);
     const key = seriesKey(q);
     store.write(key, q.start, q.end, (await fetched()).results.get(key)!.dims, "test");
@@ -256,7 +256,7 @@ describe("an answer that lacks today", () => {
 
   it("is fresh for a short while, not until the next daily update, when it reaches today", async () => {
     // 00:05 UTC: the service may not have published the day yet.
-    const time = new ManualTime(Date.UTC(2026, 10, 20, 0, 5));
+    const time = fakeClock(Date.UTC(2026, 10, 20, 0, 5), { held: true });
     const store = new SeriesStore(policy, time.now);
     store.write("k", d("2026-10-16"), Infinity, points("2026-11-19"), "test");
     expect(store.fresh("k", d("2026-11-20"), d("2026-11-20"))).toBeDefined();
@@ -271,7 +271,7 @@ describe("an answer that lacks today", () => {
 
   it("comes back from the saved cache with its short lifetime, not fresh until the daily update", async () => {
     const start = Date.UTC(2026, 10, 20, 0, 5);
-    const time = new ManualTime(start);
+    const time = fakeClock(start, { held: true });
     const store = new SeriesStore(policy, time.now);
     store.write("lacks", d("2026-10-16"), Infinity, points("2026-11-19"), "test");
     store.write("holds", d("2026-10-16"), Infinity, points("2026-11-20"), "test");
@@ -292,7 +292,7 @@ describe("an answer that lacks today", () => {
   });
 
   it("stays fresh until the daily update when it holds today, or when it ends before today", async () => {
-    const time = new ManualTime(Date.UTC(2026, 10, 20, 0, 5));
+    const time = fakeClock(Date.UTC(2026, 10, 20, 0, 5), { held: true });
     const store = new SeriesStore(policy, time.now);
     store.write("today", d("2026-10-16"), Infinity, points("2026-11-20"), "test");
     store.write("history", d("2024-01-01"), d("2024-03-31"), points("2024-03-31"), "test");

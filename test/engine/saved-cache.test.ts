@@ -16,7 +16,7 @@ import {
   type SeriesAnswer,
   type SeriesQuery,
 } from "../../src/engine/series-types";
-import { ManualTime } from "../support/manual-time";
+import { fakeClock, type FakeClock, MIDDAY_2026 } from "../support/clock";
 import { MemoryBlobStore } from "../support/memory-blob-store";
 import { FakeClient, fakeValue } from "./fake-client";
 
@@ -53,7 +53,7 @@ function engineClient(fake: FakeClient, counter: { lists: number }): EngineClien
 
 /** One session: an engine with its own memory over the shared saved store. */
 function session(
-  time: ManualTime,
+  time: FakeClock,
   store: MemoryBlobStore,
   ns: { value: string | undefined } = { value: "https://metrics.example#abc" }
 ) {
@@ -87,7 +87,7 @@ function q(projectId: string, metricId: string, start: string, end = start): Ser
 }
 
 /** Moves the manual clock until the promise settles (reads, the batching window, writes). */
-async function settle<T>(time: ManualTime, promise: Promise<T>): Promise<T> {
+async function settle<T>(time: FakeClock, promise: Promise<T>): Promise<T> {
   let done = false;
   const tracked = promise.finally(() => {
     done = true;
@@ -100,7 +100,7 @@ function values(answer: SeriesAnswer): Array<number | null> {
   return (answer.dims.get("") ?? []).map((p) => p.value);
 }
 
-async function firstSession(time: ManualTime, store: MemoryBlobStore) {
+async function firstSession(time: FakeClock, store: MemoryBlobStore) {
   const s = session(time, store);
   const answer = await settle(time, s.engine.series(q("aave", "fees", "2025-03-01", "2025-03-05")));
   // The batching window and the saved-cache look-up run on the manual clock: the answers came just now.
@@ -114,7 +114,7 @@ async function firstSession(time: ManualTime, store: MemoryBlobStore) {
 
 describe("engine over a saved cache", () => {
   it("answers a new session on the same day from the saved cache, with no request, flagged as saved", async () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const store = new MemoryBlobStore();
     const first = await firstSession(time, store);
     expect(first.fake.calls).toHaveLength(1);
@@ -143,7 +143,7 @@ describe("engine over a saved cache", () => {
   });
 
   it("asks the service again after the next daily update, and shows the saved values, flagged stale, when it cannot answer", async () => {
-    const time = new ManualTime(Date.UTC(2026, 10, 20, 22));
+    const time = fakeClock(Date.UTC(2026, 10, 20, 22), { held: true });
     const store = new MemoryBlobStore();
     const first = await firstSession(time, store);
 
@@ -168,7 +168,7 @@ describe("engine over a saved cache", () => {
   });
 
   it("does not take saved answers as fresh after a refresh in the new session", async () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const store = new MemoryBlobStore();
     await firstSession(time, store);
     await time.advance(HOUR);
@@ -181,7 +181,7 @@ describe("engine over a saved cache", () => {
   });
 
   it("keeps one service and key apart from another", async () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const store = new MemoryBlobStore();
     await firstSession(time, store);
     const other = session(time, store, { value: "https://metrics.example#def" });
@@ -191,7 +191,7 @@ describe("engine over a saved cache", () => {
   });
 
   it("drops a corrupt entry with a note and fetches afresh", async () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const store = new MemoryBlobStore();
     await firstSession(time, store);
     const [key] = store.keysOf("series");
@@ -211,7 +211,7 @@ describe("engine over a saved cache", () => {
   });
 
   it("refuses an entry whose values are not numbers, or that claims another key, or an older format", async () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const store = new MemoryBlobStore();
     await firstSession(time, store);
     const [series] = store.keysOf("series");
@@ -249,7 +249,7 @@ describe("engine over a saved cache", () => {
   });
 
   it("refuses a catalogue whose items are not projects", async () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const store = new MemoryBlobStore();
     await firstSession(time, store);
     const [projects] = store.keysOf("entry");
@@ -262,7 +262,7 @@ describe("engine over a saved cache", () => {
   });
 
   it("goes to the service when the saved cache does not answer, and never fails a cell for it", async () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const store = new MemoryBlobStore();
     await firstSession(time, store);
     store.failure = "hang";
@@ -286,7 +286,7 @@ describe("engine over a saved cache", () => {
   });
 
   it("saves nothing and reads nothing without a key", async () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const store = new MemoryBlobStore();
     const s = session(time, store, { value: undefined });
     await settle(time, s.engine.series(q("aave", "fees", "2025-03-01")));
@@ -295,7 +295,7 @@ describe("engine over a saved cache", () => {
   });
 
   it("clears every saved entry, including answers not yet written", async () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const store = new MemoryBlobStore();
     const first = await firstSession(time, store);
     await settle(time, first.engine.series(q("uniswap", "fees", "2025-03-01")));
@@ -308,7 +308,7 @@ describe("engine over a saved cache", () => {
 
 describe("answers that cannot be written as text", () => {
   it("skips an answer nested too deeply to save, with a note, and saves the rest of its batch", async () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const store = new MemoryBlobStore();
     const notes: string[] = [];
     const saved = new PersistentCache({

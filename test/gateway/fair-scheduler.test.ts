@@ -1,5 +1,5 @@
 import { FairScheduler, type UserCap } from "../../src/gateway/fair-scheduler";
-import { ManualTime } from "../support/manual-time";
+import { fakeClock, MIDDAY_2026 } from "../support/clock";
 
 /** A job that ends when told to, recording when it started. */
 function jobs(started: string[]) {
@@ -31,7 +31,7 @@ describe("the fair scheduler", () => {
   });
 
   it("lets others go first while a user is over their share, and that user's turn comes back", async () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const started: string[] = [];
     const { job, finish } = jobs(started);
     let taken = 0;

@@ -1,38 +1,19 @@
 /**
  * The ground the reliability suites stand on: virtual time that moves only when nothing real is pending,
- * and a driver that reports work nothing can ever settle (a cell stuck on #BUSY!).
+ * and a driver that reports work nothing can ever settle (a cell stuck on #BUSY!). The clock itself (a held
+ * fake clock, test/support/clock.ts) is tested with the other fake clocks in test/support/clock.test.ts.
  */
+import { createSleep } from "../../src/client";
 import { drive, StuckError } from "../harness/faults/driver";
 import { openLab, type Lab } from "../harness/faults/lab";
 import { trackFetch } from "../harness/faults/tracked-fetch";
-import { VirtualTime } from "../harness/faults/virtual-time";
+import { fakeClock } from "../support/clock";
 
-describe("virtual time", () => {
-  it("fires timers in due order, moving the clock to each", () => {
-    const time = new VirtualTime(1_000);
-    const fired: Array<[string, number]> = [];
-    time.timers.setTimeout(() => fired.push(["b", time.now()]), 200);
-    time.timers.setTimeout(() => fired.push(["a", time.now()]), 100);
-    const cleared = time.timers.setTimeout(() => fired.push(["never", time.now()]), 150);
-    time.timers.clearTimeout(cleared);
-    while (time.fireNext());
-    expect(fired).toEqual([
-      ["a", 1_100],
-      ["b", 1_200],
-    ]);
-    expect(time.timersPending).toBe(0);
-  });
-
-  it("runs timers that a jump made due, late but in order, and never moves backwards", () => {
-    const time = new VirtualTime(0);
-    const fired: number[] = [];
-    time.timers.setTimeout(() => fired.push(time.now()), 10);
-    time.jump(86_400_000);
-    time.fireNext();
-    expect(fired).toEqual([86_400_000]);
-    expect(() => time.jump(-1)).toThrow(RangeError);
-  });
-});
+/** A held clock with the client's own sleep over its timers, as the lab sets them up. */
+function virtualTime(start: number) {
+  const time = fakeClock(start, { held: true });
+  return { time, sleep: createSleep(time.timers) };
+}
 
 describe("the driver", () => {
   const idleIo = trackFetch(async () => {
@@ -40,11 +21,11 @@ describe("the driver", () => {
   });
 
   it("settles work that waits on a chain of timers, in virtual time only", async () => {
-    const time = new VirtualTime(0);
+    const { time, sleep } = virtualTime(0);
     const realStart = Date.now();
     const work = (async () => {
-      await time.sleep(60_000);
-      await time.sleep(60_000);
+      await sleep(60_000);
+      await sleep(60_000);
       return time.now();
     })();
     await expect(drive({ time, io: idleIo }, work)).resolves.toBe(120_000);
@@ -52,14 +33,14 @@ describe("the driver", () => {
   });
 
   it("reports work that nothing pending can ever settle", async () => {
-    const time = new VirtualTime(0);
+    const { time } = virtualTime(0);
     const never = new Promise<void>(() => undefined);
     await expect(drive({ time, io: idleIo }, never)).rejects.toThrow(StuckError);
   });
 
   it("gives up on work still pending after its virtual limit", async () => {
-    const time = new VirtualTime(0);
-    const slow = time.sleep(7_200_000);
+    const { time, sleep } = virtualTime(0);
+    const slow = sleep(7_200_000);
     await expect(drive({ time, io: idleIo }, slow, { virtualMs: 3_600_000 })).rejects.toThrow(
       /did not settle within 3600000 ms/
     );

@@ -14,7 +14,7 @@ import {
   testConnection,
   type ConnectionOutcome,
 } from "../../src/runtime/connection-test";
-import { ManualTime } from "../support/manual-time";
+import { fakeClock, type FakeClock, MIDDAY_2026 } from "../support/clock";
 
 const noWait = async (): Promise<void> => undefined;
 let sim: RunningSimulator;
@@ -117,7 +117,7 @@ describe("the test's own policy: a verdict within 3 seconds", () => {
     new Promise((_resolve, reject) => {
       init.signal?.addEventListener("abort", () => reject(new Error("aborted")));
     });
-  const probe = (time: ManualTime, fetch: FetchLike) =>
+  const probe = (time: FakeClock, fetch: FetchLike) =>
     createClient({
       baseUrl: "https://metrics.example.com",
       apiKey: DEMO_API_KEY,
@@ -129,7 +129,7 @@ describe("the test's own policy: a verdict within 3 seconds", () => {
     });
 
   test("a service that never answers is 'unreachable' at 2.8 s of the clock, not after the full retry budget", async () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     let outcome: ConnectionOutcome | undefined;
     void testConnection(async () => probe(time, hanging)).then((o) => (outcome = o));
     await time.advance(2_799);
@@ -140,7 +140,7 @@ describe("the test's own policy: a verdict within 3 seconds", () => {
   });
 
   test("a refused connection is 'unreachable' after one short retry", async () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     let calls = 0;
     const refused: FetchLike = async () => {
       calls++;

@@ -15,7 +15,7 @@ import { PersistentCache } from "../../src/engine/persistence";
 import { DEFAULT_VARIANT } from "../../src/engine/series-types";
 import { namespaceSource } from "../../src/runtime/cache-namespace";
 import { IdbBlobStore } from "../../src/runtime/idb-store";
-import { ManualTime } from "../support/manual-time";
+import { fakeClock, type FakeClock, MIDDAY_2026 } from "../support/clock";
 import { FakeClient } from "../engine/fake-client";
 
 let databases = 0;
@@ -52,7 +52,7 @@ describe("IndexedDB store", () => {
   });
 
   it("stays within its bound, removing the least recently used entries first", async () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const store = new IdbBlobStore({ database: freshName(), maxBytes: 10_000, now: time.now });
     // Four entries of about 3 kB: the fourth goes over 10 kB.
     for (const key of ["k1", "k2", "k3"]) {
@@ -79,7 +79,7 @@ describe("the engine over IndexedDB", () => {
   const KEY = "cm_live_7Hq2ZkT9wXb41sVfD0aQ";
   const digest = async (s: string) => createHash("sha256").update(s).digest("hex");
 
-  function session(time: ManualTime, database: string) {
+  function session(time: FakeClock, database: string) {
     const fake = new FakeClient();
     const unused = (): Promise<never> => Promise.reject(new Error("not used"));
     const client: EngineClient = {
@@ -112,7 +112,7 @@ describe("the engine over IndexedDB", () => {
     };
   }
 
-  async function settle<T>(time: ManualTime, promise: Promise<T>): Promise<T> {
+  async function settle<T>(time: FakeClock, promise: Promise<T>): Promise<T> {
     let done = false;
     const tracked = promise.finally(() => (done = true));
     // fake-indexeddb answers on real macrotasks: let them run between steps of the manual clock.
@@ -134,7 +134,7 @@ describe("the engine over IndexedDB", () => {
   );
 
   it("reopens on the same day without a request, and the key is nowhere in the database", async () => {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const database = freshName();
     const first = session(time, database);
     const before = await settle(time, Promise.all(cells.map((c) => first.engine.series(c))));

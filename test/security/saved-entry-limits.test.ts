@@ -16,7 +16,7 @@ import {
 } from "../../src/engine/persistence";
 import { MAX_SAVED_POINTS, savedPoints } from "../../src/engine/saved-entries";
 import type { SnapshotData } from "../../src/engine/series-store";
-import { ManualTime } from "../support/manual-time";
+import { fakeClock, MIDDAY_2026 } from "../support/clock";
 import { MemoryBlobStore } from "../support/memory-blob-store";
 
 describe("the size of a saved answer, counted before its text is built", () => {
@@ -57,7 +57,7 @@ describe("the size of a saved answer, counted before its text is built", () => {
 
 describe("a saved cache given answers past the limit", () => {
   function cache() {
-    const time = new ManualTime();
+    const time = fakeClock(MIDDAY_2026, { held: true });
     const store = new MemoryBlobStore();
     const notes: string[] = [];
     const saved = new PersistentCache({

@@ -1,13 +1,16 @@
 /**
  * The tests' one fake clock, and timers that fire only when a test says so. Nothing here waits for real.
  *
- * A clock's sleeps behave one of two ways, chosen when it is made:
+ * A clock's sleeps and timers behave one of two ways, chosen when it is made:
  * - instant (the default): a sleep lets everything already due run, then moves the clock on by its length
  *   and resolves, so a retry schedule or a limiter's pacing plays out at once and `sleeps` says what it
- *   asked for;
- * - held: a sleep waits until it is woken, by the test (`lastHeld().wake()`) or by `drive(work)`, which
- *   wakes the earliest due whenever everything else is idle (several limiters on one clock take turns in
- *   time order). Waking moves the clock to the sleep's due time.
+ *   asked for; a timer fires once such a sleep of its length ends;
+ * - held: sleeps and timers wait, each due at the time it was set plus its delay, until something moves
+ *   them: the test (`lastHeld().wake()`, `fireNext()`), `advance(ms)`, which fires everything due on the
+ *   way in time order as the time passes, or `drive(work)`, which fires the earliest due whenever
+ *   everything else is idle (several limiters on one clock take turns in time order). Firing moves the
+ *   clock to the due time, never back. The fault lab's driver (test/harness/faults/driver.ts) runs a
+ *   whole workbook over real HTTP on a held clock with `nextDue()` and `fireNext()`.
  * Either way a sleep honours its abort signal as the client's own sleep does: an already aborted signal
  * rejects at once, and an abort rejects with the signal's reason.
  */
@@ -16,6 +19,9 @@ import { abortReason } from "../../src/client/http/abort";
 
 /** Noon UTC on 1 June 2024: a date inside every fixture's data. */
 export const DEFAULT_START = Date.UTC(2024, 5, 1, 12);
+
+/** Noon UTC on 20 November 2026: the engine's, runtime's and gateway's tests are set on this day. */
+export const MIDDAY_2026 = Date.UTC(2026, 10, 20, 12);
 
 /** A sleep on a held clock: how long it asked for, when it is due, its signal, and how to wake it. */
 export interface HeldSleep {
@@ -27,18 +33,26 @@ export interface HeldSleep {
 }
 
 export interface FakeClockOptions {
-  /** Sleeps wait until the test or `drive` wakes them, instead of passing at once. */
+  /** Sleeps and timers wait until the test, `advance` or `drive` moves them, instead of passing at once. */
   held?: boolean;
+}
+
+/** A held sleep or timer: due at `at`; among equals, the first set (lower `seq`) goes first. */
+interface Due {
+  readonly at: number;
+  readonly seq: number;
+  readonly fire: () => void;
 }
 
 export class FakeClock {
   private t: number;
+  private seq = 0;
   /** The length of every sleep that began, in order (one with an already aborted signal begins none). */
   readonly sleeps: number[] = [];
   /** On a held clock, every sleep that began, in order, woken, aborted or still waiting. */
   readonly held: HeldSleep[] = [];
-  /** Held sleeps neither woken nor aborted yet. */
-  private readonly waiting = new Set<HeldSleep>();
+  /** On a held clock, the sleeps and timers neither fired, woken, aborted nor cleared, by `seq`. */
+  private readonly pending = new Map<number, Due>();
 
   constructor(
     start = DEFAULT_START,
@@ -49,9 +63,30 @@ export class FakeClock {
 
   readonly now = (): number => this.t;
 
-  /** Moves the clock on by `ms` without waking anyone. */
-  advance(ms: number): void {
+  /**
+   * Moves the clock forward (a night, a weekend) without firing anything: on a held clock, what became
+   * due fires, late but in order, the next time something moves it.
+   */
+  jump(ms: number): void {
+    if (!(ms >= 0)) throw new RangeError(`jump: ms must be >= 0, got ${ms}`);
     this.t += ms;
+  }
+
+  /**
+   * Lets `ms` pass: fires every held timer and wakes every held sleep due by then, in time order, moving
+   * the clock to each, with promise callbacks let run between them (so one set in passing fires too if
+   * due); then the clock stands at the end.
+   */
+  async advance(ms: number): Promise<void> {
+    const target = this.t + ms;
+    for (;;) {
+      await flushPromises();
+      const due = this.earliest();
+      if (!due || due.at > target) break;
+      this.fire(due);
+    }
+    this.t = target;
+    await flushPromises();
   }
 
   readonly sleep: Sleep = (ms, signal) =>
@@ -71,31 +106,73 @@ export class FakeClock {
     return this.held[count - 1];
   }
 
-  /** Runs until `work` settles, waking the earliest waiting sleep whenever everything else is idle. */
+  /** Runs until `work` settles, firing the earliest held sleep or timer whenever everything else is idle. */
   async drive<T>(work: Promise<T>): Promise<T> {
     let done = false;
     const tracked = work.finally(() => (done = true));
     while (!done) {
       await nextTurn();
-      if (done || this.waiting.size === 0) continue;
-      // The earliest due; among equals, the first to begin.
-      [...this.waiting].reduce((a, b) => (b.at < a.at ? b : a)).wake();
+      if (!done) this.fireNext();
     }
     return tracked;
   }
 
   /**
-   * Timers on this clock: each fires once a sleep of its length ends (at once on an instant clock, when
-   * woken or driven on a held one); clearing one aborts its sleep.
+   * Timers on this clock. On an instant clock each fires once a sleep of its length ends (clearing one
+   * aborts that sleep); on a held clock each waits with the held sleeps until fired, advanced past or driven.
    */
   readonly timers: Timers = {
     setTimeout: (fn, ms) => {
+      if (this.options.held) return this.hold(ms, fn).seq;
       const controller = new AbortController();
       this.sleep(ms, controller.signal).then(fn, () => undefined);
       return controller;
     },
-    clearTimeout: (handle) => (handle as AbortController).abort(),
+    clearTimeout: (handle) => {
+      if (handle instanceof AbortController) handle.abort();
+      else this.pending.delete(handle as number);
+    },
   };
+
+  /** Held sleeps and timers not yet fired, woken, aborted or cleared: after settled work, a leak. */
+  get timersPending(): number {
+    return this.pending.size;
+  }
+
+  /** When the earliest held sleep or timer is due, if any. */
+  nextDue(): number | undefined {
+    return this.earliest()?.at;
+  }
+
+  /** Fires the earliest held sleep or timer, moving the clock to its time; false when none is pending. */
+  fireNext(): boolean {
+    const due = this.earliest();
+    if (!due) return false;
+    this.fire(due);
+    return true;
+  }
+
+  private earliest(): Due | undefined {
+    let best: Due | undefined;
+    for (const d of this.pending.values()) {
+      if (!best || d.at < best.at || (d.at === best.at && d.seq < best.seq)) best = d;
+    }
+    return best;
+  }
+
+  private fire(due: Due): void {
+    this.pending.delete(due.seq);
+    this.t = Math.max(this.t, due.at);
+    due.fire();
+  }
+
+  /** Queues `fire` at now + `ms`; a NaN or negative delay is due at once, as with the platform's setTimeout. */
+  private hold(ms: number, fire: () => void): Due {
+    const seq = ++this.seq;
+    const due: Due = { at: this.t + (Number.isFinite(ms) && ms > 0 ? ms : 0), seq, fire };
+    this.pending.set(seq, due);
+    return due;
+  }
 
   private async instantSleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) throw abortReason(signal);
@@ -113,29 +190,28 @@ export class FakeClock {
         return;
       }
       const onAbort = (): void => {
-        this.waiting.delete(sleep);
+        this.pending.delete(due.seq);
         reject(abortReason(signal as AbortSignal));
       };
-      const sleep: HeldSleep = {
+      const due = this.hold(ms, () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      });
+      this.sleeps.push(ms);
+      this.held.push({
         ms,
-        at: this.t + Math.max(0, ms),
+        at: due.at,
         signal,
         wake: () => {
-          if (!this.waiting.delete(sleep)) return;
-          signal?.removeEventListener("abort", onAbort);
-          this.t = Math.max(this.t, sleep.at);
-          resolve();
+          if (this.pending.has(due.seq)) this.fire(due);
         },
-      };
-      this.sleeps.push(ms);
-      this.held.push(sleep);
-      this.waiting.add(sleep);
+      });
       signal?.addEventListener("abort", onAbort, { once: true });
     });
   }
 }
 
-/** A fake clock starting at `start`; sleeps pass at once unless `held`. */
+/** A fake clock starting at `start`; sleeps and timers pass at once unless `held`. */
 export function fakeClock(start = DEFAULT_START, options: FakeClockOptions = {}): FakeClock {
   return new FakeClock(start, options);
 }
@@ -182,4 +258,9 @@ export function capturedTimers() {
 /** Resolves on the next macrotask: lets pending promise chains run. */
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Lets every queued promise callback run (several rounds, for chains), without leaving the microtask queue. */
+export async function flushPromises(rounds = 20): Promise<void> {
+  for (let i = 0; i < rounds; i++) await Promise.resolve();
 }

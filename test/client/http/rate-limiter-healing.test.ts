@@ -139,7 +139,7 @@ describe("a process that is interrupted", () => {
     });
     const finished = await Promise.all([limiter.acquire(), limiter.acquire(), limiter.acquire()]);
     expect(ledger.record.open).toHaveLength(3);
-    clock.advance(400);
+    clock.jump(400);
     limiter.release();
     await limiter.settled();
     expect(ledger.record.open).toEqual([]);

@@ -39,7 +39,7 @@ describe("rate limiter", () => {
           for (const gap of gaps) {
             // Grants already made are recorded before time moves on.
             await tick();
-            clock.advance(gap);
+            clock.jump(gap);
             pending.push(limiter.acquire().then(() => void starts.push(clock.now())));
           }
           await Promise.all(pending);
@@ -137,7 +137,7 @@ describe("rate limiter", () => {
       pausedUntil: null,
       remembered: 5,
     });
-    clock.advance(60_000);
+    clock.jump(60_000);
     expect(limiter.stats().used).toBe(0);
   });
 
@@ -388,7 +388,7 @@ describe("rate limiter bounds and settings", () => {
     });
     for (let i = 0; i < 50; i++) {
       await limiter.acquire();
-      clock.advance(400);
+      clock.jump(400);
     }
     expect(limiter.stats().remembered).toBeLessThanOrEqual(3);
     // A start exactly one window (plus margin) old no longer counts: it is forgotten at that instant.
@@ -400,9 +400,9 @@ describe("rate limiter bounds and settings", () => {
       sleep: clock.sleep,
     });
     await fresh.acquire();
-    clock.advance(999);
+    clock.jump(999);
     expect(fresh.stats().remembered).toBe(1);
-    clock.advance(1);
+    clock.jump(1);
     expect(fresh.stats()).toMatchObject({ remembered: 0, used: 0, nextSlotInMs: 0 });
   });
 
@@ -416,7 +416,7 @@ describe("rate limiter bounds and settings", () => {
       sleep: clock.sleep,
     });
     for (const at of [0, 100, 200, 300, 400]) {
-      clock.advance(at - clock.now());
+      clock.jump(at - clock.now());
       await limiter.acquire();
     }
     limiter.configure({ limit: 2, marginMs: 0 });

@@ -3,8 +3,8 @@
  * on until the work settles. When nothing is on the wire and no timer is pending but the work has not
  * settled, nothing can ever settle it: in Excel that is a cell on #BUSY! for good, and here it is an error.
  */
+import type { FakeClock } from "../../support/clock";
 import type { TrackedFetch } from "./tracked-fetch";
-import type { VirtualTime } from "./virtual-time";
 
 export class StuckError extends Error {
   constructor(message: string) {
@@ -21,7 +21,7 @@ export interface DriverLimits {
 }
 
 export interface Clocked {
-  time: VirtualTime;
+  time: FakeClock;
   io: TrackedFetch;
 }
 

@@ -3,7 +3,7 @@
  * limiter, engine, diagnostics) configured as the Excel page configures it, and a record of what the client
  * did. Used by `npm run faults`, `npm run soak` and the reliability tests.
  */
-import type { ClientEvent, FetchLike } from "../../../src/client";
+import { createSleep, type ClientEvent, type FetchLike } from "../../../src/client";
 import type { EngineOptions } from "../../../src/engine/engine";
 import { configureRuntime, type Runtime } from "../../../src/runtime/runtime";
 import { EXCEL_STAND_IN, installHost } from "../../../src/sheet/host";
@@ -14,9 +14,9 @@ import {
   type RunningSimulator,
   type SimulatorKnobs,
 } from "../../../src/simulator";
+import { fakeClock, type FakeClock } from "../../support/clock";
 import { drive, idle, type DriverLimits } from "./driver";
 import { trackFetch, type TrackedFetch } from "./tracked-fetch";
-import { VirtualTime } from "./virtual-time";
 
 /** 2026-11-20 12:00 UTC: midday, so hours of faults stay within one service day. */
 export const LAB_START = Date.UTC(2026, 10, 20, 12);
@@ -52,7 +52,7 @@ export interface RequestStart {
 
 export interface Lab {
   readonly sim: RunningSimulator;
-  readonly time: VirtualTime;
+  readonly time: FakeClock;
   readonly io: TrackedFetch;
   /** The shared runtime; replaced by reset(). */
   readonly runtime: Runtime;
@@ -96,7 +96,14 @@ function hangs(knob: SimulatorKnobs["hang"]): (url: string) => boolean {
 
 export async function openLab(options: LabOptions = {}): Promise<Lab> {
   installHost(EXCEL_STAND_IN);
-  const time = new VirtualTime(options.start ?? LAB_START);
+  // Virtual time for whole-workbook runs over real HTTP: a clock and timers that move only when the driver
+  // (driver.ts) says so. The client's per-attempt time-outs, its call deadline, backoff waits, the rate
+  // limiter's windows, the engine's batching window and the simulator's own clock all read this one clock, so
+  // a two-minute deadline or a one-minute rate-limit window costs no real time, and every duration measured in
+  // it is what a user would have waited. It is the tests' held fake clock; sleeps are the client's own
+  // createSleep over its timers, as in production, and unrecorded, so a soak's memory stays flat.
+  const time = fakeClock(options.start ?? LAB_START, { held: true });
+  const sleep = createSleep(time.timers);
   const sim = await startSimulator({
     port: 0,
     now: time.now,
@@ -117,7 +124,7 @@ export async function openLab(options: LabOptions = {}): Promise<Lab> {
       fetch: o.wrapFetch ? o.wrapFetch(io.fetch) : io.fetch,
       now: time.now,
       timers: time.timers,
-      sleep: time.sleep,
+      sleep,
       rateLimitPerMinute: o.rateLimitPerMinute ?? 60,
       client: { random: seededRandom(o.seed ?? 1) },
       engine: o.engine,
