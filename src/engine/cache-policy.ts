@@ -1,6 +1,7 @@
 /**
  * Cache lifetimes and bounds, as data. Each default says why.
  */
+import { isCryptometricsError } from "../client";
 export interface CachePolicy {
   /** Project, metric and sector lists and details. */
   catalogueTtlMs: number;
@@ -57,4 +58,18 @@ const DAY_MS = 24 * HOUR_MS;
 export function nextDailyUpdate(now: number, utcHour: number): number {
   const todayUpdate = Math.floor(now / DAY_MS) * DAY_MS + utcHour * HOUR_MS;
   return todayUpdate > now ? todayUpdate : todayUpdate + DAY_MS;
+}
+
+/**
+ * When an earlier value may stand in for a failed reload (stale-if-error), and when it may not. The service
+ * refusing the key (401) or the plan (402, 403), and a key missing or unreadable, are not outages to ride
+ * out: a revoked key or a lapsed plan must not keep a model showing last week's figures as if nothing
+ * happened. Those cells fail with what was refused; every other failure may fall back to what was fetched
+ * before (flagged stale, up to the cache policy's limit).
+ */
+export function staleMayCover(error: unknown): boolean {
+  return !(
+    isCryptometricsError(error) &&
+    (error.kind === "unauthorized" || error.kind === "subscription")
+  );
 }

@@ -20,7 +20,8 @@
  */
 import { formatDay } from "../client";
 import type { Aggregation } from "./metric-kinds";
-import { aggregate, type DayPoint, type Fill } from "./series-ops";
+import { aggregate, type DayPoint } from "./series-ops";
+import type { Fill } from "./metric-kinds";
 
 /** fill=previous carries a value across gaps of at most this many days (and reads this far back for it). */
 export const FILL_LOOKBACK_DAYS = 90;
@@ -237,7 +238,7 @@ export interface FigureWords {
   /** The service's day (UTC): a day after it is "after today". */
   today: number;
   /**
-   * The hint for gaps, when a fill the metric admits would fill them (fill-rules.ts): given only for days known
+   * The hint for gaps, when a fill the metric admits would fill them (metric-kinds.ts, fillRefusal): given only for days known
    * to be inside the data, never for days before a launch or for conflicts.
    */
   fillHint?: string;

@@ -7,10 +7,9 @@
  * saved in an earlier session is fresh until the expiry it was saved with (unless this session refreshed
  * since), and otherwise the fallback it would have been. Every fetched answer is saved.
  */
-import { staleMayCover } from "./stale-rules";
 import { LruCache } from "./lru";
 import type { Timers } from "../client";
-import { nextDailyUpdate, type CachePolicy } from "./cache-policy";
+import { nextDailyUpdate, staleMayCover, type CachePolicy } from "./cache-policy";
 import type { Persisted } from "./persistence";
 import type { EntryData } from "./saved-entries";
 
@@ -142,7 +141,7 @@ export class KeyedCache {
     try {
       return old ? await this.staleIfSlow(flight, old) : { value: await flight, cached: false };
     } catch (error) {
-      // Not when the key or the plan was refused (stale-rules.ts).
+      // Not when the key or the plan was refused (cache-policy.ts, staleMayCover).
       const fallback = staleMayCover(error) ? this.usable(this.stored.get(key)) : undefined;
       if (fallback) {
         return {

@@ -9,7 +9,7 @@
  * left to its deadline), a deadline bounds each call, and a cancelled call leaves the batch (the request
  * itself is aborted once nobody waits for it).
  */
-import { staleMayCover } from "./stale-rules";
+import { staleMayCover } from "./cache-policy";
 import { CryptometricsError, type Timers } from "../client";
 import { groupRequests, type Universe } from "./series-grouping";
 import { hasAnyValue, notAvailableIssue, type AvailabilityLookup } from "./availability";
@@ -325,7 +325,7 @@ export class SeriesBatcher {
 
   /**
    * Resolve with the last good answer when there is one (stale-if-error), else reject. Never for a refused
-   * key or plan (stale-rules.ts).
+   * key or plan (cache-policy.ts, staleMayCover).
    */
   private fail(w: Waiter, error: unknown): void {
     const stale = staleMayCover(error)

@@ -21,8 +21,6 @@ export interface DayPoint {
   split?: true;
 }
 
-export type Fill = "none" | "previous" | "zero";
-
 /** Points with start <= day <= end (either bound may be open). */
 export function slicePoints(points: readonly DayPoint[], start: number, end: number): DayPoint[] {
   return points.filter((p) => p.day >= start && p.day <= end);

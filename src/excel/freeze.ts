@@ -9,7 +9,7 @@
  * cannot overwrite a neighbour's data or shift anyone's references, it moves with the cell, and it shows on
  * hover to whoever opens the file. Excel without notes (ExcelApi 1.18) gets a comment (1.10) instead.
  */
-import { inertText } from "../sheet/inert-text";
+import { inertText } from "../sheet/safe-text";
 import { isCryptoFormula, WorkbookError, type FreezeResult, type FreezeScope } from "./port";
 import type { ExcelRun, Supports } from "./office-host";
 import { messageOf } from "../client";

@@ -3,7 +3,7 @@
  * (office-workbook.ts) does it with Excel.run; in a plain browser (the browser tests, a demo) a
  * recording implementation keeps the requests so they can be inspected. UI code never calls Excel itself.
  */
-import { inertText } from "../sheet/inert-text";
+import { inertText } from "../sheet/safe-text";
 
 /**
  * A cell's content: a formula the add-in wrote, or a constant. Strings are always text, never formulas:

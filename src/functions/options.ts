@@ -7,7 +7,7 @@ import { DEFAULT_PARTIAL, type PartialPeriods } from "../engine/completeness";
 import { parseWindow, WINDOW_FORMS, type TrailingWindow } from "../engine/trailing-window";
 import type { Aggregation } from "../engine/metric-kinds";
 import type { Period } from "../client";
-import type { Fill } from "../engine/series-ops";
+import type { Fill } from "../engine/metric-kinds";
 import { isMissing, requiredText } from "./coerce";
 import { invalid } from "./result";
 

@@ -3,9 +3,9 @@
  * through text nodes only. Service data (project names, descriptions, error messages) can therefore never be
  * parsed as HTML: a name like `Tick & Tock "Perps" <beta>` is shown exactly as written. Nor can it reorder
  * itself: bidirectional formatting characters in text and in the attributes people read (title, labels)
- * show as U+FFFD, as the CLI shows them (sheet/display-text.ts: "gnp.exe" with an RLO would read "exe.png").
+ * show as U+FFFD, as the CLI shows them (sheet/safe-text.ts: "gnp.exe" with an RLO would read "exe.png").
  */
-import { neutraliseBidi } from "../sheet/display-text";
+import { neutraliseBidi } from "../sheet/safe-text";
 
 /** Attributes whose text is read by people (tooltips, accessible names): shown as the CLI shows text. */
 const READ_ATTRIBUTES: ReadonlySet<string> = new Set([

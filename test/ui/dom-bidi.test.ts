@@ -3,11 +3,11 @@
  *
  * Text the pages show cannot reorder itself: every bidirectional formatting character in text nodes and in
  * the attributes people read shows as U+FFFD, the same set the CLI's output neutralises (one list,
- * src/sheet/display-text.ts). Data attributes (ids, values) are left exactly as they came.
+ * src/sheet/safe-text.ts). Data attributes (ids, values) are left exactly as they came.
  */
 import { h, setText } from "../../src/ui/dom";
 import { printable } from "../../src/cli/output/cells-text";
-import { BIDI_CONTROL_CLASS } from "../../src/sheet/display-text";
+import { BIDI_CONTROL_CLASS } from "../../src/sheet/safe-text";
 
 const BIDI = [
   "\u061c",

@@ -3,7 +3,7 @@
  * printed below it, and how numbers read for people.
  */
 import { Grid, isWholeError } from "../../sheet/cells";
-import { BIDI_CONTROL_CLASS, PLACEHOLDER } from "../../sheet/display-text";
+import { BIDI_CONTROL_CLASS, PLACEHOLDER } from "../../sheet/safe-text";
 
 /** One formula's outcome as the output formats receive it. */
 export interface FormattedResult {

@@ -2,11 +2,11 @@
  * The `csv` format: RFC 4180 records with CRLF line ends (what the RFC prescribes, and what spreadsheet
  * programs expect). One table per formula, separated by a blank line; below each table the error messages
  * as lines starting with "# ". Numbers keep full precision; dates are YYYY-MM-DD; errors show their code.
- * Text that a spreadsheet would run as a formula is made inert (sheet/inert-text.ts).
+ * Text that a spreadsheet would run as a formula is made inert (sheet/safe-text.ts).
  */
 import { cellText } from "../../sheet/cell-display";
 import type { Cell } from "../../sheet/cells";
-import { inertText } from "../../sheet/inert-text";
+import { inertText } from "../../sheet/safe-text";
 import { errorMessages } from "./cells-text";
 import type { FormattedResult } from "./cells-text";
 

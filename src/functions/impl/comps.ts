@@ -25,8 +25,8 @@
  */
 import { isCryptometricsError } from "../../client";
 import { formatDay } from "../../client";
-import { fillRefusal } from "../../engine/fill-rules";
-import type { Fill } from "../../engine/series-ops";
+import { fillRefusal } from "../../engine/metric-kinds";
+import type { Fill } from "../../engine/metric-kinds";
 import { idPositions, isMissing, optionalDate, requiredText } from "../coerce";
 import type { FnContext } from "../context";
 import { parseOptions, type Options } from "../options";
@@ -129,7 +129,7 @@ function columnTexts(value: unknown): string[] {
 }
 
 /**
- * Which fill each term takes: of the fills given, the one its metric admits (fill-rules.ts), none when it
+ * Which fill each term takes: of the fills given, the one its metric admits (metric-kinds.ts, fillRefusal), none when it
  * admits none. A fill no column admits is a #VALUE! naming it: the user meant it for some column.
  */
 async function columnFills(

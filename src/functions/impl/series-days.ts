@@ -4,7 +4,7 @@
  * series' first day with data. Every function reads its figures through here, so they read alike.
  */
 import { formatDay } from "../../client";
-import { fillRefusal } from "../../engine/fill-rules";
+import { fillRefusal } from "../../engine/metric-kinds";
 import {
   FILL_LOOKBACK_DAYS,
   conflictMessage,
@@ -12,7 +12,8 @@ import {
   type DayState,
   type SeriesDays,
 } from "../../engine/figures";
-import type { DayPoint, Fill } from "../../engine/series-ops";
+import type { DayPoint } from "../../engine/series-ops";
+import type { Fill } from "../../engine/metric-kinds";
 import { DEFAULT_VARIANT, variantKey } from "../../engine/series-types";
 import type { FnContext } from "../context";
 import { horizonFor, pointsOf, recentStart, type SeriesBase } from "./latest";

@@ -12,7 +12,7 @@
  *   saying "N of M days": a hole never shifts the rows. A row another column shows and this one does not is a
  *   #N/A with its reason. partial=include shows every period with a day of data, rolled up over the days in
  *   the range. A day sent twice with different values is a #N/A in every mode.
- * - Fills only where the metric admits them (fill-rules.ts), never before the first data, past the latest
+ * - Fills only where the metric admits them (metric-kinds.ts, fillRefusal), never before the first data, past the latest
  *   data or today, nor over a conflict.
  * - Growth (`values=pop|yoy`, with a period): each period's change on its base as a ratio, #N/A where either
  *   is not whole or the base is 0 or less ("NM", engine/growth.ts).
@@ -33,8 +33,7 @@ import {
   type WindowFigure,
 } from "../../engine/figures";
 import { baseStart, growthOf, type Growth } from "../../engine/growth";
-import { fillRefusal } from "../../engine/fill-rules";
-import { defaultAggregation, type Aggregation } from "../../engine/metric-kinds";
+import { defaultAggregation, fillRefusal, type Aggregation } from "../../engine/metric-kinds";
 import { slicePoints, type DayPoint } from "../../engine/series-ops";
 import { checkRange, idPositions, optionalDate, requiredIds, requiredText } from "../coerce";
 import type { FnContext } from "../context";

@@ -9,7 +9,7 @@
  * - With a date and a period: the period holding the date, if whole (every day with data, no conflict).
  * - With `window=`: the trailing window ending on the date or the latest value's day (window-value.ts).
  * - Fills never reach past the latest data or today, nor before the first data, nor fill a conflict, and only
- *   where the metric admits them (fill-rules.ts).
+ *   where the metric admits them (metric-kinds.ts, fillRefusal).
  * - Growth compares whole periods only, and never over a base of 0 or less ("NM").
  */
 import { archivedMessage, tooOldMessage } from "../../engine/as-of";
@@ -22,8 +22,7 @@ import {
 import { conflictMessage, dayStates, judge, windowFigure, type Judged } from "../../engine/figures";
 import { formatDay } from "../../client";
 import { baseStart, growthOf, type Growth } from "../../engine/growth";
-import { fillRefusal } from "../../engine/fill-rules";
-import { defaultAggregation } from "../../engine/metric-kinds";
+import { defaultAggregation, fillRefusal } from "../../engine/metric-kinds";
 import type { DayPoint } from "../../engine/series-ops";
 import type { Metric, Project } from "../../client";
 import { isMissing, optionalDate, requiredText } from "../coerce";

@@ -19,7 +19,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDataset } from "../../../src/simulator";
-import { neutraliseBidi } from "../../../src/sheet/display-text";
+import { neutraliseBidi } from "../../../src/sheet/safe-text";
 import { LAB_START } from "../faults/lab";
 import { DEFAULT_LIMITS } from "../../../src/client/policy";
 import { cliResult, MAX_RSS_BYTES, type AttackResult, type HostileAttack } from "./attacks";
