@@ -3,8 +3,9 @@
  * processes, one after another and at the same time, against the simulator on loopback HTTP.
  */
 import { execFile } from "child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "fs";
-import { dirname, join, resolve } from "path";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "fs";
+import { tmpdir } from "os";
+import { join, resolve } from "path";
 import { promisify } from "util";
 import { startSimulator, type RunningSimulator } from "../../src/simulator";
 
@@ -48,11 +49,9 @@ async function cli(
   }
 }
 
-/** A fresh directory inside this file's temporary tree (removed when the file ends). */
+/** A fresh directory inside this file's temporary directory (test/support/environment.cjs). */
 function freshDir(name: string): string {
-  const base = dirname(process.env.CRYPTOMETRICS_CACHE_DIR as string);
-  mkdirSync(base, { recursive: true });
-  return mkdtempSync(join(base, `${name}-`));
+  return mkdtempSync(join(tmpdir(), `${name}-`));
 }
 
 function formulaFile(lines: readonly string[]): string {

@@ -6,7 +6,8 @@
  */
 import { createHash } from "crypto";
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "fs";
-import { dirname, join } from "path";
+import { tmpdir } from "os";
+import { join } from "path";
 import { FileBlobStore } from "../../src/cli/cache/file-store";
 import {
   jsonLargerThan,
@@ -108,9 +109,8 @@ describe("a saved cache given answers past the limit", () => {
 
 describe("a stored entry past the limit", () => {
   it("is dropped unread (and deleted), the others read as before", async () => {
-    const dir = mkdtempSync(
-      join(dirname(process.env.CRYPTOMETRICS_CACHE_DIR as string), "limits-")
-    );
+    // Inside this file's own temporary directory (test/support/environment.cjs).
+    const dir = mkdtempSync(join(tmpdir(), "limits-"));
     const store = new FileBlobStore({ dir, maxEntryBytes: 1_000 });
     await store.setMany(
       new Map([
