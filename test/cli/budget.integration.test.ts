@@ -9,7 +9,7 @@ import { DEFAULT_LIMITS } from "../../src/client/policy";
 import { spawn } from "child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "fs";
 import { hostname, tmpdir } from "os";
-import { join, resolve } from "path";
+import { join } from "path";
 import { FileStartLedger } from "../../src/cli/cache/file-ledger";
 import { isGone, pidExists, startedOf } from "../../src/cli/cache/process-identity";
 import { namespaceSource } from "../../src/runtime/cache-namespace";
@@ -22,10 +22,10 @@ import {
 import type { LedgerRecord, OpenStart } from "../../src/client";
 import { MAX_CLOCK_SKEW_MS } from "../../src/client/http/rate-limiter";
 import { PRELOADS } from "../harness/hostile/cli-command";
+import { builtCli } from "../support/node-build";
 
-const ROOT = resolve(__dirname, "../..");
-const CLI = join(ROOT, "dist/node/cli/main.js");
-// Built with the CLI (npm test builds first).
+/** The built CLI (test/support/node-build.ts): dist/node/cli/main.js after npm test's build. */
+let CLI: string;
 const CLOCK_AHEAD = PRELOADS.clockAhead;
 
 let slow: RunningSimulator;
@@ -33,6 +33,7 @@ let fast: RunningSimulator;
 let projects: string[];
 
 beforeAll(async () => {
+  CLI = await builtCli();
   // Answers take 4 s: a run's requests are under way long enough to be interrupted.
   slow = await startSimulator({ port: 0, rateLimit: null, latencyMs: 4_000 });
   fast = await startSimulator({ port: 0, rateLimit: null });
