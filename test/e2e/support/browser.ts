@@ -37,7 +37,7 @@ export interface LaunchOptions {
 
 /** The worker's services (test/support/worker-services.cjs), set by the test environment. */
 type WorkerService = (script: string, options: object) => Promise<string>;
-const BROWSER_HOST = join(__dirname, "browser-host.cjs");
+export const BROWSER_HOST = join(__dirname, "browser-host.cjs");
 
 /**
  * A browser for a test file: the jest worker's own Chromium (one per worker and set of launch options, started
@@ -51,7 +51,21 @@ export async function launch(options: LaunchOptions = {}): Promise<Browser> {
       `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH`
     );
   }
-  const settings = {
+  const settings = launchSettings(options);
+  const workerService = (globalThis as { __cmWorkerService?: WorkerService }).__cmWorkerService;
+  if (!workerService) return chromium.launch({ ...settings, timeout: 20_000 });
+  const { wsEndpoint } = JSON.parse(await workerService(BROWSER_HOST, settings)) as {
+    wsEndpoint: string;
+  };
+  return chromium.connect(wsEndpoint, { timeout: 20_000 });
+}
+
+/** How Chromium is started for these options (the worker keeps one browser per distinct settings). */
+export function launchSettings(options: LaunchOptions = {}): {
+  executablePath: string;
+  args: string[];
+} {
+  return {
     executablePath: CHROMIUM,
     args: [
       "--headless",
@@ -67,12 +81,6 @@ export async function launch(options: LaunchOptions = {}): Promise<Browser> {
         : []),
     ],
   };
-  const workerService = (globalThis as { __cmWorkerService?: WorkerService }).__cmWorkerService;
-  if (!workerService) return chromium.launch({ ...settings, timeout: 20_000 });
-  const { wsEndpoint } = JSON.parse(await workerService(BROWSER_HOST, settings)) as {
-    wsEndpoint: string;
-  };
-  return chromium.connect(wsEndpoint, { timeout: 20_000 });
 }
 
 export interface Problems {
