@@ -6,7 +6,10 @@ module.exports = {
   testMatch: ["**/*.test.ts"],
   transform: {
     // Transpile only: the types are checked once, by `npm run typecheck`, not again per test file.
-    "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/tsconfig.test.json" }],
+    "^.+\\.ts$": [
+      "<rootDir>/test/support/ts-transform.cjs",
+      { tsconfig: "<rootDir>/tsconfig.test.json" },
+    ],
     // @microsoft/app-manifest (the unified-manifest schema validator) requires strip-bom, which ships as ESM
     // only; jest's CommonJS loader needs it compiled.
     "/node_modules/strip-bom/.+\\.js$": ["ts-jest", { tsconfig: { allowJs: true } }],
