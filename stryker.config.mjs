@@ -59,23 +59,27 @@ export const TARGETS = {
 };
 
 /**
- * The jest configuration of a run over `tests`: the project's, with type-check-free ts-jest, and a target's
- * own settings (`overrides`) last.
+ * The jest configuration of a run over `tests`: what the project's tiers share (jest.config.js: the environment,
+ * the type-check-free transform), and a target's own settings (`overrides`) last. Stryker runs it in its sandbox,
+ * so the project's own root directory is left out (jest takes the sandbox's).
  */
 export function jestFor(tests, overrides = {}) {
+  const { rootDir: _rootDir, ...shared } = jestConfig.shared;
   return {
-    ...jestConfig,
+    ...shared,
     ...overrides,
     // Stryker's jest runner loads the test environment itself (require.resolve from its working directory, the
     // sandbox) and leaves <rootDir> as it is: name the file relative to that directory.
-    testEnvironment: jestConfig.testEnvironment.replace(/^<rootDir>\//, "./"),
+    testEnvironment: shared.testEnvironment.replace(/^<rootDir>\//, "./"),
     testMatch: tests.map((t) => `<rootDir>/${t}`),
-    transform: {
-      ...jestConfig.transform,
-      "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/tsconfig.test.json" }],
-    },
   };
 }
+
+/**
+ * Where Stryker's jest runner reads a configuration to lay jestFor()'s over: package.json, which has none, so
+ * that jestFor()'s is the whole of it (over jest.config.js, each tier would run the target's tests again).
+ */
+export const JEST_CONFIG_FILE = "package.json";
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -83,6 +87,7 @@ export default {
   testRunner: "jest",
   jest: {
     projectType: "custom",
+    configFile: JEST_CONFIG_FILE,
     config: jestFor([...new Set(Object.values(TARGETS).flatMap((t) => t.tests))]),
     // The targets name their tests: jest's own guess (every suite importing the file) pulls in slow ones.
     enableFindRelatedTests: false,

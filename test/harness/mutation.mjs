@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { TARGETS, THRESHOLD, jestFor } from "../../stryker.config.mjs";
+import { JEST_CONFIG_FILE, TARGETS, THRESHOLD, jestFor } from "../../stryker.config.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -52,6 +52,7 @@ async function mutateOne(file) {
     mutate: [file],
     jest: {
       projectType: "custom",
+      configFile: JEST_CONFIG_FILE,
       config: jestFor(target.tests, target.jest),
       enableFindRelatedTests: false,
     },
