@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
-const jestConfig = require("./jest.config.js");
+const jestShared = require("./test/jest.shared.cjs");
 
 /** Below this score (killed or timed out / all valid mutants, in %) a file fails the run. */
 export const THRESHOLD = 90;
@@ -59,14 +59,16 @@ export const TARGETS = {
 };
 
 /**
- * The jest configuration of a run over `tests`: what the project's tiers share (jest.config.js: the environment,
- * the type-check-free transform), and a target's own settings (`overrides`) last. Stryker runs it in its sandbox,
- * so the project's own root directory is left out (jest takes the sandbox's).
+ * The jest configuration of a run over `tests`: what the project's tiers share (test/jest.shared.cjs: the
+ * environment, the type-check-free transform), and a target's own settings (`overrides`) last. Stryker runs it
+ * in its sandbox, so the project's own root directory is left out (jest takes the sandbox's).
  */
 export function jestFor(tests, overrides = {}) {
-  const { rootDir: _rootDir, ...shared } = jestConfig.shared;
+  const { rootDir: _rootDir, ...shared } = jestShared;
   return {
     ...shared,
+    // jest's default time-out is 5 s; the project's runs take 30 s (jest.config.js).
+    testTimeout: 30_000,
     ...overrides,
     // Stryker's jest runner loads the test environment itself (require.resolve from its working directory, the
     // sandbox) and leaves <rootDir> as it is: name the file relative to that directory.
