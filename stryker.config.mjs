@@ -59,6 +59,12 @@ export const TARGETS = {
 };
 
 /**
+ * The smoke run CI makes (`npm run mutation -- --smoke`): one small function of one target (about ten mutants,
+ * every one tested afresh, no incremental record), so that the mutation tooling cannot break unseen again.
+ */
+export const SMOKE = { file: "src/sheet/excel-dates.ts", lines: "18-23" };
+
+/**
  * The jest configuration of a run over `tests`: what the project's tiers share (test/jest.shared.cjs: the
  * environment, the type-check-free transform), and a target's own settings (`overrides`) last. Stryker runs it
  * in its sandbox, so the project's own root directory is left out (jest takes the sandbox's).
