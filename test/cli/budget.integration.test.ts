@@ -4,6 +4,10 @@
  * way before it exits; one killed outright (SIGKILL) leaves them open under its pid, and the next run takes
  * them as answered once it sees the process is gone; a run whose clock was an hour ahead leaves starts the
  * next run drops. Checked on the record itself, not on timings.
+ *
+ * Real time, on purpose: each run is a CLI process of its own, stopped by a real signal while its requests are
+ * under way (answers that take 4 s leave it the time to be caught there); the clock ahead is the process's
+ * own (a preload), not a fake one.
  */
 import { DEFAULT_LIMITS } from "../../src/client/policy";
 import { spawn } from "child_process";
