@@ -91,8 +91,8 @@ async function main() {
     try {
       if (statSync(join(ROOT, TIMES_FILE)).mtimeMs < jestStarted)
         throw new Error("left from an earlier run");
-      const { files } = JSON.parse(readFileSync(join(ROOT, TIMES_FILE), "utf8"));
-      process.stdout.write(`\n${slowestTable(files)}\n`);
+      const { lastRun, files } = JSON.parse(readFileSync(join(ROOT, TIMES_FILE), "utf8"));
+      process.stdout.write(`\n${slowestTable(files.filter((f) => f.at === lastRun))}\n`);
     } catch {
       process.stdout.write(`\n(no test times: ${TIMES_FILE} was not written)\n`);
     }

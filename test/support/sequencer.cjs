@@ -1,9 +1,10 @@
 /**
  * The order in which jest hands test files to its two workers: the longest first, so that no long file starts
  * last while the other worker sits idle. A file's length is its time in the last run on this checkout
- * (test-results/test-times.json, written by slowest-files.cjs; or jest's own record), else a guess from its tier:
- * a browser test takes tens of seconds, an integration test about ten, a unit test one or two (a fresh clone, as
- * CI has, knows no times). Equal guesses go larger file first, as jest's own order does.
+ * (test-results/test-times.json, written by slowest-files.cjs; or jest's own record); in a fresh clone, as CI
+ * has, the committed figures of the slowest files (test-times.seed.json); else a guess from its tier: a browser
+ * test takes tens of seconds, an integration test about ten, a unit test one or two. Equal guesses go larger
+ * file first, as jest's own order does.
  */
 const { readFileSync } = require("fs");
 const { join, relative } = require("path");
@@ -13,13 +14,22 @@ const { TIMES_FILE } = require("./slowest-files.cjs");
 /** Seconds a file of each tier is taken to last when no run has timed it. */
 const GUESS_SECONDS = { e2e: 30, integration: 10, unit: 1.5 };
 
+/** The seconds each file took when last run here, over the committed figures of the slowest files. */
 function recordedTimes(rootDir) {
+  const times = new Map();
+  try {
+    const seed = JSON.parse(readFileSync(join(__dirname, "test-times.seed.json"), "utf8"));
+    for (const [file, seconds] of Object.entries(seed.files)) times.set(file, seconds);
+  } catch {
+    // No seed: guesses only.
+  }
   try {
     const { files } = JSON.parse(readFileSync(join(rootDir, TIMES_FILE), "utf8"));
-    return new Map(files.map((f) => [f.file, f.seconds]));
+    for (const f of files) times.set(f.file, f.seconds);
   } catch {
-    return new Map();
+    // No run recorded yet on this checkout.
   }
+  return times;
 }
 
 class LongestFirst extends Sequencer {

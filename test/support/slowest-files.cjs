@@ -1,10 +1,10 @@
 /**
- * A jest reporter: when the run ends, the ten slowest test files (seconds each), so that the next file that
- * grows slow shows in every run's output, and every file's time in test-results/test-times.json (which
- * sequencer.cjs reads to start the longest files first next time). `npm test` prints the ten itself, last of
+ * A jest reporter: when the run ends, the ten slowest test files of the run (seconds each), so that the next
+ * file that grows slow shows in every run's output, and each file's time in test-results/test-times.json (the
+ * files of this run updated, the others kept), which sequencer.cjs reads to start the longest files first. `npm test` prints the ten itself, last of
  * all (test/harness/npm-test.mjs sets CM_SLOWEST_FILES=quiet).
  */
-const { mkdirSync, writeFileSync } = require("fs");
+const { mkdirSync, readFileSync, writeFileSync } = require("fs");
 const { dirname, join, relative } = require("path");
 
 const TIMES_FILE = "test-results/test-times.json";
@@ -21,6 +21,14 @@ function slowestTable(files, shown = SHOWN) {
     `Slowest ${Math.min(shown, files.length)} of ${files.length} test files (${total.toFixed(0)} s in all, summed over the workers):`,
     ...lines,
   ].join("\n");
+}
+
+function earlierTimes(file) {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")).files;
+  } catch {
+    return [];
+  }
 }
 
 class SlowestFiles {
@@ -43,7 +51,12 @@ class SlowestFiles {
     if (this.files.length === 0) return;
     const out = join(this.rootDir, TIMES_FILE);
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, `${JSON.stringify({ files: this.files }, null, 2)}\n`);
+    // A run of some files updates theirs and keeps the others' (the next full run's order needs them all).
+    const run = new Set(this.files.map((f) => f.file));
+    const kept = earlierTimes(out).filter((f) => !run.has(f.file));
+    const at = new Date().toISOString();
+    const files = [...this.files.map((f) => ({ ...f, at })), ...kept];
+    writeFileSync(out, `${JSON.stringify({ lastRun: at, files }, null, 2)}\n`);
     if (process.env.CM_SLOWEST_FILES !== "quiet")
       process.stderr.write(`\n${slowestTable(this.files)}\n`);
   }
