@@ -10,6 +10,7 @@ import { Redis } from "ioredis";
 import { chromium } from "playwright-core";
 import { BROWSER_HOST, launch, launchSettings } from "../e2e/support/browser";
 import { workerRedis } from "../gateway/support/worker-redis";
+import { ensureNodeBuild } from "./node-build";
 
 type WorkerService = (script: string, options: object) => Promise<string>;
 const service = (globalThis as { __cmWorkerService?: WorkerService }).__cmWorkerService;
@@ -90,7 +91,8 @@ describe("the worker's redis-server", () => {
   });
 
   it("stops, and leaves no files behind, when its host's standard input closes", async () => {
-    const { line, end } = await host(REDIS_HOST, {});
+    const processes = join(await ensureNodeBuild(), "tools", "bench", "gateway-processes.js");
+    const { line, end } = await host(REDIS_HOST, { processes });
     const { port } = JSON.parse(line) as { port: number };
     expect(await listening(port)).toBe(true);
     const dirs = readdirSync(process.env.TMPDIR ?? "/tmp").filter((n) => n.startsWith("cm-redis-"));

@@ -8,6 +8,7 @@
  */
 import { join } from "node:path";
 import { Redis } from "ioredis";
+import { ensureNodeBuild } from "../../support/node-build";
 import { startRedis } from "./redis";
 
 export interface WorkerRedis {
@@ -25,7 +26,9 @@ export async function workerRedis(): Promise<WorkerRedis> {
     const own = await startRedis();
     return { url: own.url, port: own.port };
   }
-  const { port } = JSON.parse(await service(HOST, {})) as { port: number };
+  // The host runs the gateway's own helper from the build (gateway processes come from the same one).
+  const processes = join(await ensureNodeBuild(), "tools", "bench", "gateway-processes.js");
+  const { port } = JSON.parse(await service(HOST, { processes })) as { port: number };
   const url = `redis://127.0.0.1:${port}`;
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   try {
