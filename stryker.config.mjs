@@ -22,9 +22,13 @@ export const TARGETS = {
     tests: ["test/client/http/backoff.test.ts", "test/client/client-resilience.test.ts"],
   },
   "src/client/http/rate-limiter.ts": {
-    // Its own suite only: client-resilience runs the limiter through the whole client (seconds per mutant)
-    // and pins nothing about it that this suite does not.
-    tests: ["test/client/http/rate-limiter.test.ts"],
+    // Its own suites only: client-resilience runs the limiter through the whole client (seconds per mutant)
+    // and pins nothing about it that these do not. The healing suite tests the shared ledger's decisions
+    // (claimSlots, settleSlots: a gone process's starts, a clock ahead), on virtual clocks too.
+    tests: [
+      "test/client/http/rate-limiter.test.ts",
+      "test/client/http/rate-limiter-healing.test.ts",
+    ],
     // Every test here runs on virtual clocks, the whole file in about a second. A mutant that breaks the pump
     // leaves a promise pending (or sleeps on virtual time for ever): Stryker would wait out its time-out (10 s
     // plus the first run's start-up, 10 s more) and then restart the runner, half a minute each. Jest's own
