@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
-const jestConfig = require("./jest.config.js");
+const jestShared = require("./test/jest.shared.cjs");
 
 /** Below this score (killed or timed out / all valid mutants, in %) a file fails the run. */
 export const THRESHOLD = 90;
@@ -22,9 +22,13 @@ export const TARGETS = {
     tests: ["test/client/http/backoff.test.ts", "test/client/client-resilience.test.ts"],
   },
   "src/client/http/rate-limiter.ts": {
-    // Its own suite only: client-resilience runs the limiter through the whole client (seconds per mutant)
-    // and pins nothing about it that this suite does not.
-    tests: ["test/client/http/rate-limiter.test.ts"],
+    // Its own suites only: client-resilience runs the limiter through the whole client (seconds per mutant)
+    // and pins nothing about it that these do not. The healing suite tests the shared ledger's decisions
+    // (claimSlots, settleSlots: a gone process's starts, a clock ahead), on virtual clocks too.
+    tests: [
+      "test/client/http/rate-limiter.test.ts",
+      "test/client/http/rate-limiter-healing.test.ts",
+    ],
     // Every test here runs on virtual clocks, the whole file in about a second. A mutant that breaks the pump
     // leaves a promise pending (or sleeps on virtual time for ever): Stryker would wait out its time-out (10 s
     // plus the first run's start-up, 10 s more) and then restart the runner, half a minute each. Jest's own
@@ -59,20 +63,35 @@ export const TARGETS = {
 };
 
 /**
- * The jest configuration of a run over `tests`: the project's, with type-check-free ts-jest, and a target's
- * own settings (`overrides`) last.
+ * The smoke run CI makes (`npm run mutation -- --smoke`): one small function of one target (about ten mutants,
+ * every one tested afresh, no incremental record), so that the mutation tooling cannot break unseen again.
+ */
+export const SMOKE = { file: "src/sheet/excel-dates.ts", lines: "18-23" };
+
+/**
+ * The jest configuration of a run over `tests`: what the project's tiers share (test/jest.shared.cjs: the
+ * environment, the type-check-free transform), and a target's own settings (`overrides`) last. Stryker runs it
+ * in its sandbox, so the project's own root directory is left out (jest takes the sandbox's).
  */
 export function jestFor(tests, overrides = {}) {
+  const { rootDir: _rootDir, ...shared } = jestShared;
   return {
-    ...jestConfig,
+    ...shared,
+    // jest's default time-out is 5 s; the project's runs take 30 s (jest.config.js).
+    testTimeout: 30_000,
     ...overrides,
+    // Stryker's jest runner loads the test environment itself (require.resolve from its working directory, the
+    // sandbox) and leaves <rootDir> as it is: name the file relative to that directory.
+    testEnvironment: shared.testEnvironment.replace(/^<rootDir>\//, "./"),
     testMatch: tests.map((t) => `<rootDir>/${t}`),
-    transform: {
-      ...jestConfig.transform,
-      "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/tsconfig.test.json" }],
-    },
   };
 }
+
+/**
+ * Where Stryker's jest runner reads a configuration to lay jestFor()'s over: package.json, which has none, so
+ * that jestFor()'s is the whole of it (over jest.config.js, each tier would run the target's tests again).
+ */
+export const JEST_CONFIG_FILE = "package.json";
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -80,6 +99,7 @@ export default {
   testRunner: "jest",
   jest: {
     projectType: "custom",
+    configFile: JEST_CONFIG_FILE,
     config: jestFor([...new Set(Object.values(TARGETS).flatMap((t) => t.tests))]),
     // The targets name their tests: jest's own guess (every suite importing the file) pulls in slow ones.
     enableFindRelatedTests: false,

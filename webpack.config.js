@@ -213,7 +213,9 @@ module.exports = (env = {}, argv = {}) => {
       }),
       {
         // After functions.json is generated: the help page from it, production URLs in both, and the two
-        // manifests (XML and unified JSON) for this build's origin from their one source.
+        // manifests (XML and unified JSON) for this build's origin from their one source. Named, so that the
+        // build test can run it over a build's functions.json for another origin without building again.
+        name: "CryptometricsHelp",
         apply(compiler) {
           compiler.hooks.thisCompilation.tap("CryptometricsHelp", (compilation) => {
             compilation.hooks.processAssets.tap(

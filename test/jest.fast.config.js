@@ -1,24 +1,15 @@
 /**
- * `npm run test:fast`: the loop while writing code. The unit tests, transpiled without type checking (as in
- * `npm test`; `npm run typecheck` checks the types), on 2 workers, the planner's property tests at a tenth of
- * their runs. Left out, for `npm test`: the browser tests, tests that spawn processes or servers over the built
- * code or wait on real time (`*.integration.test.ts`), the conformance matrix, the oracle and invariance
- * properties over whole workbooks (test/property: 40 s of the loop's 2 minutes of CPU), the benchmarks' and
- * the tools' tests, and the long reliability runs (faults, soak).
+ * `npm run test:fast`: the loop while writing code. The unit tier of jest.config.js (in-process, virtual clocks:
+ * no browser, server, build or child process), on 2 workers, the property tests at a tenth of their runs
+ * (PROPERTY_RUNS_SCALE, read by test/support/property-runs.ts; `npm test` runs them in full).
  */
-const base = require("../jest.config.js");
+const root = require("../jest.config.js");
 
 process.env.PROPERTY_RUNS_SCALE ??= "0.1";
 
 /** @type {import('jest').Config} */
 module.exports = {
-  ...base,
+  ...root,
   rootDir: "..",
-  maxWorkers: 2,
-  testPathIgnorePatterns: [
-    "/node_modules/",
-    "\\.e2e\\.test\\.ts$",
-    "\\.integration\\.test\\.ts$",
-    "<rootDir>/test/(conformance|bench|tools|reliability|property)/",
-  ],
+  projects: root.projects.filter((p) => p.displayName === "unit"),
 };

@@ -4,12 +4,16 @@
  * way before it exits; one killed outright (SIGKILL) leaves them open under its pid, and the next run takes
  * them as answered once it sees the process is gone; a run whose clock was an hour ahead leaves starts the
  * next run drops. Checked on the record itself, not on timings.
+ *
+ * Real time, on purpose: each run is a CLI process of its own, stopped by a real signal while its requests are
+ * under way (answers that take 4 s leave it the time to be caught there); the clock ahead is the process's
+ * own (a preload), not a fake one.
  */
 import { DEFAULT_LIMITS } from "../../src/client/policy";
 import { spawn } from "child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "fs";
 import { hostname, tmpdir } from "os";
-import { join, resolve } from "path";
+import { join } from "path";
 import { FileStartLedger } from "../../src/cli/cache/file-ledger";
 import { isGone, pidExists, startedOf } from "../../src/cli/cache/process-identity";
 import { namespaceSource } from "../../src/runtime/cache-namespace";
@@ -22,10 +26,10 @@ import {
 import type { LedgerRecord, OpenStart } from "../../src/client";
 import { MAX_CLOCK_SKEW_MS } from "../../src/client/http/rate-limiter";
 import { PRELOADS } from "../harness/hostile/cli-command";
+import { builtCli } from "../support/node-build";
 
-const ROOT = resolve(__dirname, "../..");
-const CLI = join(ROOT, "dist/node/cli/main.js");
-// Built with the CLI (npm test builds first).
+/** The built CLI (test/support/node-build.ts): dist/node/cli/main.js after npm test's build. */
+let CLI: string;
 const CLOCK_AHEAD = PRELOADS.clockAhead;
 
 let slow: RunningSimulator;
@@ -33,6 +37,7 @@ let fast: RunningSimulator;
 let projects: string[];
 
 beforeAll(async () => {
+  CLI = await builtCli();
   // Answers take 4 s: a run's requests are under way long enough to be interrupted.
   slow = await startSimulator({ port: 0, rateLimit: null, latencyMs: 4_000 });
   fast = await startSimulator({ port: 0, rateLimit: null });

@@ -1,6 +1,7 @@
 /**
  * The CLI's cache directory as users meet it: the built entry (node dist/node/cli/main.js) run as separate
- * processes, one after another and at the same time, against the simulator on loopback HTTP.
+ * processes, one after another and at the same time, against the simulator on loopback HTTP. The build is the
+ * one `npm test` made before jest (test/support/node-build.ts), never one of this file's own into dist/.
  */
 import { execFile } from "child_process";
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "fs";
@@ -8,6 +9,7 @@ import { tmpdir } from "os";
 import { join, resolve } from "path";
 import { promisify } from "util";
 import { startSimulator, type RunningSimulator } from "../../src/simulator";
+import { ensureNodeBuild } from "../support/node-build";
 
 const root = resolve(__dirname, "../..");
 const execFileAsync = promisify(execFile);
@@ -27,20 +29,16 @@ async function cli(
   env: Record<string, string> = {}
 ): Promise<Outcome> {
   try {
-    const { stdout, stderr } = await execFileAsync(
-      process.execPath,
-      ["dist/node/cli/main.js", ...args],
-      {
-        cwd: root,
-        timeout: 90_000,
-        env: {
-          ...process.env,
-          CRYPTOMETRICS_BASE_URL: sim.url,
-          CRYPTOMETRICS_API_KEY: KEY,
-          ...env,
-        },
-      }
-    );
+    const { stdout, stderr } = await execFileAsync(process.execPath, [main, ...args], {
+      cwd: root,
+      timeout: 90_000,
+      env: {
+        ...process.env,
+        CRYPTOMETRICS_BASE_URL: sim.url,
+        CRYPTOMETRICS_API_KEY: KEY,
+        ...env,
+      },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -82,11 +80,13 @@ const BOOK = [
 ];
 
 let sim: RunningSimulator;
+/** The built entry, dist/node/cli/main.js (or the same build of the current sources under test-results/). */
+let main: string;
 
 beforeAll(async () => {
-  await execFileAsync("npm", ["run", "--silent", "build:node"], { cwd: root, timeout: 170_000 });
+  main = join(await ensureNodeBuild(), "cli", "main.js");
   sim = await startSimulator({ port: 0, rateLimit: null, apiKeys: [KEY] });
-}, 180_000);
+}, 300_000);
 
 afterAll(() => sim?.close());
 

@@ -1,6 +1,8 @@
 /**
  * End to end: the CLI's run() in-process over the real functions, runtime, engine and client, against the
- * simulator on loopback HTTP; and once, the built entry (node dist/node/cli/main.js) as a user runs it.
+ * simulator on loopback HTTP; and once, the built entry (node dist/node/cli/main.js) as a user runs it: the
+ * build `npm test` made before jest (test/support/node-build.ts; built once into test-results/ when the sources
+ * changed since), never a build of this file's own into the checkout's dist/.
  */
 import { execFile } from "child_process";
 import { mkdtempSync, writeFileSync } from "fs";
@@ -18,6 +20,7 @@ import {
 } from "../../src/simulator";
 import { generateFunctionsMeta } from "../../src/tools/gen-functions-meta";
 import { validateEntity } from "../../src/sheet/entity";
+import { ensureNodeBuild } from "../support/node-build";
 
 const root = resolve(__dirname, "../..");
 const execFileAsync = promisify(execFile);
@@ -205,21 +208,15 @@ describe("cryptometrics eval against the simulator", () => {
 });
 
 describe("the built entry point", () => {
+  let main: string;
   beforeAll(async () => {
-    await execFileAsync("npm", ["run", "--silent", "build:node"], { cwd: root, timeout: 170_000 });
-  }, 180_000);
+    main = join(await ensureNodeBuild(), "cli", "main.js");
+  }, 300_000);
 
   it("runs `node dist/node/cli/main.js eval` with the environment's URL and key, exit 0", async () => {
     const { stdout, stderr } = await execFileAsync(
       process.execPath,
-      [
-        "dist/node/cli/main.js",
-        "eval",
-        "--format",
-        "csv",
-        'VALUE("aave","revenue","2024-03-31")',
-        "SECTORS()",
-      ],
+      [main, "eval", "--format", "csv", 'VALUE("aave","revenue","2024-03-31")', "SECTORS()"],
       {
         cwd: root,
         timeout: 30_000,
@@ -240,15 +237,11 @@ describe("the built entry point", () => {
   });
 
   it("exits 2 with one line and no stack trace for a malformed formula", async () => {
-    const failure = await execFileAsync(
-      process.execPath,
-      ["dist/node/cli/main.js", "eval", 'VALUE("aave"'],
-      {
-        cwd: root,
-        timeout: 30_000,
-        env: { ...process.env, CRYPTOMETRICS_BASE_URL: sim.url },
-      }
-    ).then(
+    const failure = await execFileAsync(process.execPath, [main, "eval", 'VALUE("aave"'], {
+      cwd: root,
+      timeout: 30_000,
+      env: { ...process.env, CRYPTOMETRICS_BASE_URL: sim.url },
+    }).then(
       () => undefined,
       (error: { code: number; stdout: string; stderr: string }) => error
     );

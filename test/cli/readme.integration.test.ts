@@ -16,9 +16,11 @@ import type { JsonCell } from "../../src/cli/output/json";
 import { extractFormulas, type ShownFormula } from "../support/readme-formulas";
 import { shellSteps, shellWords } from "../support/readme-commands";
 import { cliNodeFlags } from "../harness/hostile/cli-command";
+import { builtCli } from "../support/node-build";
 
 const ROOT = resolve(__dirname, "../..");
-const CLI = resolve(ROOT, "dist/node/cli/main.js");
+/** The built CLI (test/support/node-build.ts): dist/node/cli/main.js after npm test's build. */
+let CLI: string;
 /**
  * The documents whose formulas a user copies: the README (the front door), the function reference and the
  * command line's guide. Every formula in any of them runs here.
@@ -40,8 +42,9 @@ type Result = JsonCell[][];
 let simulator: RunningSimulator;
 
 beforeAll(async () => {
+  CLI = await builtCli();
   simulator = await startSimulator({ port: 0, rateLimit: null });
-});
+}, 300_000);
 
 afterAll(() => simulator?.close());
 
@@ -55,8 +58,6 @@ function errorsIn(result: Result): { error: string; message: string }[] {
 async function evaluate(
   formulas: readonly ShownFormula[]
 ): Promise<{ code: number; results: Result[] }> {
-  if (!existsSync(CLI))
-    throw new Error("dist/node/cli/main.js is missing: run npm run build:node (npm test does)");
   const file = join(mkdtempSync(join(tmpdir(), "cm-readme-")), "readme-formulas.txt");
   writeFileSync(file, formulas.map((f) => f.formula).join("\n") + "\n");
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -168,6 +169,11 @@ describe("the README's command-line examples", () => {
       scripts: Record<string, string>;
     };
     expect(pkg.scripts.cli).toBe(`node ${cliNodeFlags(ROOT).join(" ")} dist/node/cli/main.js`);
+    // That file is where build:node puts the CLI (tsconfig.node.json's outDir); the test runs this build's.
+    const nodeBuild = JSON.parse(readFileSync(resolve(ROOT, "tsconfig.node.json"), "utf8")) as {
+      compilerOptions: { outDir: string };
+    };
+    expect(nodeBuild.compilerOptions.outDir).toBe("dist/node");
     expect(existsSync(CLI)).toBe(true);
     const local = (word: string): string => word.split(README_SIMULATOR).join(simulator.url);
     const env: NodeJS.ProcessEnv = { ...process.env };

@@ -8,20 +8,21 @@
 import { execFile } from "child_process";
 import { mkdtempSync } from "fs";
 import { tmpdir } from "os";
-import { join, resolve } from "path";
+import { join } from "path";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
 import { startHostileService, type HostileService } from "../harness/hostile/server";
 import { PRELOADS } from "../harness/hostile/cli-command";
+import { builtCli } from "../support/node-build";
 
-const ROOT = resolve(__dirname, "../..");
-const CLI = join(ROOT, "dist/node/cli/main.js");
-// Built with the CLI (npm test builds first).
+/** The built CLI (test/support/node-build.ts): dist/node/cli/main.js after npm test's build. */
+let CLI: string;
 const CLOCK_AHEAD = PRELOADS.clockAhead;
 const FORMULAS = ['VALUE("aave","tvl")', 'VALUE("aave","fees","2024-01-15")'];
 
 let sim: RunningSimulator;
 let service: HostileService;
 beforeAll(async () => {
+  CLI = await builtCli();
   sim = await startSimulator({ port: 0, rateLimit: null });
   service = await startHostileService({ upstream: sim.url });
 });

@@ -363,8 +363,12 @@ test("build comps: remove the default columns, build P/S on TTM revenue by keybo
     (f) => document.querySelector("#builder-formula")?.textContent === f,
     formula
   );
-  // The preview evaluates it against the service: one row per project, a number in the P/S column.
+  // The preview evaluates it against the service: one row per project, a number in the P/S column. The
+  // previous formula's preview (the plain P/S column) may still be showing: wait for this one's.
   await page.waitForSelector("#builder-result td.cell.number");
+  await page.waitForFunction(() =>
+    document.querySelector<HTMLElement>("#builder-result")?.innerText.includes("P/S (TTM)")
+  );
   expect(await page.innerText("#builder-result")).toContain("P/S (TTM)");
   await expectAccessible(page, "keyboard: builder, COMPS P/S column");
 

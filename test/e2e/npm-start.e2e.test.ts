@@ -1,11 +1,11 @@
 /**
- * What the README tells a user to run, run as a user runs it: `npm start` spawned as a child process (its
- * build step, the webpack dev server with the team gateway at its origin, and the simulator behind it, on free
- * ports given through its own flags), the printed URLs opened in Chromium, which trusts the office-addin-dev-certs
- * certificate and nothing else. The pages walk the path users walk: every request to their own origin, none to
- * the simulator, which answers no CORS preflight (the interface promises GET only). Any script error or console
- * error on a page fails its test. Ctrl+C then stops everything and frees the ports. The README's screenshots
- * are taken here, from these pages.
+ * What the README tells a user to run, run as a user runs it: `npm start` spawned as a child process in a fresh
+ * copy of the checkout (support/npm-start.ts; its build step, the webpack dev server with the team gateway at
+ * its origin, and the simulator behind it, on free ports given through its own flags), the printed URLs opened
+ * in Chromium, which trusts the office-addin-dev-certs certificate and nothing else. The pages walk the path
+ * users walk: every request to their own origin, none to the simulator, which answers no CORS preflight (the
+ * interface promises GET only). Any script error or console error on a page fails its test. Ctrl+C then stops
+ * everything and frees the ports. The README's screenshots are taken here, from these pages.
  */
 import { existsSync, readFileSync } from "fs";
 import { request } from "https";
@@ -14,7 +14,6 @@ import type { Browser, Page } from "playwright-core";
 import { certificatePaths } from "../../src/tools/dev-certs";
 import devDefaults from "../../src/config/dev-defaults.json";
 import { cspViolations, launch, openPage, screenshot, type Problems } from "./support/browser";
-import { ROOT } from "./support/build";
 import { expectAccessible, recordAxeStates } from "./support/axe";
 import { portIsFree, startNpmStart, type NpmStart } from "./support/npm-start";
 import {
@@ -341,7 +340,7 @@ describe("Ctrl+C", () => {
     // The manifest written for these ports goes with it.
     expect(existsSync(app.urls.manifest)).toBe(false);
     // The repository's files are untouched by a run (no generated manifest or build in the tree).
-    expect(readFileSync(resolve(ROOT, "manifest.xml"), "utf8")).toContain(
+    expect(readFileSync(resolve(app.checkout, "manifest.xml"), "utf8")).toContain(
       "https://localhost:3000/"
     );
   });

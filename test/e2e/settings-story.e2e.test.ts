@@ -80,7 +80,9 @@ function startOldHost(target: string): Promise<void> {
 beforeAll(async () => {
   lab = await openPaneLab({
     simulator: { readings: { preflight: "refuse" } },
-    page: { viewport: { width: 320, height: 800 } },
+    // The page's timers on Playwright's clock (it runs as real time does until a test moves it on): the wait
+    // for retries that must not come takes no real time (below).
+    page: { viewport: { width: 320, height: 800 }, beforeLoad: (p) => p.clock.install() },
   });
   ({ simulator, server, page } = lab);
   await startOldHost(simulator.url);
@@ -260,8 +262,10 @@ describe("changing the address cancels what was in flight for the old one", () =
     // No status outlives its cause: the old host's "trying again" is gone, the new list is there.
     await page.waitForSelector("#list-projects [data-id='aave']", { timeout: 10_000 });
     expect(await page.innerText("#catalogue-status")).not.toMatch(/trying again/);
-    // The old client's schedule would have retried within these seconds (0.5, 1, 2, 4 s apart).
-    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    // The old client's schedule would have retried within these seconds (0.5, 1, 2, 4 s apart): the page's
+    // clock runs them now, then anything they sent has half a second to reach the old host.
+    await page.clock.runFor(8_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const afterChange = oldHostRequests.filter((r) => r.at >= changedAt);
     expect(afterChange).toEqual([]);
     expect(await page.innerText("#catalogue-status")).toBe("");

@@ -2,13 +2,15 @@
 // stryker.config.mjs, one file at a time with its own tests (so a file's score is its tests' doing), each with
 // its own incremental record and report under reports/mutation/ (git-ignored). Prints a score per file and exits
 // 1 when one is below the threshold. Not part of `npm test`: minutes per file on a 2-core machine.
+// `npm run mutation -- --smoke`: the smoke run CI makes (SMOKE in stryker.config.mjs: a few mutants, all tested
+// afresh), which also fails when no mutant was tested at all.
 import { Stryker } from "@stryker-mutator/core";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { TARGETS, THRESHOLD, jestFor } from "../../stryker.config.mjs";
+import { JEST_CONFIG_FILE, SMOKE, TARGETS, THRESHOLD, jestFor } from "../../stryker.config.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -24,8 +26,9 @@ const force = args.includes("--force");
 // Static mutants (constants evaluated once at load, e.g. option tables) rerun every test: --ignore-static
 // leaves them out of the run and the score, for a quick look.
 const ignoreStatic = args.includes("--ignore-static");
+const smoke = args.includes("--smoke");
 const concurrency = Number(flag("--concurrency") ?? 1);
-const files = args.filter((a) => !a.startsWith("--"));
+const files = smoke ? [SMOKE.file] : args.filter((a) => !a.startsWith("--"));
 for (const file of files) {
   if (!(file in TARGETS)) {
     process.stderr.write(
@@ -44,14 +47,17 @@ const UNDETECTED = new Set(["Survived", "NoCoverage"]);
 
 /** One file's run, in this process (Stryker keeps state between runs: each file gets its own process). */
 async function mutateOne(file) {
-  const slug = file.replace(/^src\//, "").replace(/[/.]/g, "-");
+  const slug = smoke ? "smoke" : file.replace(/^src\//, "").replace(/[/.]/g, "-");
   const started = Date.now();
   const target = TARGETS[file];
   const stryker = new Stryker({
     ...target.options,
-    mutate: [file],
+    mutate: [smoke ? `${file}:${SMOKE.lines}` : file],
+    // The smoke run tests every mutant afresh: a record would let it pass without testing any.
+    incremental: !smoke,
     jest: {
       projectType: "custom",
+      configFile: JEST_CONFIG_FILE,
       config: jestFor(target.tests, target.jest),
       enableFindRelatedTests: false,
     },
@@ -86,16 +92,21 @@ const rows = [];
 const out = join(mkdtempSync(join(tmpdir(), "mutation-")), "result.json");
 for (const file of files.length > 0 ? files : Object.keys(TARGETS)) {
   const extra = [
+    ...(smoke ? ["--smoke"] : []),
     ...(force ? ["--force"] : []),
     ...(ignoreStatic ? ["--ignore-static"] : []),
     "--concurrency",
     String(concurrency),
   ];
-  const child = spawnSync(process.execPath, [SELF, file, ...extra, "--single-to", out], {
-    stdio: "inherit",
-    // Stryker's test processes inherit it (see the target's note in stryker.config.mjs).
-    env: { ...process.env, ...TARGETS[file].env },
-  });
+  const child = spawnSync(
+    process.execPath,
+    [SELF, ...(smoke ? [] : [file]), ...extra, "--single-to", out],
+    {
+      stdio: "inherit",
+      // Stryker's test processes inherit it (see the target's note in stryker.config.mjs).
+      env: { ...process.env, ...TARGETS[file].env },
+    }
+  );
   if (child.status !== 0) {
     process.stderr.write(`the mutation run of ${file} failed (exit ${child.status})\n`);
     process.exit(1);
@@ -103,11 +114,19 @@ for (const file of files.length > 0 ? files : Object.keys(TARGETS)) {
   rows.push(JSON.parse(readFileSync(out, "utf8")));
 }
 
-process.stdout.write(`\nMutation score per file (threshold ${THRESHOLD} %):\n`);
+process.stdout.write(
+  smoke
+    ? `\nMutation smoke run, ${SMOKE.file} lines ${SMOKE.lines} (threshold ${THRESHOLD} %):\n`
+    : `\nMutation score per file (threshold ${THRESHOLD} %):\n`
+);
 for (const r of rows) {
   const mark = r.score >= THRESHOLD ? "ok  " : "LOW ";
   process.stdout.write(
     `${mark} ${r.score.toFixed(1).padStart(5)} %  ${String(r.killed).padStart(4)}/${String(r.mutants).padEnd(4)} killed  ${String(r.seconds).padStart(5)} s  ${r.file}\n`
   );
+}
+if (smoke && rows[0].mutants === 0) {
+  process.stderr.write(`the smoke run tested no mutant of ${SMOKE.file}:${SMOKE.lines}\n`);
+  process.exit(1);
 }
 process.exit(rows.every((r) => r.score >= THRESHOLD) ? 0 : 1);

@@ -1,13 +1,20 @@
 /**
- * The production bundles in dist/web (`npm test` builds them before jest): no simulator, test or dev-tool
- * code, no demo key, and no way to run a string as code (eval, the Function constructor, string timers).
+ * The production bundles (dist/web, which `npm test` builds before jest; test/support/web-build.ts): no
+ * simulator, test or dev-tool code, no demo key, and no way to run a string as code (eval, the Function
+ * constructor, string timers).
  */
 import { existsSync, readdirSync, readFileSync } from "fs";
-import { join, resolve } from "path";
+import { join } from "path";
 import { DEMO_API_KEY } from "../../src/simulator";
+import { ensureBuild } from "../support/web-build";
 
-const WEB = resolve(__dirname, "../../dist/web");
+/** The production build of the current sources: dist/web after npm test's build. */
+let WEB: string;
 const BUNDLES = ["functions.js", "taskpane.js", "commands.js"];
+
+beforeAll(async () => {
+  WEB = await ensureBuild();
+}, 300_000);
 
 function bundles(): Array<{ name: string; code: string }> {
   if (!BUNDLES.every((b) => existsSync(join(WEB, b))))

@@ -25,12 +25,13 @@ import {
   writeFileSync,
 } from "fs";
 import { tmpdir } from "os";
-import { join, resolve } from "path";
+import { join } from "path";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
 import { traversableBy } from "../support/traversable";
+import { builtCli } from "../support/node-build";
 
-const ROOT = resolve(__dirname, "../..");
-const CLI = join(ROOT, "dist/node/cli/main.js");
+/** The built CLI (test/support/node-build.ts): dist/node/cli/main.js after npm test's build. */
+let CLI: string;
 /** `nobody`: another user, as on any Debian system. */
 const OTHER_UID = 65534;
 
@@ -43,7 +44,7 @@ beforeAll(async () => {
     throw new Error(
       "these tests give directories to another user and start the CLI as one: run them as root"
     );
-  if (!existsSync(CLI)) throw new Error("dist/node/cli/main.js is missing: run npm run build:node");
+  CLI = await builtCli();
   sim = await startSimulator({ port: 0, rateLimit: null });
   // The other user starts the CLI from this checkout: it must be able to reach it.
   restoreModes = traversableBy(CLI);

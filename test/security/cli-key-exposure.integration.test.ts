@@ -4,6 +4,9 @@
  * ~/.npm/_logs on every `npm run`, success included, readable by others). With --api-key-file, an
  * environment variable or standard input the key is in neither; with --api-key it is in both, and the CLI
  * says so.
+ *
+ * Real time, on purpose: the process list is read from the running system while the CLI runs, so its answers
+ * are slowed (1.5 s) for the run to be still there when the list is read.
  */
 import { spawn, execFileSync } from "child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync } from "fs";

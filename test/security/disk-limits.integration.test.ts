@@ -10,13 +10,15 @@
 import { execFile, execFileSync } from "child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "fs";
 import { tmpdir } from "os";
-import { join, resolve } from "path";
+import { dirname, join, resolve } from "path";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
 import { cliNodeFlags } from "../harness/hostile/cli-command";
 import { writeNoFollow } from "../../src/cli/cache/safe-fs";
+import { builtCli } from "../support/node-build";
 
 const ROOT = resolve(__dirname, "../..");
-const CLI = join(ROOT, "dist/node/cli/main.js");
+/** The built CLI (test/support/node-build.ts): dist/node/cli/main.js after npm test's build. */
+let CLI: string;
 const FORMULAS = [
   "PROJECTS()",
   'VALUE("aave","tvl")',
@@ -26,6 +28,7 @@ const FORMULAS = [
 let sim: RunningSimulator;
 let base: string;
 beforeAll(async () => {
+  CLI = await builtCli();
   sim = await startSimulator({ port: 0, rateLimit: null });
   base = mkdtempSync(join(tmpdir(), "cm-disk-"));
 });
@@ -137,7 +140,7 @@ it("a write the file system refuses halfway leaves neither the entry nor its tem
   const target = join(dir, "entry.json");
   const script = `
     process.on("SIGXFSZ", () => {});
-    const { writeNoFollow } = require(${JSON.stringify(join(ROOT, "dist/node/cli/cache/safe-fs.js"))});
+    const { writeNoFollow } = require(${JSON.stringify(join(dirname(CLI), "cache/safe-fs.js"))});
     writeNoFollow(${JSON.stringify(target)}, "x".repeat(100000)).then(
       () => console.log("written"),
       (e) => console.log(e.code)

@@ -10,11 +10,15 @@
  *
  * Set here, not in a setup file: a test file's `process.env` is jest's copy, which neither `os.tmpdir()` nor
  * a spawned process reads; the worker's own environment is what they inherit. A worker runs one file at a time.
+ *
+ * The environment also hands each file the worker's long-lived services (one Chromium, one redis-server for
+ * every file the worker runs): `globalThis.__cmWorkerService`, see worker-services.cjs.
  */
 const { chmodSync, mkdirSync, mkdtempSync, rmSync } = require("fs");
 const { tmpdir } = require("os");
 const { join } = require("path");
 const { TestEnvironment } = require("jest-environment-node");
+const { workerService } = require("./worker-services.cjs");
 
 const VARIABLES = ["TMPDIR", "CRYPTOMETRICS_CACHE_DIR", "XDG_CACHE_HOME"];
 
@@ -37,6 +41,7 @@ class IsolatedEnvironment extends TestEnvironment {
       process.env[name] = value;
       this.global.process.env[name] = value;
     }
+    this.global.__cmWorkerService = workerService;
   }
 
   async teardown() {

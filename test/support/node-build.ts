@@ -47,3 +47,11 @@ export function ensureNodeBuild(): Promise<string> {
     },
   });
 }
+
+/**
+ * The built command-line evaluator (cli/main.js of the Node build), as users run it after `npm run build:node`:
+ * dist/node/cli/main.js when `npm test` has just built it, the same build of the current sources otherwise.
+ */
+export async function builtCli(): Promise<string> {
+  return join(await ensureNodeBuild(), "cli", "main.js");
+}

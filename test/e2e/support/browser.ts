@@ -1,5 +1,5 @@
 /**
- * Debian's Chromium driven by playwright-core (no browser downloads): one browser per test file, pages
+ * Debian's Chromium driven by playwright-core (no browser downloads): one browser per jest worker, pages
  * that load office.js from the local npm copy in place of Microsoft's CDN, and a record of everything the
  * page complained about (script errors, Content-Security-Policy violations) for the tests to assert on.
  */
@@ -35,15 +35,38 @@ export interface LaunchOptions {
   trustCertificate?: Buffer;
 }
 
+/** The worker's services (test/support/worker-services.cjs), set by the test environment. */
+type WorkerService = (script: string, options: object) => Promise<string>;
+export const BROWSER_HOST = join(__dirname, "browser-host.cjs");
+
+/**
+ * A browser for a test file: the jest worker's own Chromium (one per worker and set of launch options, started
+ * by the first file that asks and reused by the next ones; see browser-host.cjs), connected to anew. Closing it
+ * closes the file's contexts and pages and disconnects; the browser stays for the worker's next file. Outside
+ * the project's test environment, a Chromium of its own.
+ */
 export async function launch(options: LaunchOptions = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH`
     );
   }
-  return chromium.launch({
+  const settings = launchSettings(options);
+  const workerService = (globalThis as { __cmWorkerService?: WorkerService }).__cmWorkerService;
+  if (!workerService) return chromium.launch({ ...settings, timeout: 20_000 });
+  const { wsEndpoint } = JSON.parse(await workerService(BROWSER_HOST, settings)) as {
+    wsEndpoint: string;
+  };
+  return chromium.connect(wsEndpoint, { timeout: 20_000 });
+}
+
+/** How Chromium is started for these options (the worker keeps one browser per distinct settings). */
+export function launchSettings(options: LaunchOptions = {}): {
+  executablePath: string;
+  args: string[];
+} {
+  return {
     executablePath: CHROMIUM,
-    timeout: 20_000,
     args: [
       "--headless",
       "--no-sandbox",
@@ -57,7 +80,7 @@ export async function launch(options: LaunchOptions = {}): Promise<Browser> {
         ? [`--ignore-certificate-errors-spki-list=${spkiHash(options.trustCertificate)}`]
         : []),
     ],
-  });
+  };
 }
 
 export interface Problems {

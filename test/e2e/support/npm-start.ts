@@ -4,10 +4,41 @@
  * it. The ports are free ones the operating system hands out, passed through the flags `npm start` documents
  * (`npm start -- --port N --simulator-port M`), so a run never collides with another one on this machine;
  * users keep the defaults, 3000 and 3001.
+ *
+ * It runs in a copy of the checkout, as a fresh clone holds it (the files as they are now, without dist/ or
+ * anything else a build or a test leaves; node_modules linked, as `npm ci` would have installed the same):
+ * npm start's build step writes dist/node, and in the checkout itself that rewrote the build other test files
+ * and their gateway processes were loading at the same time.
  */
 import { spawn, type ChildProcess } from "child_process";
+import { cpSync, mkdtempSync, symlinkSync } from "fs";
 import { createServer } from "net";
+import { tmpdir } from "os";
+import { join, relative, sep } from "path";
 import { ROOT } from "./build";
+
+/** What a fresh clone does not hold: git's own files, the installed modules (linked), builds, test output. */
+const NOT_IN_A_CLONE = new Set([
+  ".git",
+  "node_modules",
+  "dist",
+  "test-results",
+  "bench-results",
+  "reports",
+  "coverage",
+  ".stryker-tmp",
+]);
+
+/** A copy of the checkout under this test file's temporary directory, for npm start to build and run in. */
+export function freshCheckout(): string {
+  const dir = join(mkdtempSync(join(tmpdir(), "cm-checkout-")), "cryptometrics-excel");
+  cpSync(ROOT, dir, {
+    recursive: true,
+    filter: (source) => !NOT_IN_A_CLONE.has(relative(ROOT, source).split(sep)[0]),
+  });
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+  return dir;
+}
 
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 /** The build step and webpack's first compilation take 20–60 s here; ten minutes means something hangs. */
@@ -15,6 +46,8 @@ const START_TIMEOUT_MS = 600_000;
 const STOP_TIMEOUT_MS = 30_000;
 
 export interface NpmStart {
+  /** The copy of the checkout npm start runs in (freshCheckout). */
+  checkout: string;
   /** Everything npm start printed so far (stdout and stderr, interleaved as they came). */
   output(): string;
   /**
@@ -71,13 +104,14 @@ function alive(pid: number): boolean {
 }
 
 export async function startNpmStart(): Promise<NpmStart> {
+  const checkout = freshCheckout();
   const port = await freePort();
   let simulatorPort = await freePort();
   while (simulatorPort === port) simulatorPort = await freePort();
   const child: ChildProcess = spawn(
     NPM,
     ["start", "--", "--port", String(port), "--simulator-port", String(simulatorPort)],
-    { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env } }
+    { cwd: checkout, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env } }
   );
   const pid = child.pid;
   if (pid === undefined) throw new Error("npm start could not be spawned");
@@ -112,6 +146,7 @@ export async function startNpmStart(): Promise<NpmStart> {
     if (alive(pid)) process.kill(-pid, "SIGKILL");
   };
   return {
+    checkout,
     output: () => output,
     urls: {
       taskpane: printed(output, "Add-in page"),

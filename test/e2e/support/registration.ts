@@ -7,8 +7,6 @@
  * can hold what Excel would see to functions.json and to the command-line evaluator.
  */
 import { execFile } from "child_process";
-import { existsSync } from "fs";
-import { resolve } from "path";
 import { promisify } from "util";
 import type { Page } from "playwright-core";
 import { coerce, prepareArguments } from "../../../src/sheet/arguments";
@@ -18,6 +16,7 @@ import { parseFormula } from "../../../src/sheet/formula";
 import type { ParameterMeta } from "../../../src/sheet/registry";
 import { jsonCell, type JsonCell } from "../../../src/cli/output/json";
 import { ROOT } from "./build";
+import { builtCli } from "../../support/node-build";
 
 const execFileAsync = promisify(execFile);
 
@@ -175,9 +174,7 @@ export async function cliResults(
   formulas: readonly string[],
   service: { baseUrl: string; apiKey: string; extraCaFile?: string }
 ): Promise<JsonCell[][][]> {
-  const main = resolve(ROOT, "dist/node/cli/main.js");
-  if (!existsSync(main))
-    throw new Error("dist/node/cli/main.js is missing: run npm run build:node (npm test does)");
+  const main = await builtCli();
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.CRYPTOMETRICS_BASE_URL;
   delete env.CRYPTOMETRICS_API_KEY;

@@ -9,14 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { setLogSink } from "../../../src/client";
-import { runSoak, type RoundStats } from "./soak";
-
-/** Heap growth allowed from the end of day 1 to the end of the run: noise, not a trend. */
-const HEAP_SLACK_BYTES = 24 * 1024 * 1024;
-
-function mb(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
+import { heapViolations, mb, runSoak, type RoundStats } from "./soak";
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -48,14 +41,7 @@ async function main(): Promise<number> {
       );
     },
   });
-  const violations = [...report.violations];
-  if (report.heapByDay.length >= 2) {
-    const growth = report.heapByDay[report.heapByDay.length - 1] - report.heapByDay[0];
-    if (growth > HEAP_SLACK_BYTES)
-      violations.push(
-        `heap grew ${mb(growth)} after the first day (${report.heapByDay.map(mb).join(", ")})`
-      );
-  }
+  const violations = [...report.violations, ...heapViolations(report.heapByDay)];
   process.stdout.write(
     [
       `Evaluations: ${report.evaluations} in ${report.recalculations} recalculations over ${report.days} days (${Date.now() - startedAt} ms real)`,

@@ -13,6 +13,21 @@ import { LAB_START, openLab, type Lab } from "../faults/lab";
 import { buildWorkbook, evaluate, type Formula } from "../faults/workbook";
 
 const DAY = 86_400_000;
+/** Heap growth allowed from the end of day 1 to the end of the run: noise, not a trend. */
+export const HEAP_SLACK_BYTES = 24 * 1024 * 1024;
+
+export function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** A heap that kept growing after the first day (readings after forced GC; none without them). */
+export function heapViolations(heapByDay: readonly number[]): string[] {
+  if (heapByDay.length < 2) return [];
+  const growth = heapByDay[heapByDay.length - 1] - heapByDay[0];
+  return growth > HEAP_SLACK_BYTES
+    ? [`heap grew ${mb(growth)} after the first day (${heapByDay.map(mb).join(", ")})`]
+    : [];
+}
 
 export interface SoakOptions {
   /** Cell evaluations in all (default 10,000). */

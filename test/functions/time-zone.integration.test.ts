@@ -5,23 +5,23 @@
  * says so in those words.
  */
 import { execFile } from "child_process";
-import { existsSync } from "fs";
-import { resolve } from "path";
 import { promisify } from "util";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
+import { builtCli } from "../support/node-build";
 
-const CLI = resolve(__dirname, "../../dist/node/cli/main.js");
+/** The built CLI (test/support/node-build.ts): dist/node/cli/main.js after npm test's build. */
+let CLI: string;
 const run = promisify(execFile);
 const ZONES = ["UTC", "Australia/Sydney", "America/Los_Angeles", "Pacific/Kiritimati"];
 
 let sim: RunningSimulator;
 beforeAll(async () => {
+  CLI = await builtCli();
   sim = await startSimulator({ port: 0, rateLimit: null });
-});
+}, 300_000);
 afterAll(() => sim.close());
 
 async function evaluate(zone: string, formulas: readonly string[]): Promise<unknown[]> {
-  if (!existsSync(CLI)) throw new Error("dist/node/cli/main.js is missing: run npm run build:node");
   const args = [
     CLI,
     "eval",
