@@ -19,6 +19,11 @@ export interface DayPoint {
    * apart (partition.ts), not as one row sent twice. A conflict all the same; only its message differs.
    */
   split?: true;
+  /**
+   * With `conflict`: the service sent a value that is present but no number ("1,234.50", true, "Infinity"),
+   * this text. A conflict all the same (never filled, never a figure); its message names what was sent.
+   */
+  unreadable?: string;
 }
 
 /** Points with start <= day <= end (either bound may be open). */
