@@ -19,22 +19,36 @@ import {
   windowOf,
   type PeriodWindow,
 } from "../../engine/completeness";
-import { conflictMessage, dayStates, judge, windowFigure, type Judged } from "../../engine/figures";
+import {
+  conflictMessage,
+  dayConflict,
+  dayStates,
+  judge,
+  windowFigure,
+  type Judged,
+} from "../../engine/figures";
 import { formatDay } from "../../client";
 import { baseStart, growthOf, type Growth } from "../../engine/growth";
-import { defaultAggregation, fillRefusal } from "../../engine/metric-kinds";
 import type { DayPoint } from "../../engine/series-ops";
 import type { Metric, Project } from "../../client";
 import { isMissing, optionalDate, requiredText } from "../coerce";
 import type { FnContext } from "../context";
 import { parseOptions, type Options } from "../options";
 import { FunctionError, invalid, notAvailable, type Cell, type DateCell } from "../result";
-import { checkFilters } from "./filters";
+import { checkFilters, withFilters } from "./filters";
 import { horizonFor, latestPoint, pointsOf, type SeriesBase } from "./latest";
 import { resolveMetric, resolveProject, resolvedNow } from "./resolve";
 import { variantOf } from "./series-common";
 import { acceptedOptions } from "../registry";
-import { dayReason, fillHint, firstDataDay, readDays, readStart } from "./series-days";
+import {
+  aggregationOf,
+  checkFill,
+  dayReason,
+  fillHint,
+  firstDataDay,
+  readDays,
+  readStart,
+} from "./series-days";
 import { checkAnnualize, checkWindowOptions, latestHorizon, windowValue } from "./window-value";
 
 /** A number and the day it is from (for a period: the last day its figure covers). */
@@ -116,8 +130,10 @@ export function hasFilters(options: Readonly<Options>): boolean {
  * roll-up that is no sum) is refused here, before any data is read: the same #VALUE! whatever the data.
  */
 export function readingOf(ctx: FnContext, a: Asked, project: Project, metric: Metric): Reading {
-  const refusal = fillRefusal(a.options.fill, metric.metricId);
-  if (refusal) throw invalid(refusal);
+  checkFill(a.options.fill, metric.metricId, a.options.agg);
+  // A period, a window or growth rolls days up: a metric of no known kind needs agg= (asked, not guessed).
+  if (a.options.period !== "day" || a.options.window || a.growth)
+    aggregationOf(metric.metricId, a.options.agg);
   checkAnnualize(a.options, metric.metricId);
   return {
     ctx,
@@ -146,10 +162,20 @@ export async function datedValue(
   const [project, metric] =
     resolvedNow(ctx, a.projectText, a.metricText) ??
     (await Promise.all([resolveProject(ctx, a.projectText), resolveMetric(ctx, a.metricText)]));
-  const reading = readingOf(ctx, a, project, metric);
+  let reading = readingOf(ctx, a, project, metric);
   // Without filters there is nothing to check: no await (most cells).
-  const filtered = hasFilters(options) ? await checkFilters(ctx, project, options) : undefined;
-  if (filtered) throw new FunctionError(filtered.error, filtered.message);
+  if (hasFilters(options)) {
+    const filtered = await checkFilters(ctx, project, options);
+    if ("error" in filtered) throw new FunctionError(filtered.error.error, filtered.error.message);
+    // The filters in the project's own spelling (they were matched without case).
+    const spelled = withFilters(options, filtered.filters);
+    if (spelled !== options)
+      reading = {
+        ...reading,
+        options: spelled,
+        base: { ...reading.base, variant: variantOf(spelled) },
+      };
+  }
   const label = reading.label;
 
   if (date === undefined) {
@@ -185,7 +211,7 @@ export function latestWithValue(
     const subject = `${project.projectId} ${metric.metricId}`;
     const day = formatDay(latest.day);
     throw notAvailable(
-      `no latest value: ${conflictMessage({ conflicts: [latest.day], splits: latest.split ? [latest.day] : [] }, { label: day, subject, today: latest.day })}`
+      `no latest value: ${conflictMessage(dayConflict(latest.day, latest), { label: day, subject, today: latest.day })}`
     );
   }
   if (latest?.value === null || latest?.value === undefined)
@@ -246,13 +272,13 @@ async function periodJudged(
   knownHorizon?: number
 ): Promise<Judged> {
   const days = await readDays(r, w.from, w.to, knownHorizon);
-  const agg = r.options.agg ?? defaultAggregation(r.metricId);
+  const agg = aggregationOf(r.metricId, r.options.agg);
   const figure = windowFigure(days, w.from, w.to, r.fill, agg);
   return judge(figure, include, {
     label: periodLabel(w),
     subject: r.label,
     today: r.ctx.today,
-    fillHint: fillHint(r.metricId, r.fill),
+    fillHint: fillHint(r.metricId, r.fill, r.options.agg),
   });
 }
 
@@ -301,10 +327,7 @@ export function unfilledDay(r: Reading, date: number, points: readonly DayPoint[
   const day = formatDay(date);
   if (own?.conflict)
     return notAvailable(
-      conflictMessage(
-        { conflicts: [date], splits: own.split ? [date] : [] },
-        { label: day, subject: r.label, today }
-      )
+      conflictMessage(dayConflict(date, own), { label: day, subject: r.label, today })
     );
   const what = `no ${r.label} value on ${day}`;
   return notAvailable(
