@@ -33,6 +33,8 @@ import { TOO_LARGE_TO_SAVE, type PersistentCache } from "./persistence";
 import { resolveMetricIn, resolveProjectIn } from "./resolver";
 import { entryCodec, MAX_SAVED_POINTS, savedPoints, SECTION, seriesCodec } from "./saved-entries";
 import { SeriesBatcher } from "./series-batcher";
+import { withDateNames } from "./date-names";
+import type { SeriesClient } from "./series-fetch";
 import { SeriesStore } from "./series-store";
 import {
   seriesKey,
@@ -116,6 +118,7 @@ export type StatementGranularity = "year" | "quarter" | "month" | "week";
 export class Engine {
   readonly options: EngineOptions;
   private readonly client: EngineClient;
+  private readonly seriesClient: SeriesClient;
   private readonly timers: Timers;
   private readonly store: SeriesStore;
   private readonly cache: KeyedCache;
@@ -150,8 +153,10 @@ export class Engine {
       this.timers,
       this.options.windowMs
     );
+    // Series requests ask with the date names each operation takes (date-names.ts).
+    this.seriesClient = withDateNames(this.client);
     this.batcher = new SeriesBatcher(
-      this.client,
+      this.seriesClient,
       this.store,
       this.timers,
       {
@@ -430,7 +435,14 @@ export class Engine {
     if (missing.length > 0) {
       const controller = new AbortController();
       read = withDeadline(
-        readHistoryStarts(this.client, this.store, metricId, missing, keepFrom, controller.signal),
+        readHistoryStarts(
+          this.seriesClient,
+          this.store,
+          metricId,
+          missing,
+          keepFrom,
+          controller.signal
+        ),
         this.options.deadlineMs,
         this.timers,
         () => {

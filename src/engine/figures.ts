@@ -271,8 +271,9 @@ export type Judged =
 export function judge(f: WindowFigure, include: boolean, words: FigureWords): Judged {
   if (f.conflicts.length > 0) return { reason: conflictMessage(f, words), conflict: true };
   const whole = isWhole(f);
+  // As of the day its last value is from: a value fill=previous carried is as old as the day it came from.
   if (f.value !== null && f.lastCovered !== undefined && (whole || include))
-    return { value: f.value, asOf: f.lastCovered, whole };
+    return { value: f.value, asOf: f.lastFrom ?? f.lastCovered, whole };
   return { reason: incompleteReason(f, words), conflict: false };
 }
 

@@ -19,14 +19,7 @@
  * - rate: a rate per year (annualised revenue): AVERAGE; no fill.
  */
 export type MetricKind =
-  | "flow"
-  | "level"
-  | "price"
-  | "count"
-  | "cumulative"
-  | "users"
-  | "average"
-  | "rate";
+  "flow" | "level" | "price" | "count" | "cumulative" | "users" | "average" | "rate";
 export type Aggregation = "sum" | "avg" | "last" | "first" | "min" | "max";
 /** How days without a value are filled in a window or period (fillRefusal below says which a metric admits). */
 export type Fill = "none" | "previous" | "zero";
@@ -76,8 +69,16 @@ export const KINDS: Readonly<
 > = {
   flow: { agg: "sum", fill: "zero", words: "an amount per day, summed over a period" },
   level: { agg: "last", fill: "previous", words: "a level, its last value in a period" },
-  price: { agg: "last", fill: "previous", words: "a price, its last value (the close) in a period" },
-  count: { agg: "last", fill: "previous", words: "a count at a point in time, its last value in a period" },
+  price: {
+    agg: "last",
+    fill: "previous",
+    words: "a price, its last value (the close) in a period",
+  },
+  count: {
+    agg: "last",
+    fill: "previous",
+    words: "a count at a point in time, its last value in a period",
+  },
   cumulative: {
     agg: "last",
     fill: "previous",
@@ -101,10 +102,7 @@ export function metricKind(metricId: string): MetricKind | undefined {
 }
 
 /** The roll-up of a metric: `agg=` when given, else its kind's; undefined when neither says. */
-export function defaultAggregation(
-  metricId: string,
-  agg?: Aggregation
-): Aggregation | undefined {
+export function defaultAggregation(metricId: string, agg?: Aggregation): Aggregation | undefined {
   if (agg !== undefined) return agg;
   const kind = metricKind(metricId);
   return kind && KINDS[kind].agg;

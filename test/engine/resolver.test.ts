@@ -45,7 +45,9 @@ describe("project resolution", () => {
     expect(() => resolveProjectIn(clash, "Nova")).toThrow(
       '"Nova" fits 2 projects: "nova" (Nova, NVX), "nova-network" (Nova, NOVA); use the project id'
     );
-    expect(() => resolveProjectIn(clash, "NOVA")).toThrow(/fits 2 projects: "nova" .*"nova-network"/);
+    expect(() => resolveProjectIn(clash, "NOVA")).toThrow(
+      /fits 2 projects: "nova" .*"nova-network"/
+    );
     expect(() => resolveProjectIn(clash, "COMP")).toThrow(
       '"COMP" fits 2 projects: "comp" (Comp Labs), "compound" (Compound, COMP); use the project id'
     );

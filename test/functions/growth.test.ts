@@ -112,7 +112,7 @@ describe("values=pop|yoy", () => {
   it("refuses growth without a period, and coverage outside STATEMENT", async () => {
     const e = await excelError(fns.value_("aave", "revenue", "2024-03-31", "values=yoy", inv()));
     expect(e).toMatchObject({ code: "#VALUE!" });
-    expect(e.message).toMatch(/compares periods: add a period/);
+    expect(e.message).toMatch(/a day is no period: use period=week, month, quarter or year/);
     const m = await excelError(
       fns.metric_([["aave"]], [["revenue"]], "2024-01-01", "2024-03-31", "values=coverage", inv())
     );

@@ -321,6 +321,11 @@ export interface ProjectMetricsParams {
   /** Default "desc" (the service's default): newest first. */
   orderDirection?: OrderDirection;
   assetsBridged?: boolean;
+  /**
+   * The names the dates go by (§4.14: the parameters are named start/end, the usage examples send
+   * start_date/end_date): start/end (default), or start_date/end_date for a service that takes only those.
+   */
+  dateNames?: "start" | "start_date";
 }
 
 export interface ProductMetricsParams {
@@ -331,6 +336,11 @@ export interface ProductMetricsParams {
   aggregateBy?: AggregateBy;
   orderDirection?: OrderDirection;
   assetsBridged?: boolean;
+  /**
+   * The names the dates go by (§4.14: the parameters are named start/end, the usage examples send
+   * start_date/end_date): start/end (default), or start_date/end_date for a service that takes only those.
+   */
+  dateNames?: "start" | "start_date";
 }
 
 export interface FinancialStatementParams {
@@ -352,6 +362,11 @@ export interface MetricParams {
   assetsBridged?: boolean;
   /** Not a service parameter here (§4.11 has none): the client sorts. Default "desc". */
   orderDirection?: OrderDirection;
+  /**
+   * The names the dates go by (§4.14: the parameters are named start/end, the usage examples send
+   * start_date/end_date): start/end (default), or start_date/end_date for a service that takes only those.
+   */
+  dateNames?: "start" | "start_date";
 }
 
 export interface MetricAggregationsParams {

@@ -33,7 +33,7 @@ export function unreadableText(value: unknown): string | undefined {
   if (value === null || value === undefined) return undefined;
   if (typeof value === "string" && value.trim() === "") return undefined;
   if (toMetricValue(value) !== null) return undefined;
-  const raw = typeof value === "string" ? value.trim() : JSON.stringify(value) ?? String(value);
+  const raw = typeof value === "string" ? value.trim() : (JSON.stringify(value) ?? typeof value);
   const clean = Array.from(raw, (ch) => (/[\p{Cc}\p{Cf}]/u.test(ch) ? " " : ch)).join("");
   return clean.length > MAX_SENT_CHARS ? `${clean.slice(0, MAX_SENT_CHARS - 1)}…` : clean;
 }

@@ -27,7 +27,7 @@ import {
   distinctWideRows,
 } from "../data/distinct";
 import { Notes, withoutFuture } from "../data/notes";
-import type { PlanTools, Query } from "./plan";
+import { seriesDateNames, type PlanTools, type Query } from "./plan";
 import {
   AGGREGATE_BY,
   ORDER_DIRECTIONS,
@@ -57,6 +57,7 @@ export const getProjectMetricsPlan =
     const start = check.date("start", p.start);
     const end = check.date("end", p.end);
     check.range(start, end);
+    const dateNames = seriesDateNames(check, p.dateNames);
     const direction = check.oneOf("orderDirection", p.orderDirection, ORDER_DIRECTIONS);
     const assetsBridged = check.bool("assetsBridged", p.assetsBridged);
     const query = (chunk: readonly string[] | undefined): Query => [
@@ -65,8 +66,8 @@ export const getProjectMetricsPlan =
       ["product_ids", productIds],
       ["market_sector_ids", marketSectorIds],
       ["aggregate_by", aggregateBy],
-      ["start", start],
-      ["end", end],
+      [dateNames[0], start],
+      [dateNames[1], end],
       ["order_direction", direction],
       ["assets_bridged", assetsBridged],
     ];
@@ -152,14 +153,15 @@ export const getProductMetricsPlan =
     const start = check.date("start", p.start);
     const end = check.date("end", p.end);
     check.range(start, end);
+    const dateNames = seriesDateNames(check, p.dateNames);
     const aggregateBy = check.oneOf("aggregateBy", p.aggregateBy, AGGREGATE_BY);
     const direction = check.oneOf("orderDirection", p.orderDirection, ORDER_DIRECTIONS);
     const assetsBridged = check.bool("assetsBridged", p.assetsBridged);
     const query = (chunk: readonly string[] | undefined): Query => [
       ["metric_ids", chunk],
       ["chain_ids", chainIds],
-      ["start", start],
-      ["end", end],
+      [dateNames[0], start],
+      [dateNames[1], end],
       ["aggregate_by", aggregateBy],
       ["order_direction", direction],
       ["assets_bridged", assetsBridged],

@@ -121,7 +121,7 @@ export async function checkFilters(
   productId?: string
 ): Promise<FilterOutcome> {
   const id = project.projectId;
-  let sectors: string[] = [];
+  const sectors: string[] = [];
   if (options.sectors.length > 0) {
     const catalogue = await traced(ctx, "GET /v2/market-sectors", ctx.engine.sectors());
     const known = catalogue.map((s) => s.id);

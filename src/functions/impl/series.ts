@@ -502,7 +502,7 @@ function growthOf_(options: Readonly<Options>): Growth | undefined {
 function checkGrowthOptions(options: Readonly<Options>): void {
   if (growthOf_(options) && options.period === "day")
     throw invalid(
-      `option "values=${options.values}" compares periods: add a period, e.g. "period=quarter; values=${options.values}"`
+      `option "values=${options.values}" compares a period with an earlier one, and a day is no period: use period=week, month, quarter or year, e.g. "period=quarter; values=${options.values}"`
     );
 }
 

@@ -113,7 +113,10 @@ export interface StatementContext {
 }
 
 /** Line key -> period start -> the service's row and its period (as the row declares it). */
-export type RowIndex = Map<string, Map<number, { row: FinancialStatementRow; window: PeriodWindow }>>;
+export type RowIndex = Map<
+  string,
+  Map<number, { row: FinancialStatementRow; window: PeriodWindow }>
+>;
 
 export function rowIndex(
   entries: readonly { row: FinancialStatementRow; window: PeriodWindow }[]
@@ -122,7 +125,11 @@ export function rowIndex(
   for (const e of entries) {
     const key = lineKey(e.row);
     let byStart = out.get(key);
-    if (!byStart) out.set(key, (byStart = new Map()));
+    if (!byStart)
+      out.set(
+        key,
+        (byStart = new Map<number, { row: FinancialStatementRow; window: PeriodWindow }>())
+      );
     byStart.set(e.window.start, e);
   }
   return out;
@@ -136,7 +143,10 @@ export function rowIndex(
 export function agrees(sent: number, computed: number): boolean {
   const text = String(sent);
   const decimals = /e/i.test(text) ? 20 : (text.split(".")[1]?.length ?? 0);
-  const tolerance = Math.max(0.5 * 10 ** -decimals, 1e-9 * Math.max(Math.abs(sent), Math.abs(computed)));
+  const tolerance = Math.max(
+    0.5 * 10 ** -decimals,
+    1e-9 * Math.max(Math.abs(sent), Math.abs(computed))
+  );
   return Math.abs(sent - computed) <= tolerance;
 }
 
@@ -168,7 +178,9 @@ export function checkedFigure(
       `the service sent ${subject} for ${label} twice with different values; no figure for ${label}`
     );
   if (row.unreadable !== undefined)
-    return na(`the service sent "${row.unreadable}" for ${subject} in ${label}, which is not a number`);
+    return na(
+      `the service sent "${row.unreadable}" for ${subject} in ${label}, which is not a number`
+    );
   const d = s.days.get(lineKey(line));
   if (d === undefined) {
     if (row.value === null) return na(`the service sent no ${line.metricId} figure for ${label}`);
@@ -225,7 +237,8 @@ export function changeCell(
   const g = growthOf(current.value, baseFigure.value);
   if (!("value" in g)) return { error: "na", message: `${what}: ${g.missing}` };
   if (growth === "yoy") return { percent: g.value };
-  if (row.popChange === null) return { error: "na", message: `${what}: the service sent no change` };
+  if (row.popChange === null)
+    return { error: "na", message: `${what}: the service sent no change` };
   if (!agrees(row.popChange, g.value) && Math.abs(row.popChange - g.value) > 1e-6)
     return {
       error: "na",

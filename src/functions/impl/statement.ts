@@ -128,7 +128,10 @@ export async function statement(
     ? (await basesOf(ctx, id, granularity, interval, sent)).map(canonicalRow)
     : [];
   const checkFrom = growth
-    ? Math.min(all[0].window.start, ...periodsOf(bases, granularity).map((p) => p.window.start))
+    ? periodsOf(bases, granularity).reduce(
+        (a, p) => Math.min(a, p.window.start),
+        all[0].window.start
+      )
     : all[0].window.start;
   const days = await readLineDays(ctx, id, present, checkFrom);
   const include = options.partial === "include";
@@ -176,11 +179,7 @@ export async function statement(
     figureOf(figures, line, p, cells);
   for (const line of lines) {
     const cells = figures.get(lineKey(line));
-    out.push([
-      line.section,
-      names(line.metricId),
-      ...ordered.map((p) => cellOf(cells, line, p)),
-    ]);
+    out.push([line.section, names(line.metricId), ...ordered.map((p) => cellOf(cells, line, p))]);
   }
   return out;
 }

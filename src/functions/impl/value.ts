@@ -367,7 +367,7 @@ function growthOption(options: Readonly<Options>): Growth | undefined {
   if (options.values === "value" || options.values === "coverage") return undefined;
   if (options.period === "day")
     throw invalid(
-      `option "values=${options.values}" compares periods: add a period, e.g. "period=quarter; values=${options.values}"`
+      `option "values=${options.values}" compares a period with an earlier one, and a day is no period: use period=week, month, quarter or year, e.g. "period=quarter; values=${options.values}"`
     );
   return options.values;
 }
