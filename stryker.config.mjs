@@ -66,6 +66,9 @@ export function jestFor(tests, overrides = {}) {
   return {
     ...jestConfig,
     ...overrides,
+    // Stryker's jest runner loads the test environment itself (require.resolve from its working directory, the
+    // sandbox) and leaves <rootDir> as it is: name the file relative to that directory.
+    testEnvironment: jestConfig.testEnvironment.replace(/^<rootDir>\//, "./"),
     testMatch: tests.map((t) => `<rootDir>/${t}`),
     transform: {
       ...jestConfig.transform,
