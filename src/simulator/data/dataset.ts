@@ -104,19 +104,27 @@ export const UNREADABLE_VALUES: readonly {
   projectId: string;
   metricId: string;
   date: string;
-  /** What is sent instead of the day's value. */
-  sent: (value: number) => string | boolean;
+  /** What is sent instead of the day's value (the same in every slice: a filter, a split). */
+  sent: string | boolean;
 }[] = (
   [
-    { date: "2024-01-05", sent: (v) => v.toLocaleString("en-US", { minimumFractionDigits: 2 }) },
-    { date: "2024-01-06", sent: (v) => `$${Math.round(v).toLocaleString("en-US")}` },
-    { date: "2024-01-07", sent: (v) => `(${Math.round(v)})` },
-    { date: "2024-01-08", sent: (v) => `${v.toFixed(1)} USD` },
-    { date: "2024-01-09", sent: () => true },
-    { date: "2024-01-10", sent: () => "Infinity" },
-    { date: "2024-01-11", sent: () => "1e400" },
-  ] as { date: string; sent: (value: number) => string | boolean }[]
+    { date: "2024-01-05", sent: "1,234.50" },
+    { date: "2024-01-06", sent: "$1,000" },
+    { date: "2024-01-07", sent: "(1000)" },
+    { date: "2024-01-08", sent: "12.5 USD" },
+    { date: "2024-01-09", sent: true },
+    { date: "2024-01-10", sent: "Infinity" },
+    { date: "2024-01-11", sent: "1e400" },
+  ] as const
 ).map((u) => ({ projectId: "nova", metricId: "revenue", ...u }));
+
+/** The projects with values sent unreadable: a quick miss for every other value served. */
+const UNREADABLE_PROJECTS = new Set(UNREADABLE_VALUES.map((u) => u.projectId));
+
+/** UNREADABLE_VALUES by "project|metric|day": looked up for every value served. */
+const UNREADABLE_BY_KEY = new Map(
+  UNREADABLE_VALUES.map((u) => [`${u.projectId}|${u.metricId}|${day(u.date)}`, u.sent])
+);
 
 /**
  * Single days without a value, drawn at random per series, fall before this day only: older history has
@@ -307,11 +315,8 @@ export class DemoDataset {
     d: number,
     value: number
   ): string | boolean | undefined {
-    if (Number.isNaN(value)) return undefined;
-    const u = UNREADABLE_VALUES.find(
-      (x) => x.projectId === projectId && x.metricId === metricId && day(x.date) === d
-    );
-    return u?.sent(value);
+    if (Number.isNaN(value) || !UNREADABLE_PROJECTS.has(projectId)) return undefined;
+    return UNREADABLE_BY_KEY.get(`${projectId}|${metricId}|${d}`);
   }
 
   /** Whether the service sends this project's metric values as numeric strings rather than numbers. */
