@@ -27,6 +27,10 @@ import {
   distinctWideRows,
 } from "../data/distinct";
 import { Notes, withoutFuture } from "../data/notes";
+import { addDays } from "../data/days";
+
+/** The longest statement period (a year with its leap day): how far ahead a period's last day may be. */
+const STATEMENT_PERIOD_DAYS = 366;
 import { seriesDateNames, type PlanTools, type Query } from "./plan";
 import {
   AGGREGATE_BY,
@@ -127,8 +131,10 @@ export const getFinancialStatementPlan =
       ["interval", check.oneOf("interval", p.interval, STATEMENT_INTERVALS)],
     ];
     const repeats = new RepeatCounter();
-    const latest = t.latestDay();
-    // A period dated after any day the service can have is ignored like a future daily row.
+    // A statement may date a period by its last day (§2.7 does not say which), so the period still
+    // running is dated up to a year ahead: only a row dated later than that is ignored, as a future daily
+    // row is.
+    const latest = addDays(t.latestDay(), STATEMENT_PERIOD_DAYS);
     const plan = t.one([id], ["v2", "projects", id, "financial-statement"], query, (data, notes) =>
       sortStatementRows(
         distinctStatementRows(withoutFuture(normaliseStatementRows(data), latest, notes), repeats)
