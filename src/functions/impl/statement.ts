@@ -36,7 +36,7 @@ import {
   periodLabel,
   type PeriodWindow,
 } from "../../engine/completeness";
-import { formatDay } from "../../client";
+import { formatDay, periodStart } from "../../client";
 import { baseStart, type Growth } from "../../engine/growth";
 import type { StatementGranularity } from "../../engine/engine";
 import { DEFAULT_VARIANT } from "../../engine/series-types";
@@ -47,7 +47,7 @@ import { FunctionError, invalid, notAvailable, type Cell, type Table } from "../
 import { latestPoint } from "./latest";
 import { metricNamesFrom } from "./labels";
 import { metricCatalogue, resolveProject } from "./resolve";
-import { lineKey, statementLines, type StatementLine } from "./statement-lines";
+import { lineKey, STANDARD_STATEMENT, statementLines, type StatementLine } from "./statement-lines";
 import { canonicalSection, periodOfRow, type StatementPeriod } from "./statement-periods";
 import {
   changeCell,
@@ -108,6 +108,18 @@ export async function statement(
   const catalogue = metricCatalogue(ctx);
   // Settled even when the statement fails first: the answer waits to be read below.
   catalogue.catch(() => undefined);
+  const growth: Growth | undefined =
+    options.values === "pop" || options.values === "yoy" ? options.values : undefined;
+  // The standard lines' daily series are asked beside the statement, not after it: every statement of a
+  // recalculation asks them in the same window, so 20 statements' lines are one request per line metric
+  // (§4.11, for all the projects), not one per statement as each answer arrives. The reads below find them
+  // in the cache; a line the template does not know is read when the answer names it.
+  void readLineDays(
+    ctx,
+    id,
+    STANDARD_STATEMENT,
+    lineReadStart(ctx.today, granularity, interval, growth)
+  ).catch(() => undefined);
   const sent = await traced(
     ctx,
     `GET /v2/projects/${id}/financial-statement (${granularity}, ${interval})`,
@@ -122,8 +134,6 @@ export async function statement(
   const names = metricNamesFrom(await catalogue);
   const present = lines.filter((line) => rows.some((r) => lineKey(r) === lineKey(line)));
   const all = periodsOf(rows, granularity);
-  const growth: Growth | undefined =
-    options.values === "pop" || options.values === "yoy" ? options.values : undefined;
   const bases = growth
     ? (await basesOf(ctx, id, granularity, interval, sent)).map(canonicalRow)
     : [];
@@ -235,6 +245,38 @@ const VALUE_HEADINGS: Readonly<Record<Options["values"], string>> = {
   yoy: "Change YoY",
   coverage: "Days with data",
 };
+
+/** Months an interval reaches back from today ("max": the whole history). */
+const INTERVAL_MONTHS: Readonly<Record<StatementInterval, number>> = {
+  "1m": 1,
+  "1y": 12,
+  "2y": 24,
+  "3y": 36,
+  "5y": 60,
+  max: Infinity,
+};
+
+/**
+ * The first day the lines of a statement over `interval` are read from, before its answer says which periods
+ * it holds: a period before the interval's start (the service's first period may overlap it), and with a change
+ * the statement of the interval a year longer (its bases).
+ */
+export function lineReadStart(
+  today: number,
+  granularity: StatementGranularity,
+  interval: StatementInterval,
+  growth: Growth | undefined
+): number {
+  const months = INTERVAL_MONTHS[growth ? LONGER[interval] : interval];
+  if (!Number.isFinite(months)) return -Infinity;
+  const d = new Date(today * 86_400_000);
+  const back = new Date(0).setUTCFullYear(
+    d.getUTCFullYear(),
+    d.getUTCMonth() - months,
+    d.getUTCDate()
+  );
+  return periodStart(periodStart(back / 86_400_000, granularity) - 1, granularity);
+}
 
 /** The interval one year longer, so every shown period has its base a year earlier. */
 const LONGER: Readonly<Record<StatementInterval, StatementInterval>> = {
