@@ -221,7 +221,7 @@ describe("AGGREGATIONS and BREAKDOWN keep input order and every position", () =>
       "uniswap",
     ]);
     expect(rows[2][value]).toMatch(
-      /^#N\/A: anchor-protocol is archived since 2022-05-13 .*no fees data in 2026-10-22\.\.2026-11-20$/
+      /^#N\/A: no anchor-protocol fees data in 2026-10-22\.\.2026-11-20 \(0 of 30 days; .*\); anchor-protocol is archived$/
     );
     expect(rows[3][value]).toBe("#N/A: no project given (the cell is empty)");
     expect(rows[5][value]).toBe(rows[1][value]);

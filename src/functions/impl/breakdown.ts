@@ -40,7 +40,6 @@ import {
   type ErrorCell,
   type Table,
 } from "../result";
-import { archivedMessage } from "../../engine/as-of";
 import { projectCatalogue, resolveMetric, resolveProjects } from "./resolve";
 import { variantOf } from "./series-common";
 import { aggregationOf, checkFill, fillHint, readDays } from "./series-days";
@@ -201,13 +200,10 @@ async function figureOf(
     if ("value" in judged)
       return { project, value: judged.value, from: figure.firstCovered!, to: judged.asOf };
     const noData = figure.covered === 0 && figure.conflicts.length === 0;
+    // An archived project's period after its data: the days, and that no more will come.
     const message =
       noData && project.isArchived
-        ? archivedMessage(
-            project,
-            Number.isFinite(days.horizon) ? days.horizon : undefined,
-            `no ${metricId} data in ${rangeLabel(from, to)}`
-          )
+        ? `${judged.reason}; ${project.projectId} is archived`
         : judged.reason;
     return { project, error: { error: "na", message }, noData };
   } catch (error) {
