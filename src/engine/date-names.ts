@@ -25,8 +25,11 @@ function refused(error: unknown): boolean {
   return isCryptometricsError(error) && error.kind === "invalid-input" && error.status === 400;
 }
 
+/** A series client that learns the date names; `forget` starts again from the defined names. */
+export type DateNamesClient = SeriesClient & { forget(): void };
+
 /** The client, its series operations asking with the date names each operation takes. */
-export function withDateNames(client: SeriesClient): SeriesClient {
+export function withDateNames(client: SeriesClient): DateNamesClient {
   const names = new Map<Operation, DateNames>();
   const ask = async <T extends { data: ReadonlyArray<{ date: string }> }>(
     op: Operation,
@@ -50,6 +53,7 @@ export function withDateNames(client: SeriesClient): SeriesClient {
     return answer;
   };
   return {
+    forget: () => names.clear(),
     getMetric: (id, params, options) =>
       ask("getMetric", params, (dateNames) =>
         client.getMetric(id, { ...params, dateNames }, options)
