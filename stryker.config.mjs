@@ -54,6 +54,43 @@ export const TARGETS = {
       "test/sheet/formula.property.test.ts",
     ],
   },
+  // The figure rules: which days a figure covers and when it is whole, growth and NM, trailing windows, kinds,
+  // a day's parts, "latest" and its date, and the COMPS, BREAKDOWN and STATEMENT figure code. The functions'
+  // suites run the real functions, engine and client against the simulator (in-process or on loopback).
+  "src/engine/figures.ts": {
+    tests: ["test/engine/figures.test.ts", "test/engine/completeness.test.ts"],
+  },
+  "src/engine/completeness.ts": {
+    tests: ["test/engine/completeness.test.ts", "test/engine/figures.test.ts"],
+  },
+  "src/engine/growth.ts": { tests: ["test/engine/growth.test.ts"] },
+  "src/engine/trailing-window.ts": { tests: ["test/engine/trailing-window.test.ts"] },
+  "src/engine/metric-kinds.ts": {
+    tests: ["test/engine/metric-kinds.test.ts", "test/engine/series-ops.test.ts"],
+  },
+  "src/engine/partition.ts": { tests: ["test/engine/partition.test.ts"] },
+  "src/engine/as-of.ts": { tests: ["test/engine/as-of.test.ts"] },
+  "src/functions/impl/comps.ts": {
+    tests: [
+      "test/functions/comps.test.ts",
+      "test/functions/figure-classes.test.ts",
+      "test/functions/labels.test.ts",
+    ],
+  },
+  "src/functions/impl/breakdown.ts": {
+    tests: [
+      "test/functions/figure-classes.test.ts",
+      "test/functions/aggregations.test.ts",
+      "test/functions/shapes.test.ts",
+      "test/functions/readings.test.ts",
+    ],
+  },
+  "src/functions/impl/statement-figures.ts": {
+    tests: ["test/functions/statement.test.ts", "test/functions/figure-classes.test.ts"],
+  },
+  "src/functions/impl/statement-periods.ts": {
+    tests: ["test/functions/statement-periods.test.ts", "test/functions/statement.test.ts"],
+  },
   "src/functions/options.ts": {
     // options.test.ts states every accepted value and every refusal; the taskpane's function-specs suite
     // (the builder against the parser) loads the whole builder for each of the table's static mutants and

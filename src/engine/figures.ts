@@ -59,7 +59,13 @@ export type DayState =
    * `at`: the day sent twice (the day itself, or the day fill=previous would carry from); `split`: its rows
    * were split by a member nobody asked for and could not be told apart, rather than sent twice.
    */
-  | { readonly kind: "conflict"; readonly at: number; readonly split?: true }
+  | {
+      readonly kind: "conflict";
+      readonly at: number;
+      readonly split?: true;
+      /** The day's value was sent but is no number: what was sent. */
+      readonly unreadable?: string;
+    }
   | { readonly kind: "missing"; readonly why: MissingWhy };
 
 /**
@@ -121,7 +127,9 @@ export function dayStates(s: SeriesDays, from: number, to: number, fill: Fill): 
 }
 
 function conflictState(p: DayPoint): DayState {
-  return p.split ? { kind: "conflict", at: p.day, split: true } : { kind: "conflict", at: p.day };
+  if (p.split) return { kind: "conflict", at: p.day, split: true };
+  if (p.unreadable !== undefined) return { kind: "conflict", at: p.day, unreadable: p.unreadable };
+  return { kind: "conflict", at: p.day };
 }
 
 /** Index of the first point whose day is >= day (points sorted by day). */
@@ -156,6 +164,8 @@ export interface WindowFigure {
   readonly conflicts: readonly number[];
   /** Of `conflicts`, the days whose rows were split unasked and could not be told apart. */
   readonly splits?: readonly number[];
+  /** Of `conflicts`, the days whose value was sent but is no number, with what was sent. */
+  readonly unreadable?: ReadonlyMap<number, string>;
   readonly beforeData: number;
   readonly afterData: number;
   /** Days without a value inside the data, or of which it is not known whether the data had begun. */
@@ -177,6 +187,7 @@ export function windowFigure(
   const values: number[] = [];
   const conflicts: number[] = [];
   const splits: number[] = [];
+  const unreadable = new Map<number, string>();
   const gaps: number[] = [];
   let gapCount = 0;
   let knownGaps = 0;
@@ -196,6 +207,7 @@ export function windowFigure(
       if (!conflicts.includes(state.at)) {
         conflicts.push(state.at);
         if (state.split) splits.push(state.at);
+        if (state.unreadable !== undefined) unreadable.set(state.at, state.unreadable);
       }
     } else if (state.why === "gap" || state.why === "unknown") {
       gapCount++;
@@ -216,6 +228,7 @@ export function windowFigure(
     lastFrom,
     conflicts,
     splits,
+    ...(unreadable.size > 0 ? { unreadable } : {}),
     beforeData,
     afterData,
     gapCount,
@@ -258,17 +271,41 @@ export type Judged =
 export function judge(f: WindowFigure, include: boolean, words: FigureWords): Judged {
   if (f.conflicts.length > 0) return { reason: conflictMessage(f, words), conflict: true };
   const whole = isWhole(f);
+  // As of the day its last value is from: a value fill=previous carried is as old as the day it came from.
   if (f.value !== null && f.lastCovered !== undefined && (whole || include))
-    return { value: f.value, asOf: f.lastCovered, whole };
+    return { value: f.value, asOf: f.lastFrom ?? f.lastCovered, whole };
   return { reason: incompleteReason(f, words), conflict: false };
+}
+
+/** One conflicting day as conflictMessage reads it (a point, or a day's state). */
+export function dayConflict(
+  day: number,
+  p: { readonly split?: true; readonly unreadable?: string }
+): Pick<WindowFigure, "conflicts" | "splits" | "unreadable"> {
+  return {
+    conflicts: [day],
+    splits: p.split ? [day] : [],
+    ...(p.unreadable !== undefined ? { unreadable: new Map([[day, p.unreadable]]) } : {}),
+  };
 }
 
 /** "the service sent aave tvl for 2024-01-15 twice with different values; no figure for that day or Q1 2024". */
 export function conflictMessage(
-  f: Pick<WindowFigure, "conflicts" | "splits">,
+  f: Pick<WindowFigure, "conflicts" | "splits" | "unreadable">,
   words: FigureWords
 ): string {
   const days = f.conflicts.map(formatDay);
+  // A value sent that is no number: named as it came, so the user sees why no figure is right.
+  const first = f.conflicts.find((d) => f.unreadable?.has(d));
+  if (first !== undefined) {
+    const day = formatDay(first);
+    const what = words.label === day ? "that day" : words.label;
+    const more =
+      f.conflicts.length > 1
+        ? ` (and ${f.conflicts.length - 1} more day${f.conflicts.length === 2 ? "" : "s"} it cannot vouch for)`
+        : "";
+    return `the service sent "${f.unreadable!.get(first)!}" for ${words.subject} on ${day}, which is not a number${more}; no figure for ${what}`;
+  }
   const which =
     days.length === 1 ? days[0] : `${days.length} days (${days.slice(0, 2).join(", ")}, …)`;
   const what = words.label === days[0] && days.length === 1 ? "that day" : `${words.label}`;

@@ -16,12 +16,27 @@ export type GrowthFigure = { value: number } | { missing: string };
 export function growthOf(current: number | null, base: number | null | undefined): GrowthFigure {
   if (current === null) return { missing: "no value for the period" };
   if (base === null || base === undefined) return { missing: "no base period to compare with" };
-  if (base === 0) return { missing: "NM: the base period's value is 0" };
-  if (base < 0)
-    return {
-      missing: `NM: the base period's value is negative (${formatAmount(base)}), so a change over it means nothing`,
-    };
+  const nm = notMeaningful("the base period's value", base, "a change");
+  if (nm) return { missing: nm };
   return { value: current / base - 1 };
+}
+
+/**
+ * The NM rule, one for every figure that divides (growth, a comps ratio, a card's P/S, a breakdown's share):
+ * a divisor of 0 has no ratio, and one below 0 (a loss) has no meaningful one. `what` names the divisor
+ * ("the base period's value", "revenue TTM"), `figure` what it would make ("a change", "a ratio").
+ */
+export function notMeaningful(what: string, divisor: number, figure: string): string | undefined {
+  if (divisor === 0) return `NM: ${what} is 0`;
+  if (divisor < 0)
+    return `NM: ${what} is negative (${formatAmount(divisor)}), so ${figure} over it means nothing`;
+  return undefined;
+}
+
+/** A ratio by the NM rule. */
+export function ratioOf(numerator: number, divisor: number, what: string): GrowthFigure {
+  const nm = notMeaningful(what, divisor, "a ratio");
+  return nm ? { missing: nm } : { value: numerator / divisor };
 }
 
 /** "-17,855,097": a base named in a message. */

@@ -18,6 +18,7 @@
  * The same rows give the same day whatever request brought them (§4.3 for a project's metrics, §4.11 for a
  * metric across projects, §4.7 for a product): the answer does not depend on the batching plan.
  */
+import { exactSum } from "./series-ops";
 
 /** The breakdown members a row may carry (chain, product, business line, version), as sent. */
 export interface Members {
@@ -71,12 +72,14 @@ function resolve(
   const total = parts.get("");
   const split = [...parts.values()].filter((p) => p.key !== "");
   if (split.length === 0) return { value: total?.value ?? null };
-  let sum = 0;
+  const values: number[] = [];
   let complete = true;
   for (const p of split) {
     if (p.value === null) complete = false;
-    else sum += p.value;
+    else values.push(p.value);
   }
+  // Parts of two decimals add up to a total of two decimals, without floating point's noise.
+  const sum = exactSum(values);
   if (!total || total.value === null) {
     // Every part empty: no value, as one empty row would be; some empty: the sum is not the day's figure.
     if (split.every((p) => p.value === null)) return { value: null };

@@ -1,6 +1,9 @@
 /**
  * Finds the project a user means: by id, token symbol or name, case-insensitively, through the cached
- * catalogue. An ambiguous symbol names its candidates; an unknown text suggests the closest ids.
+ * catalogue. A text that fits more than one project (a name two projects share, a ticker that is another
+ * project's id, a symbol two tokens share) is refused naming the candidates with their ids, never one of
+ * them picked; the id written exactly as the service spells it is always that project. An unknown text
+ * suggests the closest ids.
  */
 import { distance } from "fastest-levenshtein";
 import { CryptometricsError, type Metric, type Project } from "../client";
@@ -65,9 +68,10 @@ function notFound(
 }
 
 interface ProjectIndex {
-  byId: Map<string, Project>;
-  bySymbol: Map<string, Project[]>;
-  byName: Map<string, Project>;
+  /** Ids exactly as the service spells them. */
+  exact: Map<string, Project>;
+  /** Every project a text fits, by id, symbol or name, case-insensitively; each project once, in order. */
+  byText: Map<string, Project[]>;
 }
 
 /** Look-ups by id, symbol and name, built once per catalogue (a warm workbook resolves thousands of cells). */
@@ -76,18 +80,21 @@ const indexes = new WeakMap<readonly Project[], ProjectIndex>();
 function indexOf(projects: readonly Project[]): ProjectIndex {
   let index = indexes.get(projects);
   if (!index) {
-    index = { byId: new Map(), bySymbol: new Map(), byName: new Map() };
+    const built: ProjectIndex = { exact: new Map(), byText: new Map() };
+    const fits = (text: string, p: Project): void => {
+      // Appended in place: copying the list per project is quadratic when thousands share a symbol.
+      const key = norm(text);
+      const same = built.byText.get(key);
+      if (!same) built.byText.set(key, [p]);
+      else if (same[same.length - 1] !== p) same.push(p);
+    };
     for (const p of projects) {
-      index.byId.set(norm(p.projectId), p);
-      if (p.symbol) {
-        // Appended in place: copying the list per project is quadratic when thousands share a symbol.
-        const key = norm(p.symbol);
-        const same = index.bySymbol.get(key);
-        if (same) same.push(p);
-        else index.bySymbol.set(key, [p]);
-      }
-      if (!index.byName.has(norm(p.name))) index.byName.set(norm(p.name), p);
+      if (!built.exact.has(p.projectId)) built.exact.set(p.projectId, p);
+      fits(p.projectId, p);
+      if (p.symbol) fits(p.symbol, p);
+      fits(p.name, p);
     }
+    index = built;
     indexes.set(projects, index);
   }
   return index;
@@ -100,25 +107,36 @@ export function resolveProjectIn(projects: readonly Project[], text: string): Pr
       operation: "resolveProject",
     });
   const index = indexOf(projects);
-  const byId = index.byId.get(t);
-  if (byId) return byId;
-  const bySymbol = index.bySymbol.get(t) ?? [];
-  if (bySymbol.length === 1) return bySymbol[0];
-  if (bySymbol.length > 1) {
-    const ids = bySymbol.map((p) => `"${p.projectId}"`).join(", ");
-    throw new CryptometricsError(
-      "not-found",
-      `symbol "${text.trim()}" is ambiguous: it is the token of ${ids}; use the project id`,
-      { operation: "resolveProject", ids: bySymbol.map((p) => p.projectId) }
-    );
-  }
-  const byName = index.byName.get(t);
-  if (byName) return byName;
+  const exact = index.exact.get(text.trim());
+  if (exact) return exact;
+  const fit = index.byText.get(t) ?? [];
+  if (fit.length === 1) return fit[0];
+  if (fit.length > 1) throw ambiguous(text.trim(), fit);
   const candidates = projects.map((p) => ({
     id: p.projectId,
     labels: [p.projectId, p.name, ...(p.symbol ? [p.symbol] : [])],
   }));
   throw notFound("project", text, closest(text, candidates), "resolveProject");
+}
+
+/** Candidates named in an ambiguous text's message: enough to choose from, bounded however many fit. */
+const MAX_CANDIDATES = 5;
+
+/**
+ * `"Nova" fits 2 projects: "nova" (Nova, NVX), "nova-network" (Nova, NOVA); use the project id`: how the text
+ * fits each (its id, name and ticker), so the user sees which one is meant.
+ */
+function ambiguous(text: string, fit: readonly Project[]): CryptometricsError {
+  const listed = fit
+    .slice(0, MAX_CANDIDATES)
+    .map((p) => `"${p.projectId}" (${[p.name, p.symbol].filter(Boolean).join(", ")})`)
+    .join(", ");
+  const more = fit.length > MAX_CANDIDATES ? `, and ${fit.length - MAX_CANDIDATES} more` : "";
+  return new CryptometricsError(
+    "not-found",
+    `"${text}" fits ${fit.length} projects: ${listed}${more}; use the project id`,
+    { operation: "resolveProject", ids: fit.map((p) => p.projectId) }
+  );
 }
 
 interface MetricIndex {

@@ -53,6 +53,10 @@ function encodeSnapshot(s: SnapshotData): unknown {
     ...(s.conflicts ? { conflicts: [...s.conflicts].map(([dim, days]) => [dim, [...days]]) } : {}),
     // Of those, the days split unasked that could not be told apart: their message says so.
     ...(s.splits ? { splits: [...s.splits].map(([dim, days]) => [dim, [...days]]) } : {}),
+    // Of those, the days whose value was sent but is no number: their message names what was sent.
+    ...(s.unreadable
+      ? { unreadable: [...s.unreadable].map(([dim, texts]) => [dim, [...texts]]) }
+      : {}),
     ...(s.issue ? { issue: { code: s.issue.code, message: s.issue.message } } : {}),
     warnings: s.warnings,
     servedBy: s.servedBy,
@@ -112,6 +116,31 @@ function decodeConflicts(json: unknown): Map<string, Set<number>> | undefined | 
   return out;
 }
 
+/** Absent: none; anything but pairs of a dimension and [day, short text] pairs is refused. */
+function decodeUnreadable(json: unknown): Map<string, Map<number, string>> | undefined | false {
+  if (json === undefined) return undefined;
+  if (!Array.isArray(json)) return false;
+  const out = new Map<string, Map<number, string>>();
+  for (const item of json) {
+    if (!Array.isArray(item) || item.length !== 2) return false;
+    const [dim, pairs] = item as unknown[];
+    if (typeof dim !== "string" || out.has(dim) || !Array.isArray(pairs)) return false;
+    const texts = new Map<number, string>();
+    for (const pair of pairs) {
+      if (!Array.isArray(pair) || pair.length !== 2) return false;
+      const [day, text] = pair as unknown[];
+      if (!Number.isInteger(day) || typeof text !== "string" || text.length > MAX_UNREADABLE_CHARS)
+        return false;
+      texts.set(day as number, text);
+    }
+    out.set(dim, texts);
+  }
+  return out;
+}
+
+/** The client keeps 40 characters of an unreadable value: a saved text longer than this is damage. */
+const MAX_UNREADABLE_CHARS = 64;
+
 function decodeIssue(json: unknown): SeriesIssue | undefined | false {
   if (json === undefined) return undefined;
   if (!isRecord(json) || typeof json.code !== "string" || !ISSUE_CODES.has(json.code)) return false;
@@ -126,7 +155,15 @@ function decodeSnapshot(json: unknown): SnapshotData | undefined {
   const issue = decodeIssue(json.issue);
   const conflicts = decodeConflicts(json.conflicts);
   const splits = decodeConflicts(json.splits);
-  if (!coverage || !dims || issue === false || conflicts === false || splits === false)
+  const unreadable = decodeUnreadable(json.unreadable);
+  if (
+    !coverage ||
+    !dims ||
+    issue === false ||
+    conflicts === false ||
+    splits === false ||
+    unreadable === false
+  )
     return undefined;
   if (!isStrings(json.warnings) || !isStrings(json.servedBy)) return undefined;
   if (!isInstant(json.fetchedAt) || !isInstant(json.expiresAt)) return undefined;
@@ -135,6 +172,7 @@ function decodeSnapshot(json: unknown): SnapshotData | undefined {
     dims,
     ...(conflicts ? { conflicts } : {}),
     ...(splits ? { splits } : {}),
+    ...(unreadable ? { unreadable } : {}),
     ...(issue ? { issue } : {}),
     warnings: json.warnings,
     servedBy: json.servedBy,

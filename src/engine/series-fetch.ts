@@ -84,6 +84,24 @@ function push(found: Found, id: string, dim: string, day: number, value: number 
 /** id -> dim -> days the service sent twice with different values (their value is null in Found). */
 type Conflicts = Map<string, Map<string, Set<number>>>;
 
+/** id -> dim -> day -> what the service sent for a value that is no number (its value is null in Found). */
+type Unreadable = Map<string, Map<string, Map<number, string>>>;
+
+function addUnreadable(
+  out: Unreadable,
+  member: string,
+  dim: string,
+  day: number,
+  text: string
+): void {
+  let dims = out.get(member);
+  if (!dims) out.set(member, (dims = new Map<string, Map<number, string>>()));
+  let days = dims.get(dim);
+  if (!days) dims.set(dim, (days = new Map<number, string>()));
+  // A day's parts with several unreadable texts: the first names it.
+  if (!days.has(day)) days.set(day, text);
+}
+
 /**
  * The days of a request's series that the client found sent twice with different values (RepeatNote), keyed
  * as push() keys rows: by the member that varies across the request's series and by dimension. A member's
@@ -93,6 +111,8 @@ function conflictsOf(r: GroupRequest, repeats: RepeatNote | undefined): Conflict
   const out: Conflicts = new Map();
   for (const key of repeats?.conflicted ?? []) {
     if (key.date === undefined || key.metricId === undefined) continue;
+    // A row dropped as outside the asked (another chain, another day) holds no conflict of the series.
+    if (outsideAsked(r, dayNumber(key.date), key)) continue;
     let member: string | undefined;
     if (r.form === "metric") member = key.metricId === r.metricId ? key.projectId : undefined;
     else member = key.metricId;
@@ -127,25 +147,39 @@ function conflictDim(r: GroupRequest, key: ConflictKey): string {
 function pointsOf(
   days: Map<string, Map<number, number | null>>,
   conflicts: Map<string, Set<number>> | undefined,
-  splits: Map<string, Set<number>> | undefined
+  splits: Map<string, Set<number>> | undefined,
+  unreadable: Map<string, Map<number, string>> | undefined
 ): Map<string, DayPoint[]> {
   const out = new Map<string, DayPoint[]>();
   for (const [dim, values] of days) {
     const inConflict = conflicts?.get(dim);
     const split = splits?.get(dim);
-    const points = [...values].map(([day, value]): DayPoint =>
-      split?.has(day)
-        ? { day, value: null, conflict: true, split: true }
-        : inConflict?.has(day)
-          ? { day, value: null, conflict: true }
-          : { day, value }
-    );
+    const texts = unreadable?.get(dim);
+    const points = [...values].map(([day, value]): DayPoint => {
+      // Sent twice with two values or split beyond telling apart: that says more than one copy's text.
+      if (split?.has(day)) return { day, value: null, conflict: true, split: true };
+      if (inConflict?.has(day)) return { day, value: null, conflict: true };
+      const text = texts?.get(day);
+      return text !== undefined
+        ? { day, value: null, conflict: true, unreadable: text }
+        : { day, value };
+    });
     for (let i = 1; i < points.length; i++)
       if (points[i].day <= points[i - 1].day)
         throw new Error(`${dim || "series"}: days out of order after the client sorted the rows`);
     out.set(dim, points);
   }
   return out;
+}
+
+/** The diagnostics' note on values sent that are no number: how many, and the first few. */
+function unreadableNote(texts: Map<string, Map<number, string>>): string {
+  const all = [...texts.values()].flatMap((days) => [...days]);
+  const shown = all
+    .slice(0, 3)
+    .map(([day, text]) => `"${text}" for ${formatDay(day)}`)
+    .join(", ");
+  return `the service sent ${all.length} value${all.length === 1 ? "" : "s"} that ${all.length === 1 ? "is" : "are"} no number (${shown}${all.length > 3 ? ", …" : ""}); no figure for ${all.length === 1 ? "that day" : "those days"}`;
 }
 
 function describeRepeats(repeats: RepeatNote): string[] {
@@ -200,6 +234,35 @@ function applyErrors(
   }
 }
 
+/**
+ * Whether a row is outside what was asked: a chain or product it names that the filter did not ask (an odd
+ * service answers `chain_ids=polygon` with a row per chain: those rows are dropped, never summed), or a day
+ * outside the range asked (a service that ignored the date parameters). Filter values are compared without
+ * case: the filter checks gave them the project's own spelling, the service may send another.
+ */
+export function outsideAsked(
+  r: Pick<GroupRequest, "start" | "end" | "variant">,
+  day: number,
+  members: { chain?: string; productId?: string }
+): boolean {
+  if (day < r.start || day > r.end) return true;
+  const { chains, products } = r.variant;
+  if (members.chain !== undefined && chains.length > 0 && !includesFolded(chains, members.chain))
+    return true;
+  if (
+    members.productId !== undefined &&
+    products.length > 0 &&
+    !includesFolded(products, members.productId)
+  )
+    return true;
+  return false;
+}
+
+function includesFolded(list: readonly string[], value: string): boolean {
+  const v = value.toLowerCase();
+  return list.some((x) => x.toLowerCase() === v);
+}
+
 export async function fetchGroup(
   client: SeriesClient,
   r: GroupRequest,
@@ -212,6 +275,8 @@ export async function fetchGroup(
   const found: Found = new Map();
   // A day's rows split by a member nobody asked for are its parts: gathered here, added up below.
   const parts = new DayParts();
+  // Values present but no number: the day is no figure, and its message names what was sent.
+  const unreadable: Unreadable = new Map();
   let unattributed = 0;
   let errors: readonly PartialError[] = [];
   let notes: string[] = [];
@@ -240,7 +305,11 @@ export async function fetchGroup(
       const members = r.all ? new Set(r.members) : undefined;
       for (const row of res.data) {
         if (members && !members.has(row.projectId)) continue;
-        parts.add(row.projectId, "", dayNumber(row.date), unaskedMembers(row), row.value);
+        const day = dayNumber(row.date);
+        if (outsideAsked(r, day, row)) continue;
+        parts.add(row.projectId, "", day, unaskedMembers(row), row.value);
+        if (row.unreadable !== undefined)
+          addUnreadable(unreadable, row.projectId, "", day, row.unreadable);
       }
       errors = res.errors;
       repeats = res.meta.repeats;
@@ -270,9 +339,12 @@ export async function fetchGroup(
           continue;
         }
         const day = dayNumber(row.date);
+        if (outsideAsked(r, day, row)) continue;
         const unasked = unaskedMembers(row, asked);
         for (const metricId of r.members) {
           if (metricId in row.values) parts.add(metricId, dim, day, unasked, row.values[metricId]);
+          const text = row.unreadable?.[metricId];
+          if (text !== undefined) addUnreadable(unreadable, metricId, dim, day, text);
         }
       }
       errors = res.errors;
@@ -294,11 +366,15 @@ export async function fetchGroup(
         { signal }
       );
       for (const row of res.data) {
+        const day = dayNumber(row.date);
+        if (outsideAsked(r, day, { chain: row.chainId })) continue;
         const byChain = v.breakdown === "chain";
         const dim = byChain ? (row.chainId ?? "") : "";
         // A product's rows split by chain unasked (§2.5's chain_id without aggregate_by) are parts.
         const unasked = !byChain && row.chainId !== undefined ? { chain: row.chainId } : {};
-        parts.add(row.metricId, dim, dayNumber(row.date), unasked, row.value);
+        parts.add(row.metricId, dim, day, unasked, row.value);
+        if (row.unreadable !== undefined)
+          addUnreadable(unreadable, row.metricId, dim, day, row.unreadable);
       }
       errors = res.errors;
       repeats = res.meta.repeats;
@@ -346,7 +422,15 @@ export async function fetchGroup(
     const dims = found.get(member);
     const result = results.get(seriesKey(q))!;
     for (const note of ambiguous.get(member) ?? []) result.warnings.push(note);
-    if (dims) result.dims = pointsOf(dims, conflicts.get(member), splits.get(member));
+    if (dims)
+      result.dims = pointsOf(
+        dims,
+        conflicts.get(member),
+        splits.get(member),
+        unreadable.get(member)
+      );
+    const texts = unreadable.get(member);
+    if (texts) result.warnings.push(unreadableNote(texts));
     // Asked of every project, the service names no project that lacks the metric: it leaves it out.
     else if (r.all)
       result.warnings.push(

@@ -19,6 +19,11 @@ export interface DayPoint {
    * apart (partition.ts), not as one row sent twice. A conflict all the same; only its message differs.
    */
   split?: true;
+  /**
+   * With `conflict`: the service sent a value that is present but no number ("1,234.50", true, "Infinity"),
+   * this text. A conflict all the same (never filled, never a figure); its message names what was sent.
+   */
+  unreadable?: string;
 }
 
 /** Points with start <= day <= end (either bound may be open). */
@@ -26,12 +31,41 @@ export function slicePoints(points: readonly DayPoint[], start: number, end: num
   return points.filter((p) => p.day >= start && p.day <= end);
 }
 
+/** Decimals a service's value is taken to have at most: beyond, it is a full-precision float. */
+const MAX_EXACT_DECIMALS = 10;
+
+/** The decimals a value is written with (0 for a whole number), or undefined past MAX_EXACT_DECIMALS. */
+function decimalsOf(v: number): number | undefined {
+  let scale = 1;
+  for (let d = 0; d <= MAX_EXACT_DECIMALS; d++, scale *= 10)
+    if (Math.round(v * scale) / scale === v) return d;
+  return undefined;
+}
+
+/**
+ * The sum of values as exact as their decimals: values the service sends with two decimals add up to a
+ * figure with two decimals (95,292.76, not 95292.76000000001, floating point's noise). Values of full
+ * precision are added as they are.
+ */
+export function exactSum(values: readonly number[]): number {
+  let sum = 0;
+  for (const v of values) sum += v;
+  if (Number.isInteger(sum)) return sum;
+  let decimals = 0;
+  for (const v of values) {
+    const d = decimalsOf(v);
+    if (d === undefined) return sum;
+    if (d > decimals) decimals = d;
+  }
+  return Number(sum.toFixed(decimals));
+}
+
 /** The values rolled up with `agg` (null when there are none). */
 export function aggregate(values: readonly number[], agg: Aggregation): number | null {
   if (values.length === 0) return null;
   switch (agg) {
     case "sum":
-      return values.reduce((a, b) => a + b, 0);
+      return exactSum(values);
     case "avg":
       return values.reduce((a, b) => a + b, 0) / values.length;
     case "first":

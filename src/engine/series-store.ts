@@ -45,6 +45,11 @@ export interface DimPoints {
 export interface Snapshot {
   readonly coverage: Coverage;
   readonly dims: Map<string, DimPoints>;
+  /**
+   * Per dimension, the days whose value the service sent but that is no number, with what it sent: CONFLICT in
+   * `dims` (never a figure), `unreadable` to readers. Absent when there are none (almost always).
+   */
+  unreadable?: Map<string, Map<number, string>>;
   issue?: SeriesIssue;
   /** Partial-success notes that did not stop the series (e.g. an unknown chain id). */
   readonly warnings: Set<string>;
@@ -77,6 +82,8 @@ export interface SnapshotData {
   conflicts?: Map<string, Set<number>>;
   /** Of `conflicts`, the days whose rows were split unasked and could not be told apart (partition.ts). */
   splits?: Map<string, Set<number>>;
+  /** Of `conflicts`, the days whose value was sent but is no number, with what was sent. */
+  unreadable?: Map<string, Map<number, string>>;
   issue?: SeriesIssue;
   warnings: string[];
   servedBy: string[];
@@ -190,6 +197,13 @@ export class SeriesStore {
     for (const [dim, held] of s.dims) s.dims.set(dim, spliced(held, start, end, data.get(dim)));
     for (const [dim, points] of data)
       if (!s.dims.has(dim)) s.dims.set(dim, spliced(EMPTY_DIM, start, end, points));
+    // What was sent unreadable in [start, end] is replaced too.
+    for (const texts of s.unreadable?.values() ?? [])
+      for (const day of texts.keys()) if (day >= start && day <= end) texts.delete(day);
+    for (const [dim, points] of data)
+      for (const p of points)
+        if (p.unreadable !== undefined && p.day >= start && p.day <= end)
+          unreadableOf(s, dim).set(p.day, p.unreadable);
     s.coverage.add(start, end);
     s.servedBy.add(servedBy);
     warnings.forEach((w) => s.warnings.add(w));
@@ -232,14 +246,18 @@ export class SeriesStore {
       // Binary search: a warm workbook reads thousands of one-day slices of multi-year series.
       const to = firstAtOrAfter(days, end + 1);
       const points: DayPoint[] = [];
+      const texts = s.unreadable?.get(dim);
       for (let i = firstAtOrAfter(days, start); i < to; i++) {
         const value = values[i];
+        const text = value === CONFLICT ? texts?.get(days[i]) : undefined;
         points.push(
-          value === CONFLICT
-            ? { day: days[i], value: null, conflict: true }
-            : value === SPLIT
-              ? { day: days[i], value: null, conflict: true, split: true }
-              : { day: days[i], value: Number.isNaN(value) ? null : value }
+          text !== undefined
+            ? { day: days[i], value: null, conflict: true, unreadable: text }
+            : value === CONFLICT
+              ? { day: days[i], value: null, conflict: true }
+              : value === SPLIT
+                ? { day: days[i], value: null, conflict: true, split: true }
+                : { day: days[i], value: Number.isNaN(value) ? null : value }
         );
       }
       out.set(dim, points);
@@ -271,6 +289,9 @@ export class SeriesStore {
     return {
       coverage,
       dims,
+      ...(d.unreadable
+        ? { unreadable: new Map([...d.unreadable].map(([dim, t]) => [dim, new Map(t)])) }
+        : {}),
       issue: d.issue,
       warnings: new Set(d.warnings),
       servedBy: new Set(d.servedBy),
@@ -337,11 +358,15 @@ function toData(s: Snapshot): SnapshotData {
     }
     dims.set(dim, points);
   }
+  const unreadable = new Map(
+    [...(s.unreadable ?? [])].filter(([, t]) => t.size > 0).map(([dim, t]) => [dim, new Map(t)])
+  );
   return {
     coverage: s.coverage.list(),
     dims,
     ...(conflicts.size > 0 ? { conflicts } : {}),
     ...(splits.size > 0 ? { splits } : {}),
+    ...(unreadable.size > 0 ? { unreadable } : {}),
     issue: s.issue,
     warnings: [...s.warnings],
     servedBy: [...s.servedBy],
@@ -351,6 +376,14 @@ function toData(s: Snapshot): SnapshotData {
 }
 
 const EMPTY_DIM: DimPoints = { days: new Int32Array(0), values: new Float64Array(0) };
+
+/** The unreadable texts of a snapshot's dimension, made on first use. */
+function unreadableOf(s: Snapshot, dim: string): Map<number, string> {
+  s.unreadable ??= new Map();
+  let texts = s.unreadable.get(dim);
+  if (!texts) s.unreadable.set(dim, (texts = new Map<number, string>()));
+  return texts;
+}
 
 /** A day sent twice with two different values, in `values`: no service value is infinite. */
 const CONFLICT = Infinity;

@@ -332,13 +332,14 @@ export async function aggregations_(
 }
 
 /**
- * A metric summarised per project over a period (the service's breakdown).
+ * A metric summarised per project over a period, with each one's share (VALUE's figures of the period).
  * @customfunction BREAKDOWN
  * @helpurl https://localhost:3000/help.html#breakdown
  * @param metric Metric id.
  * @param [projects] Project ids (comma list or range); omitted: all projects.
  * @param [start] First day.
  * @param [end] Last day.
+ * @param [options] e.g. "partial=include; agg=sum; fill=zero; bridged=false".
  * @param invocation Invocation object.
  * @returns One row per project.
  * @requiresAddress
@@ -348,9 +349,10 @@ export async function breakdown_(
   projects: any[][],
   start: any,
   end: any,
+  options: any,
   invocation: CustomFunctions.Invocation
 ): Promise<any[][]> {
-  return run("BREAKDOWN", invocation, { metric, projects, start, end }, (ctx) =>
-    aggregates.breakdown(ctx, metric, projects, start, end)
+  return run("BREAKDOWN", invocation, { metric, projects, start, end, options }, (ctx) =>
+    aggregates.breakdown(ctx, metric, projects, start, end, options)
   ) as Promise<any[][]>;
 }

@@ -39,7 +39,10 @@ export interface Options {
   dates: boolean;
   /** METRIC, PRODUCT_METRIC: dates down the rows (v) or across the columns (h, as Bloomberg's Dir=H). */
   dir: "v" | "h";
-  /** METRIC, PRODUCT_METRIC with a period: a period row dated by its first day (start) or its last (end). */
+  /**
+   * METRIC, PRODUCT_METRIC with a period, STATEMENT's long layout: a period row dated by its last day (end,
+   * the default) or its first (start).
+   */
   dating: "start" | "end";
   /**
    * COMPS: the fills to use, one per kind of metric (`fill=previous,zero`: levels carry forward, flows count a
@@ -131,7 +134,8 @@ export const DEFAULT_OPTIONS: Readonly<Options> = Object.freeze({
   annualize: false,
   dates: true,
   dir: "v",
-  dating: "start", // a period is named by its first day, as the service dates its rows
+  // A period is dated by its end, as Bloomberg and FactSet date a quarter (31 January's TVL is January's).
+  dating: "end",
   fills: Object.freeze([]),
   asof: false, // COMPS shows figures; the as-of column is asked for
 } satisfies Options);

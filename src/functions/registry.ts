@@ -204,6 +204,7 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("projects", "projects", "Projects", true),
       p("start", "date", "Start", true),
       p("end", "date", "End", true),
+      p("options", "options", "Options", true, ["partial", "agg", "fill"]),
     ],
   },
 ];
@@ -250,9 +251,10 @@ const ACCEPTS: Readonly<Record<string, readonly OptionKey[]>> = {
   METRIC: SERIES_ACCEPTS,
   // A product's series: no product or sector filter (it is one product of one project).
   PRODUCT_METRIC: SERIES_ACCEPTS.filter((key) => key !== "products" && key !== "sectors"),
-  STATEMENT: ["order", "headers", "layout", "values", "partial", "rows"],
+  STATEMENT: ["order", "headers", "layout", "values", "partial", "rows", "dating"],
   PROJECTS: ["headers", "sectors"],
-  COMPS: ["headers", "partial", "fill", "bridged", "chains", "maxage", "asof"],
+  COMPS: ["headers", "partial", "fill", "agg", "annualize", "bridged", "chains", "maxage", "asof"],
+  BREAKDOWN: ["partial", "agg", "fill", "bridged"],
 };
 
 /** The option keys `name` accepts. */

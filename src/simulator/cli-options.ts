@@ -22,7 +22,7 @@ Serves a simulated Cryptometrics service (v2 and v1) on loopback. Every flag has
   --port N              port (default 3001)                          SIMULATOR_PORT
   --host HOST           interface (default 127.0.0.1)                SIMULATOR_HOST
   --key KEY             accepted API key, repeatable (default demo)  SIMULATOR_KEYS=a,b
-  --projects N          universe of N projects: the 49 demo ones,    SIMULATOR_PROJECTS
+  --projects N          universe of N projects: the 51 demo ones,    SIMULATOR_PROJECTS
                         then deterministic synthetic ones (max ${MAX_PROJECTS})
   --latency MS|MIN-MAX  added latency                                SIMULATOR_LATENCY
   --rate-limit N        requests per window per key, 0 = off (60)    SIMULATOR_RATE_LIMIT

@@ -20,7 +20,7 @@ export const READING_VALUES = {
   timestamps: ["offset", "utc", "date"],
   values: ["mixed", "strings", "numbers"],
   unknownParams: ["refuse", "ignore"],
-  dateNames: ["defined", "both"],
+  dateNames: ["defined", "usage", "both"],
   breakdownDates: ["start_date", "start", "both"],
   breakdownProjects: ["listed", "all"],
   breakdownRows: ["names", "full"],
@@ -31,8 +31,11 @@ export const READING_VALUES = {
   preflight: ["refuse", "answer"],
   v1Envelope: ["bare", "data"],
   catalogueEntries: ["clean", "unusable"],
-  unaskedSplit: ["none", "chain", "business_line", "version", "product_id"],
+  unaskedSplit: ["none", "chain", "business_line", "version", "product_id", "every_chain"],
   futureRows: ["none", "far"],
+  statementDates: ["start", "end"],
+  statementWeeks: ["iso", "sunday"],
+  breakdownRepeats: ["none", "twice"],
 } as const;
 
 export type ReadingName = keyof typeof READING_VALUES;
@@ -130,6 +133,8 @@ const TABLE: Table = {
     open: "usage examples send start_date/end_date where the parameters are named start/end",
     values: {
       defined: "start and end only (start_date, end_date are unknown parameters there)",
+      usage:
+        "start_date and end_date only, the usage examples' names (start, end are unknown parameters there)",
       both: "either name",
     },
   },
@@ -251,6 +256,8 @@ const TABLE: Table = {
         "the metrics that split by product in one row per product, labelled business_line",
       version: "the metrics that split by product in one row per product, labelled version",
       product_id: "the metrics that split by product in one row per product, labelled product_id",
+      every_chain:
+        "the metrics that split by chain in one row per chain of the project, whatever chain_ids asked (a filter ignored, its rows labelled)",
     },
   },
   futureRows: {
@@ -261,6 +268,37 @@ const TABLE: Table = {
     values: {
       none: "no row after today",
       far: "one more row per series dated 2099-12-31",
+    },
+  },
+  statementDates: {
+    name: "statementDates",
+    kind: "loose",
+    where: "§2.7",
+    open: 'a statement row\'s timestamp is the "timestamp of the data point": which day of its period is not shown',
+    values: {
+      start: "the period's first day",
+      end: "the period's last day (weeks dated by their Sunday)",
+    },
+  },
+  statementWeeks: {
+    name: "statementWeeks",
+    kind: "loose",
+    where: "§2.7, §4.5",
+    open: "timestamp_granularity=week: which days make a week is not shown",
+    values: {
+      iso: "ISO weeks, Monday to Sunday",
+      sunday:
+        "weeks from Sunday to Saturday, as in the United States (each row's subheading says its days)",
+    },
+  },
+  breakdownRepeats: {
+    name: "breakdownRepeats",
+    kind: "beyond",
+    where: "§4.13",
+    open: "(a breakdown row sent more than once)",
+    values: {
+      none: "one row per project",
+      twice: "every project's row sent twice, identical",
     },
   },
 };

@@ -10,7 +10,18 @@ import type { RequestLogEntry, RunningSimulator, SimulatorKnobs, SimulatorOption
 import { parseDate } from "./util/days";
 import { mulberry32 } from "./util/prng";
 
-export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+/** What the HTTP server and the in-process simulator share: the pipeline, its log, knobs and timers. */
+export interface SimulatorCore {
+  pipeline: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
+  requestLog: RequestLogEntry[];
+  clearLog: () => void;
+  setKnobs: (update: Partial<SimulatorKnobs>) => void;
+  /** Settles every pending delay (as dropped) and refuses new ones. */
+  stop: () => void;
+}
+
+/** The simulator without a socket: its options checked, its pipeline built. */
+export function simulatorCore(options: SimulatorOptions = {}): SimulatorCore {
   const now = options.now ?? Date.now;
   const apiKeys = options.apiKeys ?? [DEMO_API_KEY];
   if (apiKeys.length === 0 || apiKeys.some((k) => k.length === 0))
@@ -23,7 +34,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     throw new Error(`startSimulator: projects must be an integer from 0 to ${MAX_PROJECTS}`);
   let knobs = initialKnobs(options);
   const requestLog: RequestLogEntry[] = [];
-  const sockets = new Set<Socket>();
   const timers = new Set<{ timer: NodeJS.Timeout; resolve: (ran: boolean) => void }>();
   let closed = false;
 
@@ -56,8 +66,32 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         timers.add(pending);
       }),
   });
+  return {
+    pipeline,
+    requestLog,
+    clearLog: () => {
+      requestLog.length = 0;
+    },
+    setKnobs: (update: Partial<SimulatorKnobs>) => {
+      knobs = mergeKnobs(knobs, update);
+    },
+    stop: () => {
+      closed = true;
+      for (const pending of timers) {
+        clearTimeout(pending.timer);
+        pending.resolve(false);
+      }
+      timers.clear();
+    },
+  };
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const core = simulatorCore(options);
+  const sockets = new Set<Socket>();
+  let closed = false;
   const listener = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    pipeline(req, res).catch((error: unknown) => {
+    core.pipeline(req, res).catch((error: unknown) => {
       // The pipeline answers its own errors; reaching here means the socket broke mid-answer.
       if (!res.headersSent) res.writeHead(500).end();
       void error;
@@ -84,21 +118,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
 
   return {
     url: `${options.https ? "https" : "http"}://${urlHost}:${port}`,
-    requestLog,
-    clearLog: () => {
-      requestLog.length = 0;
-    },
-    setKnobs: (update: Partial<SimulatorKnobs>) => {
-      knobs = mergeKnobs(knobs, update);
-    },
+    requestLog: core.requestLog,
+    clearLog: core.clearLog,
+    setKnobs: core.setKnobs,
     close: () => {
       if (closed) return Promise.resolve();
       closed = true;
-      for (const pending of timers) {
-        clearTimeout(pending.timer);
-        pending.resolve(false);
-      }
-      timers.clear();
+      core.stop();
       return new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Hanging requests and idle keep-alive connections would keep close() waiting forever.

@@ -89,7 +89,7 @@ export interface SimulatorOptions extends SimulatorKnobs {
   /** Keep at most this many log entries, dropping the oldest (long-running servers). Default: unbounded. */
   maxLogEntries?: number;
   /**
-   * Size of the project universe: the 49 demo projects, then deterministic synthetic ones up to this many
+   * Size of the project universe: the 51 demo projects, then deterministic synthetic ones up to this many
    * (at most 50,000). Default: the demo projects alone.
    */
   projects?: number;

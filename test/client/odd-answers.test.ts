@@ -63,6 +63,24 @@ describe("timestamps", () => {
     expect(data.map((r) => r.date)).toEqual(["2024-04-01"]);
     expect(meta.notes).toHaveLength(1);
   });
+
+  it("keep a statement period dated by its last day while it runs (within a year ahead)", async () => {
+    const { client } = testClient(
+      scriptedFetch(
+        json({
+          data: [
+            { timestamp: "2024-03-31T00:00:00.000Z", metric_id: "fees", section: "S", value: 1 },
+            { timestamp: "2024-12-31T00:00:00.000Z", metric_id: "fees", section: "S", value: 2 },
+          ],
+        })
+      ).fetch
+    );
+    const { data, meta } = await client.getFinancialStatement("aave", {
+      timestampGranularity: "year",
+    });
+    expect(data.map((r) => r.date)).toEqual(["2024-03-31", "2024-12-31"]);
+    expect(meta.notes ?? []).toHaveLength(0);
+  });
 });
 
 describe("catalogues with an entry that cannot be read", () => {

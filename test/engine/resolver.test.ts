@@ -30,8 +30,34 @@ describe("project resolution", () => {
 
   it("names the candidates of an ambiguous symbol", () => {
     expect(() => resolveProjectIn(projects, "op")).toThrow(
-      'symbol "op" is ambiguous: it is the token of "optimism", "op-stack-demo"; use the project id'
+      '"op" fits 2 projects: "optimism" (Optimism, OP), "op-stack-demo" (OP Stack Demo, OP); use the project id'
     );
+  });
+
+  it("refuses a name two projects share, and a ticker that is another project's id, naming both", () => {
+    const clash = [
+      ...projects,
+      project("nova", "Nova", "NVX"),
+      project("nova-network", "Nova", "NOVA"),
+      project("comp", "Comp Labs"),
+      project("compound", "Compound", "COMP"),
+    ];
+    expect(() => resolveProjectIn(clash, "Nova")).toThrow(
+      '"Nova" fits 2 projects: "nova" (Nova, NVX), "nova-network" (Nova, NOVA); use the project id'
+    );
+    expect(() => resolveProjectIn(clash, "NOVA")).toThrow(
+      /fits 2 projects: "nova" .*"nova-network"/
+    );
+    expect(() => resolveProjectIn(clash, "COMP")).toThrow(
+      '"COMP" fits 2 projects: "comp" (Comp Labs), "compound" (Compound, COMP); use the project id'
+    );
+    // The id as the service spells it is always that project: the way out the message offers.
+    expect(resolveProjectIn(clash, "nova").projectId).toBe("nova");
+    expect(resolveProjectIn(clash, "comp").projectId).toBe("comp");
+    expect(resolveProjectIn(clash, "nova-network").projectId).toBe("nova-network");
+    // A project's own id, symbol and name fitting it alone are no clash.
+    expect(resolveProjectIn(clash, "Compound").projectId).toBe("compound");
+    expect(resolveProjectIn(clash, "nvx").projectId).toBe("nova");
   });
 
   it("suggests the closest ids for an unknown project", () => {

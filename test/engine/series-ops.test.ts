@@ -81,9 +81,29 @@ describe("metric kinds", () => {
     expect(defaultAggregation("user_dau")).toBe("avg");
   });
 
-  it("guesses unlisted ids from their names, treating the unknown as levels", () => {
-    expect(metricKind("perp_trading_volume")).toBe("flow");
-    expect(metricKind("user_monthly")).toBe("users");
-    expect(metricKind("staked_supply")).toBe("level");
+  it("guesses no kind for an id outside the table, whatever words it holds: it is asked (agg=)", () => {
+    for (const id of [
+      "perp_trading_volume",
+      "user_monthly",
+      "staked_supply",
+      "fees_cumulative",
+      "revenue_annualized",
+      "tokenholders_count",
+      "average_fees_per_user",
+      "new_users",
+    ]) {
+      expect({ id, kind: metricKind(id) }).toEqual({ id, kind: undefined });
+      expect({ id, agg: defaultAggregation(id) }).toEqual({ id, agg: undefined });
+    }
+    // agg= always wins, for an id of the table too.
+    expect(defaultAggregation("fees_cumulative", "last")).toBe("last");
+    expect(defaultAggregation("revenue", "avg")).toBe("avg");
+  });
+
+  it("rolls up a price, a count and a running total by their last value, an average and a rate by the mean", () => {
+    expect(defaultAggregation("price")).toBe("last");
+    expect(defaultAggregation("tokenholders")).toBe("last");
+    expect(defaultAggregation("active_developers")).toBe("last");
+    expect(defaultAggregation("pf_fully_diluted")).toBe("last");
   });
 });

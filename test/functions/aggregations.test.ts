@@ -87,6 +87,7 @@ describe("aggregation functions", () => {
         [["aave"], ["uniswap"]],
         "2024-01-01",
         "2024-03-31",
+        null,
         inv()
       )) as unknown[][]
     );

@@ -269,7 +269,7 @@ describe("cards go where projects go", () => {
     await same((p) => fns.metrics_(p, inv()));
     await same((p) => fns.aggregation_(p, "fees", "sum_30d", inv()));
     await same((p) => fns.aggregations_([[p]], [["fees"]], inv()));
-    await same((p) => fns.breakdown_("fees", [[p]], "2024-03-01", "2024-03-31", inv()));
+    await same((p) => fns.breakdown_("fees", [[p]], "2024-03-01", "2024-03-31", null, inv()));
   });
 
   it("in a range: one column per card, as with ids", async () => {

@@ -79,7 +79,12 @@ describe("a day sent twice with two different values", () => {
         inv()
       )) as unknown[][]
     );
-    expect(monthly.map((r) => r[0])).toEqual(["Date", "2023-12-01", "2024-01-01", "2024-02-01"]);
+    expect(monthly.map((r) => r[0])).toEqual([
+      "Period end",
+      "2023-12-31",
+      "2024-01-31",
+      "2024-02-29",
+    ]);
     expect(monthly[2][1]).toBe(`#N/A: ${CONFLICT}; no figure for January 2024`);
     const growth = showTable(
       (await fns.metric_(
@@ -135,7 +140,7 @@ describe("a day sent twice with two different values", () => {
       "layout=long",
       inv()
     )) as unknown[][];
-    const january = showTable(table).find((r) => r[0] === "2024-01-01" && r[3] === "Fees")!;
+    const january = showTable(table).find((r) => r[0] === "2024-01-31" && r[3] === "Fees")!;
     expect(january[4]).toMatch(
       /^#N\/A: the service sent aave fees for 2024-01-15 twice with different values/
     );
@@ -147,7 +152,7 @@ describe("a conflict where the statement is the service's", () => {
     const rows = showTable(
       (await fns.statement_("aave", "month", "max", "layout=long", inv())) as unknown[][]
     );
-    const february = rows.find((r) => r[0] === "2024-02-01" && r[3] === "Fees")!;
+    const february = rows.find((r) => r[0] === "2024-02-29" && r[3] === "Fees")!;
     expect(typeof february[4]).toBe("number");
   });
 });

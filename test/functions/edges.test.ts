@@ -68,9 +68,12 @@ describe("a fill never reaches past a series' last data day or before its first"
       fns.value_("aave", "fees", "2019-06-30", "fill=zero; period=quarter", inv())
     );
     expect(quarter.message).toMatch(/^no aave fees data in Q2 2019 \(0 of 91 days/);
-    // Without a fill, the day's own read decides: no claim it cannot check, and no fill suggested.
+    // Without a fill: no fill suggested, and where the service sent no row at all, where the data starts
+    // (one read of the metric's history, shared by every such cell of the recalculation).
     const unfilled = await excelError(fns.value_("aave", "fees", "2019-06-30", null, inv()));
-    expect(unfilled.message).toBe("no aave fees value on 2019-06-30");
+    expect(unfilled.message).toBe(
+      "no aave fees value on 2019-06-30: the data starts on 2020-01-08"
+    );
     // The days before the launch are no rows, not zeros.
     const rows = await table(
       fns.metric_([["aave"]], [["fees"]], "2019-12-28", "2020-01-10", "fill=zero", inv())
@@ -158,8 +161,8 @@ describe("a launch period is not a whole period", () => {
     const rows = await table(
       fns.metric_([["blast"]], [["fees"]], null, "2024-06-30", "period=month", inv())
     );
-    // blast launched on 2024-02-29: February holds 1 of its 29 days.
-    expect(rows[1][0]).toBe("2024-03-01");
+    // blast launched on 2024-02-29: February holds 1 of its 29 days. Rows are dated by their period's end.
+    expect(rows[1][0]).toBe("2024-03-31");
     const feb = await excelError(fns.value_("blast", "fees", "2024-02-29", "period=month", inv()));
     expect(feb.message).toMatch(/^February 2024 is not complete for blast fees: 1 of 29 days/);
   });
@@ -177,7 +180,7 @@ describe("days without data are not zeros", () => {
         inv()
       )
     );
-    const march = rows.find((r) => r[0] === "2023-03-01")!;
+    const march = rows.find((r) => r[0] === "2023-03-31")!;
     expect(march[1]).toMatch(
       /^#N\/A: March 2023 is not complete for tick-and-tock revenue: 17 of 31 days \(no value on 14 days from 2023-03-01\)/
     );
@@ -191,7 +194,7 @@ describe("days without data are not zeros", () => {
         inv()
       )
     );
-    expect(pop.find((r) => r[0] === "2023-04-01")![1]).toMatch(
+    expect(pop.find((r) => r[0] === "2023-04-30")![1]).toMatch(
       /its base: March 2023 is not complete/
     );
   });
@@ -258,7 +261,7 @@ describe("whether a period shows never depends on how the end is written", () =>
       )
         .slice(1)
         .map((r) => r[0]);
-    const expected = ["2024-01-01", "2025-01-01"];
+    const expected = ["2024-12-31", "2025-12-31"];
     expect(await shown(null)).toEqual(expected);
     expect(await shown("2026-11-20")).toEqual(expected);
     expect(await shown("2026-12-31")).toEqual(expected);
@@ -268,8 +271,8 @@ describe("whether a period shows never depends on how the end is written", () =>
     const rows = await table(
       fns.metric_([["uniswap"]], [["revenue"]], "2025-11-20", null, "period=month", inv())
     );
-    expect(rows[1][0]).toBe("2025-12-01");
-    expect(rows.at(-1)![0]).toBe("2026-10-01");
+    expect(rows[1][0]).toBe("2025-12-31");
+    expect(rows.at(-1)![0]).toBe("2026-10-31");
   });
 });
 

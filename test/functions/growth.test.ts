@@ -60,8 +60,8 @@ describe("values=pop|yoy", () => {
         inv()
       )
     );
-    expect(table[0]).toEqual(["Date", "revenue"]);
-    expect(table[1][0]).toBe("2024-01-01");
+    expect(table[0]).toEqual(["Period end", "revenue"]);
+    expect(table[1][0]).toBe("2024-03-31");
     expect(table[1][1] as number).toBeCloseTo(q("2024Q1") / q("2023Q4") - 1, 8);
     expect(table[2][1] as number).toBeCloseTo(q("2024Q2") / q("2024Q1") - 1, 8);
     const yoy = showTable(
@@ -100,7 +100,7 @@ describe("values=pop|yoy", () => {
     );
     const rows = showTable(table).slice(1);
     // Q1 2024, the launch quarter, is not whole: the table starts with Q2 2024.
-    expect(rows[0][0]).toBe("2024-04-01");
+    expect(rows[0][0]).toBe("2024-06-30");
     const cells = rows.map((r) => r[1]);
     expect(cells[0]).toMatch(/^#N\/A: .*its base: Q1 2024 is not complete/); // Q2's base is the launch quarter
     expect(cells[1] as number).toBeCloseTo(
@@ -112,7 +112,7 @@ describe("values=pop|yoy", () => {
   it("refuses growth without a period, and coverage outside STATEMENT", async () => {
     const e = await excelError(fns.value_("aave", "revenue", "2024-03-31", "values=yoy", inv()));
     expect(e).toMatchObject({ code: "#VALUE!" });
-    expect(e.message).toMatch(/compares periods: add a period/);
+    expect(e.message).toMatch(/a day is no period: use period=week, month, quarter or year/);
     const m = await excelError(
       fns.metric_([["aave"]], [["revenue"]], "2024-01-01", "2024-03-31", "values=coverage", inv())
     );

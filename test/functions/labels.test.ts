@@ -35,15 +35,30 @@ describe("labels in a finance user's words", () => {
     ["revenue:ytd", "Revenue (YTD)"],
     ["earnings:QTD", "Earnings (QTD)"],
     ["market_cap_fully_diluted/revenue:ttm", "P/S (TTM)"],
-    ["market_cap_fully_diluted/fees:30d", "P/F (30d)"],
+    // A multiple only over a year's figure: 30 days' fees is not annual fees.
+    ["market_cap_fully_diluted/fees:30d", "Fully diluted market cap / Fees (30d)"],
+    ["market_cap_fully_diluted/fees:365d", "P/F (365d)"],
+    ["market_cap_fully_diluted/fees:12m", "P/F (12m)"],
     ["market_cap_fully_diluted/earnings:ttm", "P/E (TTM)"],
     ["market_cap_circulating/revenue:ttm", "P/S circulating (TTM)"],
     ["Fully diluted market cap/Revenue:ttm", "P/S (TTM)"],
-    ["market_cap_fully_diluted/revenue", "P/S"],
+    // One day's revenue: a market cap over it is no P/S.
+    ["market_cap_fully_diluted/revenue", "Fully diluted market cap / Revenue"],
     ["tvl/fees:ttm", "Total value locked / Fees (TTM)"],
     // A windowed market cap is not a price multiple: said as it is.
     ["market_cap_fully_diluted:30d/revenue:ttm", "Fully diluted market cap (30d) / Revenue (TTM)"],
   ])("%s reads %s", (column, expected) => {
     expect(label(column)).toBe(expected);
+  });
+
+  it.each([
+    ["market_cap_fully_diluted/revenue:30d", "P/S (30d annualised)"],
+    ["market_cap_fully_diluted/fees:90d", "P/F (90d annualised)"],
+    ["market_cap_fully_diluted/revenue:ttm", "P/S (TTM)"],
+    ["revenue:30d", "Revenue (30d annualised)"],
+    // One day's revenue is not annualised by annualize=1 (it scales windows): no P/S.
+    ["market_cap_fully_diluted/revenue", "Fully diluted market cap / Revenue"],
+  ])("with annualize=1, %s reads %s", (column, expected) => {
+    expect(compsColumnLabel(parseColumn(column), names, true)).toBe(expected);
   });
 });

@@ -32,11 +32,17 @@ describe("layouts that sum safely", () => {
     expect(across[0].slice(0, 3)).toEqual(["Date", "2024-03-01", "2024-03-02"]);
   });
 
-  it("dating=end dates a period row by its last day, cut by the end date", async () => {
-    const start = await metric("period=month", "2024-01-01", "2024-03-31");
-    const end = await metric("period=month; dating=end", "2024-01-01", "2024-03-31");
-    expect(start.map((r) => r[0])).toEqual(["Date", "2024-01-01", "2024-02-01", "2024-03-01"]);
-    expect(end.map((r) => r[0])).toEqual(["Date", "2024-01-31", "2024-02-29", "2024-03-31"]);
+  it("dates a period row by its last day (dating=start: its first), cut by the end date, and says which", async () => {
+    const start = await metric("period=month; dating=start", "2024-01-01", "2024-03-31");
+    const end = await metric("period=month", "2024-01-01", "2024-03-31");
+    expect(start.map((r) => r[0])).toEqual([
+      "Period start",
+      "2024-01-01",
+      "2024-02-01",
+      "2024-03-01",
+    ]);
+    expect(end.map((r) => r[0])).toEqual(["Period end", "2024-01-31", "2024-02-29", "2024-03-31"]);
+    expect(await metric("period=month; dating=end", "2024-01-01", "2024-03-31")).toEqual(end);
     expect(end.map((r) => r.slice(1))).toEqual(start.map((r) => r.slice(1)));
     const cut = await metric(
       "period=month; dating=end; partial=include",

@@ -101,7 +101,7 @@ describe("CRYPTO.METRIC", () => {
     const feb = expectedDaily("aave", "revenue", "2024-02-01", "2024-02-29");
     const febTvl = expectedDaily("aave", "tvl", "2024-02-01", "2024-02-29");
     // January and March are cut by the range: a row stands for a whole month, so they are left out.
-    expect(monthly.slice(1).map((r) => r[0])).toEqual(["2024-02-01"]);
+    expect(monthly.slice(1).map((r) => r[0])).toEqual(["2024-02-29"]);
     expect(monthly[1][1]).toBeCloseTo(
       feb.reduce((s, p) => s + p.value!, 0),
       2
@@ -116,7 +116,7 @@ describe("CRYPTO.METRIC", () => {
       "period=month; partial=include"
     );
     const jan = expectedDaily("aave", "revenue", "2024-01-15", "2024-01-31");
-    expect(parts.slice(1).map((r) => r[0])).toEqual(["2024-01-01", "2024-02-01", "2024-03-01"]);
+    expect(parts.slice(1).map((r) => r[0])).toEqual(["2024-01-31", "2024-02-29", "2024-03-10"]);
     expect(parts[1][1]).toBeCloseTo(
       jan.reduce((s, p) => s + p.value!, 0),
       2

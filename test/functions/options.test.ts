@@ -149,7 +149,7 @@ describe("the options argument", () => {
       annualize: false,
       dates: true,
       dir: "v",
-      dating: "start",
+      dating: "end",
       fills: [],
       asof: false,
     });

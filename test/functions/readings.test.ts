@@ -1,7 +1,7 @@
 /**
  * What the functions do where the interface is loose, checked one by one (test/conformance runs the whole
- * corpus under every reading): the documented operation where the open one cannot be trusted, shares over
- * every project asked, partial-success errors and set-aside entries in the diagnostics.
+ * corpus under every reading): the documented operation where the open one cannot be trusted (the daily
+ * series for BREAKDOWN, §4.4 for AGGREGATION), shares over every project asked, partial-success errors.
  */
 import * as fns from "../../src/functions/functions";
 import { currentRuntime, sharedDiagnostics } from "../../src/runtime/runtime";
@@ -22,13 +22,14 @@ beforeEach(() => {
 const queries = () => h.sim.requestLog.filter((r) => r.method === "GET");
 
 describe("BREAKDOWN", () => {
-  it("computes its shares over every project asked, however many requests they take", async () => {
+  it("computes its shares over every project asked, from their daily series in requests of 50 ids", async () => {
     const rows = showTable(
       (await fns.breakdown_(
         "fees",
         null as never,
         "2026-10-01",
         "2026-10-31",
+        null,
         inv()
       )) as unknown[][]
     );
@@ -45,52 +46,71 @@ describe("BREAKDOWN", () => {
     const shares = rows.slice(1).map((r) => r[header.indexOf("share")] as number);
     expect(shares.length).toBeGreaterThan(50);
     expect(shares.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
-    // Every project listed, never `all` (documented for §4.11 and §4.12 only), in requests of 50.
-    const sent = queries().filter((r) => r.path.startsWith("/v2/metrics-breakdown/"));
-    expect(sent.length).toBe(2);
-    for (const r of sent) {
-      expect(r.query.project_ids).not.toBe("all");
-      expect(r.query.project_ids.split(",").length).toBeLessThanOrEqual(50);
-      expect(r.query).toMatchObject({ start_date: "2026-10-01", end_date: "2026-10-31" });
-    }
+    // The figures are the daily series' (§4.11), never the breakdown operation's (§4.13), whose rows do not
+    // say which days they cover.
+    expect(queries().filter((r) => r.path.startsWith("/v2/metrics-breakdown/"))).toEqual([]);
+    const sent = queries().filter((r) => r.path === "/v2/metrics/fees");
+    expect(sent.length).toBeGreaterThan(0);
+    for (const r of sent)
+      if (r.query.project_ids !== "all")
+        expect(r.query.project_ids.split(",").length).toBeLessThanOrEqual(50);
   });
 
-  it("sends the last 30 days when no period is given, and names each row's project by the catalogue", async () => {
+  it("reads the last 30 days when no period is given, and names each row's project by the catalogue", async () => {
     const rows = showTable(
-      (await fns.breakdown_("fees", [["aave"]], null, null, inv())) as unknown[][]
+      (await fns.breakdown_("fees", [["aave"]], null, null, null, inv())) as unknown[][]
     );
     expect(rows[1].slice(0, 3)).toEqual(["aave", "Aave", "fees"]);
     expect(rows[1].slice(5)).toEqual(["2026-10-22", "2026-11-20"]);
-    expect(queries().at(-1)?.query).toMatchObject({
-      project_ids: "aave",
-      start_date: "2026-10-22",
-      end_date: "2026-11-20",
-    });
+    expect(queries().at(-1)?.query).toMatchObject({ start: "2026-10-22", end: "2026-11-20" });
   });
 
-  it("asks again with start/end when the service refuses start_date/end_date", async () => {
-    h.sim.setKnobs({ readings: { breakdownDates: "start" } });
-    const rows = showTable(
-      (await fns.breakdown_("fees", [["aave"]], "2026-10-01", "2026-10-31", inv())) as unknown[][]
-    );
+  it("labels its rows with the days they cover whatever date names the breakdown operation takes", async () => {
+    // A service that takes start/end for §4.13 and ignores the names it does not know answered the old
+    // BREAKDOWN with its default period, shown as the period asked.
     const expected = dataset
-      .daily("aave", "fees", { start: "2026-10-01", end: "2026-10-31" })
+      .daily("aave", "fees", { start: "2024-01-01", end: "2024-01-31" })
       .reduce((s, p) => s + (p.value ?? 0), 0);
-    expect(rows[1][3]).toBeCloseTo(expected, 4);
-    const asked = queries().filter((r) => r.path.startsWith("/v2/metrics-breakdown/"));
-    expect(asked.map((r) => Object.keys(r.query).sort().join(","))).toEqual([
-      "end_date,project_ids,start_date",
-      "end,project_ids,start",
-    ]);
+    for (const readings of [
+      {},
+      { breakdownDates: "start", unknownParams: "ignore" },
+      { breakdownDates: "both", unknownParams: "ignore" },
+    ] as const) {
+      currentRuntime().engine.clear();
+      h.sim.setKnobs({ readings: undefined });
+      h.sim.setKnobs({ readings });
+      const rows = showTable(
+        (await fns.breakdown_(
+          "fees",
+          [["aave"]],
+          "2024-01-01",
+          "2024-01-31",
+          null,
+          inv()
+        )) as unknown[][]
+      );
+      expect({ readings, value: rows[1][3], days: rows[1].slice(5) }).toEqual({
+        readings,
+        value: expect.closeTo(expected, 4) as unknown,
+        days: ["2024-01-01", "2024-01-31"],
+      });
+    }
   });
 
-  it("records the service's partial-success errors in the cell's diagnostics", async () => {
+  it("gives a listed project the metric does not apply to a row saying so", async () => {
     h.sim.setKnobs({ reportUnavailable: true });
-    const address = "Breakdown!A1";
-    await fns.breakdown_("tvl", [["aave"], ["bitcoin"]], "2026-10-01", "2026-10-31", inv(address));
-    expect(sharedDiagnostics().cell(address)?.warnings).toContainEqual(
-      expect.stringMatching(/METRIC_NOT_AVAILABLE.*bitcoin.*tvl/)
+    const rows = showTable(
+      (await fns.breakdown_(
+        "tvl",
+        [["aave"], ["bitcoin"]],
+        "2026-10-01",
+        "2026-10-31",
+        null,
+        inv()
+      )) as unknown[][]
     );
+    expect(rows[2][0]).toBe("bitcoin");
+    expect(rows[2][3]).toMatch(/^#N\/A: .*tvl.*not available.*bitcoin|^#N\/A: .*bitcoin.*tvl/);
   });
 });
 

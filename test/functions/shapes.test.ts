@@ -65,7 +65,8 @@ describe("METRIC and complete periods", () => {
     // Today is 2026-11-20: November is not whole, whether the end is left out, today or a day in it.
     for (const end of [null, "2026-11-20", "2026-11-10", "2026-12-31"]) {
       const rows = await metric([["aave"]], [["revenue"]], "2026-09-01", end, "period=month");
-      expect(rows.slice(1).map((r) => r[0])).toEqual(["2026-09-01", "2026-10-01"]);
+      // Each row dated by its period's end.
+      expect(rows.slice(1).map((r) => r[0])).toEqual(["2026-09-30", "2026-10-31"]);
     }
     const cut = await metric(
       [["aave"]],
@@ -74,7 +75,8 @@ describe("METRIC and complete periods", () => {
       "2026-11-10",
       "period=month; partial=include"
     );
-    expect(cut.slice(1).map((r) => r[0])).toEqual(["2026-09-01", "2026-10-01", "2026-11-01"]);
+    // A period cut by the end date is dated by the last day it covers.
+    expect(cut.slice(1).map((r) => r[0])).toEqual(["2026-09-30", "2026-10-31", "2026-11-10"]);
     expect(cut[3][1]).toBeCloseTo(
       sum(expectedDaily("aave", "revenue", "2026-11-01", "2026-11-10")),
       2
@@ -86,7 +88,8 @@ describe("METRIC and complete periods", () => {
       null,
       "period=month; partial=include"
     );
-    expect(shown.slice(1).map((r) => r[0])).toEqual(["2026-09-01", "2026-10-01", "2026-11-01"]);
+    // The month still running is dated by the last day its data reaches (today), not by a day to come.
+    expect(shown.slice(1).map((r) => r[0])).toEqual(["2026-09-30", "2026-10-31", "2026-11-20"]);
   });
 
   it("marks a period whole for one column and not for another in that column only", async () => {
@@ -98,7 +101,7 @@ describe("METRIC and complete periods", () => {
       "2026-11-15",
       "period=week"
     );
-    expect(rows.slice(1).map((r) => r[0])).toEqual(["2026-11-02", "2026-11-09"]);
+    expect(rows.slice(1).map((r) => r[0])).toEqual(["2026-11-08", "2026-11-15"]);
     expect(typeof rows[2][1]).toBe("number");
     expect(typeof rows[2][2]).toBe("number");
     const lagging = await metric(
@@ -108,7 +111,7 @@ describe("METRIC and complete periods", () => {
       "2026-11-15",
       "period=week; partial=include"
     );
-    expect(lagging.at(-1)![0]).toBe("2026-11-09");
+    expect(lagging.at(-1)![0]).toBe("2026-11-15");
     const weekly = await metric(
       [["aave"], ["sushiswap"]],
       [["fees"]],
@@ -118,7 +121,7 @@ describe("METRIC and complete periods", () => {
     );
     // The week of 11-09 is whole for aave, not for sushiswap (its data stops on Sunday 11-15... whole),
     // the week of 11-16 is whole for neither: left out.
-    expect(weekly.at(-1)![0]).toBe("2026-11-09");
+    expect(weekly.at(-1)![0]).toBe("2026-11-15");
   });
 
   it("says why a table is empty when its only period is incomplete", async () => {
@@ -204,6 +207,7 @@ describe("AGGREGATIONS and BREAKDOWN keep input order and every position", () =>
         [["uniswap"], ["anchor-protocol"], [""], ["aave"], ["uniswap"]],
         null,
         null,
+        null,
         inv()
       )) as unknown[][]
     );
@@ -217,7 +221,7 @@ describe("AGGREGATIONS and BREAKDOWN keep input order and every position", () =>
       "uniswap",
     ]);
     expect(rows[2][value]).toMatch(
-      /^#N\/A: anchor-protocol is archived since 2022-05-13 .*give start and end dates/
+      /^#N\/A: no anchor-protocol fees data in 2026-10-22\.\.2026-11-20 \(0 of 30 days; .*\); anchor-protocol is archived$/
     );
     expect(rows[3][value]).toBe("#N/A: no project given (the cell is empty)");
     expect(rows[5][value]).toBe(rows[1][value]);

@@ -147,9 +147,10 @@ describe("CRYPTO.STATEMENT", () => {
 
   it("shows the days with data behind each figure with values=coverage", async () => {
     const rows = await table("tick-and-tock", "month", "max", "values=coverage; layout=long");
-    expect(rows[0]).toEqual(["Date", "Period", "Section", "Metric", "Days with data"]);
+    // Periods are dated by their end, and the heading says so.
+    expect(rows[0]).toEqual(["Period end", "Period", "Section", "Metric", "Days with data"]);
     // The outage of 2023-03-01..14 leaves 17 of March's 31 days with fees.
-    const march = rows.find((r) => r[0] === "2023-03-01" && r[3] === "Fees")!;
+    const march = rows.find((r) => r[0] === "2023-03-31" && r[3] === "Fees")!;
     const days = expectedDaily("tick-and-tock", "fees", "2023-03-01", "2023-03-31");
     expect(march[4]).toBe(days.filter((p) => p.value !== null).length);
     expect(march[4]).toBeLessThanOrEqual(17);
@@ -179,8 +180,12 @@ describe("CRYPTO.STATEMENT", () => {
     expect(withRanges[0][0]).toBe("Aave");
     expect(withRanges[1][0]).toBe("Section");
     const long = await table("aave", "year", "2y", "layout=long");
-    expect(long[0]).toEqual(["Date", "Period", "Section", "Metric", "Value"]);
-    expect(long[1][0]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    // Periods are dated by their end (dating=start: by their first day), and the heading says which.
+    expect(long[0]).toEqual(["Period end", "Period", "Section", "Metric", "Value"]);
+    expect(long[1][0]).toMatch(/^\d{4}-12-31$/);
+    const started = await table("aave", "year", "2y", "layout=long; dating=start");
+    expect(started[0][0]).toBe("Period start");
+    expect(started[1][0]).toMatch(/^\d{4}-01-01$/);
   });
 
   it.each([

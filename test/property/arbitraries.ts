@@ -16,6 +16,7 @@ const PRODUCT_METRIC_OPTIONS = acceptedOptions("PRODUCT_METRIC");
 const STATEMENT_OPTIONS = acceptedOptions("STATEMENT");
 const PROJECTS_OPTIONS = acceptedOptions("PROJECTS");
 const COMPS_OPTIONS = acceptedOptions("COMPS");
+const BREAKDOWN_OPTIONS = acceptedOptions("BREAKDOWN");
 
 export type ParamKind =
   | "text" // one required text: project, metric, product, sector, aggregation name
@@ -36,6 +37,7 @@ export const OPTION_KEYS: Partial<Record<FunctionName, readonly OptionKey[]>> = 
   PRODUCT_METRIC: PRODUCT_METRIC_OPTIONS,
   STATEMENT: STATEMENT_OPTIONS,
   PROJECTS: PROJECTS_OPTIONS,
+  BREAKDOWN: BREAKDOWN_OPTIONS,
 };
 
 const ALL_OPTION_KEYS: readonly OptionKey[] = [
@@ -45,6 +47,7 @@ const ALL_OPTION_KEYS: readonly OptionKey[] = [
     ...STATEMENT_OPTIONS,
     ...PROJECTS_OPTIONS,
     ...COMPS_OPTIONS,
+    ...BREAKDOWN_OPTIONS,
   ]),
   "layout",
   "values",
@@ -149,6 +152,8 @@ function validOptions(name: FunctionName): fc.Arbitrary<unknown> {
     rows: ["rows=service"],
     sectors: ["sectors=lending"],
     products: ["products=aave-v3"],
+    dating: ["dating=start", "dating=end"],
+    annualize: ["annualize=1"],
   };
   const keys = OPTION_KEYS[name] ?? [];
   const pairs = keys.flatMap((k) => samples[k] ?? []);
@@ -260,7 +265,13 @@ export const SIGNATURES: Record<FunctionName, readonly Param[]> = {
     param("text", fc.constantFrom("sum_30d", "avg_7d", "latest", "ATH", "median_1y")),
   ],
   AGGREGATIONS: [param("optionalIds", orAll(projects)), param("optionalIds", orAll(metrics))],
-  BREAKDOWN: [param("text", metric), param("optionalIds", orAll(projects)), date, date],
+  BREAKDOWN: [
+    param("text", metric),
+    param("optionalIds", orAll(projects)),
+    date,
+    date,
+    param("options", validOptions("BREAKDOWN")),
+  ],
 };
 
 /** Mostly what a user would type, sometimes anything at all. */
@@ -371,5 +382,5 @@ export const EXAMPLES: Record<FunctionName, readonly unknown[]> = {
   SECTOR: ["lending"],
   AGGREGATION: ["aave", "fees", "sum_30d"],
   AGGREGATIONS: [[["aave"]], [["fees"]]],
-  BREAKDOWN: ["fees", [["aave"]], 45_292, 45_300],
+  BREAKDOWN: ["fees", [["aave"]], 45_292, 45_300, null],
 };

@@ -16,7 +16,18 @@
  *   figure; not whole: #N/A by default, the days it has with partial=include; a conflict: always #N/A.
  * - A table row stands for its whole calendar period; partial=exclude keeps the rows from the first whole
  *   period to the last, the ones between that are not whole as #N/A.
- * - Growth needs both periods whole and a base above 0.
+ * - Growth needs both periods whole and a base above 0; a ratio (COMPS, the card's P/S) needs a divisor above
+ *   0; a breakdown's shares need every row that counts to have a figure, none of them below 0, and a total
+ *   above 0, of figures that add up.
+ * - A metric's kind decides its roll-up (flows sum; levels, prices, counts and running totals take the last
+ *   value; daily users, averages and rates the mean). An id the reader's table does not hold has no kind:
+ *   a single day shows, any period, window, fill or growth needs agg=.
+ * - A day the service sent as something that is no number is, like a conflict, never a figure and never
+ *   filled; its message names what was sent.
+ * - A table row of a period is dated by the last day of its period (dating=end), or the last day it can
+ *   cover when the range or the data cut it.
+ * - A statement's figure must be what its line's daily series give (within half a unit of its last decimal)
+ *   over the days the row declares; a line's period missing or sent twice with two values is no figure.
  */
 import type { Dataset } from "../../src/simulator";
 
@@ -31,7 +42,15 @@ export type Expected =
   | { kind: "invalid" };
 
 export type NaWhy =
-  "conflict" | "incomplete" | "missing" | "archived" | "no-data" | "nm" | "unavailable";
+  | "conflict"
+  | "unreadable"
+  | "incomplete"
+  | "missing"
+  | "archived"
+  | "no-data"
+  | "nm"
+  | "unavailable"
+  | "kind-unknown";
 
 // ---- calendar (its own: day numbers since 1970-01-01 UTC) ----
 
@@ -121,33 +140,69 @@ function growthBase(first: number, period: Period, growth: "pop" | "yoy"): numbe
   return period === "day" ? back : periodFirst(back, period);
 }
 
-// ---- metric kinds ----
+// ---- metric kinds (the reader's own table, written from the service's catalogue words) ----
+
+type Kind = "flow" | "level" | "mean";
 
 const FLOWS = new Set([
   "fees",
+  "fees_supply_side",
   "revenue",
   "earnings",
   "expenses",
+  "gross_profit",
   "token_incentives",
-  "fees_supply_side",
+  "trading_volume",
+  "token_trading_volume",
+  "transaction_count",
+  "code_commits",
+]);
+/** Levels, prices and counts at a point in time: the last value. */
+const LEVELS = new Set([
+  "tvl",
+  "active_loans",
+  "treasury",
+  "market_cap_circulating",
+  "market_cap_fully_diluted",
+  "token_supply_circulating",
+  "pf_fully_diluted",
+  "ps_fully_diluted",
+  "price",
+  "tokenholders",
+  "active_developers",
 ]);
 const USERS = new Set(["user_dau", "user_wau", "user_mau"]);
+/** Figures that do not add up into a total: a share of them means nothing. */
+const NOT_ADDITIVE = new Set(["price", "pf_fully_diluted", "ps_fully_diluted"]);
 
-function kindOf(metricId: string): "flow" | "level" | "users" {
-  return FLOWS.has(metricId) ? "flow" : USERS.has(metricId) ? "users" : "level";
+function kindOf(metricId: string): Kind | undefined {
+  if (FLOWS.has(metricId)) return "flow";
+  if (LEVELS.has(metricId)) return "level";
+  if (USERS.has(metricId)) return "mean";
+  return undefined;
 }
 
-export function defaultAgg(metricId: string): Agg {
+/** The roll-up: agg= when given, the kind's otherwise, undefined when neither says. */
+export function defaultAgg(metricId: string, agg?: Agg): Agg | undefined {
+  if (agg) return agg;
   const k = kindOf(metricId);
-  return k === "flow" ? "sum" : k === "users" ? "avg" : "last";
+  return k === "flow" ? "sum" : k === "mean" ? "avg" : k === "level" ? "last" : undefined;
 }
 
-export function fillAdmitted(fill: Fill, metricId: string): boolean {
+/** Whether a fill applies: by the kind, or for an id outside the table by its agg= (sum 0s, last carries). */
+export function fillAdmitted(fill: Fill, metricId: string, agg?: Agg): boolean {
   if (fill === "none") return true;
-  return fill === "zero" ? kindOf(metricId) === "flow" : kindOf(metricId) === "level";
+  const k = kindOf(metricId);
+  if (k === undefined) return fill === "zero" ? agg === "sum" : agg === "last" || agg === "first";
+  return fill === "zero" ? k === "flow" : k === "level";
 }
 
-function rollUp(values: number[], agg: Agg): number {
+/** Whether the metric's kind is known, or an agg= stands for it. */
+export function kindKnown(metricId: string, agg?: Agg): boolean {
+  return agg !== undefined || kindOf(metricId) !== undefined;
+}
+
+export function rollUp(values: number[], agg: Agg): number {
   switch (agg) {
     case "sum":
       return values.reduce((a, b) => a + b, 0);
@@ -166,7 +221,7 @@ function rollUp(values: number[], agg: Agg): number {
 
 // ---- series ----
 
-type Entry = number | null | "conflict";
+type Entry = number | null | "conflict" | { unreadable: string };
 
 interface Series {
   days: Map<number, Entry>;
@@ -178,7 +233,7 @@ interface Series {
 /** A day's state after a fill. */
 type State =
   | { kind: "value"; value: number; from: number }
-  | { kind: "conflict" }
+  | { kind: "conflict"; unreadable?: string }
   | { kind: "missing"; where: "before" | "gap" | "after" };
 
 /** What a window holds. */
@@ -187,7 +242,11 @@ interface Window {
   to: number;
   values: number[];
   conflict: boolean;
+  /** What was sent on a day of the window that is no number (a conflict too). */
+  unreadable?: string;
   lastCovered?: number;
+  /** The day the last covered value is from (a carried value's own day). */
+  lastFrom?: number;
 }
 
 export interface ValueOptions {
@@ -198,6 +257,13 @@ export interface ValueOptions {
   agg?: Agg;
   values?: "value" | "pop" | "yoy";
   annualize?: boolean;
+}
+
+/** One row of a breakdown: its figure or why none, and its share. */
+export interface BreakdownRow {
+  projectId: string;
+  value: Expected;
+  share: number | "na";
 }
 
 export class Oracle {
@@ -221,10 +287,16 @@ export class Oracle {
     let last: number | undefined;
     for (const row of this.dataset.daily(projectId, metricId)) {
       const day = dayOf(row.date);
+      const sent =
+        row.value === null
+          ? undefined
+          : this.dataset.unreadable(projectId, metricId, day, row.value);
       const entry: Entry =
         row.value !== null && this.conflictAt(projectId, metricId, row.date)
           ? "conflict"
-          : row.value;
+          : sent !== undefined
+            ? { unreadable: String(sent) }
+            : row.value;
       days.set(day, entry);
       if (entry !== null) {
         first ??= day;
@@ -240,6 +312,8 @@ export class Oracle {
     if (day > s.horizon) return { kind: "missing", where: "after" };
     const own = s.days.get(day);
     if (own === "conflict") return { kind: "conflict" };
+    if (typeof own === "object" && own !== null)
+      return { kind: "conflict", unreadable: own.unreadable };
     if (typeof own === "number") return { kind: "value", value: own, from: day };
     const inside = s.first !== undefined && s.first <= day;
     if (fill === "zero" && inside) return { kind: "value", value: 0, from: day };
@@ -247,6 +321,8 @@ export class Oracle {
       for (let back = day - 1; back >= day - 90 && back >= s.first!; back--) {
         const e = s.days.get(back);
         if (e === "conflict") return { kind: "conflict" };
+        if (typeof e === "object" && e !== null)
+          return { kind: "conflict", unreadable: e.unreadable };
         if (typeof e === "number") return { kind: "value", value: e, from: back };
       }
     }
@@ -257,10 +333,14 @@ export class Oracle {
     const w: Window = { from, to, values: [], conflict: false };
     for (let day = from; day <= to; day++) {
       const st = this.state(s, day, fill);
-      if (st.kind === "conflict") w.conflict = true;
+      if (st.kind === "conflict") {
+        w.conflict = true;
+        w.unreadable ??= st.unreadable;
+      }
       if (st.kind === "value") {
         w.values.push(st.value);
         w.lastCovered = day;
+        w.lastFrom = st.from;
       }
     }
     return w;
@@ -272,22 +352,28 @@ export class Oracle {
 
   /** A window shown by the rule. */
   judge(w: Window, agg: Agg, include: boolean): Expected {
-    if (w.conflict) return { kind: "na", why: "conflict" };
+    if (w.conflict)
+      return { kind: "na", why: w.unreadable !== undefined ? "unreadable" : "conflict" };
     const days = w.to - w.from + 1;
     if (w.values.length === days || (include && w.values.length > 0))
-      return { kind: "value", value: rollUp(w.values, agg), asOf: w.lastCovered! };
+      return { kind: "value", value: rollUp(w.values, agg), asOf: w.lastFrom! };
     return { kind: "na", why: "incomplete", covered: w.values.length, days };
   }
 
   /** VALUE (and ASOF: its asOf) of a project's metric. `date` undefined: the latest. */
   value(projectId: string, metricId: string, date: number | undefined, o: ValueOptions): Expected {
     const growth = o.values === "pop" || o.values === "yoy" ? o.values : undefined;
-    if (!fillAdmitted(o.fill, metricId)) return { kind: "invalid" };
     if (o.window && o.period !== "day") return { kind: "invalid" };
     if (o.window && growth) return { kind: "invalid" };
     if (growth && o.period === "day") return { kind: "invalid" };
     if (o.annualize && !o.window) return { kind: "invalid" };
-    const agg = o.agg ?? defaultAgg(metricId);
+    if (o.annualize && o.agg && o.agg !== "sum") return { kind: "invalid" };
+    // A metric of no known kind: asked (agg=), never rolled up or filled by a guess.
+    const rolls = o.period !== "day" || o.window !== undefined || growth !== undefined;
+    if (!kindKnown(metricId, o.agg) && (rolls || o.fill !== "none"))
+      return { kind: "na", why: "kind-unknown" };
+    if (!fillAdmitted(o.fill, metricId, o.agg)) return { kind: "invalid" };
+    const agg = defaultAgg(metricId, o.agg) ?? "last";
     if (o.annualize && agg !== "sum") return { kind: "invalid" };
     if (!this.dataset.hasMetric(projectId, metricId)) return { kind: "na", why: "unavailable" };
     const s = this.series(projectId, metricId);
@@ -296,7 +382,9 @@ export class Oracle {
     if (date === undefined) {
       if (this.dataset.project(projectId)!.isArchived) return { kind: "na", why: "archived" };
       if (s.last === undefined) return { kind: "na", why: "no-data" };
-      if (s.days.get(s.last) === "conflict") return { kind: "na", why: "conflict" };
+      const latest = s.days.get(s.last);
+      if (latest === "conflict") return { kind: "na", why: "conflict" };
+      if (typeof latest === "object" && latest !== null) return { kind: "na", why: "unreadable" };
       end = s.last;
     }
     if (o.window) {
@@ -317,7 +405,9 @@ export class Oracle {
     if (date === undefined) return { kind: "value", value: s.days.get(end!) as number, asOf: end! };
     const st = this.state(s, end!, o.fill);
     if (st.kind === "value") return { kind: "value", value: st.value, asOf: st.from };
-    return { kind: "na", why: st.kind === "conflict" ? "conflict" : "missing" };
+    if (st.kind === "conflict")
+      return { kind: "na", why: st.unreadable !== undefined ? "unreadable" : "conflict" };
+    return { kind: "na", why: "missing" };
   }
 
   private growth(
@@ -329,12 +419,13 @@ export class Oracle {
     fill: Fill,
     agg: Agg
   ): Expected {
+    const why = (w: Window): NaWhy =>
+      w.unreadable !== undefined ? "unreadable" : w.conflict ? "conflict" : "incomplete";
     const current = this.window(s, first, last, fill);
-    if (!this.whole(current))
-      return { kind: "na", why: current.conflict ? "conflict" : "incomplete" };
+    if (!this.whole(current)) return { kind: "na", why: why(current) };
     const bf = growthBase(first, period, growth);
     const base = this.window(s, bf, periodLast(bf, period), fill);
-    if (!this.whole(base)) return { kind: "na", why: base.conflict ? "conflict" : "incomplete" };
+    if (!this.whole(base)) return { kind: "na", why: why(base) };
     const b = rollUp(base.values, agg);
     if (b <= 0) return { kind: "na", why: "nm" };
     return { kind: "value", value: rollUp(current.values, agg) / b - 1, asOf: last };
@@ -352,11 +443,14 @@ export class Oracle {
     o: ValueOptions
   ): Array<[number, number | null | "na"]> | Expected {
     const growth = o.values === "pop" || o.values === "yoy" ? o.values : undefined;
-    if (!fillAdmitted(o.fill, metricId)) return { kind: "invalid" };
     if (growth && o.period === "day") return { kind: "invalid" };
+    if (kindKnown(metricId, o.agg) && !fillAdmitted(o.fill, metricId, o.agg))
+      return { kind: "invalid" };
+    if (!kindKnown(metricId, o.agg) && (o.period !== "day" || o.fill !== "none"))
+      return { kind: "na", why: "kind-unknown" };
     if (!this.dataset.hasMetric(projectId, metricId)) return { kind: "na", why: "unavailable" };
     const s = this.series(projectId, metricId);
-    const agg = o.agg ?? defaultAgg(metricId);
+    const agg = defaultAgg(metricId, o.agg) ?? "last";
     const include = o.partial === "include";
     const rows: Array<[number, number | null | "na"]> = [];
     const lo = start ?? -Infinity;
@@ -364,7 +458,8 @@ export class Oracle {
     if (o.period === "day") {
       if (o.fill === "none") {
         for (const [day, e] of [...s.days].sort((a, b) => a[0] - b[0]))
-          if (day >= lo && day <= hi) rows.push([day, e === "conflict" ? "na" : e]);
+          if (day >= lo && day <= hi)
+            rows.push([day, e === "conflict" || (typeof e === "object" && e !== null) ? "na" : e]);
       } else if (s.first !== undefined) {
         for (let day = Math.max(lo, s.first); day <= Math.min(hi, s.horizon); day++) {
           const st = this.state(s, day, o.fill);
@@ -397,17 +492,20 @@ export class Oracle {
       while (a <= b && !periods[a].whole) a++;
       while (b >= a && !periods[b].whole) b--;
     }
+    // A row is dated by its period's last day, or the last day the range or the data let it cover.
+    const dated = (first: number): number =>
+      Math.min(periodLast(first, o.period), hi, Math.max(first, s.horizon));
     for (let k = a; k <= b; k++) {
       const p = periods[k];
       if (p.cell === undefined) continue;
       if (!growth) {
-        rows.push([p.first, p.cell]);
+        rows.push([dated(p.first), p.cell]);
         continue;
       }
       const g = p.whole
         ? this.growth(s, p.first, periodLast(p.first, o.period), o.period, growth, o.fill, agg)
         : undefined;
-      rows.push([p.first, g?.kind === "value" ? g.value : "na"]);
+      rows.push([dated(p.first), g?.kind === "value" ? g.value : "na"]);
     }
     return rows.length > 0 ? rows : { kind: "na", why: "incomplete" };
   }
@@ -427,12 +525,60 @@ export class Oracle {
     const w = this.window(this.series(projectId, metricId), first, last, "none");
     if (w.conflict) return "na";
     if (!this.whole(w) && !include) return "na";
-    return value === null ? "na" : value;
+    if (value === null || w.values.length === 0) return "na";
+    const agg = defaultAgg(metricId);
+    if (agg === undefined) return "na";
+    // The service's figure must be its daily series', within half a unit of its last decimal.
+    const computed = rollUp(w.values, agg);
+    const decimals = String(value).split(".")[1]?.length ?? 0;
+    const tolerance = Math.max(0.5 * 10 ** -decimals, 1e-9 * Math.abs(computed));
+    return Math.abs(value - computed) <= tolerance ? value : "na";
   }
 
   /** Whether a statement line's period is whole (for which columns a statement shows). */
   statementWhole(projectId: string, metricId: string, first: number, last: number): boolean {
     return this.whole(this.window(this.series(projectId, metricId), first, last, "none"));
+  }
+
+  /**
+   * BREAKDOWN of a metric over [from, to]: each listed project's figure of the period (VALUE's), and its
+   * share of the total of the rows that count (those with data in the period).
+   */
+  breakdown(
+    metricId: string,
+    projectIds: readonly string[],
+    from: number,
+    to: number,
+    o: { partial: "exclude" | "include"; agg?: Agg }
+  ): BreakdownRow[] | Expected {
+    const agg = from === to ? (defaultAgg(metricId, o.agg) ?? "last") : defaultAgg(metricId, o.agg);
+    if (agg === undefined) return { kind: "na", why: "kind-unknown" };
+    const rows = projectIds.map(
+      (projectId): { projectId: string; value: Expected; counts: boolean } => {
+        if (!this.dataset.hasMetric(projectId, metricId))
+          return { projectId, value: { kind: "na", why: "unavailable" }, counts: false };
+        const w = this.window(this.series(projectId, metricId), from, to, "none");
+        const value = this.judge(w, agg, o.partial === "include");
+        return { projectId, value, counts: w.values.length > 0 || w.conflict };
+      }
+    );
+    const additive =
+      agg !== "min" &&
+      agg !== "max" &&
+      (kindOf(metricId) === undefined
+        ? o.agg === "sum" || o.agg === "last" || o.agg === "first"
+        : !NOT_ADDITIVE.has(metricId));
+    const counted = rows.filter((r) => r.counts);
+    const shared =
+      additive &&
+      counted.every((r) => r.value.kind === "value") &&
+      counted.every((r) => r.value.kind === "value" && r.value.value >= 0);
+    const total = counted.reduce((t, r) => t + (r.value.kind === "value" ? r.value.value : 0), 0);
+    return rows.map((r) => ({
+      projectId: r.projectId,
+      value: r.value,
+      share: shared && total > 0 && r.value.kind === "value" ? r.value.value / total : "na",
+    }));
   }
 
   /**

@@ -52,7 +52,7 @@ test("the service's address is kept, saying what answered", async () => {
   expect(await check(sim.url)).toEqual({
     ok: true,
     simulated: true,
-    message: `The service at ${sim.url} answers (25 metrics). It is the local simulator: demo data.`,
+    message: `The service at ${sim.url} answers (27 metrics). It is the local simulator: demo data.`,
   });
 });
 

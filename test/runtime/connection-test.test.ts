@@ -32,7 +32,7 @@ test("a valid key: connected, how many metrics, and that the simulator is demo d
   expect(outcome).toEqual({
     verdict: "valid",
     simulated: true,
-    message: `Valid key: connected to ${sim.url}/ (25 metrics available). It is the local simulator: demo data, not real figures.`,
+    message: `Valid key: connected to ${sim.url}/ (27 metrics available). It is the local simulator: demo data, not real figures.`,
   });
 });
 

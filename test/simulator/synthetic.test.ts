@@ -16,12 +16,12 @@ function norm(s: string): string {
 }
 
 describe("the synthetic universe", () => {
-  it("keeps the 49 demo projects first and adds synthetic ones up to the size asked", () => {
-    expect(demo.projects).toHaveLength(49);
+  it("keeps the 51 demo projects first and adds synthetic ones up to the size asked", () => {
+    expect(demo.projects).toHaveLength(51);
     expect(large.projects).toHaveLength(300);
-    expect(large.projects.slice(0, 49).map((p) => p.id)).toEqual(demo.projects.map((p) => p.id));
+    expect(large.projects.slice(0, 51).map((p) => p.id)).toEqual(demo.projects.map((p) => p.id));
     // Asking for fewer projects than the demo has changes nothing.
-    expect(createDataset(TODAY, { projects: 10 }).projects).toHaveLength(49);
+    expect(createDataset(TODAY, { projects: 10 }).projects).toHaveLength(51);
   });
 
   it("is the same on every run, and a larger universe only appends projects", () => {

@@ -49,6 +49,7 @@ const ALLOWED: Record<string, readonly OptionKey[]> = {
   STATEMENT: acceptedOptions("STATEMENT"),
   PROJECTS: acceptedOptions("PROJECTS"),
   COMPS: acceptedOptions("COMPS"),
+  BREAKDOWN: acceptedOptions("BREAKDOWN"),
 };
 
 test("every option the builder offers is one the function accepts, with every offered value", () => {

@@ -60,6 +60,30 @@ function resolve(kept: MetricValue, next: MetricValue): { value: MetricValue; co
 }
 
 /**
+ * A value as sent, for the copies of a row: a number, null (no value), or the text of one present but no
+ * number (unreadable). An unreadable copy beside a number is a conflict as two numbers are; beside no value
+ * or another unreadable copy it stays unreadable.
+ */
+interface Sent {
+  value: MetricValue;
+  unreadable?: string;
+}
+
+function resolveSent(kept: Sent, next: Sent): { sent: Sent; conflict: boolean } {
+  if (kept.unreadable === undefined && next.unreadable === undefined) {
+    const r = resolve(kept.value, next.value);
+    return { sent: { value: r.value }, conflict: r.conflict };
+  }
+  if (kept.unreadable !== undefined)
+    return next.value === null
+      ? { sent: kept, conflict: false }
+      : { sent: { value: null }, conflict: true };
+  return kept.value === null
+    ? { sent: next, conflict: false }
+    : { sent: { value: null }, conflict: true };
+}
+
+/**
  * What a later copy of a row may change in the kept one: `field` names the value, `stuck` holds the fields
  * already in conflict (they stay null whatever later copies say).
  */
@@ -102,7 +126,7 @@ function distinct<R>(
 }
 
 /** A one-value row's copy folded in (field "value"). */
-function mergeValue<R extends { value: MetricValue }>(
+function mergeValue<R extends { value: MetricValue; unreadable?: string }>(
   kept: R,
   next: R,
   fold: Fold,
@@ -110,10 +134,21 @@ function mergeValue<R extends { value: MetricValue }>(
   key: ConflictKey
 ): R {
   if (fold.stuck.has("value")) return kept;
-  const { value, conflict } = resolve(kept.value, next.value);
+  const { sent, conflict } = resolveSent(kept, next);
   if (conflict)
-    fold.conflict("value", `${what}: ${String(kept.value)} and ${String(next.value)}`, key);
-  return value === kept.value ? kept : { ...kept, value };
+    fold.conflict(
+      "value",
+      `${what}: ${kept.unreadable ?? String(kept.value)} and ${next.unreadable ?? String(next.value)}`,
+      key
+    );
+  if (sent.value === kept.value && sent.unreadable === kept.unreadable) return kept;
+  const { unreadable: _dropped, ...rest } = kept;
+  void _dropped;
+  return (
+    sent.unreadable === undefined
+      ? { ...rest, value: sent.value }
+      : { ...rest, value: sent.value, unreadable: sent.unreadable }
+  ) as R;
 }
 
 export function wideRowKey(row: ProjectMetricRow): string {
@@ -137,18 +172,35 @@ export function distinctWideRows(
     wideRowKey,
     (kept, next, fold) => {
       let values: Record<string, MetricValue> | undefined;
+      let unreadable: Record<string, string> | undefined;
+      const keptText = (metricId: string) => (unreadable ?? kept.unreadable)?.[metricId];
+      const setText = (metricId: string, text: string | undefined) => {
+        if (keptText(metricId) === text) return;
+        unreadable ??= { ...kept.unreadable };
+        if (text === undefined) delete unreadable[metricId];
+        else unreadable[metricId] = text;
+      };
       for (const [metricId, v] of Object.entries(next.values)) {
         if (fold.stuck.has(metricId)) continue;
         const current = (values ?? kept.values)[metricId];
+        const nextText = next.unreadable?.[metricId];
         if (current === undefined) {
           (values ??= { ...kept.values })[metricId] = v;
+          setText(metricId, nextText);
           continue;
         }
-        const { value, conflict } = resolve(current, v);
+        const before = keptText(metricId);
+        const resolved = resolveSent(
+          { value: current, unreadable: before },
+          { value: v, unreadable: nextText }
+        );
+        const { conflict } = resolved;
+        const value = resolved.sent.value;
+        setText(metricId, resolved.sent.unreadable);
         if (conflict)
           fold.conflict(
             metricId,
-            `${kept.projectId} ${metricId} on ${kept.date}: ${String(current)} and ${String(v)}`,
+            `${kept.projectId} ${metricId} on ${kept.date}: ${before ?? String(current)} and ${nextText ?? String(v)}`,
             {
               date: kept.date,
               projectId: kept.projectId,
@@ -161,7 +213,12 @@ export function distinctWideRows(
           );
         if (value !== current) (values ??= { ...kept.values })[metricId] = value;
       }
-      return values ? { ...kept, values } : kept;
+      if (!values && !unreadable) return kept;
+      const merged = { ...kept, values: values ?? kept.values };
+      if (unreadable === undefined) return merged;
+      const { unreadable: _old, ...rest } = merged;
+      void _old;
+      return Object.keys(unreadable).length > 0 ? { ...rest, unreadable } : rest;
     },
     counter
   );
@@ -228,7 +285,7 @@ export function distinctStatementRows(
         section: kept.section,
         metricId: kept.metricId,
       });
-      if (fold.stuck.has("value")) return { ...merged, popChange: null };
+      if (fold.stuck.has("value")) return { ...merged, popChange: null, conflicted: true };
       const change = resolve(merged.popChange, next.popChange);
       return change.value === merged.popChange ? merged : { ...merged, popChange: change.value };
     },

@@ -26,7 +26,7 @@ import type {
   ProjectMetricAggregation,
   ProjectMetricRow,
 } from "./types";
-import { toIsoDate, toMetricValue } from "./values";
+import { toIsoDate, toMetricValue, unreadableText } from "./values";
 import type { JsonObject, JsonValue } from "./wire";
 
 /** Members of a wide project metric row that are not metric values. */
@@ -58,10 +58,15 @@ export function normaliseProjectMetricRows(data: JsonValue, projectId: string): 
   return mapObjects(data, "data", (item, path) => {
     const id = optString(item, "project_id") ?? projectId;
     const values: Record<string, MetricValue> = {};
+    let unreadable: Record<string, string> | undefined;
     for (const [key, value] of Object.entries(item)) {
-      if (!ROW_KEYS.has(key)) values[key] = toMetricValue(value);
+      if (ROW_KEYS.has(key)) continue;
+      values[key] = toMetricValue(value);
+      const sent = unreadableText(value);
+      if (sent !== undefined) (unreadable ??= {})[key] = sent;
     }
     return {
+      ...(unreadable ? { unreadable } : {}),
       date: rowDate(item, path),
       projectId: id,
       projectName: optString(item, "project_name") ?? id,
@@ -79,6 +84,7 @@ export function normaliseProductMetricRows(data: JsonValue): ProductMetricRow[] 
     date: rowDate(item, path, ["date", "timestamp"]),
     metricId: reqString(item, "metric_id", path),
     value: toMetricValue(item.value),
+    ...optional("unreadable", unreadableText(item.value)),
     ...optional("chainId", firstString(item, ["chain_id", "chain"])),
   }));
 }
@@ -113,6 +119,7 @@ export function normaliseStatementRows(data: JsonValue): FinancialStatementRow[]
     value: toMetricValue(item.value),
     popChange: toMetricValue(item.pop_change),
     definition: optString(item, "definition") ?? "",
+    ...optional("unreadable", unreadableText(item.value)),
   }));
 }
 
@@ -128,6 +135,7 @@ export function normaliseMultiProjectRows(
       projectName: optString(item, "project_name") ?? projectId,
       metricId: optString(item, "metric_id") ?? metricId,
       value: toMetricValue(item.value),
+      ...optional("unreadable", unreadableText(item.value)),
       // §2.10 names no breakdown member; an odd service may split a project's day anyway: kept, so the
       // parts are told apart (not taken for repeats) and added up by whoever reads them.
       ...optional("chain", firstString(item, ["chain", "chain_id"])),

@@ -221,6 +221,11 @@ export interface ProjectMetricRow {
   readonly version?: string;
   /** Metric id → value. Requested metrics missing from a row are null (unknown ids excepted). */
   readonly values: Readonly<Record<string, MetricValue>>;
+  /**
+   * Metric id → what the service sent for a value that is present but no number ("1,234.50", true,
+   * "Infinity"); its value is null. Absent when every value could be read.
+   */
+  readonly unreadable?: Readonly<Record<string, string>>;
 }
 
 export interface ProductMetricRow {
@@ -228,6 +233,8 @@ export interface ProductMetricRow {
   readonly metricId: string;
   readonly value: MetricValue;
   readonly chainId?: string;
+  /** What the service sent for a value that is present but no number (its value is null). */
+  readonly unreadable?: string;
 }
 
 export interface ProjectMetricAggregation {
@@ -250,6 +257,10 @@ export interface FinancialStatementRow {
   readonly value: MetricValue;
   readonly popChange: MetricValue;
   readonly definition: string;
+  /** What the service sent for a value that is present but no number (its value is null). */
+  readonly unreadable?: string;
+  /** The service sent this line's period twice with two different values: its value is null. */
+  readonly conflicted?: true;
 }
 
 /** Long row of §4.11: one metric, many projects. */
@@ -259,6 +270,8 @@ export interface MultiProjectMetricRow {
   readonly projectName: string;
   readonly metricId: string;
   readonly value: MetricValue;
+  /** What the service sent for a value that is present but no number (its value is null). */
+  readonly unreadable?: string;
   /**
    * Breakdown members §2.10 does not name, present when a service splits a project's day anyway: the
    * parts of the day's figure (engine/partition.ts adds them up).
@@ -308,6 +321,11 @@ export interface ProjectMetricsParams {
   /** Default "desc" (the service's default): newest first. */
   orderDirection?: OrderDirection;
   assetsBridged?: boolean;
+  /**
+   * The names the dates go by (§4.14: the parameters are named start/end, the usage examples send
+   * start_date/end_date): start/end (default), or start_date/end_date for a service that takes only those.
+   */
+  dateNames?: "start" | "start_date";
 }
 
 export interface ProductMetricsParams {
@@ -318,6 +336,11 @@ export interface ProductMetricsParams {
   aggregateBy?: AggregateBy;
   orderDirection?: OrderDirection;
   assetsBridged?: boolean;
+  /**
+   * The names the dates go by (§4.14: the parameters are named start/end, the usage examples send
+   * start_date/end_date): start/end (default), or start_date/end_date for a service that takes only those.
+   */
+  dateNames?: "start" | "start_date";
 }
 
 export interface FinancialStatementParams {
@@ -339,6 +362,11 @@ export interface MetricParams {
   assetsBridged?: boolean;
   /** Not a service parameter here (§4.11 has none): the client sorts. Default "desc". */
   orderDirection?: OrderDirection;
+  /**
+   * The names the dates go by (§4.14: the parameters are named start/end, the usage examples send
+   * start_date/end_date): start/end (default), or start_date/end_date for a service that takes only those.
+   */
+  dateNames?: "start" | "start_date";
 }
 
 export interface MetricAggregationsParams {

@@ -20,6 +20,24 @@ export function toMetricValue(value: unknown): MetricValue {
   return null;
 }
 
+/** Characters of an unreadable value kept to name it (a hostile service may send megabytes). */
+const MAX_SENT_CHARS = 40;
+
+/**
+ * What the service sent for a value that is present but no number, as a short text to name it ("1,234.50",
+ * "true", "Infinity", "1e400"); undefined when the value is a number, a numeric string or no value at all
+ * (null, absent, an empty string). Control characters become spaces and the text is cut: it goes into a
+ * message a person reads.
+ */
+export function unreadableText(value: unknown): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === "string" && value.trim() === "") return undefined;
+  if (toMetricValue(value) !== null) return undefined;
+  const raw = typeof value === "string" ? value.trim() : (JSON.stringify(value) ?? typeof value);
+  const clean = Array.from(raw, (ch) => (/[\p{Cc}\p{Cf}]/u.test(ch) ? " " : ch)).join("");
+  return clean.length > MAX_SENT_CHARS ? `${clean.slice(0, MAX_SENT_CHARS - 1)}…` : clean;
+}
+
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;

@@ -12,7 +12,7 @@ import {
 } from "../data/normalise-series";
 import { RepeatCounter, distinctMultiProjectRows } from "../data/distinct";
 import { Notes, withoutFuture } from "../data/notes";
-import type { PlanTools, Query } from "./plan";
+import { seriesDateNames, type PlanTools, type Query } from "./plan";
 import {
   ORDER_DIRECTIONS,
   type IdSelection,
@@ -46,6 +46,7 @@ export const getMetricPlan =
     const start = check.date("start", p.start);
     const end = check.date("end", p.end);
     check.range(start, end);
+    const dateNames = seriesDateNames(check, p.dateNames);
     const assetsBridged = check.bool("assetsBridged", p.assetsBridged);
     const direction = check.oneOf("orderDirection", p.orderDirection, ORDER_DIRECTIONS) ?? "desc";
     const list = listOf(projects);
@@ -54,8 +55,8 @@ export const getMetricPlan =
       ["chain_ids", chainIds],
       ["product_ids", productIds],
       ["market_sector_ids", marketSectorIds],
-      ["start", start],
-      ["end", end],
+      [dateNames[0], start],
+      [dateNames[1], end],
       ["assets_bridged", assetsBridged],
     ];
     return {

@@ -88,3 +88,18 @@ export function planTools(base: URL, limits: ClientLimits, now: () => number): P
     }),
   };
 }
+
+/**
+ * The names a series operation's dates go by (§4.3, §4.7, §4.11; §4.14 leaves open which are accepted):
+ * start/end, the names the parameter lists define (default), or start_date/end_date, the usage examples'.
+ */
+export function seriesDateNames(
+  check: {
+    oneOf: <T extends string>(name: string, value: unknown, allowed: readonly T[]) => T | undefined;
+  },
+  value: unknown
+): readonly [string, string] {
+  return check.oneOf("dateNames", value, ["start", "start_date"] as const) === "start_date"
+    ? ["start_date", "end_date"]
+    : ["start", "end"];
+}

@@ -27,7 +27,11 @@ import {
   distinctWideRows,
 } from "../data/distinct";
 import { Notes, withoutFuture } from "../data/notes";
-import type { PlanTools, Query } from "./plan";
+import { addDays } from "../data/days";
+
+/** The longest statement period (a year with its leap day): how far ahead a period's last day may be. */
+const STATEMENT_PERIOD_DAYS = 366;
+import { seriesDateNames, type PlanTools, type Query } from "./plan";
 import {
   AGGREGATE_BY,
   ORDER_DIRECTIONS,
@@ -57,6 +61,7 @@ export const getProjectMetricsPlan =
     const start = check.date("start", p.start);
     const end = check.date("end", p.end);
     check.range(start, end);
+    const dateNames = seriesDateNames(check, p.dateNames);
     const direction = check.oneOf("orderDirection", p.orderDirection, ORDER_DIRECTIONS);
     const assetsBridged = check.bool("assetsBridged", p.assetsBridged);
     const query = (chunk: readonly string[] | undefined): Query => [
@@ -65,8 +70,8 @@ export const getProjectMetricsPlan =
       ["product_ids", productIds],
       ["market_sector_ids", marketSectorIds],
       ["aggregate_by", aggregateBy],
-      ["start", start],
-      ["end", end],
+      [dateNames[0], start],
+      [dateNames[1], end],
       ["order_direction", direction],
       ["assets_bridged", assetsBridged],
     ];
@@ -126,8 +131,10 @@ export const getFinancialStatementPlan =
       ["interval", check.oneOf("interval", p.interval, STATEMENT_INTERVALS)],
     ];
     const repeats = new RepeatCounter();
-    const latest = t.latestDay();
-    // A period dated after any day the service can have is ignored like a future daily row.
+    // A statement may date a period by its last day (§2.7 does not say which), so the period still
+    // running is dated up to a year ahead: only a row dated later than that is ignored, as a future daily
+    // row is.
+    const latest = addDays(t.latestDay(), STATEMENT_PERIOD_DAYS);
     const plan = t.one([id], ["v2", "projects", id, "financial-statement"], query, (data, notes) =>
       sortStatementRows(
         distinctStatementRows(withoutFuture(normaliseStatementRows(data), latest, notes), repeats)
@@ -152,14 +159,15 @@ export const getProductMetricsPlan =
     const start = check.date("start", p.start);
     const end = check.date("end", p.end);
     check.range(start, end);
+    const dateNames = seriesDateNames(check, p.dateNames);
     const aggregateBy = check.oneOf("aggregateBy", p.aggregateBy, AGGREGATE_BY);
     const direction = check.oneOf("orderDirection", p.orderDirection, ORDER_DIRECTIONS);
     const assetsBridged = check.bool("assetsBridged", p.assetsBridged);
     const query = (chunk: readonly string[] | undefined): Query => [
       ["metric_ids", chunk],
       ["chain_ids", chainIds],
-      ["start", start],
-      ["end", end],
+      [dateNames[0], start],
+      [dateNames[1], end],
       ["aggregate_by", aggregateBy],
       ["order_direction", direction],
       ["assets_bridged", assetsBridged],

@@ -1,24 +1,48 @@
 /**
- * BREAKDOWN: the service's breakdown of a metric per project over a period (§4.13), of which the interface
- * shows only the usage (`project_ids`, `start_date`, `end_date`): its other parameters and its rows are
- * readings. So the table is the add-in's, the same whatever the service's reading:
+ * BREAKDOWN(metric, [projects], [start], [end], [options]): a metric summarised per project over a period,
+ * with each project's share. Every figure is VALUE's figure of that project, metric and period: read from
+ * the daily series (one planned request for all the projects, as a table of VALUE cells), by the rule of
+ * every figure (engine/figures.ts): rows sent twice count once, a period that is not whole is #N/A naming
+ * "N of M days" (partial=include shows the days there are), a day sent twice with two values is #N/A, the
+ * roll-up is the metric's kind's (or agg=), and a metric whose kind is not known asks for agg=.
  *
- * - columns project_id, project_name, metric_id, value, share, start_date, end_date, whatever members the
- *   rows carry; a row names its project by `project_id` or, failing that, by its name in the catalogue;
- * - the projects are always listed (`project_ids=all` is documented for §4.11 and §4.12 only): omitted,
- *   every project of the catalogue, at most MAX_ALL (50 per request);
- * - the period is always sent: omitted, the last 30 days to today (the usage's default is not shown);
- * - share is computed here, over every project asked (a service's own share is over one request's projects);
- * - partial-success errors reach the diagnostics; a listed project without a row says why.
+ * The service's own breakdown (§4.13) is not read: the interface shows only its usage, neither its rows nor
+ * its date parameters, and a service that took other date names and ignored the ones it did not know
+ * answered with its default period, which the old BREAKDOWN labelled as the period asked. The daily series
+ * say which days they cover; the breakdown's rows do not.
+ *
+ * - Columns project_id, project_name, metric_id, value, share, start_date, end_date; the dates are the days
+ *   the figure covers (the period asked when whole).
+ * - Listed projects: one row each in input order (an empty, unknown, archived-without-data or unavailable
+ *   position is a row of #N/A with its reason). Omitted: every project of the catalogue with data for the
+ *   metric in the period (at most MAX_ALL), largest first.
+ * - The period: start..end; omitted, the last 30 days to today.
+ * - Share: a figure over the total of the rows, where the total is a figure too: #N/A when a row that counts
+ *   has no figure (the total would miss it), NM when a figure is negative or the total is 0 (a share of a
+ *   total with losses in it means nothing), NM for metrics whose figures do not add up (prices, averages,
+ *   rates, multiples).
  */
-import { notAvailableIssue } from "../../engine/availability";
 import { formatDay } from "../../client";
-import type { MetricsBreakdownRow, Project } from "../../client";
+import type { Project } from "../../client";
+import { periodLabel, windowOf } from "../../engine/completeness";
+import { judge, windowFigure } from "../../engine/figures";
+import { notMeaningful } from "../../engine/growth";
+import { defaultAggregation, metricInfo, type Aggregation } from "../../engine/metric-kinds";
 import { checkRange, idList, idPositions, optionalDate, requiredText, uniqueIds } from "../coerce";
-import { traced, type FnContext } from "../context";
-import { invalid, notAvailable, type Cell, type ErrorCell, type Table } from "../result";
-import { archivedCell } from "./archived";
+import type { FnContext } from "../context";
+import { parseOptions, type Options } from "../options";
+import { acceptedOptions } from "../registry";
+import {
+  FunctionError,
+  invalid,
+  notAvailable,
+  type Cell,
+  type ErrorCell,
+  type Table,
+} from "../result";
 import { projectCatalogue, resolveMetric, resolveProjects } from "./resolve";
+import { variantOf } from "./series-common";
+import { aggregationOf, checkFill, fillHint, readDays } from "./series-days";
 
 /** Every project of the catalogue, when none is listed: at most 10 requests of 50 ids. */
 export const MAX_ALL = 500;
@@ -35,34 +59,22 @@ const HEADER: Cell[] = [
   "end_date",
 ];
 
-/** A row of the answer, placed on its project. */
-interface Placed {
-  project: Project;
-  value: number | null;
+/** One project's figure over the period, or why it has none (`noData`: nothing at all in the period). */
+type Figure =
+  | { project: Project; value: number; from: number; to: number }
+  | { project: Project; error: ErrorCell; noData: boolean };
+
+function hasValue(f: Figure): f is Extract<Figure, { value: number }> {
+  return "value" in f;
 }
 
-/**
- * The project each row is about: by id, or by a name the catalogue gives to one project only. Rows that
- * name no project it can tell make the whole answer unusable (their figures would be missing from shares).
- */
-function place(rows: readonly MetricsBreakdownRow[], catalogue: readonly Project[]): Placed[] {
-  const byId = new Map(catalogue.map((p) => [p.projectId, p]));
-  const byName = new Map<string, Project | null>();
-  for (const p of catalogue) byName.set(p.name, byName.has(p.name) ? null : p);
-  const placed: Placed[] = [];
-  const unplaced: string[] = [];
-  for (const row of rows) {
-    const project =
-      (row.projectId !== undefined ? byId.get(row.projectId) : undefined) ??
-      (row.projectName !== undefined ? byName.get(row.projectName) : undefined);
-    if (project) placed.push({ project, value: row.value ?? null });
-    else unplaced.push(row.projectId ?? row.projectName ?? "(no project named)");
+/** "February 2024", "Q1 2024", "2024" when the days are one calendar period; else "2024-02-03..2024-03-01". */
+export function rangeLabel(from: number, to: number): string {
+  for (const period of ["month", "quarter", "year"] as const) {
+    const w = windowOf(from, period);
+    if (w.start === from && w.end === to) return periodLabel(w);
   }
-  if (unplaced.length > 0)
-    throw notAvailable(
-      `the service's breakdown rows do not say which project ${unplaced.length === 1 ? "one is" : `${unplaced.length} are`} (${unplaced.slice(0, 3).join(", ")}): no breakdown is shown rather than one with rows missing`
-    );
-  return placed;
+  return from === to ? formatDay(from) : `${formatDay(from)}..${formatDay(to)}`;
 }
 
 export async function breakdown(
@@ -70,9 +82,11 @@ export async function breakdown(
   metricArg: unknown,
   projectsArg: unknown,
   startArg: unknown,
-  endArg: unknown
+  endArg: unknown,
+  optionsArg: unknown = null
 ): Promise<Table> {
   // Every argument is checked before the first request: a bad one must not cost any.
+  const options = parseOptions(optionsArg, "BREAKDOWN", acceptedOptions("BREAKDOWN"));
   const metricText = requiredText(metricArg, "metric");
   const all = idList(projectsArg, "projects").length === 0;
   const projectTexts = all ? [] : idPositions(projectsArg, "projects");
@@ -82,77 +96,176 @@ export async function breakdown(
   const to = end ?? ctx.today;
   const from = start ?? to - (DEFAULT_DAYS - 1);
   const metric = await resolveMetric(ctx, metricText);
+  const metricId = metric.metricId;
+  checkFill(options.fill, metricId, options.agg);
+  // One day rolls nothing up: its value is the figure whatever the metric's kind.
+  const agg: Aggregation =
+    from === to
+      ? (defaultAggregation(metricId, options.agg) ?? "last")
+      : aggregationOf(metricId, options.agg);
   const [projects, catalogue] = await Promise.all([
     resolveProjects(ctx, projectTexts),
-    projectCatalogue(ctx),
+    all ? projectCatalogue(ctx) : Promise.resolve([]),
   ]);
-  const asked = all
-    ? catalogue.map((p) => p.projectId)
-    : uniqueIds(projects.flatMap((p) => ("value" in p ? [p.value.projectId] : [])));
-  if (all && asked.length > MAX_ALL)
+  if (all && catalogue.length > MAX_ALL)
     throw invalid(
-      `BREAKDOWN of every project would ask for ${asked.length} projects, more than ${MAX_ALL}; list the projects (a sector's, for example)`
+      `BREAKDOWN of every project would ask for ${catalogue.length} projects, more than ${MAX_ALL}; list the projects (a sector's, for example)`
     );
-  const answer =
-    asked.length === 0 || from > to
-      ? { rows: [], errors: [] }
-      : await traced(
-          ctx,
-          `GET /v2/metrics-breakdown/${metric.metricId}`,
-          ctx.engine.breakdown(metric.metricId, asked, formatDay(from), formatDay(to))
-        );
-  answer.errors.forEach((e) => ctx.trace.warnings.add(e));
-  const placed = place(answer.rows, catalogue);
-  let total = 0;
-  for (const p of placed) if (p.value !== null && p.value > 0) total += p.value;
-  const line = (p: Placed): Cell[] => [
-    p.project.projectId,
-    p.project.name,
-    metric.metricId,
-    p.value,
-    p.value === null || total <= 0 ? null : p.value / total,
-    { date: from },
-    { date: to },
-  ];
+  const asked = all
+    ? catalogue
+    : uniqueProjects(projects.flatMap((p) => ("value" in p ? [p.value] : [])));
+  const figures = new Map<string, Figure>();
+  await Promise.all(
+    asked.map(async (project) =>
+      figures.set(project.projectId, await figureOf(ctx, project, metricId, from, to, agg, options))
+    )
+  );
 
-  if (all) {
-    if (placed.length === 0)
-      throw notAvailable(
-        `no ${metric.metricId} breakdown for ${describePeriod(from, to, start, end)}`
-      );
-    // Largest first (no value last), as a breakdown reads; ties by id, so the order is the same every time.
-    const sorted = [...placed].sort(
-      (a, b) =>
-        (b.value ?? -Infinity) - (a.value ?? -Infinity) ||
-        (a.project.projectId < b.project.projectId ? -1 : 1)
-    );
-    return [HEADER, ...sorted.map(line)];
-  }
+  const rows: Figure[] = all
+    ? [...figures.values()]
+        .filter((f) => hasValue(f) || !f.noData)
+        .sort(
+          (a, b) =>
+            (hasValue(b) ? b.value : -Infinity) - (hasValue(a) ? a.value : -Infinity) ||
+            (a.project.projectId < b.project.projectId ? -1 : 1)
+        )
+    : projects.flatMap((p) => ("value" in p ? [figures.get(p.value.projectId)!] : []));
+  if (all && rows.length === 0)
+    throw notAvailable(`no ${metricId} breakdown for ${describePeriod(from, to, start, end)}`);
+  const share = shares(metricId, options.agg, agg, rows);
+  const line = (f: Figure): Cell[] =>
+    hasValue(f)
+      ? [
+          f.project.projectId,
+          f.project.name,
+          metricId,
+          f.value,
+          share(f),
+          { date: f.from },
+          { date: f.to },
+        ]
+      : [
+          f.project.projectId,
+          f.project.name,
+          metricId,
+          f.error,
+          null,
+          { date: from },
+          { date: to },
+        ];
+  if (all) return [HEADER, ...rows.map(line)];
   // Input order: each position its row, or the reason it has none.
-  const lines: Cell[][] = [HEADER];
-  for (const p of projects) {
-    const reasonLine = (error: ErrorCell, id: string, name: string | null): Cell[] => [
-      id,
-      name,
-      metric.metricId,
-      error,
-      null,
-      { date: from },
-      { date: to },
-    ];
-    if ("error" in p) {
-      lines.push(reasonLine(p.error, p.text, null));
-      continue;
-    }
-    const found = placed.find((x) => x.project.projectId === p.value.projectId);
-    if (found) {
-      lines.push(line(found));
-      continue;
-    }
-    const why = await missingReason(ctx, p.value, metric.metricId, from, to, start, end);
-    lines.push(reasonLine(why, p.value.projectId, p.value.name));
+  return [
+    HEADER,
+    ...projects.map((p) =>
+      "error" in p
+        ? [p.text, null, metricId, p.error, null, { date: from }, { date: to }]
+        : line(figures.get(p.value.projectId)!)
+    ),
+  ];
+}
+
+function uniqueProjects(projects: readonly Project[]): Project[] {
+  const ids = uniqueIds(projects.map((p) => p.projectId));
+  return ids.map((id) => projects.find((p) => p.projectId === id)!);
+}
+
+/** VALUE's figure of the project's metric over [from, to], by the rule of every figure. */
+async function figureOf(
+  ctx: FnContext,
+  project: Project,
+  metricId: string,
+  from: number,
+  to: number,
+  agg: Aggregation,
+  options: Readonly<Options>
+): Promise<Figure> {
+  const label = `${project.projectId} ${metricId}`;
+  const reading = {
+    ctx,
+    base: { projectId: project.projectId, metricId, variant: variantOf(options) },
+    label,
+    metricId,
+    fill: options.fill,
+  };
+  try {
+    const days = await readDays(reading, from, to);
+    const figure = windowFigure(days, from, to, options.fill, agg);
+    const judged = judge(figure, options.partial === "include", {
+      label: rangeLabel(from, to),
+      subject: label,
+      today: ctx.today,
+      fillHint: fillHint(metricId, options.fill, options.agg),
+    });
+    if ("value" in judged)
+      return { project, value: judged.value, from: figure.firstCovered!, to: judged.asOf };
+    const noData = figure.covered === 0 && figure.conflicts.length === 0;
+    // An archived project's period after its data: the days, and that no more will come.
+    const message =
+      noData && project.isArchived
+        ? `${judged.reason}; ${project.projectId} is archived`
+        : judged.reason;
+    return { project, error: { error: "na", message }, noData };
+  } catch (error) {
+    // A series the service does not serve (a metric the project lacks): its reason, no data.
+    if (error instanceof FunctionError && error.code === "na")
+      return { project, error: { error: "na", message: error.message }, noData: true };
+    throw error;
   }
-  return lines;
+}
+
+/**
+ * Each row's share of the total of the rows, where the total is a figure too (NM rule, engine/growth.ts):
+ * #N/A when a row that counts has no figure, NM when a figure is negative or the total 0, NM when the
+ * metric's figures do not add up.
+ */
+function shares(
+  metricId: string,
+  askedAgg: Aggregation | undefined,
+  agg: Aggregation,
+  rows: readonly Figure[]
+): (f: Figure) => Cell {
+  const notAdditive = additiveReason(metricId, askedAgg, agg);
+  if (notAdditive) return () => ({ error: "na", message: notAdditive });
+  const missing = rows.find((f) => !hasValue(f) && !f.noData);
+  if (missing)
+    return () => ({
+      error: "na",
+      message: `no share: the total lacks ${missing.project.projectId}, whose figure is #N/A`,
+    });
+  const valued = rows.filter(hasValue);
+  const negative = valued.find((f) => f.value < 0);
+  if (negative)
+    return () => ({
+      error: "na",
+      message: `NM: ${negative.project.projectId}'s ${metricId} is negative (${Math.round(negative.value).toLocaleString("en-US")}), so shares of the total mean nothing`,
+    });
+  const total = valued.reduce((sum, f) => sum + f.value, 0);
+  const nm = notMeaningful(`the total ${metricId}`, total, "a share");
+  return (f) => (nm ? { error: "na", message: nm } : hasValue(f) ? f.value / total : null);
+}
+
+/** Why a metric's figures do not add up into a total (a share needs one), or undefined when they do. */
+function additiveReason(
+  metricId: string,
+  askedAgg: Aggregation | undefined,
+  agg: Aggregation
+): string | undefined {
+  const info = metricInfo(metricId);
+  const adds =
+    agg === "min" || agg === "max"
+      ? false
+      : info === undefined
+        ? askedAgg === "sum" || askedAgg === "last" || askedAgg === "first"
+        : info.unit !== "multiple" &&
+          (info.kind === "flow" ||
+            info.kind === "level" ||
+            info.kind === "count" ||
+            info.kind === "users" ||
+            info.kind === "cumulative");
+  return adds
+    ? undefined
+    : `NM: ${metricId} figures${agg === "min" || agg === "max" ? ` rolled up with agg=${agg}` : ""} do not add up into a total, so shares of it mean nothing`;
 }
 
 function describePeriod(
@@ -163,32 +276,4 @@ function describePeriod(
 ): string {
   const range = `${formatDay(from)} to ${formatDay(to)}`;
   return start === undefined && end === undefined ? `the last 30 days (${range})` : range;
-}
-
-/** Why the breakdown has no row for a listed project. */
-async function missingReason(
-  ctx: FnContext,
-  project: Project,
-  metricId: string,
-  from: number,
-  to: number,
-  start: number | undefined,
-  end: number | undefined
-): Promise<ErrorCell> {
-  const id = project.projectId;
-  if (project.isArchived)
-    return archivedCell(
-      ctx,
-      project,
-      metricId,
-      start === undefined && end === undefined
-        ? "give start and end dates to read its history"
-        : `no ${metricId} data in this period`
-    );
-  if ((await ctx.engine.published(id, undefined, metricId)) === false)
-    return { error: "na", message: notAvailableIssue(id, metricId).message };
-  return {
-    error: "na",
-    message: `no ${metricId} data for ${id} in ${describePeriod(from, to, start, end)}`,
-  };
 }

@@ -11,6 +11,7 @@
 import { isCryptometricsError } from "../../client";
 import { formatDay, periodEnd, periodStart } from "../../client";
 import type { FnContext } from "../context";
+import { ratioOf } from "../../engine/growth";
 import { FunctionError } from "../result";
 import { asOf, datedValue, value } from "./value";
 import { userMessage } from "../messages";
@@ -118,9 +119,10 @@ export async function ratioFigure(
     if (isMissing(top)) return { missing: `no market cap: ${top.missing}` };
     if (isMissing(bottom)) return { missing: `no ${what}: ${bottom.missing}` };
   }
-  if (bottom.value <= 0) return { missing: `${what} is not positive, so the ratio means nothing` };
+  const ratio = ratioOf(top.value, bottom.value, what);
+  if ("missing" in ratio) return { missing: ratio.missing };
   return {
-    value: top.value / bottom.value,
+    value: ratio.value,
     asOf: Math.min(top.asOf!, bottom.asOf!),
     note: `fully diluted market cap ÷ ${what}, both as of that day; computed here`,
   };

@@ -12,8 +12,13 @@
  * - A ratio compares like with like: its two terms as of one day. Without a date, when the latest figures of
  *   its terms are of different days (a market cap of 11-25 and revenue to 11-26), the later one is read again
  *   as of the earlier day, so frax's P/S never divides an 11-25 cap by revenue to 11-26.
- * - A cell that cannot be computed is #N/A with its reason and the rest stay; a ratio with a base of 0 is
- *   #N/A. A failure of the service fails the whole panel (it keeps its previous value, as every function does).
+ * - A cell that cannot be computed is #N/A with its reason and the rest stay; a ratio whose divisor is 0 or
+ *   negative is NM (#N/A): a multiple of a loss means nothing (a P/E of -641 is not cheap), as growth over a
+ *   loss is NM. A failure of the service fails the whole panel (it keeps its previous value, as every
+ *   function does).
+ * - Headers say what a ratio divides: P/S, P/F and P/E only over a year's figure (TTM, 12m, 365d) or an
+ *   annualised window (annualize=1 scales every summed window to 365 days, "P/S (30d annualised)"); a market
+ *   cap over one day's or 30 days' revenue is headed as that ratio (labels.ts).
  * - headers=1 (default): a header row of column labels in finance words ("P/S (TTM)", "Revenue (TTM)",
  *   labels.ts) and a first column of project names; headers=2 adds a column of project ids after the names;
  *   headers=0: the numbers only. asof=1 adds a column "As of" after them: the day each row's figures are as
@@ -21,11 +26,13 @@
  * - Options for every cell: partial, bridged, chains, maxage (without a date: a latest figure older than that
  *   is a #N/A); fill takes one fill or one per kind of metric (`fill=previous,zero`), each column using the
  *   one its metric admits (a level carries forward, a flow counts a missing day 0), so a TVL + revenue panel
- *   can fill both.
+ *   can fill both; agg= rolls up every windowed term (a metric the table of kinds does not hold needs it);
+ *   annualize=1 scales every summed window to a year.
  */
 import { isCryptometricsError } from "../../client";
 import { formatDay } from "../../client";
-import { fillRefusal } from "../../engine/metric-kinds";
+import { ratioOf } from "../../engine/growth";
+import { defaultAggregation, fillRefusal } from "../../engine/metric-kinds";
 import type { Fill } from "../../engine/metric-kinds";
 import { idPositions, isMissing, optionalDate, requiredText } from "../coerce";
 import type { FnContext } from "../context";
@@ -68,7 +75,7 @@ export async function comps(
   const date = optionalDate(dateArg, "date");
   if (options.maxage !== undefined && date !== undefined)
     throw invalid('option "maxage" applies to latest figures: leave the date out, or drop maxage');
-  const fillOf = await columnFills(ctx, columns, options);
+  const { fillOf, summedOf } = await termKinds(ctx, columns, options);
   const projects = await resolveProjects(ctx, projectTexts);
   const term = (projectId: string, t: CompsTerm, on?: number): Promise<Term> => {
     const day = on ?? date;
@@ -79,7 +86,7 @@ export async function comps(
         projectId,
         t.metric,
         day === undefined ? null : formatDay(day),
-        termOptions(options, fillOf(t), t, on === undefined)
+        termOptions(options, fillOf(t), t, on === undefined, summedOf(t))
       )
     );
   };
@@ -112,7 +119,7 @@ export async function comps(
     [
       ...(options.headers === 2 ? ["Project", "Id"] : ["Project"]),
       ...(options.asof ? ["As of"] : []),
-      ...columns.map((c) => compsColumnLabel(c, names)),
+      ...columns.map((c) => compsColumnLabel(c, names, options.annualize)),
     ],
     ...body.map((row, i) => [
       ...leading(i),
@@ -129,16 +136,18 @@ function columnTexts(value: unknown): string[] {
 }
 
 /**
- * Which fill each term takes: of the fills given, the one its metric admits (metric-kinds.ts, fillRefusal), none when it
- * admits none. A fill no column admits is a #VALUE! naming it: the user meant it for some column.
+ * Which fill each term takes: of the fills given, the one its metric admits (metric-kinds.ts, fillRefusal),
+ * none when it admits none; and whether it is summed (annualize=1 scales those). A fill no column admits is
+ * a #VALUE! naming it: the user meant it for some column.
  */
-async function columnFills(
+async function termKinds(
   ctx: FnContext,
   columns: readonly CompsColumn[],
   options: Readonly<Options>
-): Promise<(t: CompsTerm) => Fill> {
+): Promise<{ fillOf: (t: CompsTerm) => Fill; summedOf: (t: CompsTerm) => boolean }> {
   const fills: readonly Fill[] = options.fills.length > 0 ? options.fills : [options.fill];
-  if (fills.every((f) => f === "none")) return () => "none";
+  const needIds = options.annualize || fills.some((f) => f !== "none");
+  if (!needIds) return { fillOf: () => "none", summedOf: () => false };
   const terms = columns.flatMap((c) =>
     c.denominator ? [c.numerator, c.denominator] : [c.numerator]
   );
@@ -157,24 +166,42 @@ async function columnFills(
   const fillOf = (t: CompsTerm): Fill => {
     const id = ids.get(t.metric);
     return (
-      (id === undefined ? undefined : fills.find((f) => fillRefusal(f, id) === undefined)) ?? "none"
+      (id === undefined
+        ? undefined
+        : fills.find((f) => f === "none" || fillRefusal(f, id, options.agg) === undefined)) ??
+      "none"
     );
+  };
+  const summedOf = (t: CompsTerm): boolean => {
+    const id = ids.get(t.metric);
+    return id !== undefined && defaultAggregation(id, options.agg) === "sum";
   };
   for (const f of fills) {
     if (f === "none" || terms.some((t) => fillOf(t) === f)) continue;
     const first = [...ids.values()].find((id) => id !== undefined);
     throw invalid(
-      `fill=${f} applies to no column of this panel${first ? ` (${fillRefusal(f, first)})` : ""}`
+      `fill=${f} applies to no column of this panel${first ? ` (${fillRefusal(f, first, options.agg)})` : ""}`
     );
   }
-  return fillOf;
+  return { fillOf, summedOf };
 }
 
-/** The VALUE options of one term. `latest`: no date, so maxage applies. */
-function termOptions(o: Readonly<Options>, fill: Fill, t: CompsTerm, latest: boolean): string {
+/**
+ * The VALUE options of one term. `latest`: no date, so maxage applies. agg= and annualize=1 go to windowed
+ * terms (a single day rolls nothing up); annualize only to terms summed, the only ones a year's rate scales.
+ */
+function termOptions(
+  o: Readonly<Options>,
+  fill: Fill,
+  t: CompsTerm,
+  latest: boolean,
+  summed: boolean
+): string {
   let text = `partial=${o.partial}; fill=${fill}; bridged=${o.bridged}; `;
   if (o.chains.length > 0) text += `chains=${o.chains.join(",")}; `;
   if (latest && o.maxage !== undefined) text += `maxage=${o.maxage}d; `;
+  if (t.window && o.agg !== undefined) text += `agg=${o.agg}; `;
+  if (t.window && o.annualize && summed) text += "annualize=1; ";
   if (t.window) text += `window=${t.window.text}`;
   return text;
 }
@@ -217,6 +244,7 @@ async function columnValue(
     if (!isDated(a)) return { cell: a };
     if (!isDated(b)) return { cell: b };
   }
-  if (b.value === 0) return { cell: { error: "na", message: `${c.label}: the divisor is 0` } };
-  return { cell: a.value / b.value, asOf: Math.min(a.asOf, b.asOf) };
+  const ratio = ratioOf(a.value, b.value, `the divisor of ${c.label}`);
+  if ("missing" in ratio) return { cell: { error: "na", message: ratio.missing } };
+  return { cell: ratio.value, asOf: Math.min(a.asOf, b.asOf) };
 }

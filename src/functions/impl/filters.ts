@@ -9,7 +9,9 @@
  * - a real value that does not apply to this project is #N/A with the reason (`aave is not on chain
  *   "solana"; its chains: …`, `uniswap is not in sector "lending"; its sectors: …`): in a table of several
  *   projects only that project's column says it.
- * Ids are matched as the service spells them (a case-only difference is offered as a suggestion).
+ * Values are matched without case against the project's own lists, as every option value is (`chains=ETHEREUM`
+ * is ethereum; a product by its id or its name, `products=Aave V3` is aave-v3), and sent in the project's own
+ * spelling: the filtered series is the same whichever way the filter was typed.
  */
 import type { Project } from "../../client";
 import { closest, didYouMean } from "../../engine/resolver";
@@ -32,25 +34,65 @@ function byId(ids: readonly string[]): Candidates {
   return ids.map((id) => ({ id, labels: [id] }));
 }
 
-/** The first value of `asked` that is no candidate's id, as an error cell; undefined when all are. */
-function firstMismatch(
+/** The candidate a value names: by id or label, without case; undefined when none does. */
+function named(value: string, candidates: Candidates): string | undefined {
+  const v = value.trim().toLowerCase();
+  return (
+    candidates.find((c) => c.id === value)?.id ??
+    candidates.find((c) => c.id.toLowerCase() === v || c.labels.some((l) => l.toLowerCase() === v))
+      ?.id
+  );
+}
+
+/**
+ * The values of `asked` in the candidates' spelling, or the first one that is none of theirs as an error
+ * cell (a typo: #VALUE! with a suggestion; a real value of no use here: #N/A saying why).
+ */
+function matched(
   asked: readonly string[],
   candidates: Candidates,
   what: string,
   projectId: string,
   notApplicable: (value: string) => string
-): ErrorCell | undefined {
+): { ids: string[] } | { error: ErrorCell } {
+  const ids: string[] = [];
   for (const value of asked) {
-    if (candidates.some((c) => c.id === value)) continue;
+    const id = named(value, candidates);
+    if (id !== undefined) {
+      if (!ids.includes(id)) ids.push(id);
+      continue;
+    }
     const close = closest(value, candidates);
     if (close.length > 0)
       return {
-        error: "value",
-        message: `unknown ${what} "${value}" for ${projectId}${didYouMean(close)}`,
+        error: {
+          error: "value",
+          message: `unknown ${what} "${value}" for ${projectId}${didYouMean(close)}`,
+        },
       };
-    return { error: "na", message: notApplicable(value) };
+    return { error: { error: "na", message: notApplicable(value) } };
   }
-  return undefined;
+  return { ids };
+}
+
+/** The filters of a project in its own spelling, or why they do not fit it. */
+export type FilterOutcome =
+  { error: ErrorCell } | { filters: Readonly<Pick<Options, "chains" | "products" | "sectors">> };
+
+/** The options with the filters the checks spelled as the project does (the same object when unchanged). */
+export function withFilters<O extends Readonly<Pick<Options, "chains" | "products" | "sectors">>>(
+  options: O,
+  filters: Readonly<Pick<Options, "chains" | "products" | "sectors">>
+): O {
+  const same = (a: readonly string[], b: readonly string[]) =>
+    a.length === b.length && a.every((x, i) => x === b[i]);
+  if (
+    same(options.chains, filters.chains) &&
+    same(options.products, filters.products) &&
+    same(options.sectors, filters.sectors)
+  )
+    return options;
+  return { ...options, ...filters };
 }
 
 /**
@@ -77,29 +119,39 @@ export async function checkFilters(
   project: Project,
   options: Readonly<Pick<Options, "chains" | "products" | "sectors">>,
   productId?: string
-): Promise<ErrorCell | undefined> {
+): Promise<FilterOutcome> {
   const id = project.projectId;
+  const sectors: string[] = [];
   if (options.sectors.length > 0) {
     const catalogue = await traced(ctx, "GET /v2/market-sectors", ctx.engine.sectors());
     const known = catalogue.map((s) => s.id);
     for (const sector of options.sectors) {
-      if (known.includes(sector)) continue;
+      const match = named(sector, byId(known));
+      if (match !== undefined) {
+        if (!sectors.includes(match)) sectors.push(match);
+        continue;
+      }
       return {
-        error: "value",
-        message: `unknown sector "${sector}"${didYouMean(closest(sector, byId(known)))}`,
+        error: {
+          error: "value",
+          message: `unknown sector "${sector}"${didYouMean(closest(sector, byId(known)))}`,
+        },
       };
     }
   }
-  if (options.sectors.length > 0 && !(await inSectors(ctx, id, options.sectors))) {
+  if (sectors.length > 0 && !(await inSectors(ctx, id, sectors))) {
     // The project's own list, for the message only: its shape is open (§2.12), the sectors' lists are not.
     const detail = await traced(ctx, `GET /v2/projects/${id}`, ctx.engine.project(id));
     return {
-      error: "na",
-      message: `${id} is not in sector${options.sectors.length === 1 ? "" : "s"} ${options.sectors.map((s) => `"${s}"`).join(", ")}; its sectors: ${listed(detail.marketSectors)}`,
+      error: {
+        error: "na",
+        message: `${id} is not in sector${sectors.length === 1 ? "" : "s"} ${sectors.map((s) => `"${s}"`).join(", ")}; its sectors: ${listed(detail.marketSectors)}`,
+      },
     };
   }
+  let chains: string[] = [];
   if (options.chains.length > 0) {
-    const chains = productId
+    const known = productId
       ? (
           await traced(
             ctx,
@@ -109,24 +161,28 @@ export async function checkFilters(
         ).chains
       : (await traced(ctx, `GET /v2/projects/${id}`, ctx.engine.project(id))).chains;
     const owner = productId ? `${id}/${productId}` : id;
-    const chainMismatch = firstMismatch(
+    const outcome = matched(
       options.chains,
-      byId(chains),
+      byId(known),
       "chain",
       owner,
-      (chain) => `${owner} is not on chain "${chain}"; its chains: ${listed(chains)}`
+      (chain) => `${owner} is not on chain "${chain}"; its chains: ${listed(known)}`
     );
-    if (chainMismatch) return chainMismatch;
+    if ("error" in outcome) return outcome;
+    chains = outcome.ids;
   }
+  let products: string[] = [];
   if (options.products.length > 0) {
-    const products = project.products.map((p) => p.productId);
-    return firstMismatch(
+    const ids = project.products.map((p) => p.productId);
+    const outcome = matched(
       options.products,
       project.products.map((p) => ({ id: p.productId, labels: [p.productId, p.productName] })),
       "product",
       id,
-      (product) => `${id} has no product "${product}"; its products: ${listed(products)}`
+      (product) => `${id} has no product "${product}"; its products: ${listed(ids)}`
     );
+    if ("error" in outcome) return outcome;
+    products = outcome.ids;
   }
-  return undefined;
+  return { filters: { chains, products, sectors } };
 }

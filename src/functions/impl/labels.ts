@@ -6,7 +6,10 @@
  * - trailing windows as analysts write them: "TTM", "YTD", "QTD", "MTD", "30d", "3m";
  * - the ratios of a comps table by their names: market cap over revenue is P/S, over fees P/F, over
  *   earnings P/E, on the fully diluted market cap unless the column names the circulating one
- *   ("P/S (TTM)" for `market_cap_fully_diluted/revenue:ttm`); any other ratio as "A / B".
+ *   ("P/S (TTM)" for `market_cap_fully_diluted/revenue:ttm`), and only where the divisor is a year's figure
+ *   (TTM, 12m, 365d) or a window annualised (annualize=1: "P/S (30d annualised)"): a market cap over one
+ *   day's or 30 days' revenue is no P/S and says what it divides ("Fully diluted market cap / Revenue
+ *   (30d)"); any other ratio as "A / B".
  * Ids stay where formulas need them: in the formulas, and in COMPS's id column (headers=2). The metric
  * resolver takes names as well as ids, so a STATEMENT's names still work as the metric of a VALUE formula.
  */
@@ -38,10 +41,22 @@ export function windowLabel(window: TrailingWindow): string {
   return TO_DATE[window.text] ?? window.text;
 }
 
-/** "Revenue (TTM)", "Fully diluted market cap": one term of a comps column. */
-export function termLabel(term: CompsTerm, names: MetricNames): string {
+/** "Revenue (TTM)", "Revenue (30d annualised)", "Fully diluted market cap": one term of a comps column. */
+export function termLabel(term: CompsTerm, names: MetricNames, annualised = false): string {
   const name = names(term.metric);
-  return term.window ? `${name} (${windowLabel(term.window)})` : name;
+  return term.window ? `${name} (${windowText(term.window, annualised)})` : name;
+}
+
+/** A window as a header writes it, "annualised" when it is scaled to a year (a year's window needs no word). */
+function windowText(window: TrailingWindow, annualised: boolean): string {
+  return annualised && !isYear(window) ? `${windowLabel(window)} annualised` : windowLabel(window);
+}
+
+/** A window of a year: TTM, 12m or 365d (a figure at an annual rate without scaling). */
+export function isYear(window: TrailingWindow): boolean {
+  return (
+    (window.kind === "months" && window.n === 12) || (window.kind === "days" && window.n === 365)
+  );
 }
 
 /** The market caps a price multiple is taken on: fully diluted unless the column says circulating. */
@@ -63,15 +78,23 @@ function idAmong(term: CompsTerm, names: MetricNames, ids: readonly string[]): s
   return ids.find((id) => id === written || names(id).toLowerCase() === written);
 }
 
-/** A comps column's header: "Fully diluted market cap", "Fees (30d)", "P/S (TTM)", "TVL / Fees (TTM)". */
-export function compsColumnLabel(column: CompsColumn, names: MetricNames): string {
+/**
+ * A comps column's header: "Fully diluted market cap", "Fees (30d)", "P/S (TTM)", "TVL / Fees (TTM)".
+ * `annualised`: the panel's windows are scaled to a year (COMPS annualize=1).
+ */
+export function compsColumnLabel(
+  column: CompsColumn,
+  names: MetricNames,
+  annualised = false
+): string {
   const { numerator, denominator } = column;
-  if (!denominator) return termLabel(numerator, names);
+  if (!denominator) return termLabel(numerator, names, annualised);
   const price = idAmong(numerator, names, Object.keys(PRICE_TERMS));
   const divisor = idAmong(denominator, names, Object.keys(MULTIPLE_LETTERS));
-  if (price !== undefined && divisor !== undefined && !numerator.window) {
+  const yearly = denominator.window !== undefined && (annualised || isYear(denominator.window));
+  if (price !== undefined && divisor !== undefined && !numerator.window && yearly) {
     const multiple = `P/${MULTIPLE_LETTERS[divisor]}${PRICE_TERMS[price]}`;
-    return denominator.window ? `${multiple} (${windowLabel(denominator.window)})` : multiple;
+    return `${multiple} (${windowText(denominator.window!, annualised)})`;
   }
-  return `${termLabel(numerator, names)} / ${termLabel(denominator, names)}`;
+  return `${termLabel(numerator, names, annualised)} / ${termLabel(denominator, names, annualised)}`;
 }

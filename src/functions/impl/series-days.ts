@@ -4,11 +4,18 @@
  * series' first day with data. Every function reads its figures through here, so they read alike.
  */
 import { formatDay } from "../../client";
-import { fillRefusal } from "../../engine/metric-kinds";
+import {
+  defaultAggregation,
+  fillRefusal,
+  metricKind,
+  unknownKindMessage,
+  type Aggregation,
+} from "../../engine/metric-kinds";
 import {
   FILL_LOOKBACK_DAYS,
   conflictMessage,
   dataEnd,
+  dayConflict,
   type DayState,
   type SeriesDays,
 } from "../../engine/figures";
@@ -16,6 +23,7 @@ import type { DayPoint } from "../../engine/series-ops";
 import type { Fill } from "../../engine/metric-kinds";
 import { DEFAULT_VARIANT, variantKey } from "../../engine/series-types";
 import type { FnContext } from "../context";
+import { invalid, notAvailable } from "../result";
 import { horizonFor, pointsOf, recentStart, type SeriesBase } from "./latest";
 
 /** A series read for figures. */
@@ -85,13 +93,39 @@ export function usesHistoryStarts(base: SeriesBase): boolean {
 }
 
 /** The hint for days without a value, when a fill the metric admits would fill them; undefined otherwise. */
-export function fillHint(metricId: string, fill: Fill): string | undefined {
+export function fillHint(metricId: string, fill: Fill, agg?: Aggregation): string | undefined {
   if (fill !== "none") return undefined;
-  if (fillRefusal("previous", metricId) === undefined)
+  if (fillRefusal("previous", metricId, agg) === undefined)
     return 'option "fill=previous" takes the last earlier value';
-  if (fillRefusal("zero", metricId) === undefined)
+  if (fillRefusal("zero", metricId, agg) === undefined)
     return 'option "fill=zero" counts a missing day as 0';
   return undefined;
+}
+
+/**
+ * The roll-up of a figure over several days: `agg=`, else the metric's kind's (engine/metric-kinds.ts). A
+ * metric whose kind is not known and no agg= says is #N/A asking for one: never guessed.
+ */
+export function aggregationOf(metricId: string, agg: Aggregation | undefined): Aggregation {
+  const chosen = defaultAggregation(metricId, agg);
+  if (chosen === undefined) throw notAvailable(unknownKindMessage(metricId));
+  return chosen;
+}
+
+/** Whether a metric's kind is known, or an agg= stands for it: a roll-up or a fill may then proceed. */
+export function kindKnown(metricId: string, agg: Aggregation | undefined): boolean {
+  return agg !== undefined || metricKind(metricId) !== undefined;
+}
+
+/**
+ * A fill checked against the metric before anything is read: #N/A when its kind is not known (and no agg=
+ * says), #VALUE! when it would invent figures (a flow carried forward, a level counted 0).
+ */
+export function checkFill(fill: Fill, metricId: string, agg: Aggregation | undefined): void {
+  if (fill === "none") return;
+  if (!kindKnown(metricId, agg)) throw notAvailable(unknownKindMessage(metricId));
+  const refusal = fillRefusal(fill, metricId, agg);
+  if (refusal) throw invalid(refusal);
 }
 
 /** Why a day has no figure, in the user's words (VALUE and ASOF on a date). */
@@ -106,11 +140,12 @@ export function dayReason(
   const today = r.ctx.today;
   if (state.kind === "conflict")
     return state.at === date
-      ? conflictMessage(
-          { conflicts: [date], splits: state.split ? [date] : [] },
-          { label: formatDay(date), subject: r.label, today }
-        )
-      : `${what}: the last value before it, on ${formatDay(state.at)}, was sent ${state.split ? "in rows split by a member nobody asked for that cannot be told apart" : "twice with different values"}; no fill carries it`;
+      ? conflictMessage(dayConflict(date, state), {
+          label: formatDay(date),
+          subject: r.label,
+          today,
+        })
+      : `${what}: the last value before it, on ${formatDay(state.at)}, was sent ${state.split ? "in rows split by a member nobody asked for that cannot be told apart" : state.unreadable !== undefined ? `as "${state.unreadable}", which is not a number` : "twice with different values"}; no fill carries it`;
   const noFill = r.fill === "none" ? "" : `; fill=${r.fill} never reaches past the data`;
   switch (state.why) {
     case "after-data":

@@ -24,6 +24,7 @@ import { formatDay, periodEnd, periodStart } from "../../client";
 import { periodLabel, windowOf } from "../../engine/completeness";
 import {
   conflictMessage,
+  dayConflict,
   dayStates,
   isWhole,
   judge,
@@ -33,7 +34,12 @@ import {
   type WindowFigure,
 } from "../../engine/figures";
 import { baseStart, growthOf, type Growth } from "../../engine/growth";
-import { defaultAggregation, fillRefusal, type Aggregation } from "../../engine/metric-kinds";
+import {
+  defaultAggregation,
+  fillRefusal,
+  unknownKindMessage,
+  type Aggregation,
+} from "../../engine/metric-kinds";
 import { slicePoints, type DayPoint } from "../../engine/series-ops";
 import { checkRange, idPositions, optionalDate, requiredIds, requiredText } from "../coerce";
 import type { FnContext } from "../context";
@@ -46,12 +52,12 @@ import {
   type ErrorCell,
   type Table,
 } from "../result";
-import { checkFilters } from "./filters";
+import { checkFilters, withFilters } from "./filters";
 import { horizonFor, type SeriesBase } from "./latest";
 import { productBreakdown } from "./product-breakdown";
 import { resolveMetrics, resolveProduct, resolveProject, resolveProjects } from "./resolve";
 import { describeRange, fetchSeries, variantOf } from "./series-common";
-import { fillHint, firstDataDay, readStart, type DaysReading } from "./series-days";
+import { fillHint, firstDataDay, kindKnown, readStart, type DaysReading } from "./series-days";
 import { acceptedOptions } from "../registry";
 
 /** One column of the table: its heading and, per breakdown dimension, a cell per row day. */
@@ -65,6 +71,8 @@ interface Column {
   incomplete?: string;
   /** The cell of a row another column shows and this one does not (the period's reason), per dimension. */
   reasonFor?: (dim: string, day: number) => Cell;
+  /** The last day its figures can cover (periods only): min(today, the latest data). */
+  horizon?: number;
 }
 
 interface TableRequest {
@@ -142,7 +150,9 @@ async function seriesTable(ctx: FnContext, req: TableRequest): Promise<Table> {
   const { options, start, end } = req;
   checkGrowthOptions(options);
   for (const m of req.metrics) {
-    const refusal = m.value && fillRefusal(options.fill, m.value.metricId);
+    // A fill that would invent figures is the formula's #VALUE!; a metric of no known kind is its column's #N/A.
+    if (!m.value || !kindKnown(m.value.metricId, options.agg)) continue;
+    const refusal = fillRefusal(options.fill, m.value.metricId, options.agg);
     if (refusal) throw invalid(refusal);
   }
   const byProject = req.projects.length > 1;
@@ -178,8 +188,11 @@ async function seriesTable(ctx: FnContext, req: TableRequest): Promise<Table> {
   const dims = breakdown ? [...dimsSeen].sort() : [""];
   const rows: Table = [];
   const dimHeading: Cell[] = breakdown ? [breakdown === "chain" ? "Chain" : "Product"] : [];
-  const leading: Cell[] = options.dates ? ["Date", ...dimHeading] : dimHeading;
-  const dated = (day: number): Cell[] => (options.dates ? [{ date: rowDate(day, req) }] : []);
+  const leading: Cell[] = options.dates ? [dateHeading(options), ...dimHeading] : dimHeading;
+  // The last day any column's data reaches: a period still running is dated by it, not by a day to come.
+  const reach = columns.reduce((r, c) => Math.max(r, c.horizon ?? -Infinity), -Infinity);
+  const dated = (day: number): Cell[] =>
+    options.dates ? [{ date: rowDate(day, req, reach) }] : [];
   if (options.headers === 2)
     rows.push([...leading.map(() => null), ...columns.map((c) => c.projectName)]);
   if (options.headers >= 1) rows.push([...leading, ...columns.map((c) => c.label)]);
@@ -196,11 +209,21 @@ async function seriesTable(ctx: FnContext, req: TableRequest): Promise<Table> {
   return options.dir === "h" ? transpose(rows) : rows;
 }
 
-/** A row's date: its period's first day (dating=start, the default) or its last (dating=end; cut by the end date). */
-function rowDate(day: number, req: TableRequest): number {
+/**
+ * A row's date: its period's last day (dating=end, the default: a quarter is dated as terminals date it) or its
+ * first (dating=start). A period cut by the end date, or still running, is dated by the last day its figure
+ * can cover (the end date, the latest data): a date never claims days the row does not cover.
+ */
+function rowDate(day: number, req: TableRequest, reach: number): number {
   const { period, dating } = req.options;
   if (period === "day" || dating === "start") return day;
-  return windowOf(day, period, req.start, req.end).to;
+  return Math.min(windowOf(day, period, req.start, req.end).to, Math.max(day, reach));
+}
+
+/** "Date" over days; over periods, which day dates them: "Period end" (default) or "Period start". */
+export function dateHeading(options: Readonly<Pick<Options, "period" | "dating">>): string {
+  if (options.period === "day") return "Date";
+  return options.dating === "end" ? "Period end" : "Period start";
 }
 
 const EXCEL_COLUMNS = 16_384;
@@ -232,9 +255,17 @@ async function column(
   };
   const failure = p.error ?? m.error;
   if (failure || !p.value || !m.value) return { ...heading, error: failure };
+  const { start, end } = req;
+  // Rolling days up or filling them needs the metric's kind: asked (agg=) when the table does not hold it.
+  if (
+    (req.options.period !== "day" || req.options.fill !== "none") &&
+    !kindKnown(m.value.metricId, req.options.agg)
+  )
+    return { ...heading, error: { error: "na", message: unknownKindMessage(m.value.metricId) } };
   const filtered = await checkFilters(ctx, p.value, req.options, req.productId);
-  if (filtered) return { ...heading, error: filtered };
-  const { options, start, end } = req;
+  if ("error" in filtered) return { ...heading, error: filtered.error };
+  // The filters in the project's own spelling (they were matched without case).
+  const options = withFilters(req.options, filtered.filters);
   // A product breakdown reads each product's own series (product-breakdown.ts); its horizon is the project's.
   const byProduct = options.breakdown === "product_id" && !req.productId;
   const variant = variantOf(options);
@@ -285,8 +316,13 @@ async function column(
         ? await firstDataDay(reading)
         : undefined;
   const subject = byProject ? p.value.projectId : seriesLabel;
-  const words = { subject, today: ctx.today, fillHint: fillHint(metricId, options.fill) };
-  const agg = options.agg ?? defaultAggregation(metricId);
+  const words = {
+    subject,
+    today: ctx.today,
+    fillHint: fillHint(metricId, options.fill, options.agg),
+  };
+  // Day rows roll nothing up; periods roll up by the kind (known here: checked above) or agg=.
+  const agg = defaultAggregation(metricId, options.agg);
   const cells = new Map<string, Map<number, Cell>>();
   const reasons = new Map<string, (day: number) => Cell>();
   let incomplete: string | undefined;
@@ -296,6 +332,7 @@ async function column(
       cells.set(dim, dayCells(days, req, words));
       continue;
     }
+    if (agg === undefined) throw new Error(`${metricId}: a period without a roll-up`);
     const shaped = periodCells(days, req, agg, words, growth);
     cells.set(dim, shaped.cells);
     reasons.set(dim, shaped.reasonFor);
@@ -306,6 +343,7 @@ async function column(
     cells,
     incomplete,
     reasonFor: (dim, day) => reasons.get(dim)?.(day) ?? null,
+    ...(Number.isFinite(horizon) ? { horizon } : {}),
   };
 }
 
@@ -329,11 +367,10 @@ function anyDataBy(dims: ReadonlyMap<string, readonly DayPoint[]>, day: number):
 function conflictCell(
   day: number,
   words: Omit<FigureWords, "label">,
-  split: boolean | undefined
+  p: { readonly split?: true; readonly unreadable?: string }
 ): ErrorCell {
   const label = formatDay(day);
-  const f = { conflicts: [day], splits: split ? [day] : [] };
-  return { error: "na", message: conflictMessage(f, { ...words, label }) };
+  return { error: "na", message: conflictMessage(dayConflict(day, p), { ...words, label }) };
 }
 
 /**
@@ -351,10 +388,7 @@ function dayCells(
   const inRange = slicePoints(days.points, start ?? -Infinity, end ?? Infinity);
   if (options.fill === "none") {
     for (const point of inRange)
-      out.set(
-        point.day,
-        point.conflict ? conflictCell(point.day, words, point.split) : point.value
-      );
+      out.set(point.day, point.conflict ? conflictCell(point.day, words, point) : point.value);
     return out;
   }
   const from = start ?? inRange.find((q) => q.value !== null || q.conflict)?.day;
@@ -363,7 +397,7 @@ function dayCells(
   dayStates(days, from, to, options.fill).forEach((state, k) => {
     const day = from + k;
     if (state.kind === "value") out.set(day, state.value);
-    else if (state.kind === "conflict") out.set(day, conflictCell(state.at, words, state.split));
+    else if (state.kind === "conflict") out.set(day, conflictCell(state.at, words, state));
     // A gap the fill cannot reach stays an empty cell; no row before the data or past it.
     else if (state.why === "gap") out.set(day, null);
   });
@@ -468,7 +502,7 @@ function growthOf_(options: Readonly<Options>): Growth | undefined {
 function checkGrowthOptions(options: Readonly<Options>): void {
   if (growthOf_(options) && options.period === "day")
     throw invalid(
-      `option "values=${options.values}" compares periods: add a period, e.g. "period=quarter; values=${options.values}"`
+      `option "values=${options.values}" compares a period with an earlier one, and a day is no period: use period=week, month, quarter or year, e.g. "period=quarter; values=${options.values}"`
     );
 }
 

@@ -1,21 +1,27 @@
 /**
  * STATEMENT's figures checked by the rule of every figure (engine/figures.ts): a statement's figure is the
- * service's, but whether it stands for its whole period is read from the line's daily series, as any other
- * function's figure is. A period of a line is whole when every one of its days has a value; a launch quarter
- * (ethena's Q1 2024 has 42 of its 91 days), a quarter still running, or one with days without a value is
- * not, and a day the service sent twice with different values makes the figure a #N/A in every mode.
+ * service's, but it is shown only where the line's daily series say the same, so that STATEMENT, VALUE and
+ * the card give one figure for one project, metric and period. A period of a line is whole when every one of
+ * its days has a value; a launch quarter (ethena's Q1 2024 has 42 of its 91 days), a quarter still running,
+ * or one with days without a value is not, and a day the service sent twice with different values (or sent
+ * as no number) makes the figure a #N/A in every mode. The period is the one the row declares (its range,
+ * statement-periods.ts), and the daily series roll up by the metric's kind (engine/metric-kinds.ts).
  *
- * - values=value: the service's figure where whole; where not, a #N/A saying "N of M days" (partial=exclude)
- *   or the figure (partial=include); a figure the service left empty is a #N/A saying so.
- * - values=pop: the service's change, where the period and the previous one are whole and the previous
- *   figure is above 0 (a change over a loss is "NM"); an empty change is a #N/A, never a blank.
+ * - values=value: the service's figure where whole and equal to its daily series' (within the service's
+ *   rounding: half a unit of the last decimal it sends); where not whole, a #N/A saying "N of M days"
+ *   (partial=exclude) or the figure (partial=include); where the two disagree, a #N/A naming both (a line
+ *   the service sends as 999 while its days sum to 96,080, daily users summed over a quarter); a figure the
+ *   service left empty, sent twice with two values or sent as no number is a #N/A saying so.
+ * - values=pop: the change on the previous period, where both figures pass the checks above and the previous
+ *   one is above 0 (a change over a loss is "NM"); the service's own change where it agrees with the two
+ *   figures, a #N/A naming both where it does not; an empty change is a #N/A, never a blank.
  * - values=yoy: the change on the same period a year earlier, by the same checks.
  * A line without a daily series of its own (a line only the statement has) cannot be checked: its figures are
  * shown as sent, and Diagnostics says so.
  */
 import type { FinancialStatementRow } from "../../client";
-import { dayNumber, periodStart } from "../../client";
-import { periodLabel, windowOf, type PeriodWindow } from "../../engine/completeness";
+import { formatDay } from "../../client";
+import { periodLabel, type PeriodWindow } from "../../engine/completeness";
 import type { StatementGranularity } from "../../engine/engine";
 import {
   judge,
@@ -24,10 +30,11 @@ import {
   type SeriesDays,
   type WindowFigure,
 } from "../../engine/figures";
-import { baseStart, growthOf, type Growth } from "../../engine/growth";
+import { growthOf, type Growth } from "../../engine/growth";
+import { defaultAggregation, unknownKindMessage } from "../../engine/metric-kinds";
 import { DEFAULT_VARIANT } from "../../engine/series-types";
 import type { FnContext } from "../context";
-import { FunctionError, type Cell } from "../result";
+import { FunctionError, type Cell, type ErrorCell } from "../result";
 import { horizonFor, pointsOf } from "./latest";
 import { lineKey, type StatementLine } from "./statement-lines";
 
@@ -73,7 +80,7 @@ export function lineFigure(
   w: Pick<PeriodWindow, "start" | "end">
 ): WindowFigure | undefined {
   const d = days.get(lineKey(line));
-  return d && windowFigure(d, w.start, w.end, "none", "sum");
+  return d && windowFigure(d, w.start, w.end, "none", defaultAggregation(line.metricId) ?? "sum");
 }
 
 /** The rule applied to a line's period: undefined when it cannot be checked (shown as sent). */
@@ -105,21 +112,94 @@ export interface StatementContext {
   include: boolean;
 }
 
-/** Line key -> period start -> the service's row. */
-export type RowIndex = Map<string, Map<number, FinancialStatementRow>>;
+/** Line key -> period start -> the service's row and its period (as the row declares it). */
+export type RowIndex = Map<
+  string,
+  Map<number, { row: FinancialStatementRow; window: PeriodWindow }>
+>;
 
 export function rowIndex(
-  rows: readonly FinancialStatementRow[],
-  granularity: StatementGranularity
+  entries: readonly { row: FinancialStatementRow; window: PeriodWindow }[]
 ): RowIndex {
   const out: RowIndex = new Map();
-  for (const r of rows) {
-    const key = lineKey(r);
+  for (const e of entries) {
+    const key = lineKey(e.row);
     let byStart = out.get(key);
-    if (!byStart) out.set(key, (byStart = new Map<number, FinancialStatementRow>()));
-    byStart.set(periodStart(dayNumber(r.date), granularity), r);
+    if (!byStart)
+      out.set(
+        key,
+        (byStart = new Map<number, { row: FinancialStatementRow; window: PeriodWindow }>())
+      );
+    byStart.set(e.window.start, e);
   }
   return out;
+}
+
+/**
+ * Whether the service's figure is its daily series' within the service's rounding: half a unit of the last
+ * decimal it sends (a figure sent as 96080 stands for 96079.5..96080.5), or a relative 1e-9 (the same days
+ * added in another order).
+ */
+export function agrees(sent: number, computed: number): boolean {
+  const text = String(sent);
+  const decimals = /e/i.test(text) ? 20 : (text.split(".")[1]?.length ?? 0);
+  const tolerance = Math.max(
+    0.5 * 10 ** -decimals,
+    1e-9 * Math.max(Math.abs(sent), Math.abs(computed))
+  );
+  return Math.abs(sent - computed) <= tolerance;
+}
+
+/** "96,080.37": a figure named in a message, to two decimals at most. */
+function amount(n: number): string {
+  return n.toLocaleString("en-US", { maximumFractionDigits: 2 });
+}
+
+/** A line's figure for a period, checked, or why there is none. */
+type Checked = { value: number } | { error: ErrorCell };
+
+/**
+ * The service's figure of a line's period by the rule: a row sent twice with two values or as no number is
+ * none; a period not whole is none (partial=include: the days there are); a figure its daily series do not
+ * give is none, both named. A line without a daily series is shown as sent.
+ */
+export function checkedFigure(
+  s: StatementContext,
+  row: FinancialStatementRow,
+  line: StatementLine,
+  w: PeriodWindow,
+  include: boolean
+): Checked {
+  const label = periodLabel(w);
+  const subject = `${s.projectId} ${line.metricId}`;
+  const na = (message: string): Checked => ({ error: { error: "na", message } });
+  if (row.conflicted)
+    return na(
+      `the service sent ${subject} for ${label} twice with different values; no figure for ${label}`
+    );
+  if (row.unreadable !== undefined)
+    return na(
+      `the service sent "${row.unreadable}" for ${subject} in ${label}, which is not a number`
+    );
+  const d = s.days.get(lineKey(line));
+  if (d === undefined) {
+    if (row.value === null) return na(`the service sent no ${line.metricId} figure for ${label}`);
+    return { value: row.value };
+  }
+  const agg = defaultAggregation(line.metricId);
+  if (agg === undefined)
+    return na(
+      `${unknownKindMessage(line.metricId)}; the statement's figure for ${label}${row.value === null ? "" : ` (${amount(row.value)})`} cannot be checked against its daily series`
+    );
+  const figure = windowFigure(d, w.start, w.end, "none", agg);
+  const judged = judge(figure, include, { label, subject, today: s.ctx.today });
+  if ("reason" in judged) return na(judged.reason);
+  if (row.value === null) return na(`the service sent no ${line.metricId} figure for ${label}`);
+  if (!agrees(row.value, judged.value))
+    return na(
+      `the service's ${subject} for ${label} is ${amount(row.value)}, but its daily series give ${amount(judged.value)} (${formatDay(w.start)}..${formatDay(figure.lastCovered ?? w.end)}): no figure rather than either`
+    );
+  return { value: row.value };
 }
 
 /** The service's figure of a line's period, by the rule. */
@@ -129,19 +209,13 @@ export function valueCell(
   line: StatementLine,
   w: PeriodWindow
 ): Cell {
-  const judged = lineJudged(s.ctx, s.projectId, s.days, line, w, s.include);
-  if (judged && "reason" in judged) return { error: "na", message: judged.reason };
-  if (row.value === null)
-    return {
-      error: "na",
-      message: `the service sent no ${line.metricId} figure for ${periodLabel(w)}`,
-    };
-  return row.value;
+  const checked = checkedFigure(s, row, line, w, s.include);
+  return "error" in checked ? checked.error : checked.value;
 }
 
 /**
- * A change (the service's pop, or the yoy computed here) where both periods are whole and the base above 0;
- * otherwise why not.
+ * A change where both figures pass the checks and the base is above 0, otherwise why not: yoy computed here,
+ * pop the service's own where it agrees with the two figures (a #N/A naming both where it does not).
  */
 export function changeCell(
   s: StatementContext,
@@ -149,21 +223,26 @@ export function changeCell(
   row: FinancialStatementRow,
   line: StatementLine,
   w: PeriodWindow,
-  growth: Growth
+  growth: Growth,
+  baseOf: (w: PeriodWindow) => number
 ): Cell {
   const what = `no ${growth} change for ${s.projectId} ${line.metricId} ${periodLabel(w)}`;
-  const current = lineJudged(s.ctx, s.projectId, s.days, line, w, false);
-  if (current && "reason" in current) return { error: "na", message: `${what}: ${current.reason}` };
-  const bs = baseStart(w.start, s.granularity, growth);
-  const bw = windowOf(bs, s.granularity);
-  const base = lineJudged(s.ctx, s.projectId, s.days, line, bw, false);
-  if (base && "reason" in base)
-    return { error: "na", message: `${what}: its base: ${base.reason}` };
-  const baseRow = index.get(lineKey(line))?.get(bs);
-  if (growth === "pop" && row.popChange === null)
-    return { error: "na", message: `${what}: the service sent no change` };
-  const g = growthOf(row.value, baseRow?.value);
+  const current = checkedFigure(s, row, line, w, false);
+  if ("error" in current) return { error: "na", message: `${what}: ${current.error.message}` };
+  const base = index.get(lineKey(line))?.get(baseOf(w));
+  if (!base) return { error: "na", message: `${what}: the service sent no base period` };
+  const baseFigure = checkedFigure(s, base.row, line, base.window, false);
+  if ("error" in baseFigure)
+    return { error: "na", message: `${what}: its base: ${baseFigure.error.message}` };
+  const g = growthOf(current.value, baseFigure.value);
   if (!("value" in g)) return { error: "na", message: `${what}: ${g.missing}` };
-  // pop is the service's own change (its figure); yoy is computed here.
-  return { percent: growth === "pop" ? row.popChange! : g.value };
+  if (growth === "yoy") return { percent: g.value };
+  if (row.popChange === null)
+    return { error: "na", message: `${what}: the service sent no change` };
+  if (!agrees(row.popChange, g.value) && Math.abs(row.popChange - g.value) > 1e-6)
+    return {
+      error: "na",
+      message: `${what}: the service's change is ${row.popChange}, but its figures give ${g.value}`,
+    };
+  return { percent: row.popChange };
 }

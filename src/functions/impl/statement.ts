@@ -3,8 +3,12 @@
  * period (the service's heading, oldest left by default). layout=long gives one row per period, section and
  * metric instead.
  *
- * - Rows: the standard template by default, so statements of different projects line up; rows=service keeps
- *   the service's own (statement-lines.ts).
+ * - Rows: the standard template by default, so statements of different projects line up (a section the
+ *   service writes in another case, "Income Statement", is the template's); rows=service keeps the service's
+ *   own (statement-lines.ts). A line the statement has but not for some period is a #N/A there, never blank.
+ * - Columns: the periods the rows declare (their date ranges, statement-periods.ts), whatever day of the
+ *   period the service dates a row by and whatever its week convention; lines dated by different ends of one
+ *   period share its column.
  * - Figures: the service's, checked against each line's daily series by the rule of every figure
  *   (statement-figures.ts): a period is whole when every one of its days has data. With partial=exclude (the
  *   default) the columns run from the first period some line has whole to the last (a launch quarter and
@@ -29,10 +33,10 @@ import {
   horizonOf,
   incompleteMessage,
   isComplete,
-  windowOf,
+  periodLabel,
   type PeriodWindow,
 } from "../../engine/completeness";
-import { dayNumber, formatDay } from "../../client";
+import { formatDay, periodStart } from "../../client";
 import { baseStart, type Growth } from "../../engine/growth";
 import type { StatementGranularity } from "../../engine/engine";
 import { DEFAULT_VARIANT } from "../../engine/series-types";
@@ -43,7 +47,8 @@ import { FunctionError, invalid, notAvailable, type Cell, type Table } from "../
 import { latestPoint } from "./latest";
 import { metricNamesFrom } from "./labels";
 import { metricCatalogue, resolveProject } from "./resolve";
-import { lineKey, statementLines, type StatementLine } from "./statement-lines";
+import { lineKey, STANDARD_STATEMENT, statementLines, type StatementLine } from "./statement-lines";
+import { canonicalSection, periodOfRow, type StatementPeriod } from "./statement-periods";
 import {
   changeCell,
   lineFigure,
@@ -67,12 +72,7 @@ function choice<T extends string>(
   return text as T;
 }
 
-interface Period {
-  date: string;
-  heading: string;
-  subheading: string;
-  window: PeriodWindow;
-}
+type Period = StatementPeriod;
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
@@ -108,24 +108,40 @@ export async function statement(
   const catalogue = metricCatalogue(ctx);
   // Settled even when the statement fails first: the answer waits to be read below.
   catalogue.catch(() => undefined);
-  const rows = await traced(
+  const growth: Growth | undefined =
+    options.values === "pop" || options.values === "yoy" ? options.values : undefined;
+  // The standard lines' daily series are asked beside the statement, not after it: every statement of a
+  // recalculation asks them in the same window, so 20 statements' lines are one request per line metric
+  // (§4.11, for all the projects), not one per statement as each answer arrives. The reads below find them
+  // in the cache; a line the template does not know is read when the answer names it.
+  void readLineDays(
+    ctx,
+    id,
+    STANDARD_STATEMENT,
+    lineReadStart(ctx.today, granularity, interval, growth)
+  ).catch(() => undefined);
+  const sent = await traced(
     ctx,
     `GET /v2/projects/${id}/financial-statement (${granularity}, ${interval})`,
     ctx.engine.statement(id, granularity, interval)
   );
-  if (rows.length === 0)
+  if (sent.length === 0)
     throw notAvailable(`no ${granularity} statement for ${id} over ${interval}`);
-  for (const r of rows) if (r.definition) ctx.trace.definitions[r.metricId] = r.definition;
+  for (const r of sent) if (r.definition) ctx.trace.definitions[r.metricId] = r.definition;
+  const rows = sent.map(canonicalRow);
 
   const lines = statementLines(rows, options.rows);
   const names = metricNamesFrom(await catalogue);
   const present = lines.filter((line) => rows.some((r) => lineKey(r) === lineKey(line)));
   const all = periodsOf(rows, granularity);
-  const growth: Growth | undefined =
-    options.values === "pop" || options.values === "yoy" ? options.values : undefined;
-  const bases = growth ? await basesOf(ctx, id, granularity, interval, rows) : [];
+  const bases = growth
+    ? (await basesOf(ctx, id, granularity, interval, sent)).map(canonicalRow)
+    : [];
   const checkFrom = growth
-    ? baseStart(all[0].window.start, granularity, growth)
+    ? periodsOf(bases, granularity).reduce(
+        (a, p) => Math.min(a, p.window.start),
+        all[0].window.start
+      )
     : all[0].window.start;
   const days = await readLineDays(ctx, id, present, checkFrom);
   const include = options.partial === "include";
@@ -147,15 +163,21 @@ export async function statement(
     const out: Table = [];
     if (options.headers === 2) out.push([project.name]);
     if (options.headers >= 1)
-      out.push(["Date", "Period", "Section", "Metric", VALUE_HEADINGS[options.values]]);
+      out.push([
+        options.dating === "end" ? "Period end" : "Period start",
+        "Period",
+        "Section",
+        "Metric",
+        VALUE_HEADINGS[options.values],
+      ]);
     for (const p of ordered)
       for (const line of lines)
         out.push([
-          { date: dayNumber(p.date) },
+          { date: options.dating === "end" ? p.window.end : p.window.start },
           p.heading,
           line.section,
           names(line.metricId),
-          figures.get(lineKey(line))?.get(p.date) ?? null,
+          figureOf(figures, line, p),
         ]);
     return out;
   }
@@ -163,13 +185,11 @@ export async function statement(
   const out: Table = [];
   if (options.headers === 2) out.push([project.name, null, ...ordered.map(subheading)]);
   if (options.headers >= 1) out.push(["Section", "Metric", ...ordered.map((p) => p.heading)]);
+  const cellOf = (cells: Map<string, Cell> | undefined, line: StatementLine, p: Period): Cell =>
+    figureOf(figures, line, p, cells);
   for (const line of lines) {
     const cells = figures.get(lineKey(line));
-    out.push([
-      line.section,
-      names(line.metricId),
-      ...ordered.map((p) => cells?.get(p.date) ?? null),
-    ]);
+    out.push([line.section, names(line.metricId), ...ordered.map((p) => cellOf(cells, line, p))]);
   }
   return out;
 }
@@ -226,6 +246,38 @@ const VALUE_HEADINGS: Readonly<Record<Options["values"], string>> = {
   coverage: "Days with data",
 };
 
+/** Months an interval reaches back from today ("max": the whole history). */
+const INTERVAL_MONTHS: Readonly<Record<StatementInterval, number>> = {
+  "1m": 1,
+  "1y": 12,
+  "2y": 24,
+  "3y": 36,
+  "5y": 60,
+  max: Infinity,
+};
+
+/**
+ * The first day the lines of a statement over `interval` are read from, before its answer says which periods
+ * it holds: a period before the interval's start (the service's first period may overlap it), and with a change
+ * the statement of the interval a year longer (its bases).
+ */
+export function lineReadStart(
+  today: number,
+  granularity: StatementGranularity,
+  interval: StatementInterval,
+  growth: Growth | undefined
+): number {
+  const months = INTERVAL_MONTHS[growth ? LONGER[interval] : interval];
+  if (!Number.isFinite(months)) return -Infinity;
+  const d = new Date(today * 86_400_000);
+  const back = new Date(0).setUTCFullYear(
+    d.getUTCFullYear(),
+    d.getUTCMonth() - months,
+    d.getUTCDate()
+  );
+  return periodStart(periodStart(back / 86_400_000, granularity) - 1, granularity);
+}
+
 /** The interval one year longer, so every shown period has its base a year earlier. */
 const LONGER: Readonly<Record<StatementInterval, StatementInterval>> = {
   "1m": "1y",
@@ -253,22 +305,42 @@ async function basesOf(
   );
 }
 
-/** The periods of the statement, oldest first, each with its window. */
+/** The periods of the statement as its rows declare them, oldest first (one per range, whatever dates it). */
 function periodsOf(
   rows: readonly FinancialStatementRow[],
   granularity: StatementGranularity
 ): Period[] {
   const periods = new Map<string, Period>();
-  for (const r of [...rows].sort((a, b) => a.date.localeCompare(b.date))) {
-    if (!periods.has(r.date))
-      periods.set(r.date, {
-        date: r.date,
-        heading: r.heading,
-        subheading: r.subheading,
-        window: windowOf(dayNumber(r.date), granularity),
-      });
+  for (const r of rows) {
+    const p = periodOfRow(r, granularity);
+    if (!periods.has(p.key)) periods.set(p.key, p);
   }
-  return [...periods.values()];
+  return [...periods.values()].sort((a, b) => a.window.start - b.window.start);
+}
+
+/** A row with its section as the template spells it ("Income Statement" is the Income statement). */
+function canonicalRow(r: FinancialStatementRow): FinancialStatementRow {
+  const section = canonicalSection(r.section);
+  return section === r.section ? r : { ...r, section };
+}
+
+/**
+ * A line's cell for a period: its figure; for a line the statement has but not for this period, a #N/A
+ * saying so (a blank would read as 0 in a SUM); a line the project does not have stays empty.
+ */
+function figureOf(
+  figures: Map<string, Map<string, Cell>>,
+  line: StatementLine,
+  p: Period,
+  cells = figures.get(lineKey(line))
+): Cell {
+  if (!cells) return null;
+  const cell = cells.get(p.key);
+  if (cell !== undefined) return cell;
+  return {
+    error: "na",
+    message: `the service sent no ${line.metricId} row for ${periodLabel(p.window)} (${p.subheading || `${formatDay(p.window.start)}..${formatDay(p.window.end)}`})`,
+  };
 }
 
 type LatestOutcome = { ok: true; day: number | undefined } | { ok: false; error: unknown };
@@ -317,18 +389,30 @@ async function figuresOf(
     if (!cells) out.set(lineKey(line), (cells = new Map<string, Cell>()));
     return cells;
   };
-  const shown = new Map(periods.map((p) => [p.date, p]));
+  const shown = new Map(periods.map((p) => [p.key, p]));
   if (options.values !== "coverage") {
-    const index = rowIndex([...bases, ...rows], s.granularity);
+    const entries = [...bases, ...rows].map((row) => ({
+      row,
+      window: periodOfRow(row, s.granularity).window,
+    }));
+    const index = rowIndex(entries);
+    const starts = [...new Set(entries.map((e) => e.window.start))].sort((a, b) => a - b);
+    const ends = new Map(entries.map((e) => [e.window.end, e.window.start]));
+    // A change's base: the period ending the day before (pop), or the same period a year earlier (yoy),
+    // as the rows declare them.
+    const baseOf = (w: PeriodWindow): number =>
+      options.values === "pop"
+        ? (ends.get(w.start - 1) ?? starts.filter((x) => x < w.start).pop() ?? NaN)
+        : baseStart(w.start, s.granularity, "yoy");
     for (const r of rows) {
-      const p = shown.get(r.date);
+      const p = shown.get(periodOfRow(r, s.granularity).key);
       if (!p) continue;
       const line = { section: r.section, metricId: r.metricId };
       cellsOf(line).set(
-        r.date,
+        p.key,
         options.values === "value"
           ? valueCell(s, r, line, p.window)
-          : changeCell(s, index, r, line, p.window, options.values)
+          : changeCell(s, index, r, line, p.window, options.values, baseOf)
       );
     }
     return out;
@@ -338,7 +422,7 @@ async function figuresOf(
   for (const line of lines) {
     if (!present.has(lineKey(line)) || s.days.get(lineKey(line)) === undefined) continue;
     const cells = cellsOf(line);
-    for (const p of periods) cells.set(p.date, lineFigure(s.days, line, p.window)!.covered);
+    for (const p of periods) cells.set(p.key, lineFigure(s.days, line, p.window)!.covered);
   }
   return Promise.resolve(out);
 }

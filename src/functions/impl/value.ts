@@ -19,22 +19,36 @@ import {
   windowOf,
   type PeriodWindow,
 } from "../../engine/completeness";
-import { conflictMessage, dayStates, judge, windowFigure, type Judged } from "../../engine/figures";
+import {
+  conflictMessage,
+  dayConflict,
+  dayStates,
+  judge,
+  windowFigure,
+  type Judged,
+} from "../../engine/figures";
 import { formatDay } from "../../client";
 import { baseStart, growthOf, type Growth } from "../../engine/growth";
-import { defaultAggregation, fillRefusal } from "../../engine/metric-kinds";
 import type { DayPoint } from "../../engine/series-ops";
 import type { Metric, Project } from "../../client";
 import { isMissing, optionalDate, requiredText } from "../coerce";
 import type { FnContext } from "../context";
 import { parseOptions, type Options } from "../options";
 import { FunctionError, invalid, notAvailable, type Cell, type DateCell } from "../result";
-import { checkFilters } from "./filters";
+import { checkFilters, withFilters } from "./filters";
 import { horizonFor, latestPoint, pointsOf, type SeriesBase } from "./latest";
 import { resolveMetric, resolveProject, resolvedNow } from "./resolve";
 import { variantOf } from "./series-common";
 import { acceptedOptions } from "../registry";
-import { dayReason, fillHint, firstDataDay, readDays, readStart } from "./series-days";
+import {
+  aggregationOf,
+  checkFill,
+  dayReason,
+  fillHint,
+  firstDataDay,
+  readDays,
+  readStart,
+} from "./series-days";
 import { checkAnnualize, checkWindowOptions, latestHorizon, windowValue } from "./window-value";
 
 /** A number and the day it is from (for a period: the last day its figure covers). */
@@ -116,8 +130,10 @@ export function hasFilters(options: Readonly<Options>): boolean {
  * roll-up that is no sum) is refused here, before any data is read: the same #VALUE! whatever the data.
  */
 export function readingOf(ctx: FnContext, a: Asked, project: Project, metric: Metric): Reading {
-  const refusal = fillRefusal(a.options.fill, metric.metricId);
-  if (refusal) throw invalid(refusal);
+  checkFill(a.options.fill, metric.metricId, a.options.agg);
+  // A period, a window or growth rolls days up: a metric of no known kind needs agg= (asked, not guessed).
+  if (a.options.period !== "day" || a.options.window || a.growth)
+    aggregationOf(metric.metricId, a.options.agg);
   checkAnnualize(a.options, metric.metricId);
   return {
     ctx,
@@ -130,6 +146,7 @@ export function readingOf(ctx: FnContext, a: Asked, project: Project, metric: Me
     label: `${project.projectId} ${metric.metricId}`,
     metricId: metric.metricId,
     fill: a.options.fill,
+    ...(project.isArchived ? { archived: true } : {}),
   };
 }
 
@@ -146,10 +163,20 @@ export async function datedValue(
   const [project, metric] =
     resolvedNow(ctx, a.projectText, a.metricText) ??
     (await Promise.all([resolveProject(ctx, a.projectText), resolveMetric(ctx, a.metricText)]));
-  const reading = readingOf(ctx, a, project, metric);
+  let reading = readingOf(ctx, a, project, metric);
   // Without filters there is nothing to check: no await (most cells).
-  const filtered = hasFilters(options) ? await checkFilters(ctx, project, options) : undefined;
-  if (filtered) throw new FunctionError(filtered.error, filtered.message);
+  if (hasFilters(options)) {
+    const filtered = await checkFilters(ctx, project, options);
+    if ("error" in filtered) throw new FunctionError(filtered.error.error, filtered.error.message);
+    // The filters in the project's own spelling (they were matched without case).
+    const spelled = withFilters(options, filtered.filters);
+    if (spelled !== options)
+      reading = {
+        ...reading,
+        options: spelled,
+        base: { ...reading.base, variant: variantOf(spelled) },
+      };
+  }
   const label = reading.label;
 
   if (date === undefined) {
@@ -185,7 +212,7 @@ export function latestWithValue(
     const subject = `${project.projectId} ${metric.metricId}`;
     const day = formatDay(latest.day);
     throw notAvailable(
-      `no latest value: ${conflictMessage({ conflicts: [latest.day], splits: latest.split ? [latest.day] : [] }, { label: day, subject, today: latest.day })}`
+      `no latest value: ${conflictMessage(dayConflict(latest.day, latest), { label: day, subject, today: latest.day })}`
     );
   }
   if (latest?.value === null || latest?.value === undefined)
@@ -210,6 +237,8 @@ export interface Reading {
   label: string;
   metricId: string;
   fill: Options["fill"];
+  /** The project is archived (its days after the data are not before a launch). */
+  archived?: boolean;
 }
 
 /**
@@ -246,13 +275,13 @@ async function periodJudged(
   knownHorizon?: number
 ): Promise<Judged> {
   const days = await readDays(r, w.from, w.to, knownHorizon);
-  const agg = r.options.agg ?? defaultAggregation(r.metricId);
+  const agg = aggregationOf(r.metricId, r.options.agg);
   const figure = windowFigure(days, w.from, w.to, r.fill, agg);
   return judge(figure, include, {
     label: periodLabel(w),
     subject: r.label,
     today: r.ctx.today,
-    fillHint: fillHint(r.metricId, r.fill),
+    fillHint: fillHint(r.metricId, r.fill, r.options.agg),
   });
 }
 
@@ -283,7 +312,13 @@ export function foundOn(points: readonly DayPoint[], date: number): Dated | unde
  * today, before the first data, a gap, or a day the service sent twice with different values.
  */
 async function dayByRule(r: Reading, date: number, points: readonly DayPoint[]): Promise<Dated> {
-  if (r.fill === "none") throw unfilledDay(r, date, points);
+  if (r.fill === "none")
+    throw unfilledDay(
+      r,
+      date,
+      points,
+      needsLaunchDay(r, date, points) ? await firstDataDay(r) : undefined
+    );
   const horizon = await horizonFor(r.ctx, r.base, r.label, points, dayFrom(r, date), date);
   const firstData = needsFirstData(points, date, horizon) ? await firstDataDay(r) : undefined;
   return dayOutcome(r, date, points, horizon, firstData);
@@ -295,23 +330,38 @@ async function dayByRule(r: Reading, date: number, points: readonly DayPoint[]):
  * that could tell a launch from a gap or name where the data ends (a request or two per metric) are not made,
  * so the message claims neither, and suggests no fill (which before a launch would fill nothing).
  */
-export function unfilledDay(r: Reading, date: number, points: readonly DayPoint[]): FunctionError {
+export function unfilledDay(
+  r: Reading,
+  date: number,
+  points: readonly DayPoint[],
+  firstData?: number | null
+): FunctionError {
   const own = points.find((p) => p.day === date);
   const today = r.ctx.today;
   const day = formatDay(date);
   if (own?.conflict)
     return notAvailable(
-      conflictMessage(
-        { conflicts: [date], splits: own.split ? [date] : [] },
-        { label: day, subject: r.label, today }
-      )
+      conflictMessage(dayConflict(date, own), { label: day, subject: r.label, today })
     );
   const what = `no ${r.label} value on ${day}`;
-  return notAvailable(
-    date > today
-      ? `${what}: ${day} is after the service's latest day, today ${formatDay(today)} (UTC)`
-      : what
-  );
+  if (date > today)
+    return notAvailable(
+      `${what}: ${day} is after the service's latest day, today ${formatDay(today)} (UTC)`
+    );
+  if (firstData === null) return notAvailable(`${what}: the series has no data`);
+  if (firstData !== undefined && firstData > date)
+    return notAvailable(`${what}: the data starts on ${formatDay(firstData)}`);
+  return notAvailable(what);
+}
+
+/**
+ * Whether a day without a value, no fill asked, is read for the series' first day with data, so its message
+ * can say where the data starts: a day of a live project up to today that the service sent no row for at
+ * all (a row without a value is a day inside the data; an archived project's day may be after its data).
+ * Model sheets on a date every project has data for never read it.
+ */
+export function needsLaunchDay(r: Reading, date: number, points: readonly DayPoint[]): boolean {
+  return !r.archived && date <= r.ctx.today && !points.some((p) => p.day <= date);
 }
 
 /**
@@ -344,7 +394,7 @@ function growthOption(options: Readonly<Options>): Growth | undefined {
   if (options.values === "value" || options.values === "coverage") return undefined;
   if (options.period === "day")
     throw invalid(
-      `option "values=${options.values}" compares periods: add a period, e.g. "period=quarter; values=${options.values}"`
+      `option "values=${options.values}" compares a period with an earlier one, and a day is no period: use period=week, month, quarter or year, e.g. "period=quarter; values=${options.values}"`
     );
   return options.values;
 }

@@ -11,7 +11,6 @@
  */
 import { horizonOf } from "../../engine/completeness";
 import { judge, windowFigure } from "../../engine/figures";
-import { defaultAggregation } from "../../engine/metric-kinds";
 import {
   annualized,
   windowLabel,
@@ -22,7 +21,7 @@ import type { FnContext } from "../context";
 import type { Options } from "../options";
 import { invalid, notAvailable } from "../result";
 import type { SeriesBase } from "./latest";
-import { fillHint, readDays } from "./series-days";
+import { aggregationOf, fillHint, readDays } from "./series-days";
 
 export interface WindowReading {
   ctx: FnContext;
@@ -56,8 +55,9 @@ export function checkWindowOptions(options: Readonly<Options>): void {
 
 /** annualize=1 scales a sum: a metric rolled up another way is refused (agg=sum sums it). */
 export function checkAnnualize(options: Readonly<Options>, metricId: string): void {
-  const agg = options.agg ?? defaultAggregation(metricId);
-  if (options.annualize && agg !== "sum")
+  if (!options.annualize) return;
+  const agg = aggregationOf(metricId, options.agg);
+  if (agg !== "sum")
     throw invalid(
       `option "annualize=1" scales a summed window; ${metricId} rolls up with ${agg} (agg=sum sums it)`
     );
@@ -74,7 +74,7 @@ export async function windowValue(
   knownHorizon?: number
 ): Promise<WindowFigureShown> {
   const from = windowStart(w, end);
-  const agg = r.options.agg ?? defaultAggregation(r.metricId);
+  const agg = aggregationOf(r.metricId, r.options.agg);
   checkAnnualize(r.options, r.metricId);
   const days = await readDays(r, from, end, knownHorizon);
   const figure = windowFigure(days, from, end, r.fill, agg);
@@ -82,7 +82,7 @@ export async function windowValue(
     label: windowLabel(w, from, end),
     subject: r.label,
     today: r.ctx.today,
-    fillHint: fillHint(r.metricId, r.fill),
+    fillHint: fillHint(r.metricId, r.fill, r.options.agg),
   });
   if ("reason" in judged) throw notAvailable(judged.reason);
   return {

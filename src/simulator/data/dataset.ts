@@ -19,20 +19,20 @@ import { ProjectModel, type Series } from "./series";
 import { projectAggregations, type AggregationRow } from "./aggregations";
 import type { Granularity, Interval } from "./periods";
 import { chainShares, productShares, shareAt, sharesSum, type ShareTable } from "./shares";
-import { financialStatement, type StatementRow } from "./statement";
+import { financialStatement, type StatementOptions, type StatementRow } from "./statement";
 import { syntheticProjects } from "./synthetic";
 
 export interface DatasetOptions {
   /**
-   * Size of the universe: the 49 demo projects, then synthetic ones up to this many (see synthetic.ts).
-   * Default (and anything up to 49): the demo projects alone.
+   * Size of the universe: the 51 demo projects, then synthetic ones up to this many (see synthetic.ts).
+   * Default (and anything up to 51): the demo projects alone.
    */
   projects?: number;
 }
 
 /**
  * Bounds on what the dataset keeps generated. Series are regenerated identically when asked again, so the
- * bounds cost time, never correctness. The demo's 49 projects fit whole (about 40 MB of served series); a
+ * bounds cost time, never correctness. The demo's 51 projects fit whole (about 40 MB of served series); a
  * synthetic universe of thousands of projects does not, and would otherwise grow without limit.
  */
 const MAX_MODELS = 600;
@@ -96,6 +96,37 @@ export const GAPS_IN_DATA: readonly { projectId: string; start: string; end: str
 ];
 
 /**
+ * Days whose value the service sends as text that is no number (a formatted amount, a boolean, an overflow),
+ * in every time-series answer (§4.3, §4.11): the value is there, but nobody can read it. The add-in shows
+ * such a day as #N/A naming what was sent, never as a missing day that a fill would fill.
+ */
+export const UNREADABLE_VALUES: readonly {
+  projectId: string;
+  metricId: string;
+  date: string;
+  /** What is sent instead of the day's value (the same in every slice: a filter, a split). */
+  sent: string | boolean;
+}[] = (
+  [
+    { date: "2024-01-05", sent: "1,234.50" },
+    { date: "2024-01-06", sent: "$1,000" },
+    { date: "2024-01-07", sent: "(1000)" },
+    { date: "2024-01-08", sent: "12.5 USD" },
+    { date: "2024-01-09", sent: true },
+    { date: "2024-01-10", sent: "Infinity" },
+    { date: "2024-01-11", sent: "1e400" },
+  ] as const
+).map((u) => ({ projectId: "nova", metricId: "revenue", ...u }));
+
+/** The projects with values sent unreadable: a quick miss for every other value served. */
+const UNREADABLE_PROJECTS = new Set(UNREADABLE_VALUES.map((u) => u.projectId));
+
+/** UNREADABLE_VALUES by "project|metric|day": looked up for every value served. */
+const UNREADABLE_BY_KEY = new Map(
+  UNREADABLE_VALUES.map((u) => [`${u.projectId}|${u.metricId}|${day(u.date)}`, u.sent])
+);
+
+/**
  * Single days without a value, drawn at random per series, fall before this day only: older history has
  * the holes early indexers left, recent history is whole except for the gaps above. (Sprinkled over every
  * year, they left three quarters of all TTMs with a day missing.)
@@ -113,7 +144,11 @@ const GAPS: readonly { metrics: string[]; share: number }[] = [
 ];
 
 function availableMetrics(def: ProjectDef): string[] {
-  const wanted = new Set([...PROFILES[def.profile].metrics, ...(def.token ? TOKEN_METRICS : [])]);
+  const wanted = new Set([
+    ...PROFILES[def.profile].metrics,
+    ...(def.token ? TOKEN_METRICS : []),
+    ...(def.extra ?? []),
+  ]);
   for (const id of def.missing ?? []) wanted.delete(id);
   for (const gap of GAPS) {
     if (unitHash(`${def.id}|gap|${gap.metrics.join(",")}`) < gap.share)
@@ -270,6 +305,20 @@ export class DemoDataset {
     return { start: raw.start, values };
   }
 
+  /**
+   * What the service sends instead of `value`, a day's value of a project's metric (or of a slice of it) that
+   * it sends unreadable (UNREADABLE_VALUES); undefined when it sends the value.
+   */
+  unreadable(
+    projectId: string,
+    metricId: string,
+    d: number,
+    value: number
+  ): string | boolean | undefined {
+    if (Number.isNaN(value) || !UNREADABLE_PROJECTS.has(projectId)) return undefined;
+    return UNREADABLE_BY_KEY.get(`${projectId}|${metricId}|${d}`);
+  }
+
   /** Whether the service sends this project's metric values as numeric strings rather than numbers. */
   valuesAsStrings(projectId: string, metricId: string): boolean {
     return unitHash(`${projectId}|${metricId}|strings`) < 0.15;
@@ -325,9 +374,10 @@ export class DemoDataset {
   statement(
     projectId: string,
     granularity: Granularity = "quarter",
-    interval: Interval = "1y"
+    interval: Interval = "1y",
+    options: StatementOptions = {}
   ): StatementRow[] {
-    return financialStatement(this, projectId, granularity, interval);
+    return financialStatement(this, projectId, granularity, interval, options);
   }
 
   /** Aggregation rows of a project (all its metrics, or the ones given): see aggregateSeries. */

@@ -155,6 +155,19 @@ export function generateMetric(m: ProjectModel, metricId: string): Series {
       const users = m.lookup("user_dau");
       return m.build(metricId, (d, r) => Math.round(users(d) * p.txPerUser * noise(r, 0.08)));
     }
+    case "fees_cumulative": {
+      const fees = m.lookup("fees");
+      let total = 0;
+      return m.build(metricId, (d) => {
+        const v = fees(d);
+        if (!Number.isNaN(v)) total += v;
+        return total;
+      });
+    }
+    case "revenue_annualized":
+      return m.windowed(metricId, "revenue", 30, (sum, count) =>
+        count > 0 ? (sum * 365) / count : NaN
+      );
     default:
       return { start: m.launch, values: new Float64Array(0) };
   }

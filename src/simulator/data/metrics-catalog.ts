@@ -164,6 +164,20 @@ export const METRICS: readonly MetricDef[] = [
     "Developers who committed code in the last 30 days.",
     { integer: true }
   ),
+  // Two metrics the add-in's table of kinds does not hold (src/engine/metric-kinds.ts): the add-in asks how
+  // to roll them up (agg=) rather than guessing from their names. Only nova has them.
+  metric(
+    "fees_cumulative",
+    "Cumulative fees",
+    "level",
+    "Running total of the fees paid since launch: each day's value includes every earlier day's fees."
+  ),
+  metric(
+    "revenue_annualized",
+    "Annualised revenue",
+    "average",
+    "Revenue of the last 30 days at an annual rate (× 365 ÷ 30): a rate per year, not a day's revenue."
+  ),
   metric(
     "user_dau",
     "Daily active users",

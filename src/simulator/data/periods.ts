@@ -1,4 +1,7 @@
-/** Calendar periods of the financial statement (ISO weeks, months, quarters, years) and their labels. */
+/**
+ * Calendar periods of the financial statement (weeks, months, quarters, years) and their labels. Weeks are ISO
+ * weeks (Monday to Sunday) unless the statementWeeks reading says Sunday to Saturday.
+ */
 import { addMonths, civilFromDays, daysFromCivil, weekday } from "../util/days";
 
 export const GRANULARITIES = ["year", "quarter", "month", "week"] as const;
@@ -17,8 +20,11 @@ export interface Period {
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
-export function periodStart(g: Granularity, d: number): number {
-  if (g === "week") return d - weekday(d);
+/** The first day of a week: Monday (ISO) or Sunday. */
+export type WeekStart = "monday" | "sunday";
+
+export function periodStart(g: Granularity, d: number, weekStart: WeekStart = "monday"): number {
+  if (g === "week") return weekStart === "monday" ? d - weekday(d) : d - ((weekday(d) + 1) % 7);
   const { year, month } = civilFromDays(d);
   if (g === "year") return daysFromCivil(year, 1, 1);
   if (g === "quarter") return daysFromCivil(year, month - ((month - 1) % 3), 1);
@@ -51,8 +57,8 @@ export function period(g: Granularity, start: number): Period {
   else if (g === "quarter") heading = `Q${Math.floor((month - 1) / 3) + 1} ${shortYear(year)}`;
   else if (g === "month") heading = `${MONTHS[month - 1]} ${shortYear(year)}`;
   else {
-    // ISO week: the week belongs to the year of its Thursday.
-    const thursday = start + 3;
+    // ISO week: the week belongs to the year of its Thursday (a Sunday week: the Thursday after it starts).
+    const thursday = start + (weekday(start) === 6 ? 4 : 3);
     const isoYear = civilFromDays(thursday).year;
     const week = Math.floor((thursday - daysFromCivil(isoYear, 1, 1)) / 7) + 1;
     heading = `W${String(week).padStart(2, "0")} ${shortYear(isoYear)}`;
@@ -68,9 +74,14 @@ export function intervalStart(interval: Interval, today: number, firstDay: numbe
 }
 
 /** The calendar periods that overlap [from, to], oldest first. */
-export function periodsBetween(g: Granularity, from: number, to: number): Period[] {
+export function periodsBetween(
+  g: Granularity,
+  from: number,
+  to: number,
+  weekStart: WeekStart = "monday"
+): Period[] {
   const periods: Period[] = [];
-  for (let start = periodStart(g, from); start <= to; start = nextPeriodStart(g, start))
+  for (let start = periodStart(g, from, weekStart); start <= to; start = nextPeriodStart(g, start))
     periods.push(period(g, start));
   return periods;
 }

@@ -1,5 +1,5 @@
 /**
- * A synthetic universe beyond the 49 demo projects (`--projects N`): project definitions made from their
+ * A synthetic universe beyond the 51 demo projects (`--projects N`): project definitions made from their
  * index alone, so the same N gives the same projects, names and figures on every run and machine, and
  * growing N only adds projects. They go through the same business profiles and series models as the demo
  * projects, so their metrics agree with one another the same way.

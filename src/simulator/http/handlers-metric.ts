@@ -73,9 +73,11 @@ export function getMetric(ctx: HandlerContext): Envelope {
     if (from > to) continue;
     const chainTable = dataset.chainTable(project.id);
     const productTable = dataset.productTable(project.id);
+    const split = splitOf(readings, dataset, project, chainSet, productSet);
     const factor = (d: number): number =>
-      (metric.byChain && chainSet ? sharesSum(chainTable, chainSet, d) : 1) *
-      (metric.byProduct && productSet ? sharesSum(productTable, productSet, d) : 1);
+      (metric.byChain && chainSet && !split?.ignoresFilter
+        ? sharesSum(chainTable, chainSet, d)
+        : 1) * (metric.byProduct && productSet ? sharesSum(productTable, productSet, d) : 1);
     parts_.push({
       project,
       values: series.values,
@@ -85,7 +87,7 @@ export function getMetric(ctx: HandlerContext): Envelope {
       factor,
       asString: valuesAsText(readings, dataset, project.id, metric.id),
       repeatKey: Repeats.keyOf(project.id),
-      split: splitOf(readings, dataset, project, chainSet, productSet),
+      split,
     });
   }
   parts_.sort((a, b) => (a.project.id < b.project.id ? -1 : a.project.id > b.project.id ? 1 : 0));
@@ -101,7 +103,8 @@ export function getMetric(ctx: HandlerContext): Envelope {
       project_id: part.project.id,
       project_name: part.project.name,
       metric_id: metric.id,
-      value: wireValue(value, part.asString),
+      value:
+        dataset.unreadable(part.project.id, metric.id, d, value) ?? wireValue(value, part.asString),
     });
     const split = part.split && part.split.splits(metric) ? part.split : undefined;
     const keys = split ? keysOn(split, d) : [];

@@ -72,15 +72,20 @@ export function getProductMetrics(ctx: HandlerContext): Envelope {
     dataset.lastDay(project.id)
   );
   if (from > to) return empty();
-  const sortedChains = [...chainSet].sort();
+  // every_chain: a service that ignores chain_ids answers with every chain of the product.
+  const everyChain = readings.unaskedSplit === "every_chain";
+  const sortedChains = [...(everyChain ? product.chains : chainSet)].sort();
   // unaskedSplit "chain": the metrics that split by chain in one row per chain, chain_id set (§2.5).
   const split: Split | undefined =
-    readings.unaskedSplit === "chain" && aggregateBy === undefined && sortedChains.length > 0
+    (readings.unaskedSplit === "chain" || everyChain) &&
+    aggregateBy === undefined &&
+    sortedChains.length > 0
       ? {
           member: "chain",
           splits: (m) => m.byChain,
           keys: sortedChains,
           table: dataset.chainTable(project.id),
+          ...(everyChain ? { ignoresFilter: true as const } : {}),
         }
       : undefined;
   const rowsOf = (d: number, date: number): Record<string, WireValue>[] => {
@@ -105,7 +110,7 @@ export function getProductMetrics(ctx: HandlerContext): Envelope {
         continue;
       }
       let chainShare = 1;
-      if (chains && metric.byChain) {
+      if (chains && metric.byChain && !split?.ignoresFilter) {
         chainShare = 0;
         for (const chain of chainSet)
           chainShare += dataset.productChainShare(project.id, product.id, chain, d);

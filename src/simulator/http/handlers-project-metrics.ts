@@ -91,18 +91,28 @@ export function getProjectMetrics(ctx: HandlerContext): Envelope {
   const productTable = dataset.productTable(project.id);
 
   /** Scale factor of a metric's project total on day d for the chosen slice. */
-  const factor = (m: MetricDef, d: number, chain?: string, product?: string): number => {
+  const factor = (
+    m: MetricDef,
+    d: number,
+    chain?: string,
+    product?: string,
+    unfiltered = false
+  ): number => {
     let f = 1;
     if (m.byChain && chain !== undefined) f *= shareAt(chainTable, chain, d);
-    else if (m.byChain && chainSet) f *= sharesSum(chainTable, chainSet, d);
+    else if (m.byChain && chainSet && !unfiltered) f *= sharesSum(chainTable, chainSet, d);
     if (m.byProduct && product !== undefined) f *= shareAt(productTable, product, d);
     else if (m.byProduct && products) f *= sharesSum(productTable, products, d);
     return f;
   };
 
+  // every_chain: a service that ignores chain_ids answers a chain breakdown with every chain.
+  const everyChain = readings.unaskedSplit === "every_chain";
   const keys: (string | undefined)[] =
     aggregateBy === "chain"
-      ? (chainSet ?? project.chains)
+      ? everyChain
+        ? project.chains
+        : (chainSet ?? project.chains)
       : aggregateBy === "product_id"
         ? (products ?? project.products.map((p) => p.id))
         : [undefined];
@@ -113,11 +123,20 @@ export function getProjectMetrics(ctx: HandlerContext): Envelope {
     aggregateBy === undefined ? splitOf(readings, dataset, project, chainSet, products) : undefined;
 
   /** A metric's value on day d for the slice (NaN: no value). */
-  const valueOf = (s: (typeof series)[number], d: number, chain?: string, product?: string) => {
-    const f = factor(s.metric, d, chain, product);
+  const valueOf = (
+    s: (typeof series)[number],
+    d: number,
+    chain?: string,
+    product?: string,
+    unfiltered = false
+  ) => {
+    const f = factor(s.metric, d, chain, product, unfiltered);
     const v = f > 0 ? valueAt(s.series, d) * f : NaN;
     return s.metric.integer && f !== 1 ? Math.round(v) : v;
   };
+  /** A value as sent: a number (or numeric string), or the text the service sends unreadable that day. */
+  const sent = (s: (typeof series)[number], d: number, v: number): WireValue =>
+    dataset.unreadable(project.id, s.metric.id, d, v) ?? wireValue(v, s.asString);
   const head = (d: number): Record<string, WireValue> => ({
     timestamp: wireDay(d, readings),
     project_name: project.name,
@@ -133,16 +152,22 @@ export function getProjectMetrics(ctx: HandlerContext): Envelope {
       const out: Record<string, WireValue>[] = [];
       if (others.length > 0) {
         const row = head(d);
-        for (const s of others) row[s.metric.id] = wireValue(valueOf(s, d), s.asString);
+        for (const s of others) row[s.metric.id] = sent(s, d, valueOf(s, d));
         out.push(row);
       }
       if (splitting.length === 0) return out;
       const byKey = splitting.map((s) =>
-        parts(valueOf(s, d), split, splitKeys, d, s.metric.integer)
+        parts(
+          valueOf(s, d, undefined, undefined, split.ignoresFilter),
+          split,
+          splitKeys,
+          d,
+          s.metric.integer
+        )
       );
       splitKeys.forEach((key, k) => {
         const row: Record<string, WireValue> = { ...head(d), [split.member]: key };
-        splitting.forEach((s, i) => (row[s.metric.id] = wireValue(byKey[i][k], s.asString)));
+        splitting.forEach((s, i) => (row[s.metric.id] = sent(s, d, byKey[i][k])));
         out.push(row);
       });
       return out;
@@ -157,8 +182,7 @@ export function getProjectMetrics(ctx: HandlerContext): Envelope {
       const row = head(d);
       if (chain !== undefined) row.chain = chain;
       if (product !== undefined && productMember) row[productMember] = product;
-      for (const s of series)
-        row[s.metric.id] = wireValue(valueOf(s, d, chain, product), s.asString);
+      for (const s of series) row[s.metric.id] = sent(s, d, valueOf(s, d, chain, product));
       out.push(row);
     }
     return out;

@@ -117,11 +117,16 @@ export function getFinancialStatement(ctx: HandlerContext): Envelope {
   const project = requireProject(ctx, ctx.params[0]);
   const granularity = ctx.query.oneOf("timestamp_granularity", GRANULARITIES) ?? "quarter";
   const interval = ctx.query.oneOf("interval", INTERVALS) ?? "1y";
+  const { readings } = ctx.knobs;
+  const weekStart = readings.statementWeeks === "sunday" ? "sunday" : "monday";
   return envelope(
-    ctx.dataset.statement(project.id, granularity, interval).map((row) => {
+    ctx.dataset.statement(project.id, granularity, interval, { weekStart }).map((row) => {
       const asString = asText(ctx, project.id, row.metricId);
+      // The statementDates reading dates a row by its period's first or last day; a quirk the other one.
+      const byEnd = (readings.statementDates === "end") !== (row.datedBy === "end");
+      const dated = (byEnd ? row.end : row.timestamp).slice(0, 10);
       return {
-        timestamp: wireDay(day(row.timestamp.slice(0, 10)), ctx.knobs.readings),
+        timestamp: wireDay(day(dated), readings),
         timestamp_label_heading: row.heading,
         timestamp_label_subheading: row.subheading,
         timestamp_granularity: row.granularity,
@@ -179,8 +184,10 @@ export function getMetricsBreakdown(ctx: HandlerContext): Envelope {
           from,
           to
         );
+  // breakdownRepeats "twice": every row sent twice, identical (beyond the interface).
+  const sent = readings.breakdownRepeats === "twice" ? rows.flatMap((r) => [r, r]) : rows;
   return envelope(
-    rows.map((row) => {
+    sent.map((row) => {
       const value = nullableNumber(row.value, asText(ctx, row.projectId, metric.id));
       const name = names.get(row.projectId) ?? row.projectId;
       if (readings.breakdownRows === "names")

@@ -85,8 +85,11 @@ const START_END_DATE = ["start_date", "end_date"];
 
 /** The names the date parameters go by, as the readings say (§4.14: which names are accepted where). */
 function dateParameters(marker: string, readings: Readings): string[] {
-  if (marker === DATES)
-    return readings.dateNames === "both" ? [...START_END, ...START_END_DATE] : START_END;
+  if (marker === DATES) {
+    if (readings.dateNames === "usage") return START_END_DATE;
+    if (readings.dateNames === "both") return [...START_END, ...START_END_DATE];
+    return START_END;
+  }
   if (marker === BREAKDOWN_DATES) {
     if (readings.breakdownDates === "start") return START_END;
     if (readings.breakdownDates === "both") return [...START_END, ...START_END_DATE];

@@ -5,6 +5,9 @@
  *
  * Integer metrics are split into whole parts (the remainder goes to the last part) and every split's last
  * part is the total minus the others, so the parts re-add to the total.
+ *
+ * `every_chain` is a service that ignores a chain filter and answers with a row per chain of the project,
+ * each labelled with its chain: the parts of the unfiltered total, the asked chains' among them.
  */
 import type { DemoDataset, ProjectInfo } from "../data/dataset";
 import type { MetricDef } from "../data/metrics-catalog";
@@ -18,6 +21,8 @@ export interface Split {
   splits: (m: MetricDef) => boolean;
   keys: readonly string[];
   table: ShareTable;
+  /** The filter asked (chain_ids) is ignored: the parts split the project's whole total. */
+  ignoresFilter?: true;
 }
 
 /** How a project's rows split under the reading, or undefined when they do not. */
@@ -30,6 +35,16 @@ export function splitOf(
 ): Split | undefined {
   const member = readings.unaskedSplit;
   if (member === "none") return undefined;
+  if (member === "every_chain") {
+    if (project.chains.length === 0) return undefined;
+    return {
+      member: "chain",
+      splits: (m) => m.byChain,
+      keys: [...project.chains].sort(),
+      table: dataset.chainTable(project.id),
+      ignoresFilter: true,
+    };
+  }
   if (member === "chain") {
     const keys = chains ?? project.chains;
     if (keys.length === 0) return undefined;

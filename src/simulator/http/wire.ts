@@ -2,7 +2,8 @@
 import type { Readings } from "../readings";
 import { dayToDate, dayToIso, daysFromCivil } from "../util/days";
 
-export type WireValue = number | string | null;
+/** A value on the wire; a boolean only where the service sends a day unreadable (dataset UNREADABLE_VALUES). */
+export type WireValue = number | string | boolean | null;
 
 export type ErrorEntry =
   | { code: "NOT_FOUND"; field: string; value: string }

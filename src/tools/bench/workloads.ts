@@ -64,8 +64,8 @@ export function largeProjects(count = LARGE_UNIVERSE): string[] {
 }
 
 /**
- * One project id per sheet row. The demo dataset has 49 projects; a sheet of more rows repeats the first
- * ones (a "top projects" block under the full list), as models do. Distinct ids: min(rows, 49).
+ * One project id per sheet row. The demo dataset has 51 projects; a sheet of more rows repeats the first
+ * ones (a "top projects" block under the full list), as models do. Distinct ids: min(rows, 51).
  */
 export function sheetProjects(rows: number): string[] {
   const ids = dataset.projects.map((p) => p.id);

@@ -28,7 +28,7 @@ export const FUNCTIONS = {
   SECTOR: { fn: fns.sector_ as Fn, arity: 1 },
   AGGREGATION: { fn: fns.aggregation_ as Fn, arity: 3 },
   AGGREGATIONS: { fn: fns.aggregations_ as Fn, arity: 2 },
-  BREAKDOWN: { fn: fns.breakdown_ as Fn, arity: 4 },
+  BREAKDOWN: { fn: fns.breakdown_ as Fn, arity: 5 },
 } as const;
 
 export type FunctionName = keyof typeof FUNCTIONS;
