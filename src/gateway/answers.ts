@@ -1,33 +1,53 @@
 /**
  * How a caller's request is answered: from the shared store when it holds what the answer is made of, else by
- * fetching it once for everybody. For each need (a series and its days, or a whole answer):
+ * fetching what is missing once for everybody. For each request:
  *
- *  1. read it (this process's memory first, then the store every process shares);
- *  2. if it is missing, take its lock (several at once, atomically): the process that gets it fetches, every
- *     other caller (in any process) waits for the lock's release notice and reads the store again;
- *  3. needs locked by this process within a short window (10 ms) are fetched together: one upstream request per
- *     form, path, options and range, its members sorted and chunked as the client chunks them;
- *  4. the answer is split per series, merged into the store, the locks released (the notice wakes the waiters);
- *  5. a fetch that failed is marked for a few seconds, so that waiters fail over to what they had (stale-if-error)
- *     or report the failure rather than asking the service again, one after the other.
+ *  1. read its needs (series and their days, or a whole answer): this process's copy, then the shared store;
+ *  2. what is missing and not covered by a fetch under way (a lock names the days its fetch covers) is queued as
+ *     the caller's demand, in the caller's turn (fair-queue.ts); nothing is locked while it waits;
+ *  3. when its turn comes, the demand (with the same-shaped demands of others, which ride along) takes a slot of
+ *     the shared budget, then locks its needs (several at once, atomically), reads the store again, and fetches
+ *     what is still missing in ONE upstream request, as the caller asked it (never split because part of it is
+ *     being fetched over other days: that split is what made 12 analysts cost more than one);
+ *  4. the answer is split per series and merged into the store (compare-and-set on each entry's revision, so two
+ *     fetches of one series over different days both stay), the locks released (the notice wakes every waiter,
+ *     in any process);
+ *  5. a failure is remembered a few seconds for that request and that key only, so the same request is not asked
+ *     again by each of its callers in turn, and nobody else's request fails with it.
  *
- * A caller is held at most `holdMs` (below the client's 30 s per attempt): past it the answer is the previous one
- * (stale) or 503 with Retry-After, and the fetch goes on for the retry to find.
+ * A caller is held at most HOLD_MS (below the client's 30 s per attempt): past it the answer is the previous one
+ * (stale) or 503 with Retry-After, and the demand stays queued a while for the retry to find. A caller that hangs
+ * up takes its demand with it (when nobody else waits for it).
  */
 import { LRUCache } from "lru-cache";
 import {
   CryptometricsError,
   DEFAULT_LIMITS,
-  realTimers,
+  chunkIds,
+  formatDay,
+  isRetryableKind,
   type ErrorKind,
-  type Timers,
+  type Finished,
+  type WireEnvelope,
 } from "../client";
-import { formatDay } from "../client";
-import type { WireEnvelope } from "../client";
-import { chunkIds } from "../client";
 import { DEFAULT_CACHE_POLICY } from "../engine/cache-policy";
 import type { Ask, QueryValue, SeriesAsk } from "./ask";
+import {
+  FAILURE_TTL_MS,
+  HOLD_MS,
+  LOCAL_CACHE_BYTES,
+  LOCK_TTL_MS,
+  MAX_ENTRY_BYTES,
+  MAX_LOCK_HOLD_MS,
+  UPSTREAM_ATTEMPTS,
+  UPSTREAM_CONCURRENCY,
+  WAIT_POLL_MS,
+} from "./bounds";
+import type { Budget } from "./budget";
+import { repeat, type GatewayClock } from "./clock";
 import { GatewayError } from "./errors";
+import { FairQueue, type Demand, type DemandResult, type Ticket } from "./fair-queue";
+import type { Integrity } from "./integrity";
 import type { SeriesForm } from "./operations";
 import { composeAnswer } from "./series/compose";
 import {
@@ -44,8 +64,8 @@ import {
   type SeriesSnapshot,
 } from "./series/entry";
 import { splitAnswer, type SeriesRequest } from "./series/split";
-import type { Store } from "./store/store";
-import type { Upstream } from "./upstream";
+import { lockValue, type LockHolder, type Store, type Stored } from "./store/store";
+import { Upstream, type UpstreamAnswer, type UpstreamRequest } from "./upstream";
 import {
   expiryOf,
   freshWhole,
@@ -64,89 +84,94 @@ export interface Served {
   /** When the oldest part of the answer was fetched. */
   fetchedAt: number;
   how: HowServed;
-  /** Set when the answer is an earlier one, because fetching afresh failed. */
-  staleReason?: string;
-  /** Upstream requests this caller's needs caused (0 on a hit or a joined fetch). */
-  upstream: number;
+}
+
+/** Whether `bytes` more of a user's answers may be kept today (see bounds.ts, MAX_USER_CACHE_BYTES_PER_DAY). */
+export interface ByteAllowance {
+  charge(user: string, bytes: number): Promise<boolean>;
 }
 
 export interface AnswersOptions {
   store: Store;
   upstream: Upstream;
+  budget: Budget;
+  integrity: Integrity;
+  clock: GatewayClock;
   /** This process, in lock owners (with a sequence number per fetch). */
   processId: string;
-  now?: () => number;
-  timers?: Timers;
-  /**
-   * How long needs locked by this process wait for others before they are fetched together. 10 ms: a team's
-   * requests for one model arrive within milliseconds of each other at each process.
-   */
-  windowMs?: number;
+  /** The lane's own namespace: failure marks are per key even when answers are shared across keys. */
+  failureNamespace: string;
+  allowance: ByteAllowance;
+  /** The rate window: backoffs of retried requests are parts of it (so they scale with a faster minute). */
+  windowMs: number;
+  holdMs?: number;
+  lockTtlMs?: number;
+  failureTtlMs?: number;
+  waitPollMs?: number;
+  maxEntryBytes?: number;
   /** Ids per upstream request (the client's chunk size, 50). */
   maxIdsPerRequest?: number;
   /** Longest upstream URL (the client's, 2,000 characters). */
   maxUrlLength?: number;
-  /** A lock outlives a dead owner by at most this; renewed every third of it while its fetch goes on. */
-  lockTtlMs?: number;
-  /** How long a failed fetch answers for its needs instead of a new one. */
-  failureTtlMs?: number;
-  /** A waiter checks again at least this often (a release notice lost in a reconnection). */
-  waitPollMs?: number;
-  /** The longest a caller is held (see the module comment). */
-  holdMs?: number;
-  /** Data points of series kept in this process's memory. */
-  maxMemoryRecords?: number;
-  /** Called once per upstream request the needs of a caller caused. */
-  onFetch?: (form: string) => void;
+  concurrency?: number;
+  /** Told each time an upstream request starts, with whose turn it is. */
+  onUpstream?: (user: string) => void;
+  /** Told of what is worth a log line (a failure's cause, an answer too large to keep). */
+  log?: (level: "info" | "warn", fields: Record<string, unknown>, message: string) => void;
 }
 
-/** 6 s (renewed every 2 s while a fetch goes on): a dead process's locks hold its needs back no longer. */
-const LOCK_TTL_MS = 6_000;
-/** 5 s: within a client's first retries, so a failing need is asked again once per few seconds, not per caller. */
-const FAILURE_TTL_MS = 5_000;
-/** 25 s: below the client's 30 s per attempt, so the caller hears "try again" rather than timing out. */
-const HOLD_MS = 25_000;
+/** A demand's work; `account`: whose usage its upstream requests count as (the caller's identity). */
+type Job =
+  | { kind: "series"; ask: SeriesAsk; whole: Ask; needs: Need[]; account: string }
+  | { kind: "whole"; ask: Ask; account: string };
 
-interface Item {
-  need: Need;
-  ask: SeriesAsk;
-  owner: string;
-  user: string;
-  /** Called with the number of the upstream request that brought the need. */
-  resolve: (request: number) => void;
-  reject: (error: unknown) => void;
+interface Result extends DemandResult {
+  series?: Map<string, SeriesEntry>;
+  whole?: WholeEntry;
 }
 
 interface Failure {
-  kind: ErrorKind;
-  message: string;
+  kind?: ErrorKind;
   status?: number;
   retryAfterMs?: number;
+  /** A GatewayError's own (fixed) text and status. */
+  gateway?: { status: number; message: string; retryAfterSeconds?: number };
 }
 
 function encodeFailure(error: unknown): string {
   const f: Failure =
-    error instanceof CryptometricsError
+    error instanceof GatewayError
       ? {
-          kind: error.kind,
-          message: error.message,
-          ...(error.status === undefined ? {} : { status: error.status }),
-          ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+          gateway: {
+            status: error.status,
+            message: error.message,
+            ...(error.retryAfterSeconds === undefined
+              ? {}
+              : { retryAfterSeconds: error.retryAfterSeconds }),
+          },
         }
-      : { kind: "malformed-response", message: "the gateway could not use the service's answer" };
+      : error instanceof CryptometricsError
+        ? {
+            kind: error.kind,
+            ...(error.status === undefined ? {} : { status: error.status }),
+            ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+          }
+        : { kind: "malformed-response" };
   return JSON.stringify(f);
 }
 
-function decodeFailure(text: string): CryptometricsError {
+function decodeFailure(text: string): Error {
   try {
     const f = JSON.parse(text) as Failure;
-    return new CryptometricsError(f.kind, f.message, {
+    if (f.gateway)
+      return new GatewayError(f.gateway.status, f.gateway.message, f.gateway.retryAfterSeconds);
+    return new CryptometricsError(f.kind ?? "server", "an earlier fetch of this request failed", {
       operation: "gateway",
       ...(f.status === undefined ? {} : { status: f.status }),
       ...(f.retryAfterMs === undefined ? {} : { retryAfterMs: f.retryAfterMs }),
     });
   } catch {
-    return new CryptometricsError("server", "an earlier fetch of this failed", {
+    return new CryptometricsError("server", "an earlier fetch of this request failed", {
       operation: "gateway",
     });
   }
@@ -186,152 +211,274 @@ export function needsOf(ask: SeriesAsk): Need[] {
   }));
 }
 
+/** Demands of one group can go as one request: the form, path, options and days. */
+function seriesGroup(ask: SeriesAsk): string {
+  return JSON.stringify([
+    ask.form,
+    ask.projectId,
+    ask.productId,
+    ask.metricId,
+    ask.variant.key,
+    bound(ask.start, OPEN_START),
+    bound(ask.end, OPEN_END),
+  ]);
+}
+
+/** Whether a fetch under way (its lock) will answer the need: the same days or more. */
+function covers(holder: LockHolder | undefined, need: { start: number; end: number }): boolean {
+  return holder !== undefined && holder.start <= need.start && need.end <= holder.end;
+}
+
 /** Extends the lifetime of a store entry: fresh until its expiry, then a week's fallback. */
 function storeTtl(expiresAt: number, now: number): number {
   return Math.max(1_000, expiresAt - now) + DEFAULT_CACHE_POLICY.maxStaleMs;
 }
 
+const WHOLE_RANGE = { start: OPEN_START, end: OPEN_END };
+
 export class Answers {
   private readonly now: () => number;
-  private readonly timers: Timers;
-  private readonly windowMs: number;
-  private readonly maxIds: number;
-  private readonly maxUrl: number;
+  private readonly holdMs: number;
   private readonly lockTtlMs: number;
   private readonly failureTtlMs: number;
   private readonly waitPollMs: number;
-  private readonly holdMs: number;
-  private readonly series: LRUCache<string, SeriesEntry>;
-  private readonly wholes: LRUCache<string, WholeEntry>;
-  private pending: Item[] = [];
-  private flushTimer: unknown;
-  private sequence = 0;
-  /** Locks held by fetches under way: owner -> keys (renewed until released). */
-  private readonly held = new Map<string, Set<string>>();
-  private readonly renewTimer: NodeJS.Timeout;
+  private readonly maxEntryBytes: number;
+  private readonly maxIds: number;
+  private readonly maxUrl: number;
+  private readonly concurrency: number;
+  readonly queue: FairQueue<Job>;
+  /** Parsed copies of what this process read or wrote, bounded by bytes. */
+  private readonly local: LRUCache<string, { entry: SeriesEntry | WholeEntry; bytes: number }>;
   private readonly waiters = new Map<string, Set<() => void>>();
+  /** Locks held by fetches under way: value -> keys and since when (renewed until released, or too long). */
+  private readonly held = new Map<string, { keys: Set<string>; since: number }>();
+  private readonly stopRenewing: () => void;
   private readonly stopListening: () => void;
+  private sequence = 0;
+  private inFlight = 0;
+  private pumping = false;
+  private closed = false;
 
   constructor(private readonly options: AnswersOptions) {
-    this.now = options.now ?? Date.now;
-    this.timers = options.timers ?? realTimers;
-    this.windowMs = options.windowMs ?? 10;
-    this.maxIds = options.maxIdsPerRequest ?? DEFAULT_LIMITS.maxIdsPerRequest;
-    this.maxUrl = options.maxUrlLength ?? 2_000;
+    this.now = options.clock.now;
+    this.holdMs = options.holdMs ?? HOLD_MS;
     this.lockTtlMs = options.lockTtlMs ?? LOCK_TTL_MS;
     this.failureTtlMs = options.failureTtlMs ?? FAILURE_TTL_MS;
-    this.waitPollMs = options.waitPollMs ?? 1_000;
-    this.holdMs = options.holdMs ?? HOLD_MS;
-    this.series = new LRUCache<string, SeriesEntry>({
-      maxSize: options.maxMemoryRecords ?? 2_000_000,
-      sizeCalculation: (e) => 1 + e.cur.records.length + (e.prev?.records.length ?? 0),
+    this.waitPollMs = options.waitPollMs ?? WAIT_POLL_MS;
+    this.maxEntryBytes = options.maxEntryBytes ?? MAX_ENTRY_BYTES;
+    this.maxIds = options.maxIdsPerRequest ?? DEFAULT_LIMITS.maxIdsPerRequest;
+    this.maxUrl = options.maxUrlLength ?? DEFAULT_LIMITS.maxUrlLength;
+    this.concurrency = options.concurrency ?? UPSTREAM_CONCURRENCY;
+    this.queue = new FairQueue<Job>({ now: this.now, onQueued: () => this.pump() });
+    this.local = new LRUCache({
+      maxSize: LOCAL_CACHE_BYTES,
+      maxEntrySize: this.maxEntryBytes * 2,
+      sizeCalculation: (v) => v.bytes,
     });
-    this.wholes = new LRUCache<string, WholeEntry>({ max: 20_000 });
     this.stopListening = options.store.onReleased((keys) => this.wake(keys));
-    this.renewTimer = setInterval(() => void this.renew(), Math.max(50, this.lockTtlMs / 3));
-    this.renewTimer.unref();
+    this.stopRenewing = repeat(options.clock.timers, Math.max(50, this.lockTtlMs / 3), () =>
+      this.renew()
+    );
   }
 
+  /** Stops taking demands: those queued are answered "cancelled"; fetches under way end on their own. */
   close(): void {
-    clearInterval(this.renewTimer);
+    this.closed = true;
+    this.stopRenewing();
     this.stopListening();
-    if (this.flushTimer !== undefined) this.timers.clearTimeout(this.flushTimer);
+    this.queue.clear(
+      new CryptometricsError("cancelled", "the team gateway is stopping", { operation: "gateway" })
+    );
+    for (const set of this.waiters.values()) for (const wake of [...set]) wake();
+    this.waiters.clear();
   }
 
-  /** Fetches waiting for their window or under way (the queue-depth gauge adds the scheduler's). */
+  /** Fetches waiting for their turn or under way (the queue-depth gauge). */
   get pendingFetches(): number {
-    return this.pending.length;
+    return this.queue.queued + this.inFlight;
   }
 
-  async serve(ask: Ask, user: string): Promise<Served> {
-    return ask.series ? this.serveSeries(ask.series, user) : this.serveWhole(ask, user);
+  /** Locks this process holds for fetches under way. */
+  get locksHeld(): number {
+    let n = 0;
+    for (const h of this.held.values()) n += h.keys.size;
+    return n;
   }
 
-  // ---- series ----
+  /**
+   * Answers one request for `user` (the person whose turn it takes; `account`, whose usage it counts as, the
+   * user by default); `signal` aborts when the caller hangs up.
+   */
+  serve(ask: Ask, user: string, signal?: AbortSignal, account = user): Promise<Served> {
+    return ask.series
+      ? this.serveSeries(ask, ask.series, user, account, signal)
+      : this.serveWhole(ask, user, account, signal);
+  }
 
-  private async readSeries(needs: readonly Need[]): Promise<Array<SeriesEntry | undefined>> {
+  private failureKey(ask: Ask): string {
+    return `${this.options.failureNamespace}\n${ask.key}`;
+  }
+
+  // ---- reading ----
+
+  private openSeries(key: string, stored: Stored | undefined): SeriesEntry | undefined {
+    return readEntry(this.options.integrity.open(key, stored?.text), key);
+  }
+
+  private openWhole(key: string, stored: Stored | undefined): WholeEntry | undefined {
+    return readWhole(this.options.integrity.open(key, stored?.text), key);
+  }
+
+  private remember(key: string, entry: SeriesEntry | WholeEntry, bytes: number): void {
+    this.local.set(key, { entry, bytes });
+  }
+
+  private async readSeries(
+    needs: readonly Need[],
+    given?: ReadonlyMap<string, SeriesEntry>
+  ): Promise<Array<SeriesEntry | undefined>> {
     const now = this.now();
-    const entries = needs.map((n) => this.series.get(n.key));
+    const entries = needs.map(
+      (n) => given?.get(n.key) ?? (this.local.get(n.key)?.entry as SeriesEntry | undefined)
+    );
     const missing = needs
       .map((n, i) => (freshFor(entries[i], n, now) ? -1 : i))
       .filter((i) => i >= 0);
     if (missing.length === 0) return entries;
-    const texts = await this.options.store.read(missing.map((i) => needs[i].key));
+    const stored = await this.options.store.read(missing.map((i) => needs[i].key));
     missing.forEach((i, j) => {
-      const stored = readEntry(texts[j], needs[i].key);
-      if (stored && (!entries[i] || stored.cur.fetchedAt >= entries[i].cur.fetchedAt)) {
-        entries[i] = stored;
-        this.series.set(needs[i].key, stored);
+      const entry = this.openSeries(needs[i].key, stored[j]);
+      if (
+        entry &&
+        (!entries[i] || freshFor(entry, needs[i], now) || !freshFor(entries[i], needs[i], now))
+      ) {
+        entries[i] = entry;
+        this.remember(needs[i].key, entry, 2 * (stored[j]?.text.length ?? 0));
       }
     });
     return entries;
   }
 
-  private async serveSeries(ask: SeriesAsk, user: string): Promise<Served> {
+  private async readWholeEntry(key: string, given?: WholeEntry): Promise<WholeEntry | undefined> {
+    const cached = given ?? (this.local.get(key)?.entry as WholeEntry | undefined);
+    if (freshWhole(cached, this.now())) return cached;
+    const [stored] = await this.options.store.read([key]);
+    const entry = this.openWhole(key, stored);
+    if (entry && (!cached || entry.cur.fetchedAt >= cached.cur.fetchedAt)) {
+      this.remember(key, entry, 2 * (stored?.text.length ?? 0));
+      return entry;
+    }
+    return cached;
+  }
+
+  // ---- serving ----
+
+  private async serveSeries(
+    whole: Ask,
+    ask: SeriesAsk,
+    user: string,
+    account: string,
+    signal?: AbortSignal
+  ): Promise<Served> {
     const needs = needsOf(ask);
     const holdUntil = this.now() + this.holdMs;
+    const given = new Map<string, SeriesEntry>();
     let how: HowServed = "hit";
-    let upstream = 0;
-    for (;;) {
-      const entries = await this.readSeries(needs);
-      const now = this.now();
-      const snapshots = new Map<string, SeriesSnapshot>();
-      const missing: Need[] = [];
-      needs.forEach((need, i) => {
-        const s = freshFor(entries[i], need, now);
-        if (s) snapshots.set(need.member, s);
-        else missing.push(need);
-      });
-      if (missing.length === 0) return this.composed(ask, snapshots, how, upstream);
-      const keys = missing.map((n) => n.key);
-      const failed = (await this.options.store.failures(keys)).find((f) => f !== undefined);
-      if (failed !== undefined) return this.staleSeries(ask, needs, entries, decodeFailure(failed));
-      if (now >= holdUntil) return this.staleSeries(ask, needs, entries, this.holdError());
-      const owner = `${this.options.processId}:${++this.sequence}`;
-      const taken = await this.options.store.lock(keys, owner, this.lockTtlMs);
-      const theirs = missing.filter((n) => !taken.has(n.key));
-      let mine = missing.filter((n) => taken.has(n.key));
-      if (mine.length > 0) {
-        // Read again once locked: a fetch that ended between the read above and the lock stored its answer
-        // before letting go of the lock, so what is still missing now is really this caller's to fetch.
-        const again = await this.readSeries(mine);
-        const later = this.now();
-        const done = mine.filter((n, i) => freshFor(again[i], n, later));
-        if (done.length > 0) {
-          await this.options.store
-            .release(
-              done.map((n) => n.key),
-              owner
-            )
-            .catch(() => undefined);
-          mine = mine.filter((n) => !done.includes(n));
+    let ticket: Ticket<Job> | undefined;
+    try {
+      for (;;) {
+        const entries = await this.readSeries(needs, given);
+        const now = this.now();
+        const snapshots = new Map<string, SeriesSnapshot>();
+        const missing: Need[] = [];
+        needs.forEach((need, i) => {
+          const s = freshFor(entries[i], need, now);
+          if (s) snapshots.set(need.member, s);
+          else missing.push(need);
+        });
+        if (missing.length === 0) return this.composed(ask, snapshots, how);
+        const failed = await this.options.store.failure(this.failureKey(whole));
+        if (failed !== undefined)
+          return this.staleSeries(ask, needs, entries, decodeFailure(failed));
+        if (now >= holdUntil || this.closed)
+          return this.staleSeries(ask, needs, entries, this.holdError());
+        const holders = await this.options.store.holders(missing.map((n) => n.key));
+        const uncovered = missing.filter((n, i) => !covers(holders[i], n));
+        if (uncovered.length > 0 && !ticket) {
+          ticket = this.queue.join(user, whole.key, seriesGroup(ask), uncovered.length, () => ({
+            kind: "series",
+            ask,
+            whole,
+            needs: uncovered,
+            account,
+          }));
         }
+        const outcome = await this.waitFor(
+          ticket,
+          missing.map((n) => n.key),
+          holdUntil,
+          signal
+        );
+        if (outcome.error !== undefined)
+          return this.staleSeries(ask, needs, await this.readSeries(needs, given), outcome.error);
+        if (outcome.result) {
+          ticket?.leave(false);
+          ticket = undefined;
+          for (const [key, entry] of outcome.result.series ?? []) given.set(key, entry);
+          if (outcome.result.fetched) how = "fetched";
+        }
+        if (how === "hit") how = "joined";
+        if (signal?.aborted) throw this.holdError();
       }
-      if (mine.length > 0) how = "fetched";
-      else if (how === "hit") how = "joined";
-      const waits: Array<Promise<unknown>> = [];
-      if (mine.length > 0) {
-        const fetched = this.enqueue(mine, ask, owner, user);
-        // The fetch goes on after a caller stops waiting (held too long): its failure is handled there.
-        fetched.catch(() => undefined);
-        waits.push(fetched.then((n) => (upstream += n)));
-      }
-      if (theirs.length > 0) waits.push(this.released(theirs.map((n) => n.key)));
-      try {
-        await this.within(Promise.all(waits), holdUntil);
-      } catch (error) {
-        return this.staleSeries(ask, needs, await this.readSeries(needs), error);
-      }
+    } finally {
+      ticket?.leave(signal?.aborted === true);
     }
   }
 
-  private composed(
-    ask: SeriesAsk,
-    snapshots: Map<string, SeriesSnapshot>,
-    how: HowServed,
-    upstream: number,
-    staleReason?: string
-  ): Served {
+  private async serveWhole(
+    ask: Ask,
+    user: string,
+    account: string,
+    signal?: AbortSignal
+  ): Promise<Served> {
+    const holdUntil = this.now() + this.holdMs;
+    let given: WholeEntry | undefined;
+    let how: HowServed = "hit";
+    let ticket: Ticket<Job> | undefined;
+    try {
+      for (;;) {
+        const entry = await this.readWholeEntry(ask.key, given);
+        const fresh = freshWhole(entry, this.now());
+        if (fresh)
+          return { body: fresh.body, simulated: fresh.simulated, fetchedAt: fresh.fetchedAt, how };
+        const failed = await this.options.store.failure(this.failureKey(ask));
+        if (failed !== undefined) return this.staleOf(entry, decodeFailure(failed));
+        if (this.now() >= holdUntil || this.closed) return this.staleOf(entry, this.holdError());
+        const [holder] = await this.options.store.holders([ask.key]);
+        if (!holder && !ticket)
+          ticket = this.queue.join(user, ask.key, `whole\n${ask.key}`, 1, () => ({
+            kind: "whole",
+            ask,
+            account,
+          }));
+        const outcome = await this.waitFor(ticket, [ask.key], holdUntil, signal);
+        if (outcome.error !== undefined)
+          return this.staleOf(await this.readWholeEntry(ask.key, given), outcome.error);
+        if (outcome.result) {
+          ticket?.leave(false);
+          ticket = undefined;
+          given = outcome.result.whole ?? given;
+          if (outcome.result.fetched) how = "fetched";
+        }
+        if (how === "hit") how = "joined";
+        if (signal?.aborted) throw this.holdError();
+      }
+    } finally {
+      ticket?.leave(signal?.aborted === true);
+    }
+  }
+
+  private composed(ask: SeriesAsk, snapshots: Map<string, SeriesSnapshot>, how: HowServed): Served {
     let simulated = false;
     let fetchedAt = Infinity;
     for (const s of snapshots.values()) {
@@ -343,8 +490,6 @@ export class Answers {
       simulated,
       fetchedAt: Number.isFinite(fetchedAt) ? fetchedAt : this.now(),
       how,
-      upstream,
-      ...(staleReason === undefined ? {} : { staleReason }),
     };
   }
 
@@ -364,78 +509,116 @@ export class Answers {
       if (!fresh) stale = true;
       if (s) snapshots.set(need.member, s);
     });
-    if (!stale) return this.composed(ask, snapshots, "fetched", 0);
+    if (!stale) return this.composed(ask, snapshots, "fetched");
     if (snapshots.size < needs.length) throw error;
-    return this.composed(ask, snapshots, "stale", 0, reasonOf(error));
+    return this.composed(ask, snapshots, "stale");
   }
 
-  /** Queues needs locked by this caller; resolves with the upstream requests they took once all are stored. */
-  private enqueue(
-    needs: readonly Need[],
-    ask: SeriesAsk,
-    owner: string,
-    user: string
-  ): Promise<number> {
-    this.held.set(owner, new Set(needs.map((n) => n.key)));
-    const done = needs.map(
-      (need) =>
-        new Promise<number>((resolve, reject) =>
-          this.pending.push({ need, ask, owner, user, resolve, reject })
-        )
+  private staleOf(entry: WholeEntry | undefined, error: unknown): Served {
+    const s = staleWhole(entry, this.now());
+    if (!s) throw error;
+    return { body: s.body, simulated: s.simulated, fetchedAt: s.fetchedAt, how: "stale" };
+  }
+
+  private holdError(): GatewayError {
+    return new GatewayError(
+      503,
+      "The service has not answered the team gateway yet (the team's requests are queued behind its rate limit); try again in a few seconds",
+      2
     );
-    if (this.flushTimer === undefined)
-      this.flushTimer = this.timers.setTimeout(() => this.flush(), this.windowMs);
-    return Promise.all(done).then((requests) => new Set(requests).size);
   }
 
-  /** Upstream requests sent by this process, numbered. */
-  private fetchCount = 0;
+  /**
+   * Until the caller's demand settles, one of `keys` is released (by any process), the poll interval passes,
+   * the hold ends or the caller hangs up.
+   */
+  private waitFor(
+    ticket: Ticket<Job> | undefined,
+    keys: readonly string[],
+    holdUntil: number,
+    signal?: AbortSignal
+  ): Promise<{ result?: Result; error?: unknown }> {
+    return new Promise<void>((resolve) => {
+      const { timers } = this.options.clock;
+      let done = false;
+      const wake = (): void => {
+        if (done) return;
+        done = true;
+        timers.clearTimeout(timer);
+        for (const key of keys) this.waiters.get(key)?.delete(wake);
+        signal?.removeEventListener("abort", wake);
+        resolve();
+      };
+      for (const key of keys) {
+        let set = this.waiters.get(key);
+        if (!set) this.waiters.set(key, (set = new Set()));
+        set.add(wake);
+      }
+      const timer = timers.setTimeout(
+        wake,
+        Math.max(0, Math.min(this.waitPollMs, holdUntil - this.now()))
+      );
+      signal?.addEventListener("abort", wake, { once: true });
+      ticket?.demand.settled.then(wake, wake);
+    }).then(() => {
+      // How the caller's demand ended, whatever woke the caller first (its own fetch releases its locks too).
+      const outcome = ticket?.demand.outcome;
+      if (!outcome) return {};
+      return "error" in outcome ? { error: outcome.error } : { result: outcome.result };
+    });
+  }
 
-  /** Sends what the window holds: one request per form, path, options and range (members chunked). */
-  private flush(): void {
-    this.flushTimer = undefined;
-    const items = this.pending;
-    this.pending = [];
-    const groups = new Map<string, Item[]>();
-    for (const item of items) {
-      const { ask, need } = item;
-      const gk = JSON.stringify([
-        ask.form,
-        ask.projectId,
-        ask.productId,
-        ask.metricId,
-        ask.variant.key,
-        need.start,
-        need.end,
-      ]);
-      let group = groups.get(gk);
-      if (!group) groups.set(gk, (group = []));
-      group.push(item);
+  private wake(keys: readonly string[]): void {
+    for (const key of keys) {
+      const set = this.waiters.get(key);
+      if (!set) continue;
+      this.waiters.delete(key);
+      for (const wake of [...set]) wake();
     }
-    for (const group of groups.values()) {
-      const members = [...new Set(group.map((i) => i.need.member))].sort();
-      const first = group[0];
-      const chunks =
-        chunkIds(members, this.maxIds, this.maxUrl, (chunk) =>
-          this.options.upstream.url(
-            seriesPath(first.ask.form, first.ask),
-            this.seriesQuery(first, chunk)
-          )
-        ) ?? members.map((m) => [m]);
-      for (const chunk of chunks) {
-        const inChunk = new Set(chunk);
-        void this.fetchChunk(
-          first,
-          chunk,
-          group.filter((i) => inChunk.has(i.need.member))
-        );
+  }
+
+  // ---- fetching ----
+
+  private pump(): void {
+    if (this.pumping || this.closed) return;
+    this.pumping = true;
+    void this.dispatchAll().finally(() => {
+      this.pumping = false;
+      if (!this.closed && this.inFlight < this.concurrency && this.queue.queued > 0) this.pump();
+    });
+  }
+
+  private async dispatchAll(): Promise<void> {
+    while (this.inFlight < this.concurrency && !this.closed) {
+      const batch = this.queue.next((taken, candidate) => this.fits(taken, candidate));
+      if (!batch) return;
+      try {
+        await this.dispatch(batch);
+      } catch (error) {
+        for (const d of batch) d.reject(error);
       }
     }
   }
 
+  /** Whether a same-group demand can ride in the batch's request (members of one request, URL length). */
+  private fits(batch: ReadonlyArray<Demand<Job>>, candidate: Demand<Job>): boolean {
+    const first = batch[0].payload;
+    const next = candidate.payload;
+    if (first.kind === "whole" || next.kind === "whole") return true;
+    const members = new Set<string>();
+    for (const d of [...batch, candidate])
+      if (d.payload.kind === "series") for (const n of d.payload.needs) members.add(n.member);
+    if (members.size > this.maxIds) return false;
+    return this.seriesUrl(first.ask, first.needs[0], [...members]).length <= this.maxUrl;
+  }
+
+  private seriesUrl(ask: SeriesAsk, need: Need, members: readonly string[]): string {
+    const request = this.seriesRequest(ask, need, members);
+    return this.options.upstream.url(request.segments, request.query);
+  }
+
   /** The query of a series request: the list, the caller's options, the range; in the interface's order. */
-  private seriesQuery(item: Item, members: readonly string[]): Array<[string, QueryValue]> {
-    const { ask, need } = item;
+  private seriesRequest(ask: SeriesAsk, need: Need, members: readonly string[]): UpstreamRequest {
     const list = ask.form === "metric" ? "project_ids" : "metric_ids";
     const options = new Map(ask.variant.params);
     const query: Array<[string, QueryValue]> = [[list, members]];
@@ -447,246 +630,363 @@ export class Answers {
     if (need.end !== OPEN_END) query.push(["end", formatDay(need.end)]);
     const bridged = options.get("assets_bridged");
     if (bridged !== undefined) query.push(["assets_bridged", bridged]);
-    return query;
+    return { segments: seriesPath(ask.form, ask), query };
   }
 
-  private async fetchChunk(first: Item, members: string[], items: readonly Item[]): Promise<void> {
-    const { ask, need } = first;
-    const keyOf = new Map(items.map((i) => [i.need.member, i.need.key]));
-    const keys = [...keyOf.values()];
-    const request: SeriesRequest = {
-      form: ask.form,
-      projectId: ask.projectId,
-      productId: ask.productId,
-      metricId: ask.metricId,
-      members,
-      start: need.start,
-      end: need.end,
-    };
-    try {
-      // The turn is the first caller's: whoever asked first in the window.
-      const answer = await this.options.upstream.get(
-        first.user,
-        seriesPath(ask.form, ask),
-        this.seriesQuery(first, members)
-      );
-      const number = ++this.fetchCount;
-      this.options.onFetch?.(ask.form);
-      const split = splitAnswer(request, answer.envelope, answer.simulated);
-      const stored = [...keyOf];
-      const texts = await this.options.store.read(stored.map(([, key]) => key));
-      const now = this.now();
-      await Promise.all(
-        stored.map(async ([member, key], i) => {
-          const got = split.get(member);
-          if (!got) return;
-          const entry = merge(readEntry(texts[i], key), key, got, now);
-          this.series.set(key, entry);
-          await this.options.store.write(
-            key,
-            writeEntry(entry),
-            storeTtl(entry.cur.expiresAt, now)
-          );
-        })
-      );
-      await this.releaseItems(items);
-      for (const item of items) item.resolve(number);
-    } catch (error) {
-      await this.options.store
-        .markFailed(keys, encodeFailure(error), this.failureTtlMs)
-        .catch(() => undefined);
-      await this.releaseItems(items);
-      for (const item of items) item.reject(error);
-    }
-  }
-
-  private async releaseItems(items: readonly Item[]): Promise<void> {
-    const byOwner = new Map<string, string[]>();
-    for (const item of items) {
-      const keys = byOwner.get(item.owner) ?? [];
-      keys.push(item.need.key);
-      byOwner.set(item.owner, keys);
-    }
-    for (const [owner, keys] of byOwner) {
-      const held = this.held.get(owner);
-      for (const key of keys) held?.delete(key);
-      if (held && held.size === 0) this.held.delete(owner);
-      await this.options.store.release(keys, owner).catch(() => undefined);
-      // This process's waiters hear it at once (the store's notice may take a round trip).
-      this.wake(keys);
-    }
-  }
-
-  // ---- whole answers ----
-
-  private async readWholeEntry(key: string): Promise<WholeEntry | undefined> {
-    const cached = this.wholes.get(key);
-    if (freshWhole(cached, this.now())) return cached;
-    const [text] = await this.options.store.read([key]);
-    const stored = readWhole(text, key);
-    if (stored && (!cached || stored.cur.fetchedAt >= cached.cur.fetchedAt)) {
-      this.wholes.set(key, stored);
-      return stored;
-    }
-    return cached;
-  }
-
-  private async serveWhole(ask: Ask, user: string): Promise<Served> {
-    const holdUntil = this.now() + this.holdMs;
-    let how: HowServed = "hit";
-    let upstream = 0;
-    for (;;) {
-      const entry = await this.readWholeEntry(ask.key);
-      const fresh = freshWhole(entry, this.now());
-      if (fresh)
-        return {
-          body: fresh.body,
-          simulated: fresh.simulated,
-          fetchedAt: fresh.fetchedAt,
-          how,
-          upstream,
-        };
-      const [failed] = await this.options.store.failures([ask.key]);
-      if (failed !== undefined) return this.staleOf(entry, decodeFailure(failed));
-      if (this.now() >= holdUntil) return this.staleOf(entry, this.holdError());
-      const owner = `${this.options.processId}:${++this.sequence}`;
-      const taken = await this.options.store.lock([ask.key], owner, this.lockTtlMs);
-      if (taken.has(ask.key) && freshWhole(await this.readWholeEntry(ask.key), this.now())) {
-        // Stored by a fetch that ended between the read above and the lock (see serveSeries).
-        await this.options.store.release([ask.key], owner).catch(() => undefined);
-        continue;
-      }
-      try {
-        if (taken.has(ask.key)) {
-          how = "fetched";
-          upstream++;
-          this.held.set(owner, new Set([ask.key]));
-          const fetched = this.fetchWhole(ask, user, owner);
-          fetched.catch(() => undefined);
-          await this.within(fetched, holdUntil);
-        } else {
-          if (how === "hit") how = "joined";
-          await this.within(this.released([ask.key]), holdUntil);
-        }
-      } catch (error) {
-        return this.staleOf(await this.readWholeEntry(ask.key), error);
-      }
-    }
-  }
-
-  private async fetchWhole(ask: Ask, user: string, owner: string): Promise<void> {
+  private wholeRequest(ask: Ask): UpstreamRequest {
     const segments: string[] = [];
     let id = 0;
     for (const part of ask.spec.path) segments.push(part.startsWith(":") ? ask.ids[id++] : part);
     const query = Object.keys(ask.spec.params)
       .filter((name) => ask.params.has(name))
       .map((name): [string, QueryValue] => [name, ask.params.get(name) as QueryValue]);
+    return { segments, query };
+  }
+
+  private async dispatch(batch: Array<Demand<Job>>): Promise<void> {
+    const first = batch[0].payload;
+    const owner = `${this.options.processId}:${++this.sequence}`;
+    if (first.kind === "whole") return this.dispatchWhole(batch, first.ask, owner);
+    // The needs of every demand in the batch (one form, path, options and days), each once.
+    const byKey = new Map<string, Need>();
+    for (const d of batch)
+      if (d.payload.kind === "series") for (const n of d.payload.needs) byKey.set(n.key, n);
+    const needs = [...byKey.values()];
+    const range = { start: needs[0].start, end: needs[0].end };
+    // Before a slot is taken: what another fetch answered or is fetching meanwhile is not asked again.
+    let remaining = await this.stillMissing(needs);
+    if (remaining.length === 0) return this.settle(batch, { fetched: false });
+    const finished = await this.options.budget.acquire();
+    const value = lockValue(owner, range.start, range.end);
+    let locked: Need[] = [];
     try {
-      const answer = await this.options.upstream.get(user, segments, query);
-      ++this.fetchCount;
-      this.options.onFetch?.("whole");
-      const now = this.now();
-      const [text] = await this.options.store.read([ask.key]);
-      const entry = nextWhole(
-        readWhole(text, ask.key),
-        ask.key,
-        {
-          fetchedAt: now,
-          expiresAt: expiryOf(ask.spec.lifetime, now),
-          body: answer.envelope,
-          simulated: answer.simulated,
-        },
-        now
+      const { taken, held } = await this.options.store.lock(
+        remaining.map((n) => n.key),
+        value,
+        this.lockTtlMs
       );
-      this.wholes.set(ask.key, entry);
-      await this.options.store.write(
-        ask.key,
-        writeWhole(entry),
-        storeTtl(entry.cur.expiresAt, now)
+      this.held.set(value, { keys: new Set(taken), since: this.now() });
+      // Locked by a fetch over the same days or more: it answers them. Locked by one over other days: they stay
+      // in this request, which goes whole as the caller asked it (see the module comment).
+      remaining = remaining.filter((n) => taken.has(n.key) || !covers(held.get(n.key), n));
+      locked = remaining.filter((n) => taken.has(n.key));
+      // Read again once locked: a fetch that ended between the first read and the lock stored its answer first.
+      const still = new Set((await this.stillMissing(locked, true)).map((n) => n.key));
+      const done = locked.filter((n) => !still.has(n.key));
+      if (done.length > 0)
+        await this.release(
+          done.map((n) => n.key),
+          value
+        );
+      locked = locked.filter((n) => still.has(n.key));
+      remaining = remaining.filter((n) => still.has(n.key) || !taken.has(n.key));
+    } catch (error) {
+      finished();
+      await this.release(
+        locked.map((n) => n.key),
+        value
+      );
+      this.held.delete(value);
+      throw error;
+    }
+    if (remaining.length === 0) {
+      finished();
+      this.held.delete(value);
+      return this.settle(batch, { fetched: false });
+    }
+    this.inFlight++;
+    void this.fetchSeries(batch, first.ask, remaining, value, locked, finished).finally(() => {
+      this.inFlight--;
+      this.pump();
+    });
+  }
+
+  /** The needs not answered by the store, and (unless `lockedByUs`) not covered by a fetch under way. */
+  private async stillMissing(needs: readonly Need[], lockedByUs = false): Promise<Need[]> {
+    if (needs.length === 0) return [];
+    const entries = await this.readSeries(needs);
+    const now = this.now();
+    const missing = needs.filter((n, i) => !freshFor(entries[i], n, now));
+    if (lockedByUs || missing.length === 0) return missing;
+    const holders = await this.options.store.holders(missing.map((n) => n.key));
+    return missing.filter((n, i) => !covers(holders[i], n));
+  }
+
+  private settle(batch: ReadonlyArray<Demand<Job>>, result: Result): void {
+    for (const d of batch) d.resolve(result);
+  }
+
+  private async fail(batch: ReadonlyArray<Demand<Job>>, error: unknown): Promise<void> {
+    const encoded = encodeFailure(error);
+    await Promise.all(
+      batch.map((d) =>
+        this.options.store
+          .markFailed(
+            this.failureKey(d.payload.kind === "series" ? d.payload.whole : d.payload.ask),
+            encoded,
+            this.failureTtlMs
+          )
+          .catch(() => undefined)
+      )
+    );
+    for (const d of batch) d.reject(error);
+  }
+
+  private async release(keys: readonly string[], value: string): Promise<void> {
+    const held = this.held.get(value);
+    for (const key of keys) held?.keys.delete(key);
+    if (held && held.keys.size === 0) this.held.delete(value);
+    if (keys.length === 0) return;
+    await this.options.store.release(keys, value).catch(() => undefined);
+    // This process's waiters hear it at once (the store's notice may take a round trip).
+    this.wake(keys);
+  }
+
+  /** One upstream request, retried once (UPSTREAM_ATTEMPTS) through the budget for 5xx, network and time-outs. */
+  private async send(
+    request: UpstreamRequest,
+    user: string,
+    slot?: Finished
+  ): Promise<UpstreamAnswer> {
+    let finished = slot;
+    for (let attempt = 1; ; attempt++) {
+      finished ??= await this.options.budget.acquire();
+      try {
+        this.options.onUpstream?.(user);
+        return await this.options.upstream.once(request);
+      } catch (error) {
+        const kind = error instanceof CryptometricsError ? error.kind : undefined;
+        if (error instanceof CryptometricsError && kind === "rate-limited")
+          // The service said stop: every sharer of the budget holds (its Retry-After, or a part of the window).
+          this.options.budget.pauseUntil(
+            this.now() + (error.retryAfterMs ?? Math.round(this.options.windowMs / 30))
+          );
+        if (
+          attempt >= UPSTREAM_ATTEMPTS ||
+          Upstream.refused(error) ||
+          kind === undefined ||
+          !isRetryableKind(kind) ||
+          this.closed
+        )
+          throw Upstream.refused(error)
+            ? new GatewayError(
+                502,
+                "The service redirected the team gateway to an address that is not one of its operations: refused"
+              )
+            : error;
+        if (kind !== "rate-limited")
+          await this.options.clock.sleep(Math.round(this.options.windowMs / 120));
+      } finally {
+        finished?.();
+        finished = undefined;
+      }
+    }
+  }
+
+  private async fetchSeries(
+    batch: ReadonlyArray<Demand<Job>>,
+    ask: SeriesAsk,
+    needs: readonly Need[],
+    value: string,
+    locked: readonly Need[],
+    slot: Finished
+  ): Promise<void> {
+    const byMember = new Map(needs.map((n) => [n.member, n]));
+    const members = [...byMember.keys()].sort();
+    const need = needs[0];
+    const chunks =
+      chunkIds(members, this.maxIds, this.maxUrl, (chunk) => this.seriesUrl(ask, need, chunk)) ??
+      members.map((m) => [m]);
+    const user = batch[0].payload.account;
+    const result: Result = { fetched: true, series: new Map() };
+    let unused: Finished | undefined = slot;
+    try {
+      for (const chunk of chunks) {
+        const given = unused;
+        unused = undefined;
+        const answer = await this.send(this.seriesRequest(ask, need, chunk), user, given);
+        const request: SeriesRequest = {
+          form: ask.form,
+          projectId: ask.projectId,
+          productId: ask.productId,
+          metricId: ask.metricId,
+          members: chunk,
+          start: need.start,
+          end: need.end,
+        };
+        const split = splitAnswer(request, answer.envelope, answer.simulated);
+        const keep = await this.options.allowance.charge(
+          user,
+          JSON.stringify(answer.envelope).length
+        );
+        for (const member of chunk) {
+          const got = split.get(member);
+          const n = byMember.get(member);
+          if (!got || !n) continue;
+          const entry = await this.mergeSeries(n.key, got, keep);
+          if (entry) result.series?.set(n.key, entry);
+        }
+      }
+      // Its own callers first (this fetch served them), then every other waiter.
+      this.settle(batch, result);
+      await this.release(
+        locked.map((n) => n.key),
+        value
       );
     } catch (error) {
-      await this.options.store
-        .markFailed([ask.key], encodeFailure(error), this.failureTtlMs)
-        .catch(() => undefined);
-      throw error;
-    } finally {
-      this.held.delete(owner);
-      await this.options.store.release([ask.key], owner).catch(() => undefined);
-      this.wake([ask.key]);
+      unused?.();
+      await this.fail(batch, error);
+      await this.release(
+        locked.map((n) => n.key),
+        value
+      );
     }
   }
 
-  private staleOf(entry: WholeEntry | undefined, error: unknown): Served {
-    const s = staleWhole(entry, this.now());
-    if (!s) throw error;
-    return {
-      body: s.body,
-      simulated: s.simulated,
-      fetchedAt: s.fetchedAt,
-      how: "stale",
-      upstream: 0,
-      staleReason: reasonOf(error),
-    };
-  }
-
-  // ---- waiting ----
-
-  private holdError(): GatewayError {
-    return new GatewayError(
-      503,
-      "The service has not answered the team gateway yet (the team's requests are queued behind its rate limit); try again in a few seconds",
-      2
-    );
-  }
-
-  /** Resolves when one of `keys` is released by any process, or after the poll interval. */
-  private released(keys: readonly string[]): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const timer: { handle?: unknown } = {};
-      const done = (): void => {
-        this.timers.clearTimeout(timer.handle);
-        for (const key of keys) this.waiters.get(key)?.delete(done);
-        resolve();
-      };
-      for (const key of keys) {
-        let set = this.waiters.get(key);
-        if (!set) this.waiters.set(key, (set = new Set()));
-        set.add(done);
+  /** Merges what came for one series into the store (compare-and-set, read again on a lost race). */
+  private async mergeSeries(
+    key: string,
+    got: Parameters<typeof merge>[2],
+    keep: boolean
+  ): Promise<SeriesEntry | undefined> {
+    let entry: SeriesEntry | undefined;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const now = this.now();
+      const [stored] = await this.options.store.read([key]);
+      entry = merge(this.openSeries(key, stored), key, got, now);
+      const text = writeEntry(entry);
+      if (!keep || 2 * text.length > this.maxEntryBytes) {
+        if (keep)
+          this.options.log?.(
+            "warn",
+            { bytes: 2 * text.length },
+            "an answer too large to keep was served, not kept"
+          );
+        return entry;
       }
-      timer.handle = this.timers.setTimeout(done, this.waitPollMs);
-    });
-  }
-
-  private wake(keys: readonly string[]): void {
-    for (const key of keys) {
-      const set = this.waiters.get(key);
-      if (!set) continue;
-      this.waiters.delete(key);
-      for (const done of [...set]) done();
+      const sealed = this.options.integrity.seal(key, text);
+      if (
+        await this.options.store.writeIf(
+          key,
+          stored?.rev ?? 0,
+          sealed,
+          storeTtl(entry.cur.expiresAt, now)
+        )
+      ) {
+        this.remember(key, entry, 2 * sealed.length);
+        return entry;
+      }
     }
+    return entry;
   }
 
-  /** `work`, or nothing once `until` has passed (the caller is then answered another way). */
-  private async within(work: Promise<unknown>, until: number): Promise<void> {
-    let timer: unknown;
-    const timeout = new Promise<void>((resolve) => {
-      timer = this.timers.setTimeout(resolve, Math.max(0, until - this.now()));
-    });
+  private async dispatchWhole(
+    batch: ReadonlyArray<Demand<Job>>,
+    ask: Ask,
+    owner: string
+  ): Promise<void> {
+    const key = ask.key;
+    const answered = async (): Promise<boolean> =>
+      freshWhole(await this.readWholeEntry(key), this.now()) !== undefined;
+    if (await answered()) return this.settle(batch, { fetched: false });
+    const [holder] = await this.options.store.holders([key]);
+    if (holder) return this.settle(batch, { fetched: false });
+    const finished = await this.options.budget.acquire();
+    const value = lockValue(owner, WHOLE_RANGE.start, WHOLE_RANGE.end);
+    let locked = false;
     try {
-      await Promise.race([work, timeout]);
-    } finally {
-      this.timers.clearTimeout(timer);
+      const { taken } = await this.options.store.lock([key], value, this.lockTtlMs);
+      locked = taken.has(key);
+      if (!locked || (await answered())) {
+        finished();
+        if (locked) await this.release([key], value);
+        return this.settle(batch, { fetched: false });
+      }
+      this.held.set(value, { keys: new Set([key]), since: this.now() });
+    } catch (error) {
+      finished();
+      if (locked) await this.release([key], value);
+      throw error;
+    }
+    this.inFlight++;
+    void this.fetchWhole(batch, ask, value, finished).finally(() => {
+      this.inFlight--;
+      this.pump();
+    });
+  }
+
+  private async fetchWhole(
+    batch: ReadonlyArray<Demand<Job>>,
+    ask: Ask,
+    value: string,
+    slot: Finished
+  ): Promise<void> {
+    const key = ask.key;
+    const user = batch[0].payload.account;
+    try {
+      const answer = await this.send(this.wholeRequest(ask), user, slot);
+      const keep = await this.options.allowance.charge(
+        user,
+        JSON.stringify(answer.envelope).length
+      );
+      let entry: WholeEntry | undefined;
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const now = this.now();
+        const [stored] = await this.options.store.read([key]);
+        entry = nextWhole(
+          this.openWhole(key, stored),
+          key,
+          {
+            fetchedAt: now,
+            expiresAt: expiryOf(ask.spec.lifetime, now),
+            body: answer.envelope,
+            simulated: answer.simulated,
+          },
+          now
+        );
+        const text = writeWhole(entry);
+        if (!keep || 2 * text.length > this.maxEntryBytes) {
+          if (keep)
+            this.options.log?.(
+              "warn",
+              { bytes: 2 * text.length },
+              "an answer too large to keep was served, not kept"
+            );
+          break;
+        }
+        const sealed = this.options.integrity.seal(key, text);
+        if (
+          await this.options.store.writeIf(
+            key,
+            stored?.rev ?? 0,
+            sealed,
+            storeTtl(entry.cur.expiresAt, now)
+          )
+        ) {
+          this.remember(key, entry, 2 * sealed.length);
+          break;
+        }
+      }
+      this.settle(batch, { fetched: true, ...(entry ? { whole: entry } : {}) });
+      await this.release([key], value);
+    } catch (error) {
+      await this.fail(batch, error);
+      await this.release([key], value);
     }
   }
 
   private async renew(): Promise<void> {
-    for (const [owner, keys] of this.held) {
-      if (keys.size > 0)
-        await this.options.store.renew([...keys], owner, this.lockTtlMs).catch(() => undefined);
+    const now = this.now();
+    for (const [value, held] of [...this.held]) {
+      // A fetch still unanswered long after every attempt's time-out lets go: the need can be fetched again.
+      if (now - held.since > MAX_LOCK_HOLD_MS) {
+        this.held.delete(value);
+        continue;
+      }
+      if (held.keys.size > 0)
+        await this.options.store
+          .renew([...held.keys], value, this.lockTtlMs)
+          .catch(() => undefined);
     }
   }
-}
-
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -2,8 +2,9 @@
  * Personal access tokens for scripts and the CLI: a file of `NAME SHA256-HEX-OF-TOKEN` lines (`#` starts a
  * comment), so the file itself holds no token. A caller sends `Authorization: Bearer TOKEN`; the gateway hashes
  * it and looks the hash up. The file is read again every `reloadMs` (10 s by default) and when it changes, so a
- * token removed from it stops working within seconds, without a restart; a file that cannot be read any more
- * lets nobody in (a removed file is a removed list), and says so in the log.
+ * token removed from it stops working within seconds, without a restart. A reading that fails (the file
+ * unreadable for a moment, descriptors exhausted, EMFILE) keeps the last good list and says so in the log; a file
+ * that is gone (ENOENT) is a removed list: nobody is let in, and the log says so.
  *
  *   printf '%s' "$TOKEN" | sha256sum      # the hash to put on the token's line
  */
@@ -81,6 +82,7 @@ export class TokensFile implements Verifier {
   private timer: NodeJS.Timeout | undefined;
   private watcher: FSWatcher | undefined;
   private loadedAt = 0;
+  private failedAt = 0;
   private reading: Promise<void> | undefined;
 
   private log: NonNullable<TokensFileOptions["log"]>;
@@ -125,11 +127,17 @@ export class TokensFile implements Verifier {
 
   verify(credential: string): Promise<Caller | undefined> {
     const user = this.byHash.get(hashToken(credential));
-    return Promise.resolve(user === undefined ? undefined : { user, via: "token" });
+    return Promise.resolve(
+      user === undefined ? undefined : { user, via: "token", person: user.toLowerCase() }
+    );
   }
 
   describe(): Record<string, unknown> {
-    return { tokens: this.byHash.size, loadedAt: new Date(this.loadedAt).toISOString() };
+    return {
+      tokens: this.byHash.size,
+      loadedAt: new Date(this.loadedAt).toISOString(),
+      ...(this.failedAt > 0 ? { lastReloadFailed: new Date(this.failedAt).toISOString() } : {}),
+    };
   }
 
   /** Reads the file again now (the timer and the watcher call this). */
@@ -137,13 +145,24 @@ export class TokensFile implements Verifier {
     this.reading ??= (async () => {
       try {
         this.apply(await readBounded(this.options.path));
+        this.failedAt = 0;
       } catch (error) {
-        if (this.byHash.size > 0)
-          this.log(
-            "error",
-            `the tokens file ${this.options.path} cannot be read (${messageOf(error)}): no token is accepted until it can`
-          );
-        this.byHash = new Map();
+        const gone = (error as { code?: unknown }).code === "ENOENT";
+        if (gone) {
+          if (this.byHash.size > 0)
+            this.log(
+              "error",
+              `the tokens file ${this.options.path} is gone: no token is accepted until it is back`
+            );
+          this.byHash = new Map();
+        } else {
+          if (this.failedAt === 0)
+            this.log(
+              "error",
+              `the tokens file ${this.options.path} cannot be read (${messageOf(error)}): the ${this.byHash.size} token(s) read last stay in force until it can`
+            );
+          this.failedAt = Date.now();
+        }
       } finally {
         this.reading = undefined;
       }
@@ -187,7 +206,9 @@ export class FixedTokens implements Verifier {
 
   verify(credential: string): Promise<Caller | undefined> {
     const user = this.byHash.get(hashToken(credential));
-    return Promise.resolve(user === undefined ? undefined : { user, via: "token" });
+    return Promise.resolve(
+      user === undefined ? undefined : { user, via: "token", person: user.toLowerCase() }
+    );
   }
 
   describe(): Record<string, unknown> {
