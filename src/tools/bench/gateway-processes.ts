@@ -44,6 +44,8 @@ export interface RedisServer {
   stop(signal?: NodeJS.Signals): Promise<void>;
   /** Starts it again on the same port (empty: nothing was saved). */
   start(): Promise<void>;
+  /** Sends a signal to the running server (SIGSTOP freezes it: a hung Redis; SIGCONT wakes it). */
+  signal(signal: NodeJS.Signals): void;
 }
 
 function launchRedis(port: number, dir: string): Promise<ChildProcess> {
@@ -127,6 +129,9 @@ export async function startRedis(): Promise<RedisServer> {
     },
     async start() {
       if (!child) child = await launchRedis(port, dir);
+    },
+    signal(signal) {
+      child?.kill(signal);
     },
   };
 }
