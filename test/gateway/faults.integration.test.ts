@@ -49,7 +49,10 @@ async function gateway(
 }
 
 async function readiness(g: GatewayProcess): Promise<Record<string, unknown>> {
-  return (await (await fetch(`${g.url}/readyz`, { headers: auth })).json()) as Record<string, unknown>;
+  return (await (await fetch(`${g.url}/readyz`, { headers: auth })).json()) as Record<
+    string,
+    unknown
+  >;
 }
 
 async function until(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> {
