@@ -64,7 +64,7 @@ import {
   type SeriesSnapshot,
 } from "./series/entry";
 import { splitAnswer, type SeriesRequest } from "./series/split";
-import { lockValue, type LockHolder, type Store, type Stored } from "./store/store";
+import { covered, lockValue, type LockHolder, type Store, type Stored } from "./store/store";
 import { Upstream, type UpstreamAnswer, type UpstreamRequest } from "./upstream";
 import {
   expiryOf,
@@ -224,9 +224,12 @@ function seriesGroup(ask: SeriesAsk): string {
   ]);
 }
 
-/** Whether a fetch under way (its lock) will answer the need: the same days or more. */
-function covers(holder: LockHolder | undefined, need: { start: number; end: number }): boolean {
-  return holder !== undefined && holder.start <= need.start && need.end <= holder.end;
+/** Whether a fetch under way (one of the need's locks) will answer it: the same days or more. */
+function covers(
+  holders: readonly LockHolder[] | undefined,
+  need: { start: number; end: number }
+): boolean {
+  return holders !== undefined && covered(holders, need);
 }
 
 /** Extends the lifetime of a store entry: fresh until its expiry, then a week's fallback. */
@@ -454,8 +457,8 @@ export class Answers {
         const failed = await this.options.store.failure(this.failureKey(ask));
         if (failed !== undefined) return this.staleOf(entry, decodeFailure(failed));
         if (this.now() >= holdUntil || this.closed) return this.staleOf(entry, this.holdError());
-        const [holder] = await this.options.store.holders([ask.key]);
-        if (!holder && !ticket)
+        const [holders] = await this.options.store.holders([ask.key]);
+        if (holders.length === 0 && !ticket)
           ticket = this.queue.join(user, ask.key, `whole\n${ask.key}`, 1, () => ({
             kind: "whole",
             ask,
@@ -889,8 +892,8 @@ export class Answers {
     const answered = async (): Promise<boolean> =>
       freshWhole(await this.readWholeEntry(key), this.now()) !== undefined;
     if (await answered()) return this.settle(batch, { fetched: false });
-    const [holder] = await this.options.store.holders([key]);
-    if (holder) return this.settle(batch, { fetched: false });
+    const [holders] = await this.options.store.holders([key]);
+    if (holders.length > 0) return this.settle(batch, { fetched: false });
     const finished = await this.options.budget.acquire();
     const value = lockValue(owner, WHOLE_RANGE.start, WHOLE_RANGE.end);
     let locked = false;

@@ -52,6 +52,11 @@ export const LOCK_TTL_MS = 6_000;
  * the client's 30 s) and a margin. A fetch still unanswered then lets go, and the need can be fetched again.
  */
 export const MAX_LOCK_HOLD_MS = 75_000;
+/**
+ * Fetches of one need under way at once, over different days (each a lock of its own): a model asks a series
+ * over a few ranges (a day, a month, a year, to the latest); a request's fetch never waits for another's days.
+ */
+export const FETCHES_PER_NEED = 4;
 /** Needs locked by this process within this window are fetched together (one request per form and range). */
 export const FLUSH_WINDOW_MS = 10;
 /** 5 s: within a client's first retries, so a failing request is asked again once per few seconds, not per caller. */

@@ -64,11 +64,11 @@ export class FailoverStore implements Store {
     keys: readonly string[],
     value: string,
     ttlMs: number
-  ): Promise<{ taken: Set<string>; held: Map<string, LockHolder> }> {
+  ): Promise<{ taken: Set<string>; held: Map<string, LockHolder[]> }> {
     return this.use((s) => s.lock(keys, value, ttlMs));
   }
 
-  holders(keys: readonly string[]): Promise<Array<LockHolder | undefined>> {
+  holders(keys: readonly string[]): Promise<LockHolder[][]> {
     return this.use((s) => s.holders(keys));
   }
 

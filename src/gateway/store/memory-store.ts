@@ -4,8 +4,8 @@
  * `npm start` use, and what a process falls back on while Redis cannot be reached.
  */
 import { LRUCache } from "lru-cache";
-import { MEMORY_STORE_BYTES } from "../bounds";
-import { parseLockValue, type LockHolder, type Store, type Stored } from "./store";
+import { FETCHES_PER_NEED, MEMORY_STORE_BYTES } from "../bounds";
+import { covered, parseLockValue, type LockHolder, type Store, type Stored } from "./store";
 
 export interface MemoryStoreOptions {
   /** Bound on the answers kept, in bytes of their text (UTF-16: two per character). */
@@ -19,7 +19,7 @@ const MAX_FAILURE_MARKS = 10_000;
 export class MemoryStore implements Store {
   readonly name = "memory";
   private readonly values: LRUCache<string, Stored>;
-  private readonly locks = new Map<string, { value: string; until: number }>();
+  private readonly locks = new Map<string, Array<{ value: string; until: number }>>();
   private readonly failed: LRUCache<string, { failure: string; until: number }>;
   private readonly listeners = new Set<(keys: readonly string[]) => void>();
   private readonly now: () => number;
@@ -48,52 +48,61 @@ export class MemoryStore implements Store {
     return Promise.resolve(true);
   }
 
-  private liveLock(key: string, now: number): { value: string; until: number } | undefined {
-    const held = this.locks.get(key);
-    if (held && held.until > now) return held;
-    if (held) this.locks.delete(key);
-    return undefined;
+  /** The locks of a key still in force (expired ones dropped). */
+  private live(key: string, now: number): Array<{ value: string; until: number }> {
+    const held = (this.locks.get(key) ?? []).filter((l) => l.until > now);
+    if (held.length > 0) this.locks.set(key, held);
+    else this.locks.delete(key);
+    return held;
   }
 
   lock(
     keys: readonly string[],
     value: string,
     ttlMs: number
-  ): Promise<{ taken: Set<string>; held: Map<string, LockHolder> }> {
+  ): Promise<{ taken: Set<string>; held: Map<string, LockHolder[]> }> {
     const now = this.now();
+    const days = parseLockValue(value) ?? { start: 0, end: 0 };
     const taken = new Set<string>();
-    const held = new Map<string, LockHolder>();
+    const held = new Map<string, LockHolder[]>();
     for (const key of keys) {
-      const live = this.liveLock(key, now);
-      const holder = live && parseLockValue(live.value);
-      if (holder) {
-        held.set(key, holder);
+      const live = this.live(key, now);
+      const holders = live.map((l) => parseLockValue(l.value)).filter((h): h is LockHolder => !!h);
+      if (covered(holders, days) || live.length >= FETCHES_PER_NEED) {
+        held.set(key, holders);
         continue;
       }
-      this.locks.set(key, { value, until: now + ttlMs });
+      this.locks.set(key, [...live, { value, until: now + ttlMs }]);
       taken.add(key);
     }
     return Promise.resolve({ taken, held });
   }
 
-  holders(keys: readonly string[]): Promise<Array<LockHolder | undefined>> {
+  holders(keys: readonly string[]): Promise<LockHolder[][]> {
     const now = this.now();
-    return Promise.resolve(keys.map((key) => parseLockValue(this.liveLock(key, now)?.value)));
+    return Promise.resolve(
+      keys.map((key) =>
+        this.live(key, now)
+          .map((l) => parseLockValue(l.value))
+          .filter((h): h is LockHolder => !!h)
+      )
+    );
   }
 
   renew(keys: readonly string[], value: string, ttlMs: number): Promise<void> {
     const until = this.now() + ttlMs;
-    for (const key of keys) {
-      const held = this.locks.get(key);
-      if (held?.value === value) held.until = until;
-    }
+    for (const key of keys)
+      for (const l of this.locks.get(key) ?? []) if (l.value === value) l.until = until;
     return Promise.resolve();
   }
 
   release(keys: readonly string[], value: string): Promise<void> {
     const released = keys.filter((key) => {
-      if (this.locks.get(key)?.value !== value) return false;
-      this.locks.delete(key);
+      const held = this.locks.get(key) ?? [];
+      const left = held.filter((l) => l.value !== value);
+      if (left.length === held.length) return false;
+      if (left.length > 0) this.locks.set(key, left);
+      else this.locks.delete(key);
       return true;
     });
     if (released.length > 0) for (const listener of [...this.listeners]) listener(released);
@@ -118,11 +127,12 @@ export class MemoryStore implements Store {
     return () => this.listeners.delete(listener);
   }
 
-  /** Locks held now (tests and /readyz's detail). */
+  /** Locks held now (tests). */
   get lockCount(): number {
     const now = this.now();
-    for (const key of [...this.locks.keys()]) this.liveLock(key, now);
-    return this.locks.size;
+    let n = 0;
+    for (const key of [...this.locks.keys()]) n += this.live(key, now).length;
+    return n;
   }
 
   close(): Promise<void> {

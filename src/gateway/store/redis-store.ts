@@ -3,10 +3,11 @@
  * of one hash slot, see keys.ts). Values carry their revision (`REV|text`), written only if the revision read is
  * still the stored one (a Lua compare-and-set), so two fetches of one series merge instead of one overwriting the
  * other. Locks are taken several at once by a Lua script (atomic: two processes asking for the same needs at the
- * same instant never split them); a lock without an expiry, or with one longer than a lock may have, is taken
- * over (Redis edited by hand, or tampered with, never blocks an answer for good). Every key carries a TTL.
+ * same instant never split them), each need with FETCHES_PER_NEED places for fetches over different days; a
+ * lock without an expiry, or with one longer than a lock may have, holds no place (Redis edited by hand, or
+ * tampered with, never blocks an answer for good). Every key carries a TTL.
  */
-import { LOCK_TTL_MS } from "../bounds";
+import { FETCHES_PER_NEED, LOCK_TTL_MS } from "../bounds";
 import type { RedisClient, RedisLink } from "./redis-link";
 import { RELEASED_CHANNEL, storeKeys } from "./keys";
 import { parseLockValue, type LockHolder, type Store, type Stored } from "./store";
@@ -19,30 +20,57 @@ if rev ~= tonumber(ARGV[1]) then return 0 end
 redis.call('SET', KEYS[1], tostring(rev + 1) .. '|' .. ARGV[2], 'PX', ARGV[3])
 return rev + 1`;
 
-/** ARGV[1]: the lock's value, ARGV[2]: its TTL. Returns, per key, "" when taken, else the holder's value. */
+/**
+ * Each need has FETCHES_PER_NEED lock keys (its places); KEYS holds them need after need. ARGV[1]: the lock's
+ * value (owner|start|end), ARGV[2]: its TTL, ARGV[3]: places per need, ARGV[4], ARGV[5]: its days. Per need,
+ * "" when a place was taken, else the holders in force (newline-separated): a fetch under way covers the days,
+ * or every place is busy. A lock without an expiry, or with a longer one than a lock has, holds no place.
+ */
 const LOCK_MANY = `
-local out = {}
 local ttl = tonumber(ARGV[2])
-for i, key in ipairs(KEYS) do
-  local cur = redis.call('GET', key)
-  local left = redis.call('PTTL', key)
-  if cur and left >= 0 and left <= ttl then
-    out[i] = cur
+local places = tonumber(ARGV[3])
+local s = tonumber(ARGV[4])
+local e = tonumber(ARGV[5])
+local out = {}
+for n = 1, #KEYS / places do
+  local holders = {}
+  local covered = false
+  local free = nil
+  for i = 1, places do
+    local key = KEYS[(n - 1) * places + i]
+    local cur = redis.call('GET', key)
+    local left = redis.call('PTTL', key)
+    if cur and left >= 0 and left <= ttl then
+      holders[#holders + 1] = cur
+      local hs, he = string.match(cur, '|(%-?%d+)|(%-?%d+)$')
+      if hs and tonumber(hs) <= s and e <= tonumber(he) then covered = true end
+    elseif not free then
+      free = key
+    end
+  end
+  if free and not covered then
+    redis.call('SET', free, ARGV[1], 'PX', ttl)
+    out[n] = ''
   else
-    redis.call('SET', key, ARGV[1], 'PX', ttl)
-    out[i] = ''
+    out[n] = table.concat(holders, '\\n')
   end
 end
 return out`;
 
-/** ARGV[1]: the longest TTL a lock may have. Returns, per key, its holder's value, or "" (none, or no lock at all). */
+/** KEYS: every place of every need; ARGV[1]: the longest TTL a lock may have, ARGV[2]: places per need. */
 const HOLDERS = `
-local out = {}
 local ttl = tonumber(ARGV[1])
-for i, key in ipairs(KEYS) do
-  local cur = redis.call('GET', key)
-  local left = redis.call('PTTL', key)
-  if cur and left >= 0 and left <= ttl then out[i] = cur else out[i] = '' end
+local places = tonumber(ARGV[2])
+local out = {}
+for n = 1, #KEYS / places do
+  local holders = {}
+  for i = 1, places do
+    local key = KEYS[(n - 1) * places + i]
+    local cur = redis.call('GET', key)
+    local left = redis.call('PTTL', key)
+    if cur and left >= 0 and left <= ttl then holders[#holders + 1] = cur end
+  end
+  out[n] = table.concat(holders, '\\n')
 end
 return out`;
 
@@ -52,14 +80,23 @@ for _, key in ipairs(KEYS) do
 end
 return 0`;
 
-/** ARGV[1]: the lock's value, ARGV[2]: the channel, ARGV[3]: the lane's tag, ARGV[4..]: logical keys in KEYS' order. */
+/**
+ * KEYS: every place of every need; ARGV[1]: the lock's value, ARGV[2]: the channel, ARGV[3]: the lane's tag,
+ * ARGV[4]: places per need, ARGV[5..]: the logical keys, one per need.
+ */
 const RELEASE_MANY = `
+local places = tonumber(ARGV[4])
 local released = {ARGV[3]}
-for i, key in ipairs(KEYS) do
-  if redis.call('GET', key) == ARGV[1] then
-    redis.call('DEL', key)
-    released[#released + 1] = ARGV[i + 3]
+for n = 1, #KEYS / places do
+  local gone = false
+  for i = 1, places do
+    local key = KEYS[(n - 1) * places + i]
+    if redis.call('GET', key) == ARGV[1] then
+      redis.call('DEL', key)
+      gone = true
+    end
   end
+  if gone then released[#released + 1] = ARGV[n + 4] end
 end
 if #released > 1 then redis.call('PUBLISH', ARGV[2], table.concat(released, '\\n')) end
 return #released - 1`;
@@ -84,6 +121,13 @@ export function scripted(client: RedisClient): RedisClient & Scripted {
     defined.add(client);
   }
   return client as RedisClient & Scripted;
+}
+
+function holdersOf(text: string): LockHolder[] {
+  return text
+    .split("\n")
+    .map((v) => parseLockValue(v))
+    .filter((h): h is LockHolder => !!h);
 }
 
 function parseStored(text: string | null | undefined): Stored | undefined {
@@ -130,57 +174,68 @@ export class RedisStore implements Store {
     return done > 0;
   }
 
+  /** Every place of every need's lock, need after need (see LOCK_MANY). */
+  private places(keys: readonly string[]): string[] {
+    return keys.flatMap((k) =>
+      Array.from({ length: FETCHES_PER_NEED }, (_, i) => `${this.keys.lock(k)}:${i}`)
+    );
+  }
+
   async lock(
     keys: readonly string[],
     value: string,
     ttlMs: number
-  ): Promise<{ taken: Set<string>; held: Map<string, LockHolder> }> {
+  ): Promise<{ taken: Set<string>; held: Map<string, LockHolder[]> }> {
     const taken = new Set<string>();
-    const held = new Map<string, LockHolder>();
+    const held = new Map<string, LockHolder[]>();
     if (keys.length === 0) return { taken, held };
+    const days = parseLockValue(value) ?? { start: 0, end: 0 };
+    const places = this.places(keys);
     const out = await this.redis.cmLockMany(
-      keys.length,
-      ...keys.map((k) => this.keys.lock(k)),
+      places.length,
+      ...places,
       value,
-      Math.max(1, Math.round(ttlMs))
+      Math.max(1, Math.round(ttlMs)),
+      FETCHES_PER_NEED,
+      days.start,
+      days.end
     );
     keys.forEach((key, i) => {
-      const holder = out[i] ? parseLockValue(out[i]) : undefined;
-      if (holder) held.set(key, holder);
-      else taken.add(key);
+      if (out[i] === "") taken.add(key);
+      else held.set(key, holdersOf(out[i]));
     });
     return { taken, held };
   }
 
   /** A lock without an expiry, or with one longer than a lock may have, is nobody's (see lock()). */
-  async holders(keys: readonly string[]): Promise<Array<LockHolder | undefined>> {
+  async holders(keys: readonly string[]): Promise<LockHolder[][]> {
     if (keys.length === 0) return [];
+    const places = this.places(keys);
     const values = await this.redis.cmHolders(
-      keys.length,
-      ...keys.map((k) => this.keys.lock(k)),
-      LOCK_TTL_MS
+      places.length,
+      ...places,
+      LOCK_TTL_MS,
+      FETCHES_PER_NEED
     );
-    return values.map((v) => (v ? parseLockValue(v) : undefined));
+    return values.map(holdersOf);
   }
 
   async renew(keys: readonly string[], value: string, ttlMs: number): Promise<void> {
     if (keys.length === 0) return;
-    await this.redis.cmRenewMany(
-      keys.length,
-      ...keys.map((k) => this.keys.lock(k)),
-      value,
-      Math.max(1, Math.round(ttlMs))
-    );
+    const places = this.places(keys);
+    await this.redis.cmRenewMany(places.length, ...places, value, Math.max(1, Math.round(ttlMs)));
   }
 
   async release(keys: readonly string[], value: string): Promise<void> {
     if (keys.length === 0) return;
+    const places = this.places(keys);
     await this.redis.cmReleaseMany(
-      keys.length,
-      ...keys.map((k) => this.keys.lock(k)),
+      places.length,
+      ...places,
       value,
       RELEASED_CHANNEL,
       this.keys.tag,
+      FETCHES_PER_NEED,
       ...keys
     );
   }

@@ -1,9 +1,9 @@
 /**
  * What every gateway process shares, per service key: answers (as text, each with a revision so that two
- * fetches of one series merge rather than overwrite each other), locks ("one upstream fetch at a time for the
- * same need, across processes", each naming the days its fetch covers), short-lived failure marks (a request that
- * just failed is not asked again by every waiter in turn) and release notices (waiters wake when a fetch they wait
- * for is over). In process memory (one process, the default) or in Redis (several processes); see memory-store.ts
+ * fetches of one series merge rather than overwrite each other), locks (a fetch under way for a need, naming the
+ * days it covers: nobody fetches what a fetch under way covers, across processes; up to FETCHES_PER_NEED fetches
+ * of one need over different days at once), short-lived failure marks (a request that just failed is not asked
+ * again by every waiter in turn) and release notices (waiters wake when a fetch they wait for is over). In process memory (one process, the default) or in Redis (several processes); see memory-store.ts
  * and redis-store.ts.
  *
  * Keys here are the gateway's logical keys (series and whole-answer keys); each store maps them to its own.
@@ -23,6 +23,14 @@ export interface LockHolder {
 
 export function lockValue(owner: string, start: number, end: number): string {
   return `${owner}|${start}|${end}`;
+}
+
+/** Whether one of the fetches under way covers these days. */
+export function covered(
+  holders: readonly LockHolder[],
+  days: { start: number; end: number }
+): boolean {
+  return holders.some((h) => h.start <= days.start && days.end <= h.end);
 }
 
 export function parseLockValue(text: string | undefined): LockHolder | undefined {
@@ -46,17 +54,18 @@ export interface Store {
    */
   writeIf(key: string, rev: number, text: string, ttlMs: number): Promise<boolean>;
   /**
-   * Takes the free locks among `keys` for `owner`, all in one atomic step, each naming the days its fetch covers
-   * (`value`: lockValue). A lock without an expiry (or one longer than `ttlMs` allows) is no lock: it is taken.
-   * Returns the keys taken, and the holders of the others.
+   * Registers a fetch of `keys` over the days `value` names (lockValue), all in one atomic step: for each key,
+   * unless a fetch under way covers those days (or FETCHES_PER_NEED are under way already), a lock of its own.
+   * A lock without an expiry (or with one longer than `ttlMs` allows) is no lock: its place is taken. Returns
+   * the keys taken, and for the others the fetches under way.
    */
   lock(
     keys: readonly string[],
     value: string,
     ttlMs: number
-  ): Promise<{ taken: Set<string>; held: Map<string, LockHolder> }>;
-  /** Who holds each key's lock now (undefined: nobody). */
-  holders(keys: readonly string[]): Promise<Array<LockHolder | undefined>>;
+  ): Promise<{ taken: Set<string>; held: Map<string, LockHolder[]> }>;
+  /** The fetches under way for each key (none: an empty list). */
+  holders(keys: readonly string[]): Promise<LockHolder[][]>;
   /** Extends the locks `value` holds (a fetch still under way). */
   renew(keys: readonly string[], value: string, ttlMs: number): Promise<void>;
   /** Lets go of the locks `value` holds and tells every process's waiters. */

@@ -8,6 +8,7 @@
 import { spawn } from "node:child_process";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { FETCHES_PER_NEED } from "../../../src/gateway/bounds";
 import { hashOf, storeKeys } from "../../../src/gateway/store/keys";
 import {
   ALICE_KEY,
@@ -936,7 +937,12 @@ setInterval(() => undefined, 1000);
       const storeHash = hashOf(`${lab.service.url}\n${TEAM_KEY}`, 24);
       const client = lab.redisClient();
       try {
-        await client.set(storeKeys(storeHash).lock(seriesKey), "someone|-1000000000|1000000000");
+        // Every place a fetch of the need may take (see store/redis-store.ts), held for good.
+        for (let i = 0; i < FETCHES_PER_NEED; i++)
+          await client.set(
+            `${storeKeys(storeHash).lock(seriesKey)}:${i}`,
+            "someone|-1000000000|1000000000"
+          );
         // The code before kept its locks elsewhere: write that one too, as a squatter would.
         const old = `cm:gw:1:${hashOf(`${lab.service.url}\n${TEAM_KEY}`, 24)}:l:${hashOf(seriesKey)}`;
         await client.set(old, "someone");
