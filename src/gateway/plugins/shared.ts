@@ -40,9 +40,18 @@ export const sharedPlugin = fp<SharedOptions>(
     const processes = options.processes ?? DEFAULT_PROCESSES;
     const share = (limit: number): number =>
       shareOf(limit, Math.max(processes, seen.peers?.count ?? 0));
+    const told = new Set<string>();
     const link = new RedisLink({
       target: options.target,
       timers: options.clock.timers,
+      onReplyError: (message) => {
+        if (told.has(message) || told.size > 100) return;
+        told.add(message);
+        log.error(
+          { redis: "error", reply: message },
+          "Redis refused a command of the gateway's (served from this process's memory meanwhile): a fault to report"
+        );
+      },
       onChange: (up, why) => {
         if (up)
           log.info(

@@ -32,6 +32,11 @@ export interface RedisLinkOptions {
   target: RedisTarget;
   /** Called when Redis becomes usable (true) or stops being (false), with why. */
   onChange?: (up: boolean, why: string) => void;
+  /**
+   * Called when Redis answered a command with an error of its own (a script it refused, a command it does not
+   * take): no outage, a fault to fix, said in the log; the operation runs on process memory meanwhile.
+   */
+  onReplyError?: (message: string) => void;
   /** How often a down link is probed (ms). Default 1 s. */
   probeMs?: number;
   commandTimeoutMs?: number;
@@ -196,6 +201,12 @@ export class RedisLink extends EventEmitter {
    */
   failed(error: unknown): void {
     const why = error instanceof Error ? error.message : String(error);
+    // Redis answered, with an error: a cluster moving slots says so and is transient; anything else is a fault.
+    if (
+      (error as { name?: unknown }).name === "ReplyError" &&
+      !/^(CLUSTERDOWN|TRYAGAIN|LOADING|MASTERDOWN|READONLY|MOVED|ASK)\b/.test(why)
+    )
+      this.options.onReplyError?.(why.slice(0, 300));
     if (this.main.status !== "ready") return this.down(why);
     if (this.verifying || !this.usable) return;
     this.verifying = true;
