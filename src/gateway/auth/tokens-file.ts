@@ -11,6 +11,8 @@
 import { createHash } from "node:crypto";
 import { promises as fs, watch, type FSWatcher } from "node:fs";
 import { basename, dirname } from "node:path";
+import { realTimers, type Timers } from "../../client";
+import { repeat } from "../clock";
 import type { Caller, Verifier } from "./verifier";
 
 /** A name: what logs and metrics show for the caller. */
@@ -21,6 +23,9 @@ const MAX_BYTES = 1_048_576;
 
 export interface TokensFileOptions {
   path: string;
+  /** The clock and timers of the periodic reading (tests drive them). Default: the real ones. */
+  now?: () => number;
+  timers?: Timers;
   /** How often the file is read again (ms). Default 10 s: a removed token stops working within that. */
   reloadMs?: number;
   /** Where the notes go (a line skipped, the file unreadable); never a token or a hash. */
@@ -79,7 +84,7 @@ async function readBounded(path: string): Promise<string> {
 export class TokensFile implements Verifier {
   readonly name = "tokens-file";
   private byHash = new Map<string, string>();
-  private timer: NodeJS.Timeout | undefined;
+  private stopReading: (() => void) | undefined;
   private watcher: FSWatcher | undefined;
   private loadedAt = 0;
   private failedAt = 0;
@@ -106,8 +111,9 @@ export class TokensFile implements Verifier {
       throw new Error(`the tokens file ${options.path} cannot be read: ${messageOf(error)}`);
     }
     file.apply(text);
-    file.timer = setInterval(() => void file.reload(), options.reloadMs ?? 10_000);
-    file.timer.unref();
+    file.stopReading = repeat(options.timers ?? realTimers, options.reloadMs ?? 10_000, () =>
+      file.reload()
+    );
     try {
       // Editors replace the file (rename): watch its directory, and read it again on any change of its name.
       file.watcher = watch(dirname(options.path), (_event, changed) => {
@@ -161,7 +167,7 @@ export class TokensFile implements Verifier {
               "error",
               `the tokens file ${this.options.path} cannot be read (${messageOf(error)}): the ${this.byHash.size} token(s) read last stay in force until it can`
             );
-          this.failedAt = Date.now();
+          this.failedAt = (this.options.now ?? Date.now)();
         }
       } finally {
         this.reading = undefined;
@@ -179,11 +185,11 @@ export class TokensFile implements Verifier {
     if (changed && this.loadedAt > 0)
       this.log("info", `tokens file reloaded: ${byHash.size} token(s)`);
     this.byHash = byHash;
-    this.loadedAt = Date.now();
+    this.loadedAt = (this.options.now ?? Date.now)();
   }
 
   close(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.stopReading?.();
     this.watcher?.close();
   }
 }

@@ -182,13 +182,14 @@ export class RedisLink extends EventEmitter {
   /** Resolves once Redis is usable, or after `ms` (then the gateway starts on process memory). */
   async ready(ms: number): Promise<boolean> {
     if (this.usable) return true;
+    const timers = this.options.timers ?? realTimers;
     return new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => {
+      const timer = timers.setTimeout(() => {
         this.off("up", onUp);
         resolve(false);
       }, ms);
       const onUp = (): void => {
-        clearTimeout(timer);
+        timers.clearTimeout(timer);
         resolve(true);
       };
       this.once("up", onUp);
