@@ -67,11 +67,11 @@ export const WAIT_POLL_MS = 1_000;
 // ---- Queues ----
 
 /**
- * Needs one user may have waiting for a fetch, per service key, in this process. A model's refresh asks far
- * fewer at once (the add-in batches: a 1,000-cell model is about 20 requests of a few needs each); a user past
- * it gets 429 with Retry-After and nothing more is queued.
+ * Needs one user may have waiting for a fetch, per service key, in this process: a refresh of a 1,000-cell model
+ * asks about 1,000 at once (20 requests of 50 projects' series each), twice that leaves room for a second
+ * workbook; a user past it gets 429 with Retry-After and nothing more is queued (an attacker's 3,000 included).
  */
-export const MAX_QUEUED_NEEDS_PER_USER = 500;
+export const MAX_QUEUED_NEEDS_PER_USER = 2_000;
 /** Retry-After given with that 429: the queue drains at the budget's pace, a second or so per request. */
 export const QUEUE_FULL_RETRY_AFTER_S = 5;
 /**

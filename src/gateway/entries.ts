@@ -109,15 +109,55 @@ export class Entries {
     return cached;
   }
 
-  /** What came for one series, merged into its entry in the store (kept only if `keep`); the entry. */
-  mergeSeries(key: string, got: Fetched, keep: boolean): Promise<SeriesEntry | undefined> {
-    return this.mergeInto(
-      key,
-      keep,
-      (stored, now) => merge(this.openSeries(key, stored), key, got, now),
-      writeEntry,
-      (entry) => entry.cur.expiresAt
+  /**
+   * What one answer brought for its series, merged into their entries in the store (kept only if `keep`): one
+   * read of them all, their writes at once, and only the writes another process won read again; the entries.
+   */
+  async mergeSeries(
+    items: ReadonlyArray<{ key: string; got: Fetched }>,
+    keep: boolean
+  ): Promise<Map<string, SeriesEntry>> {
+    const out = new Map<string, SeriesEntry>();
+    let pending = [...items];
+    for (let attempt = 0; attempt < MERGE_ATTEMPTS && pending.length > 0; attempt++) {
+      const stored = await this.options.store.read(pending.map((i) => i.key));
+      const now = this.options.now();
+      const lost = await Promise.all(
+        pending.map(async ({ key, got }, i) => {
+          const entry = merge(this.openSeries(key, stored[i]), key, got, now);
+          out.set(key, entry);
+          const text = writeEntry(entry);
+          if (!this.keeps(keep, text)) return false;
+          const sealed = this.options.integrity.seal(key, text);
+          const rev = stored[i]?.rev ?? 0;
+          if (
+            !(await this.options.store.writeIf(
+              key,
+              rev,
+              sealed,
+              storeTtl(entry.cur.expiresAt, now)
+            ))
+          )
+            return true;
+          this.remember(key, entry, 2 * sealed.length);
+          return false;
+        })
+      );
+      pending = pending.filter((_, i) => lost[i]);
+    }
+    return out;
+  }
+
+  /** Whether an entry's text is kept: its user's allowance covers it, and it is not too large (said then). */
+  private keeps(keep: boolean, text: string): boolean {
+    if (!keep) return false;
+    if (2 * text.length <= this.maxEntryBytes) return true;
+    this.options.log?.(
+      "warn",
+      { bytes: 2 * text.length },
+      "an answer too large to keep was served, not kept"
     );
+    return false;
   }
 
   /** A whole answer fetched afresh, the previous one kept as its fallback; the entry. */

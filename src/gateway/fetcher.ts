@@ -441,13 +441,13 @@ export class Fetcher {
           user,
           JSON.stringify(answer.envelope).length
         );
-        for (const member of chunk) {
+        const items = chunk.flatMap((member) => {
           const got = split.get(member);
           const n = byMember.get(member);
-          if (!got || !n) continue;
-          const entry = await this.options.entries.mergeSeries(n.key, got, keep);
-          if (entry) result.series?.set(n.key, entry);
-        }
+          return got && n ? [{ key: n.key, got }] : [];
+        });
+        for (const [key, entry] of await this.options.entries.mergeSeries(items, keep))
+          result.series?.set(key, entry);
       }
       // Its own callers first (this fetch served them), then every other waiter.
       this.settle(batch, result);
