@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { EntraVerifier } from "../../src/gateway/auth/entra";
+import { FixedTokens } from "../../src/gateway/auth/tokens-file";
 import {
   MemoryKeyRecords,
   parseKek,
@@ -48,6 +49,25 @@ describe("the key set of the issuer", () => {
     expect(caller).toMatchObject({ admin: true });
     expect(issuer.jwksFetches()).toBe(2);
     expect(refused).toEqual([]);
+  });
+
+  it("names the person by their sign-in name, as a token named after it is named: one person, one turn", async () => {
+    const verifier = new EntraVerifier({
+      tenants: [TENANT],
+      audience: ["api://cm-gateway-test"],
+      jwksUrl: issuer.jwksUrl,
+      issuerTemplate: issuer.issuerTemplate,
+    });
+    const signedIn = await verifier.verify(
+      await issuer.mint({ tenant: TENANT, upn: "Alice@Firm.test" })
+    );
+    const token = await new FixedTokens([{ name: "alice@firm.test", token: "tok_alice_1" }]).verify(
+      "tok_alice_1"
+    );
+    expect(signedIn?.person).toBe("alice@firm.test");
+    expect(token?.person).toBe("alice@firm.test");
+    // Their identities stay apart (usage, keys): only the turns are one person's.
+    expect(signedIn?.user).not.toBe(token?.user);
   });
 
   it("refuses a configuration that would let anyone in", () => {

@@ -107,7 +107,9 @@ describe.each(kinds)("the store on %s", (_name, make) => {
     expect((await b.holders(["n2"]))[0]).toHaveLength(FETCHES_PER_NEED);
     // A release frees that place only, and tells every process.
     const heard: string[] = [];
-    const stop = b.onReleased((keys) => heard.push(...keys));
+    const stop = b.onReleased((keys) => {
+      for (const key of keys) heard.push(key);
+    });
     await a.release(["n2"], owners[0]);
     for (let i = 0; i < 200 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     stop();
