@@ -5,7 +5,8 @@
  * it when they plan alike; every cell is the same (see check()). Models are drawn
  * at random from the functions a finance model mixes (METRIC over a range, VALUE over several projects, on a day,
  * over a quarter or trailing twelve months, STATEMENT, COMPS, the latest VALUE), on the process memory store
- * (one process) and on Redis (two processes); and the red team's own five-formula model, twice on each.
+ * (one process), on Redis and on a 3-primary Redis Cluster (two processes each); and the red team's own
+ * five-formula model, twice on each.
  */
 import fc from "fast-check";
 import { join } from "node:path";
@@ -21,6 +22,7 @@ import {
   type GatewayProcess,
 } from "./support/gateway-process";
 import { startRedis, type RedisServer } from "./support/redis";
+import { startRedisCluster, type RedisCluster } from "./support/redis-cluster";
 
 jest.setTimeout(600_000);
 
@@ -96,35 +98,43 @@ function comparable(value: unknown): unknown {
 }
 
 let cli: string;
-let main: string;
 let simulator: RunningSimulator;
 let redis: RedisServer;
+let cluster: RedisCluster;
 let files: GatewayFiles;
 
 beforeAll(async () => {
   const build = await ensureNodeBuild();
   cli = join(build, "cli", "main.js");
-  main = join(build, "gateway", "main.js");
-  [simulator, redis] = await Promise.all([
+  [simulator, redis, cluster] = await Promise.all([
     startSimulator({ port: 0, rateLimit: null, apiKeys: [SERVICE_KEY], today: "2026-11-20" }),
     startRedis(),
+    startRedisCluster({ masters: 3 }),
   ]);
   files = gatewayFiles(SERVICE_KEY, Object.fromEntries(ANALYSTS.map((a) => [a, tokenOf(a)])));
 }, 300_000);
 
 afterAll(async () => {
-  await Promise.all([simulator?.close(), redis?.stop()]);
+  await Promise.all([simulator?.close(), redis?.stop(), cluster?.stop()]);
 });
 
 const gets = (): number => simulator.requestLog.filter((r) => r.method === "GET").length;
 
-/** Fresh gateways each time (nothing kept from a case before): one on memory, or two sharing Redis. */
-async function gateways(store: "memory" | "redis"): Promise<GatewayProcess[]> {
+type Store = "memory" | "redis" | "cluster";
+
+/** Fresh gateways each time (nothing kept from a case before): one on memory, or two sharing Redis or a cluster. */
+async function gateways(store: Store): Promise<GatewayProcess[]> {
   if (store === "memory") return [await startGatewayProcess({ serviceUrl: simulator.url, files })];
-  await redis.stop();
-  await redis.start();
+  if (store === "redis") {
+    await redis.stop();
+    await redis.start();
+  } else await cluster.flush();
+  const shared =
+    store === "redis"
+      ? { redisUrl: redis.url }
+      : { args: ["--redis-cluster", cluster.urls.join(",")] };
   return Promise.all(
-    [0, 1].map(() => startGatewayProcess({ serviceUrl: simulator.url, files, redisUrl: redis.url }))
+    [0, 1].map(() => startGatewayProcess({ serviceUrl: simulator.url, files, ...shared }))
   );
 }
 
@@ -145,11 +155,7 @@ interface TeamRun {
  * One analyst alone, straight to the service, then `n` at once through the gateways, each behind a recording
  * proxy (what the analysts asked, as request shapes).
  */
-async function team(
-  store: "memory" | "redis",
-  model: readonly string[],
-  n: number
-): Promise<TeamRun> {
+async function team(store: Store, model: readonly string[], n: number): Promise<TeamRun> {
   simulator.clearLog();
   const direct = await runAnalyst(cli, simulator.url, SERVICE_KEY, model);
   expect(direct.code).toBe(0);
@@ -200,6 +206,7 @@ function check(store: string, what: string, run: TeamRun): void {
 describe.each([
   ["the process memory store (one process)", "memory", 6],
   ["Redis (two processes)", "redis", 12],
+  ["a 3-primary Redis Cluster (two processes)", "cluster", 12],
 ] as const)("analysts on %s", (_name, store, n) => {
   it(`cost the red team's five-formula model what one analyst costs: ${n} analysts, twice`, async () => {
     for (let run = 0; run < 2; run++)

@@ -25,6 +25,8 @@ export interface RedisCluster {
   urls: string[];
   /** The node serving `key`'s slot as primary now. */
   primaryOf(key: string): Promise<ClusterNode>;
+  /** Empties every primary (FLUSHALL): a cluster with nothing in it, as a fresh one. */
+  flush(): Promise<void>;
   /** The replica of `key`'s primary takes over (CLUSTER FAILOVER); resolves once it serves as primary. */
   failover(key: string): Promise<{ from: ClusterNode; to: ClusterNode }>;
   stop(): Promise<void>;
@@ -169,6 +171,17 @@ export async function startRedisCluster(
     urls: nodes.map((n) => n.url),
     async primaryOf(key) {
       return byPort((await range(key)).ports[0]);
+    },
+    async flush() {
+      for (const node of nodes) {
+        const client = new Redis({ port: node.port, host: "127.0.0.1", maxRetriesPerRequest: 1 });
+        try {
+          const [role] = (await client.call("ROLE")) as [string];
+          if (role === "master") await client.flushall();
+        } finally {
+          client.disconnect();
+        }
+      }
     },
     async failover(key) {
       const found = await range(key);
