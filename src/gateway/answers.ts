@@ -218,14 +218,15 @@ export class Answers {
           else missing.push(need);
         });
         if (missing.length === 0) return this.composed(ask, snapshots, how);
-        const failed = await this.options.store.failure(
-          failureKeyOf(this.options.failureNamespace, whole)
-        );
+        // Both asked at once (one round trip where Redis pipelines them).
+        const [failed, holders] = await Promise.all([
+          this.options.store.failure(failureKeyOf(this.options.failureNamespace, whole)),
+          this.options.store.holders(missing.map((n) => n.key)),
+        ]);
         if (failed !== undefined)
           return this.staleSeries(ask, needs, entries, decodeFailure(failed));
         if (now >= holdUntil || this.closed)
           return this.staleSeries(ask, needs, entries, this.holdError());
-        const holders = await this.options.store.holders(missing.map((n) => n.key));
         const uncovered = missing.filter((n, i) => !covers(holders[i], n));
         if (uncovered.length > 0 && !ticket) {
           ticket = this.queue.join(user, whole.key, seriesGroup(ask), uncovered.length, () => ({
@@ -279,12 +280,12 @@ export class Answers {
         const fresh = freshWhole(entry, this.now());
         if (fresh)
           return { body: fresh.body, simulated: fresh.simulated, fetchedAt: fresh.fetchedAt, how };
-        const failed = await this.options.store.failure(
-          failureKeyOf(this.options.failureNamespace, ask)
-        );
+        const [failed, [holders]] = await Promise.all([
+          this.options.store.failure(failureKeyOf(this.options.failureNamespace, ask)),
+          this.options.store.holders([ask.key]),
+        ]);
         if (failed !== undefined) return this.staleOf(entry, decodeFailure(failed));
         if (this.now() >= holdUntil || this.closed) return this.staleOf(entry, this.holdError());
-        const [holders] = await this.options.store.holders([ask.key]);
         if (holders.length === 0 && !ticket)
           ticket = this.queue.join(user, ask.key, `whole\n${ask.key}`, 1, () => ({
             kind: "whole",

@@ -89,6 +89,8 @@ export class RedisLink extends EventEmitter {
       // Keep trying, at most every 2 s: the gateway rejoins as soon as Redis is back.
       retryStrategy: (times: number) => Math.min(200 * times, 2_000),
       enableReadyCheck: true,
+      // Commands issued in the same turn of the event loop go in one round trip (many callers at once).
+      enableAutoPipelining: true,
     };
     const target = options.target;
     this.cluster = target.kind === "cluster";
@@ -99,7 +101,9 @@ export class RedisLink extends EventEmitter {
           ...common,
           ...credentials(url),
           connectionName: name,
-          ...(offline ? { enableOfflineQueue: true, commandTimeout: undefined } : {}),
+          ...(offline
+            ? { enableOfflineQueue: true, commandTimeout: undefined, enableAutoPipelining: false }
+            : {}),
         });
       }
       const urls = target.urls.map((u) => checkRedisUrl(u));
@@ -111,10 +115,13 @@ export class RedisLink extends EventEmitter {
           sentinels: nodes,
           name: target.name,
           connectionName: name,
-          ...(offline ? { enableOfflineQueue: true, commandTimeout: undefined } : {}),
+          ...(offline
+            ? { enableOfflineQueue: true, commandTimeout: undefined, enableAutoPipelining: false }
+            : {}),
         });
       const clusterOptions: ClusterOptions = {
         enableOfflineQueue: offline,
+        enableAutoPipelining: !offline,
         enableReadyCheck: true,
         clusterRetryStrategy: (times: number) => Math.min(200 * times, 2_000),
         // A failover moves slots: commands follow the new primary after a short pause, within the time-out.
