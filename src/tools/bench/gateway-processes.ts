@@ -48,7 +48,12 @@ export interface RedisServer {
   signal(signal: NodeJS.Signals): void;
 }
 
-function launchRedis(port: number, dir: string): Promise<ChildProcess> {
+/** A redis-server on `port`, nothing saved, ready once it says so; `extra` flags too (a cluster node's). */
+export function launchRedis(
+  port: number,
+  dir: string,
+  extra: readonly string[] = []
+): Promise<ChildProcess> {
   return new Promise((done, fail) => {
     const child = spawn(
       REDIS_SERVER,
@@ -63,6 +68,7 @@ function launchRedis(port: number, dir: string): Promise<ChildProcess> {
         "no",
         "--dir",
         dir,
+        ...extra,
       ],
       { stdio: ["ignore", "pipe", "pipe"] }
     );

@@ -5,12 +5,12 @@
  * `failover(key)` makes the replica of the primary holding `key`'s slot take over (CLUSTER FAILOVER, the
  * graceful kind: the replica catches up first, nothing written is lost).
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { REDIS_SERVER, freeLoopbackPort } from "../../../src/tools/bench/gateway-processes";
+import { freeLoopbackPort, launchRedis } from "../../../src/tools/bench/gateway-processes";
 
 const REDIS_CLI = process.env.REDIS_CLI_PATH ?? "/usr/bin/redis-cli";
 
@@ -33,49 +33,14 @@ export interface RedisCluster {
 }
 
 function launch(port: number, dir: string): Promise<ChildProcess> {
-  return new Promise((done, fail) => {
-    const child = spawn(
-      REDIS_SERVER,
-      [
-        "--port",
-        String(port),
-        "--bind",
-        "127.0.0.1",
-        "--cluster-enabled",
-        "yes",
-        "--cluster-config-file",
-        `nodes-${port}.conf`,
-        "--cluster-node-timeout",
-        "2000",
-        "--save",
-        "",
-        "--appendonly",
-        "no",
-        "--dir",
-        dir,
-      ],
-      { stdio: ["ignore", "pipe", "pipe"] }
-    );
-    let output = "";
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      fail(new Error(`redis-server (cluster node ${port}) did not start within 10 s:\n${output}`));
-    }, 10_000);
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/Ready to accept connections/.test(output)) {
-        clearTimeout(timer);
-        child.stdout?.removeAllListeners("data");
-        child.stdout?.resume();
-        done(child);
-      }
-    });
-    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      fail(error);
-    });
-  });
+  return launchRedis(port, dir, [
+    "--cluster-enabled",
+    "yes",
+    "--cluster-config-file",
+    `nodes-${port}.conf`,
+    "--cluster-node-timeout",
+    "2000",
+  ]);
 }
 
 async function clusterInfo(port: number): Promise<string> {
