@@ -20,6 +20,7 @@ export {
   type ErrorKind,
   type ErrorDetails,
 } from "./errors";
+export { hasSecretRun, redactRuns } from "./redact";
 export {
   RateLimiter,
   claimSlots,

@@ -8,8 +8,17 @@
  *   and the days asked, so that answers are shared by what they contain (see series/).
  */
 import { parseDay } from "../client";
+import { MAX_ID_LENGTH, MAX_LIST_IDS } from "./bounds";
 import { GatewayError } from "./errors";
-import { pathIdNames, type OperationSpec, type ParamKind, type SeriesForm } from "./operations";
+import {
+  describeOperation,
+  interfaceName,
+  pathIdNames,
+  type OperationSpec,
+  type ParamKind,
+  type SeriesForm,
+} from "./operations";
+import { ID_REGEX } from "./schema";
 
 export type QueryValue = string | readonly string[];
 
@@ -46,61 +55,25 @@ export interface Ask {
   readonly series?: SeriesAsk;
 }
 
-/** Longest id accepted (path segment or list item): real ids are short slugs. */
-const MAX_ID_LENGTH = 200;
-/** Most ids in one list: the client sends 50 at most; a list of thousands is no add-in's request. */
-const MAX_LIST_IDS = 1_000;
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
-const TOKEN = /^[A-Za-z0-9_.-]{1,64}$/;
-
-function checkId(what: string, id: string): string {
-  if (id === "" || id.length > MAX_ID_LENGTH || CONTROL.test(id) || id === "." || id === "..")
+/** A list's items: each an id (the schema let the list's characters through; items are checked here). */
+function checkList(name: string, kind: ParamKind, raw: string): QueryValue {
+  if (kind.kind === "ids" && kind.all && raw === "all") return "all";
+  const list = raw.split(",");
+  if (list.length > MAX_LIST_IDS)
+    throw new GatewayError(400, `${name} lists more than ${MAX_LIST_IDS} ids`);
+  if (!list.every((id) => ID_REGEX.test(id)))
     throw new GatewayError(
       400,
-      `${what} must be an id of 1 to ${MAX_ID_LENGTH} printable characters`
+      `Each id of ${name} must be 1 to ${MAX_ID_LENGTH} letters, digits and - _ . ~ : @ +, without ".." (no empty item)`
     );
-  return id;
+  return list;
 }
 
 function checkValue(name: string, kind: ParamKind, raw: string): QueryValue {
-  switch (kind.kind) {
-    case "ids": {
-      if (kind.all && raw === "all") return "all";
-      const list = raw.split(",");
-      if (list.length > MAX_LIST_IDS)
-        throw new GatewayError(400, `${name} lists more than ${MAX_LIST_IDS} ids`);
-      return list.map((id) => checkId(`each id of ${name}`, id));
-    }
-    case "date":
-      if (parseDay(raw) === undefined)
-        throw new GatewayError(
-          400,
-          `${name} must be a date written YYYY-MM-DD, got "${shown(raw)}"`
-        );
-      return raw;
-    case "bool":
-      if (raw !== "true" && raw !== "false")
-        throw new GatewayError(400, `${name} must be true or false, got "${shown(raw)}"`);
-      return raw;
-    case "oneOf":
-      if (!kind.values.includes(raw))
-        throw new GatewayError(
-          400,
-          `${name} must be one of ${kind.values.join(", ")}, got "${shown(raw)}"`
-        );
-      return raw;
-    case "token":
-      if (!TOKEN.test(raw))
-        throw new GatewayError(400, `${name} must be a short word (letters, digits, - _ .)`);
-      return raw;
-  }
-}
-
-/** A value quoted in a message: short, and without anything that could be a control sequence. */
-function shown(raw: string): string {
-  const clean = raw.replace(CONTROL, "?");
-  return clean.length > 40 ? `${clean.slice(0, 40)}…` : clean;
+  if (kind.kind === "ids") return checkList(name, kind, raw);
+  if (kind.kind === "date" && parseDay(raw) === undefined)
+    throw new GatewayError(400, `${name} must be a calendar date written YYYY-MM-DD`);
+  return raw;
 }
 
 const LIST_PARAMS = new Set([
@@ -175,40 +148,38 @@ function seriesOf(
 }
 
 /**
- * Checks a request against its operation: path ids, parameter names and values (one value each), the order of
- * dates. `query` is the raw query string (without "?").
+ * A request of `spec` as the gateway reads it, from its path ids and query, both already checked by the route's
+ * schema (schema.ts: the names, one value each, the characters and closed sets); what a schema cannot say is
+ * checked here: each list item, calendar dates, the order of dates. Every refusal is fixed text.
  */
 export function parseAsk(
   spec: OperationSpec,
   pathParams: Readonly<Record<string, string>>,
-  query: string
+  query: Readonly<Record<string, unknown>>
 ): Ask {
-  const ids = pathIdNames(spec).map((name) => checkId(name, pathParams[name] ?? ""));
-  let next = 0;
-  const path = spec.path
-    .map((part) => (part.startsWith(":") ? shown(ids[next++]) : part))
-    .join("/");
+  const ids = pathIdNames(spec).map((name) => {
+    const id = pathParams[name];
+    if (typeof id !== "string" || !ID_REGEX.test(id))
+      throw new GatewayError(
+        400,
+        `The ${interfaceName(name)} of ${describeOperation(spec)} must be an id`
+      );
+    return id;
+  });
   const params = new Map<string, QueryValue>();
-  const seen = new Set<string>();
-  for (const [name, raw] of new URLSearchParams(query)) {
-    const kind = spec.params[name];
-    if (!Object.prototype.hasOwnProperty.call(spec.params, name) || kind === undefined) {
-      const known = Object.keys(spec.params);
-      throw new GatewayError(
-        400,
-        `"${shown(name)}" is not a parameter of GET /${path}` +
-          (known.length > 0 ? ` (it takes ${known.join(", ")})` : " (it takes none)")
-      );
-    }
-    if (seen.has(name))
-      throw new GatewayError(
-        400,
-        `${name} is given twice: send a list as one comma-separated value (${name}=a,b)`
-      );
-    seen.add(name);
-    if (raw === "") throw new GatewayError(400, `${name} is empty`);
-    params.set(name, checkValue(name, kind, raw));
+  for (const name of Object.keys(spec.params)) {
+    if (!Object.prototype.hasOwnProperty.call(query, name)) continue;
+    const raw = query[name];
+    if (typeof raw !== "string")
+      throw new GatewayError(400, `${name} must be given once, as one value`);
+    params.set(name, checkValue(name, spec.params[name], raw));
   }
+  for (const name of Object.keys(query))
+    if (!Object.prototype.hasOwnProperty.call(spec.params, name))
+      throw new GatewayError(
+        400,
+        `The query holds a parameter ${describeOperation(spec)} does not take`
+      );
   for (const [a, b] of [
     ["start", "end"],
     ["start_date", "end_date"],
@@ -216,7 +187,7 @@ export function parseAsk(
     const from = params.get(a);
     const to = params.get(b);
     if (typeof from === "string" && typeof to === "string" && from > to)
-      throw new GatewayError(400, `${a} (${from}) is after ${b} (${to})`);
+      throw new GatewayError(400, `${a} is after ${b}`);
   }
   // Parameters in the interface's order, lists as sets: the same request written otherwise has the same key.
   const keyParts = Object.keys(spec.params)

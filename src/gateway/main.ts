@@ -5,9 +5,8 @@
  */
 import { TokensFile } from "./auth/tokens-file";
 import { EntraVerifier } from "./auth/entra";
-import { MemoryKeyRecords, RedisKeyRecords, UserKeys } from "./auth/user-keys";
 import type { Verifier } from "./auth/verifier";
-import { RedisLink } from "./store/redis-link";
+import { isLoopbackHost } from "../client";
 import { signInConfigOf } from "./sign-in-config";
 import { GatewayOptionError, parseGatewayOptions, USAGE } from "./options";
 import { createGateway } from "./server";
@@ -38,35 +37,20 @@ async function main(): Promise<number> {
     ? new EntraVerifier({ ...options.entra, onRefused: (reason) => onRefused(reason) })
     : undefined;
   const verifiers: Verifier[] = [...(tokens ? [tokens] : []), ...(entra ? [entra] : [])];
-  // Per-user keys: records in Redis (every process sees them), else in this process's memory.
-  let keysLink: RedisLink | undefined;
-  let userKeys: UserKeys | undefined;
-  if (options.userKeyKek) {
-    if (options.redisUrl) keysLink = new RedisLink({ url: options.redisUrl });
-    userKeys = new UserKeys(
-      keysLink ? new RedisKeyRecords(keysLink) : new MemoryKeyRecords(),
-      options.userKeyKek
-    );
-    if (!keysLink)
-      notes.push([
-        "warn",
-        "per-user keys are kept in this process's memory (no --redis): they are lost when it stops",
-      ]);
-  }
   const gateway = await createGateway({
     serviceUrl: options.serviceUrl,
     serviceKey: options.serviceKey,
     verifiers,
-    ...(userKeys ? { userKeys } : {}),
+    ...(options.userKeyKek ? { userKeyKek: options.userKeyKek } : {}),
     requireUserKeys: options.requireUserKeys,
     shareAnswersAcrossKeys: options.shareAnswersAcrossKeys,
     admins: options.admins,
+    metricsReaders: options.metricsReaders,
     ...(options.entra?.addinClientId ? { signIn: signInConfigOf(options.entra) } : {}),
-    redisUrl: options.redisUrl,
+    ...(options.redis ? { redis: options.redis } : {}),
+    processes: options.processes,
     rateLimit: options.rateLimit,
-    userRate: options.userRate,
     windowMs: options.windowMs,
-    retry: options.retry,
     openMs: options.openMs,
     logLevel: options.logLevel,
   });
@@ -81,9 +65,17 @@ async function main(): Promise<number> {
     log.info(
       {
         tenants: options.entra?.tenants.length,
-        userKeys: userKeys ? (options.requireUserKeys ? "required" : "optional") : "off",
+        userKeys: options.userKeyKek ? (options.requireUserKeys ? "required" : "optional") : "off",
       },
       "sign-in with Microsoft 365 is on"
+    );
+  if (options.userKeyKek && !options.redis)
+    log.warn(
+      "per-user keys are kept in this process's memory (no --redis): they are lost when it stops"
+    );
+  if (!isLoopbackHost(options.host))
+    log.warn(
+      `listening on ${options.host}: the gateway speaks plain HTTP; put it behind the TLS reverse proxy that serves the add-in (see its README)`
     );
   if (tokens && tokens.size === 0 && !entra)
     log.warn(`the tokens file ${options.tokensFile} holds no token yet: every request gets 401`);
@@ -96,19 +88,16 @@ async function main(): Promise<number> {
     if (stopping) return;
     stopping = true;
     log.info(`${signal}: finishing the requests under way, then exiting`);
-    gateway
-      .close()
-      .then(() => keysLink?.close())
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          log.error(
-            { err: { message: error instanceof Error ? error.message : String(error) } },
-            "stopping failed"
-          );
-          process.exit(1);
-        }
-      );
+    gateway.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error(
+          { err: { message: error instanceof Error ? error.message : String(error) } },
+          "stopping failed"
+        );
+        process.exit(1);
+      }
+    );
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));

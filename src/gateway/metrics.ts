@@ -1,34 +1,48 @@
 /**
- * Prometheus metrics (prom-client), one registry per gateway: requests by user, how each was answered (cache
- * hits included), upstream requests and their 429s, the queue in front of the service, and whether the shared
- * store is in use. Labels carry a user's name (from the tokens file), an operation, a status: never a token or
- * the service key.
+ * Prometheus metrics (prom-client), two registries per gateway:
+ * - the team's (any caller with a token): requests by operation and status, how each was answered, upstream
+ *   requests and their 429s, the queue in front of the service, lanes open, whether Redis is in use, Node's own;
+ * - per person (administrators and `--metrics-readers` tokens only, as `/gateway/v1/usage` is): requests and usage
+ *   by user. At most MAX_METRIC_USERS users are named; the others count under user="other".
+ * Labels carry a user's name (a token's name, a sign-in's id), an operation, a status: never a token or a key.
  */
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import type { ClientEvent } from "../client";
+import { MAX_METRIC_USERS } from "./bounds";
 
 export interface MetricsSources {
-  /** Upstream requests waiting for their turn or a slot of the budget. */
+  /** Upstream requests waiting for their turn or under way. */
   queueDepth(): number;
   /** 1 while the shared store (Redis) is in use, 0 on process memory. */
   shared(): number;
+  /** Lanes open (service keys in use). */
+  lanes(): number;
 }
 
 export class GatewayMetrics {
   readonly registry = new Registry();
-  readonly requests: Counter<"user" | "operation" | "status">;
+  readonly perUser = new Registry();
+  readonly requests: Counter<"operation" | "status">;
+  readonly userRequests: Counter<"user" | "operation" | "status">;
   readonly answers: Counter<"how">;
   readonly upstream: Counter<"operation" | "status">;
   readonly rateLimited: Counter;
   readonly usage: Counter<"user" | "counter">;
+  private readonly named = new Set<string>();
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
     this.requests = new Counter({
       name: "cryptometrics_gateway_requests_total",
-      help: "Requests answered, by user, operation and status",
-      labelNames: ["user", "operation", "status"],
+      help: "Requests answered, by operation and status",
+      labelNames: ["operation", "status"],
       registers,
+    });
+    this.userRequests = new Counter({
+      name: "cryptometrics_gateway_user_requests_total",
+      help: "Requests answered, by user, operation and status (administrators only)",
+      labelNames: ["user", "operation", "status"],
+      registers: [this.perUser],
     });
     this.answers = new Counter({
       name: "cryptometrics_gateway_answers_total",
@@ -49,13 +63,13 @@ export class GatewayMetrics {
     });
     this.usage = new Counter({
       name: "cryptometrics_gateway_user_usage_total",
-      help: "Per person: requests answered, cache hits, and upstream requests their requests started",
+      help: "Per person: requests answered, cache hits, and upstream requests their requests started (administrators only)",
       labelNames: ["user", "counter"],
-      registers,
+      registers: [this.perUser],
     });
     new Gauge({
       name: "cryptometrics_gateway_upstream_queue_depth",
-      help: "Upstream requests waiting for their turn or for the rate budget",
+      help: "Upstream requests waiting for their turn or under way",
       registers,
       collect() {
         this.set(sources.queueDepth());
@@ -69,7 +83,33 @@ export class GatewayMetrics {
         this.set(sources.shared());
       },
     });
+    new Gauge({
+      name: "cryptometrics_gateway_lanes",
+      help: "Service keys served at once (the team's and personal keys in use)",
+      registers,
+      collect() {
+        this.set(sources.lanes());
+      },
+    });
     collectDefaultMetrics({ register: this.registry, prefix: "cryptometrics_gateway_" });
+  }
+
+  /** The user's label: their name, or "other" past MAX_METRIC_USERS names. */
+  label(user: string): string {
+    if (this.named.has(user)) return user;
+    if (this.named.size >= MAX_METRIC_USERS) return "other";
+    this.named.add(user);
+    return user;
+  }
+
+  /** The exposition: the team's metrics, and the per-person ones for administrators. */
+  async text(perPerson: boolean): Promise<string> {
+    const team = await this.registry.metrics();
+    return perPerson ? `${team}\n${await this.perUser.metrics()}` : team;
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
   }
 
   /** Counts the upstream client's responses (each attempt) and network failures. */
@@ -77,8 +117,8 @@ export class GatewayMetrics {
     if (event.type === "response") {
       this.upstream.inc({ operation: event.operation, status: String(event.status) });
       if (event.status === 429) this.rateLimited.inc();
-    } else if (event.type === "retry" && event.status === undefined) {
-      this.upstream.inc({ operation: event.operation, status: event.reason });
+    } else if (event.type === "error" && event.status === undefined) {
+      this.upstream.inc({ operation: event.operation, status: event.kind });
     }
   };
 }

@@ -144,10 +144,27 @@ export function routeOf(spec: OperationSpec): string {
   return `/${spec.path.join("/")}`;
 }
 
-/** Path ids, in path order: ["aave", "aave-v3"] for a product. */
+/** Path ids, in path order: ["projectId", "productId"] for a product. */
 export function pathIdNames(spec: OperationSpec): string[] {
   return spec.path.filter((s) => s.startsWith(":")).map((s) => s.slice(1));
 }
+
+/** The interface's name of a path id: projectId -> project_id. */
+export function interfaceName(pathId: string): string {
+  return pathId.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** The operation as the interface writes it: "GET /v2/projects/{project_id}/metrics". */
+export function describeOperation(spec: OperationSpec): string {
+  return `GET /${spec.path
+    .map((part) => (part.startsWith(":") ? `{${interfaceName(part.slice(1))}}` : part))
+    .join("/")}`;
+}
+
+/** Every parameter name of every operation: the public words a message may name. */
+export const PARAMETER_NAMES: ReadonlySet<string> = new Set(
+  OPERATIONS.flatMap((spec) => Object.keys(spec.params))
+);
 
 /**
  * The operation whose path a URL path (below the service's base path) is, and its ids; undefined for any other

@@ -6,7 +6,8 @@ import { readFileSync, statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseBaseUrl } from "../client";
 import { scaledRetryPolicy, type RetryPolicy } from "../client";
-import { checkRedisUrl } from "./store/redis-link";
+import { DEFAULT_PROCESSES } from "./bounds";
+import { checkRedisUrl, type RedisTarget } from "./store/redis-link";
 import { parseKek, readKekFile } from "./auth/user-keys";
 
 export const USAGE = `Usage: npm run gateway -- [options]      (or: node dist/node/gateway/main.js [options])
@@ -16,10 +17,15 @@ export const USAGE = `Usage: npm run gateway -- [options]      (or: node dist/no
   --service-key-file FILE  file holding the service's API key          [GATEWAY_SERVICE_KEY_FILE, required]
   --tokens-file FILE       callers' tokens: NAME SHA256-HEX per line   [GATEWAY_TOKENS_FILE, required]
   --redis URL              redis://HOST:PORT shared by every process   [GATEWAY_REDIS_URL; omitted: in-process]
+  --redis-cluster URLS     a Redis Cluster's nodes (some of them)      [GATEWAY_REDIS_CLUSTER, comma-separated]
+  --redis-sentinel URLS    Sentinels watching the primary              [GATEWAY_REDIS_SENTINEL, comma-separated]
+  --redis-sentinel-name N  the primary's name for the Sentinels        [GATEWAY_REDIS_SENTINEL_NAME, default mymaster]
+  --processes N            gateway processes the team runs             [GATEWAY_PROCESSES, default 4]
+                           (each takes 1/N of the budget while it cannot use Redis)
   --rate-limit N           upstream requests per minute per key        [GATEWAY_RATE_LIMIT, default 60]
-  --user-rate N            of which one user may start per minute      [GATEWAY_USER_RATE, default 3/4 of it]
   --log-level LEVEL        fatal, error, warn, info, debug or silent   [GATEWAY_LOG_LEVEL, default info]
   --admins NAMES           token names that may read everyone's usage  [GATEWAY_ADMINS, comma-separated]
+  --metrics-readers NAMES  token names that may read per-person metrics [GATEWAY_METRICS_READERS, comma-separated]
 Sign-in with Microsoft 365 (Entra ID access tokens; see src/gateway/SIGN-IN.md):
   --entra-tenants IDS      tenant ids whose users may sign in          [GATEWAY_ENTRA_TENANTS, comma-separated]
   --entra-audience AUD     the gateway API's app id URI and/or app id  [GATEWAY_ENTRA_AUDIENCE, comma-separated]
@@ -46,8 +52,11 @@ export interface GatewayOptions {
   serviceKey: string;
   /** Empty when sign-in alone lets callers in. */
   tokensFile: string;
-  redisUrl?: string;
+  redis?: RedisTarget;
+  /** How many processes the team runs (their share of the budget without Redis). */
+  processes: number;
   admins: string[];
+  metricsReaders: string[];
   entra?: {
     tenants: string[];
     audience: string[];
@@ -63,7 +72,6 @@ export interface GatewayOptions {
   requireUserKeys: boolean;
   shareAnswersAcrossKeys: boolean;
   rateLimit: number;
-  userRate?: number;
   logLevel: string;
   /** The rate window (a minute; shorter under CRYPTOMETRICS_TIME_SCALE, for benchmarks and tests). */
   windowMs: number;
@@ -130,10 +138,14 @@ export function parseGatewayOptions(argv: readonly string[], env: Env): GatewayO
         "service-key-file": { type: "string" },
         "tokens-file": { type: "string" },
         redis: { type: "string" },
+        "redis-cluster": { type: "string" },
+        "redis-sentinel": { type: "string" },
+        "redis-sentinel-name": { type: "string" },
+        processes: { type: "string" },
         "rate-limit": { type: "string" },
-        "user-rate": { type: "string" },
         "log-level": { type: "string" },
         admins: { type: "string" },
+        "metrics-readers": { type: "string" },
         "entra-tenants": { type: "string" },
         "entra-audience": { type: "string" },
         "entra-scope": { type: "string" },
@@ -165,7 +177,9 @@ export function parseGatewayOptions(argv: readonly string[], env: Env): GatewayO
       serviceUrl: "",
       serviceKey: "",
       tokensFile: "",
+      processes: DEFAULT_PROCESSES,
       admins: [],
+      metricsReaders: [],
       requireUserKeys: false,
       shareAnswersAcrossKeys: false,
       rateLimit: 60,
@@ -265,23 +279,24 @@ export function parseGatewayOptions(argv: readonly string[], env: Env): GatewayO
     values["share-answers-across-keys"] === true ||
     env.GATEWAY_SHARE_ANSWERS_ACROSS_KEYS === "1" ||
     env.GATEWAY_SHARE_ANSWERS_ACROSS_KEYS === "true";
-  const redisUrl = pick("redis", "GATEWAY_REDIS_URL");
-  if (redisUrl) {
-    try {
-      checkRedisUrl(redisUrl);
-    } catch (error) {
-      throw new GatewayOptionError((error as Error).message);
-    }
-  }
+  const redis = redisTargetOf(
+    pick("redis", "GATEWAY_REDIS_URL"),
+    pick("redis-cluster", "GATEWAY_REDIS_CLUSTER"),
+    pick("redis-sentinel", "GATEWAY_REDIS_SENTINEL"),
+    pick("redis-sentinel-name", "GATEWAY_REDIS_SENTINEL_NAME")
+  );
+  const processes = integer(
+    "--processes",
+    pick("processes", "GATEWAY_PROCESSES") ?? String(DEFAULT_PROCESSES),
+    1,
+    1_000
+  );
   const rateLimit = integer(
     "--rate-limit",
     pick("rate-limit", "GATEWAY_RATE_LIMIT") ?? "60",
     1,
     100_000
   );
-  const userRateText = pick("user-rate", "GATEWAY_USER_RATE");
-  const userRate =
-    userRateText === undefined ? undefined : integer("--user-rate", userRateText, 1, rateLimit);
   const logLevel = pick("log-level", "GATEWAY_LOG_LEVEL") ?? "info";
   if (!LEVELS.includes(logLevel))
     throw new GatewayOptionError(
@@ -303,16 +318,56 @@ export function parseGatewayOptions(argv: readonly string[], env: Env): GatewayO
     serviceKey,
     tokensFile,
     admins: list(pick("admins", "GATEWAY_ADMINS")),
+    metricsReaders: list(pick("metrics-readers", "GATEWAY_METRICS_READERS")),
+    processes,
     ...(entra ? { entra } : {}),
     ...(userKeyKek ? { userKeyKek } : {}),
     requireUserKeys: userKeysMode === "required",
     shareAnswersAcrossKeys,
-    ...(redisUrl ? { redisUrl } : {}),
+    ...(redis ? { redis } : {}),
     rateLimit,
-    ...(userRate === undefined ? {} : { userRate }),
     logLevel,
     windowMs: 60_000 / scale,
     ...(scale > 1 ? { retry: scaledRetryPolicy(scale), openMs: 120_000 / scale } : {}),
     notes,
   };
+}
+
+/** One of --redis, --redis-cluster, --redis-sentinel (at most one), checked. */
+function redisTargetOf(
+  single: string | undefined,
+  cluster: string | undefined,
+  sentinel: string | undefined,
+  sentinelName: string | undefined
+): RedisTarget | undefined {
+  const given = [single, cluster, sentinel].filter((v) => v !== undefined);
+  if (given.length > 1)
+    throw new GatewayOptionError(
+      "give one of --redis (one server), --redis-cluster (a cluster's nodes) or --redis-sentinel (Sentinels)"
+    );
+  const urls = (text: string, flag: string): string[] => {
+    const list = text
+      .split(",")
+      .map((t) => t.trim())
+      .filter((t) => t !== "");
+    if (list.length === 0)
+      throw new GatewayOptionError(`${flag} takes redis:// URLs, comma-separated`);
+    for (const url of list) {
+      try {
+        checkRedisUrl(url, flag);
+      } catch (error) {
+        throw new GatewayOptionError((error as Error).message);
+      }
+    }
+    return list;
+  };
+  if (single !== undefined) return { kind: "single", url: urls(single, "--redis")[0] };
+  if (cluster !== undefined) return { kind: "cluster", urls: urls(cluster, "--redis-cluster") };
+  if (sentinel !== undefined)
+    return {
+      kind: "sentinel",
+      urls: urls(sentinel, "--redis-sentinel"),
+      name: sentinelName ?? "mymaster",
+    };
+  return undefined;
 }

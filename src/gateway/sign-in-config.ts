@@ -1,5 +1,5 @@
 /** What the gateway tells the add-in about signing in, from its own sign-in settings. */
-import type { SignInConfig } from "./account";
+import type { SignInConfig } from "./plugins/account-routes";
 import { ENTRA_DEFAULTS } from "./auth/entra";
 
 export function signInConfigOf(entra: {

@@ -1,9 +1,12 @@
 /**
  * Usage per person: for each user and UTC day, requests answered, cache hits, and upstream requests their
  * requests cost. Counted in this process at once (and in /metrics), and added to a Redis hash per day shared by
- * every process (`cm:gw:1:usage:YYYY-MM-DD`, field `USER|counter`, kept 40 days). While Redis is away the
- * increments wait in memory and are added when it answers again: a Redis outage loses no count.
+ * every process (`cm:gw:2:{usage}:YYYY-MM-DD`, field `USER|counter`, kept 40 days). While Redis is away the
+ * increments wait in memory (at most MAX_PENDING_FIELDS of them) and are added when it answers again, and the
+ * listing is this process's own counts. Users are keys of maps and null-prototype records only: a user named
+ * `constructor` or `__proto__` is a user like any other.
  */
+import { usageKey } from "./store/keys";
 import type { RedisLink } from "./store/redis-link";
 
 export const USAGE_COUNTERS = ["requests", "hits", "upstream"] as const;
@@ -12,7 +15,8 @@ export type UsageCounts = Record<UsageCounter, number>;
 
 /** Days a day's counters are kept in Redis: a month's report, with room. */
 const KEEP_DAYS = 40;
-const PREFIX = "cm:gw:1:usage:";
+/** Increments waiting for Redis: a day of a large team's users × counters; more are dropped (counted locally). */
+const MAX_PENDING_FIELDS = 30_000;
 
 export function dayOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
@@ -58,7 +62,8 @@ export class Usage {
     this.options.onCount?.(user, counter, n);
     if (this.options.link) {
       const field = `${day}\n${user}|${counter}`;
-      this.pending.set(field, (this.pending.get(field) ?? 0) + n);
+      if (this.pending.has(field) || this.pending.size < MAX_PENDING_FIELDS)
+        this.pending.set(field, (this.pending.get(field) ?? 0) + n);
       void this.flush();
     }
   }
@@ -77,16 +82,18 @@ export class Usage {
           for (const [key, n] of batch) {
             const [day, field] = key.split("\n");
             days.add(day);
-            pipeline.hincrby(`${PREFIX}${day}`, field, n);
+            pipeline.hincrby(usageKey(day), field, n);
           }
-          for (const day of days) pipeline.expire(`${PREFIX}${day}`, KEEP_DAYS * 86_400);
+          for (const day of days) pipeline.expire(usageKey(day), KEEP_DAYS * 86_400);
           try {
             const results = await pipeline.exec();
             if (!results || results.some(([error]) => error)) throw new Error("not counted");
           } catch {
             // Back in the queue (an increment not applied is applied later; one applied twice would count
             // double, so a pipeline that failed midway may count a few twice: the lesser harm than losing).
-            for (const [key, n] of batch) this.pending.set(key, (this.pending.get(key) ?? 0) + n);
+            for (const [key, n] of batch)
+              if (this.pending.has(key) || this.pending.size < MAX_PENDING_FIELDS)
+                this.pending.set(key, (this.pending.get(key) ?? 0) + n);
             return;
           }
         }
@@ -98,27 +105,34 @@ export class Usage {
   }
 
   /** Everyone's counts for `day` (YYYY-MM-DD): from Redis when shared (this process's pending added), else local. */
-  async day(day: string): Promise<Record<string, UsageCounts>> {
+  async day(day: string): Promise<Map<string, UsageCounts>> {
     const link = this.options.link;
-    const out: Record<string, UsageCounts> = {};
+    const out = new Map<string, UsageCounts>();
     const add = (user: string, counter: string, n: number): void => {
       if (!(USAGE_COUNTERS as readonly string[]).includes(counter)) return;
-      out[user] ??= zero();
-      out[user][counter as UsageCounter] += n;
+      let counts = out.get(user);
+      if (!counts) out.set(user, (counts = zero()));
+      counts[counter as UsageCounter] += n;
     };
     if (link?.up) {
-      await this.flush();
-      const fields = await link.main.hgetall(`${PREFIX}${day}`);
-      for (const [field, value] of Object.entries(fields)) {
-        const cut = field.lastIndexOf("|");
-        add(field.slice(0, cut), field.slice(cut + 1), Number(value) || 0);
+      try {
+        await this.flush();
+        const fields = await link.main.hgetall(usageKey(day));
+        for (const [field, value] of Object.entries(fields)) {
+          const cut = field.lastIndexOf("|");
+          add(field.slice(0, cut), field.slice(cut + 1), Number(value) || 0);
+        }
+        for (const [key, n] of this.pending) {
+          const [d, field] = key.split("\n");
+          const cut = field.lastIndexOf("|");
+          if (d === day) add(field.slice(0, cut), field.slice(cut + 1), n);
+        }
+        return out;
+      } catch (error) {
+        // Redis failed on the way: this process's own counts, as while it is away.
+        link.failed(error);
+        out.clear();
       }
-      for (const [key, n] of this.pending) {
-        const [d, field] = key.split("\n");
-        const cut = field.lastIndexOf("|");
-        if (d === day) add(field.slice(0, cut), field.slice(cut + 1), n);
-      }
-      return out;
     }
     for (const [user, counts] of this.local.get(day) ?? new Map<string, UsageCounts>())
       for (const counter of USAGE_COUNTERS) add(user, counter, counts[counter]);

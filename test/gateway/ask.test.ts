@@ -1,4 +1,5 @@
 import { parseAsk } from "../../src/gateway/ask";
+import { parseQuery } from "../../src/gateway/schema";
 import { OPERATIONS, matchPath, routeOf } from "../../src/gateway/operations";
 
 const spec = (op: string) => {
@@ -46,16 +47,16 @@ describe("a request as the gateway reads it", () => {
     const a = parseAsk(
       spec("getMetricAggregations"),
       {},
-      "project_ids=b,a&metric_ids=fees,revenue"
+      parseQuery("project_ids=b,a&metric_ids=fees,revenue")
     );
     const b = parseAsk(
       spec("getMetricAggregations"),
       {},
-      "metric_ids=revenue,fees&project_ids=a,b,a"
+      parseQuery("metric_ids=revenue,fees&project_ids=a,b,a")
     );
     expect(a.key).toBe(b.key);
-    expect(parseAsk(spec("getMetricAggregations"), {}, "project_ids=all").key).not.toBe(
-      parseAsk(spec("getMetricAggregations"), {}, "").key
+    expect(parseAsk(spec("getMetricAggregations"), {}, parseQuery("project_ids=all")).key).not.toBe(
+      parseAsk(spec("getMetricAggregations"), {}, parseQuery("")).key
     );
   });
 
@@ -63,7 +64,7 @@ describe("a request as the gateway reads it", () => {
     const across = parseAsk(
       spec("getMetric"),
       { metricId: "fees" },
-      "project_ids=uniswap,aave,aave&start=2025-01-01"
+      parseQuery("project_ids=uniswap,aave,aave&start=2025-01-01")
     );
     expect(across.series).toMatchObject({
       form: "metric",
@@ -75,7 +76,7 @@ describe("a request as the gateway reads it", () => {
     const project = parseAsk(
       spec("getProjectMetrics"),
       { projectId: "aave" },
-      "metric_ids=fees&order_direction=asc"
+      parseQuery("metric_ids=fees&order_direction=asc")
     );
     expect(project.series).toMatchObject({
       form: "project",
@@ -89,12 +90,12 @@ describe("a request as the gateway reads it", () => {
     const chains = parseAsk(
       spec("getProjectMetrics"),
       { projectId: "aave" },
-      "metric_ids=fees&chain_ids=base,ethereum"
+      parseQuery("metric_ids=fees&chain_ids=base,ethereum")
     );
     const chainsReordered = parseAsk(
       spec("getMetric"),
       { metricId: "fees" },
-      "project_ids=aave&chain_ids=ethereum,base"
+      parseQuery("project_ids=aave&chain_ids=ethereum,base")
     );
     expect(chains.series?.variant.key).toBe(chainsReordered.series?.variant.key);
     expect(chains.series?.variant.key).not.toBe(project.series?.variant.key);
@@ -102,75 +103,60 @@ describe("a request as the gateway reads it", () => {
 
   it("keeps whole the answers not made of named series", () => {
     expect(
-      parseAsk(spec("getMetric"), { metricId: "fees" }, "project_ids=all").series
+      parseAsk(spec("getMetric"), { metricId: "fees" }, parseQuery("project_ids=all")).series
     ).toBeUndefined();
-    expect(parseAsk(spec("getMetric"), { metricId: "fees" }, "").series).toBeUndefined();
     expect(
-      parseAsk(spec("getMetric"), { metricId: "fees" }, "project_ids=aave&start_date=2025-01-01")
+      parseAsk(spec("getMetric"), { metricId: "fees" }, parseQuery("")).series
+    ).toBeUndefined();
+    expect(
+      parseAsk(
+        spec("getMetric"),
+        { metricId: "fees" },
+        parseQuery("project_ids=aave&start_date=2025-01-01")
+      ).series
+    ).toBeUndefined();
+    expect(
+      parseAsk(spec("getProjectMetrics"), { projectId: "aave" }, parseQuery("start=2025-01-01"))
         .series
-    ).toBeUndefined();
-    expect(
-      parseAsk(spec("getProjectMetrics"), { projectId: "aave" }, "start=2025-01-01").series
     ).toBeUndefined();
   });
 
   it.each([
     [
-      "an unknown parameter",
+      "an empty id in a list",
       "getProjectMetrics",
-      "metric_ids=fees&token=abc",
-      /"token" is not a parameter of GET \/v2\/projects\/aave\/metrics/,
+      { metric_ids: "fees,,tvl" },
+      /Each id of metric_ids/,
     ],
     [
-      "a repeated parameter",
+      "an id holding ..",
       "getProjectMetrics",
-      "metric_ids=fees&metric_ids=tvl",
-      /given twice: send a list as one comma-separated value/,
+      { metric_ids: "fees,..,tvl" },
+      /Each id of metric_ids/,
     ],
-    ["an empty value", "getProjectMetrics", "metric_ids=", /metric_ids is empty/],
-    ["an empty id in a list", "getProjectMetrics", "metric_ids=fees,,tvl", /each id of metric_ids/],
     [
       "a date that does not exist",
       "getProjectMetrics",
-      "start=2025-02-30",
-      /start must be a date written YYYY-MM-DD/,
+      { start: "2025-02-30" },
+      /start must be a calendar date written YYYY-MM-DD/,
     ],
     [
       "dates the wrong way round",
       "getProjectMetrics",
-      "start=2025-02-02&end=2025-02-01",
-      /start \(2025-02-02\) is after end/,
+      { start: "2025-02-02", end: "2025-02-01" },
+      /^start is after end$/,
     ],
-    [
-      "a value outside a closed set",
-      "getProjectMetrics",
-      "aggregate_by=protocol",
-      /aggregate_by must be one of chain, product_id/,
-    ],
-    [
-      "a boolean that is not one",
-      "getProjectMetrics",
-      "assets_bridged=yes",
-      /assets_bridged must be true or false/,
-    ],
-  ])("refuses %s with 400 and says what to change", (_what, op, query, message) => {
+    ["a repeated parameter", "getProjectMetrics", { metric_ids: ["fees", "tvl"] }, /once/],
+  ])("refuses %s with 400, in words that quote nothing sent", (_what, op, query, message) => {
     expect(() => parseAsk(spec(op), { projectId: "aave" }, query)).toThrow(
       expect.objectContaining({ status: 400, message: expect.stringMatching(message) })
     );
   });
 
-  it("refuses path ids that are not ids, and never echoes control characters", () => {
-    expect(() => parseAsk(spec("getProject"), { projectId: "a".repeat(201) }, "")).toThrow(
-      expect.objectContaining({ status: 400 })
-    );
-    expect(() => parseAsk(spec("getProject"), { projectId: ".." }, "")).toThrow(
-      expect.objectContaining({ status: 400 })
-    );
-    try {
-      parseAsk(spec("getProjectMetrics"), { projectId: "aave" }, "start=%1b%5b31m");
-      throw new Error("accepted");
-    } catch (error) {
-      expect((error as Error).message).not.toContain("\u001b");
-    }
+  it("refuses path ids that are not ids (the route's schema refuses them first)", () => {
+    for (const id of ["a".repeat(201), "..", "a/b", "a\\b", "a?b", "a#b", "a%2fb", "x..y", ""])
+      expect(() => parseAsk(spec("getProject"), { projectId: id }, {})).toThrow(
+        expect.objectContaining({ status: 400 })
+      );
   });
 });

@@ -3,11 +3,14 @@
  * fails (stale-if-error), "try again" rather than a caller held past its patience, and fairness between the
  * people of a team (one analyst's bulk refresh does not starve another's single cell).
  */
+import { FixedTokens } from "../../src/gateway/auth/tokens-file";
+import { createGateway, type Gateway } from "../../src/gateway/server";
 import { startSimulator, type RunningSimulator } from "../../src/simulator";
+import { FAKE_SERVICE_URL, fakeService, seriesHandler } from "./support/fake-service";
 import { startTestGateway, type TestGateway } from "./support/in-process";
 
 const SERVICE_KEY = "cm_service_key_behaviour_31f0";
-const tokens = { alice: "tok_alice_4d1", bob: "tok_bob_77e" };
+const tokens = { alice: "tok_alice_4d1", bob: "tok_bob_77e", carol: "tok_carol_a03" };
 const as = (user: keyof typeof tokens) => ({ authorization: `Bearer ${tokens[user]}` });
 
 async function get(url: string, headers: Record<string, string>) {
@@ -36,7 +39,6 @@ describe("stale-if-error", () => {
       serviceKey: SERVICE_KEY,
       tokens,
       now: () => Date.now() + offset,
-      retry: { maxAttempts: 1 },
     });
   });
   afterAll(async () => {
@@ -109,97 +111,83 @@ describe("a slow service", () => {
 });
 
 describe("fairness", () => {
-  let simulator: RunningSimulator;
-  let projects: string[];
-
-  beforeAll(async () => {
-    simulator = await startSimulator({
-      port: 0,
-      rateLimit: null,
-      apiKeys: [SERVICE_KEY],
-      latencyMs: 20,
-    });
-    const list = (await (
-      await fetch(`${simulator.url}/v2/projects`, {
-        headers: { authorization: `Bearer ${SERVICE_KEY}` },
-      })
-    ).json()) as { data: Array<{ project_id: string }> };
-    projects = list.data.map((p) => p.project_id).slice(0, 30);
-  });
-  afterAll(() => simulator.close());
-
-  it("takes a colleague's single cell between one analyst's bulk requests, not after all of them", async () => {
-    const gw = await startTestGateway({
-      serviceUrl: simulator.url,
+  /**
+   * The order upstream requests were sent in, one under way at a time and each let go by the test: `first` is
+   * asked, then `then` once the first request is under way and `then`'s user is queued.
+   */
+  async function order(
+    first: (gateway: Gateway) => Array<Promise<unknown>>,
+    then: (gateway: Gateway) => Promise<unknown>,
+    waiting: keyof typeof tokens
+  ): Promise<string[]> {
+    const service = fakeService(seriesHandler);
+    const gateway = await createGateway({
+      serviceUrl: FAKE_SERVICE_URL,
       serviceKey: SERVICE_KEY,
-      tokens,
+      verifiers: [
+        new FixedTokens(Object.entries(tokens).map(([name, token]) => ({ name, token }))),
+      ],
+      fetch: service.fetch,
       concurrency: 1,
+      logLevel: "silent",
     });
+    const settle = async (check: () => boolean): Promise<void> => {
+      for (let i = 0; i < 5_000 && !check(); i++) await new Promise((r) => setImmediate(r));
+    };
     try {
-      simulator.clearLog();
-      const bulk = projects.map((p) =>
-        get(
-          `${gw.url}/v2/projects/${p}/metrics?metric_ids=fees&start=2025-01-01&end=2025-01-31`,
-          as("alice")
-        )
-      );
-      await new Promise((r) => setTimeout(r, 60));
-      const startedBefore = simulator.requestLog.length;
-      const single = await get(
-        `${gw.url}/v2/metrics/revenue?project_ids=aave&start=2025-01-01&end=2025-01-01`,
-        as("bob")
-      );
-      expect(single.status).toBe(200);
-      await Promise.all(bulk);
-      const order = simulator.requestLog.map((r) => r.path);
-      const position = order.indexOf("/v2/metrics/revenue");
-      // First in line after the request under way (first in, first out would have put it 31st).
-      expect(position).toBeLessThanOrEqual(startedBefore + 1);
-      expect(order).toHaveLength(31);
+      service.hold(true);
+      const asked = first(gateway);
+      await settle(() => service.held() === 1);
+      const late = then(gateway);
+      await settle(() => gateway.app.lanes.team.answers.queue.needsOf(waiting) === 1);
+      while (service.requests.length < asked.length + 1) {
+        await settle(() => service.held() > 0);
+        service.releaseAll();
+      }
+      service.hold(false);
+      service.releaseAll();
+      await Promise.all([...asked, late]);
+      return service.requests.map((r) => r.url.pathname.split("/")[3] ?? r.url.pathname);
     } finally {
-      await gw.close();
+      await gateway.close();
     }
+  }
+  const inject = (gateway: Gateway, user: keyof typeof tokens, url: string) =>
+    gateway.app.inject({ url, headers: { authorization: `Bearer ${tokens[user]}` } });
+  const day = "start=2026-01-01&end=2026-01-01";
+
+  it("takes a colleague's single cell right after the request under way, not after an analyst's bulk", async () => {
+    const sent = await order(
+      (gateway) =>
+        Array.from({ length: 30 }, (_, i) =>
+          inject(gateway, "alice", `/v2/metrics/m${i}?project_ids=aave&${day}`)
+        ),
+      (gateway) => inject(gateway, "bob", `/v2/metrics/single?project_ids=aave&${day}`),
+      "bob"
+    );
+    expect(sent).toHaveLength(31);
+    // First in, first out would have put it 31st.
+    expect(sent.indexOf("single")).toBe(1);
   });
 
-  it("lets no one user start more than their share of the budget per window", async () => {
-    const gw = await startTestGateway({
-      serviceUrl: simulator.url,
-      serviceKey: SERVICE_KEY,
-      tokens,
-      rateLimit: 60,
-      userRate: 3,
-      windowMs: 1_000,
-    });
-    try {
-      simulator.clearLog();
-      const bulk = projects
-        .slice(0, 9)
-        .map((p) =>
-          get(
-            `${gw.url}/v2/projects/${p}/metrics?metric_ids=revenue&start=2025-02-01&end=2025-02-28`,
-            as("alice")
-          )
-        );
-      await new Promise((r) => setTimeout(r, 100));
-      await get(
-        `${gw.url}/v2/metrics/tvl?project_ids=curve&start=2025-02-01&end=2025-02-01`,
-        as("bob")
-      );
-      const answers = await Promise.all(bulk);
-      expect(answers.every((a) => a.status === 200)).toBe(true);
-      const alices = simulator.requestLog.filter(
-        (r) => r.path.endsWith("/metrics") && r.path.startsWith("/v2/projects/")
-      );
-      // No window of one second (rate-limiter-flexible's fixed windows: at most two of them) holds more than 2 × 3.
-      for (const r of alices) {
-        const inWindow = alices.filter((x) => x.at >= r.at && x.at < r.at + 1_000).length;
-        expect(inWindow).toBeLessThanOrEqual(6);
-      }
-      // Bob was not behind Alice's capped requests: his came before her last ones.
-      const order = simulator.requestLog.map((r) => r.path);
-      expect(order.indexOf("/v2/metrics/tvl")).toBeLessThan(order.length - 3);
-    } finally {
-      await gw.close();
-    }
+  it("gives a newcomer the next turn whatever two greedy users have queued: the shares add up to the budget, no more", async () => {
+    const sent = await order(
+      (gateway) =>
+        Array.from({ length: 20 }, (_, i) => [
+          inject(gateway, "alice", `/v2/metrics/a${i}?project_ids=aave&${day}`),
+          inject(gateway, "bob", `/v2/metrics/b${i}?project_ids=aave&${day}`),
+        ]).flat(),
+      (gateway) => inject(gateway, "carol", `/v2/metrics/third?project_ids=aave&${day}`),
+      "carol"
+    );
+    // Before anyone's second turn (Bob's first may come first: he was waiting for it too).
+    const third = sent.indexOf("third");
+    expect(third).toBeGreaterThan(0);
+    expect(third).toBeLessThan(sent.indexOf("a1"));
+    expect(third).toBeLessThan(sent.indexOf("b1"));
+    // Alice and Bob took turns meanwhile: neither got more than one request ahead of the other.
+    const firstTen = sent.slice(2, 12);
+    const a = firstTen.filter((m) => m.startsWith("a")).length;
+    expect(Math.abs(a - (firstTen.length - a))).toBeLessThanOrEqual(1);
   });
 });

@@ -49,7 +49,10 @@ async function gateway(
 }
 
 async function readiness(g: GatewayProcess): Promise<Record<string, unknown>> {
-  return (await (await fetch(`${g.url}/readyz`)).json()) as Record<string, unknown>;
+  return (await (await fetch(`${g.url}/readyz`, { headers: auth })).json()) as Record<
+    string,
+    unknown
+  >;
 }
 
 async function until(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> {
@@ -74,7 +77,9 @@ afterAll(async () => {
 describe("Redis unreachable", () => {
   it("keeps serving from process memory at a share of the budget, says so, and rejoins when Redis is back", async () => {
     const sim = await simulator();
-    const [a, b] = [await gateway(sim.url), await gateway(sim.url)];
+    // Two processes, and the team says so: each takes half the budget while it cannot use Redis.
+    const args = ["--processes", "2"];
+    const [a, b] = [await gateway(sim.url, { args }), await gateway(sim.url, { args })];
     const ask = (g: GatewayProcess, day: string) =>
       fetch(`${g.url}/v2/metrics/fees?project_ids=aave,uniswap&start=${day}&end=${day}`, {
         headers: auth,
@@ -89,8 +94,8 @@ describe("Redis unreachable", () => {
     );
     const degraded = await readiness(a);
     expect(degraded).toMatchObject({ store: "memory (Redis unreachable)", redis: "unreachable" });
-    // A share of the budget: half of 60 with the two processes it last saw.
-    expect(degraded.budget).toMatchObject({ limit: 60, inUse: 30 });
+    // A share of the budget: half of 60 for the two processes the team runs.
+    expect(degraded.budget).toMatchObject({ limit: 60, inForce: 30 });
     expect((await ask(a, "2026-06-01")).status).toBe(200);
     expect((await ask(b, "2026-06-02")).status).toBe(200);
     expect(a.errors()).toMatch(/Redis is unreachable: serving from this process's memory/);

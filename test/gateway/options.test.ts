@@ -29,8 +29,10 @@ describe("npm run gateway's flags and environment", () => {
         "redis://10.0.0.5:6379",
         "--rate-limit",
         "120",
-        "--user-rate",
-        "60",
+        "--processes",
+        "3",
+        "--metrics-readers",
+        "prometheus",
       ],
       {}
     );
@@ -39,9 +41,10 @@ describe("npm run gateway's flags and environment", () => {
       host: "0.0.0.0",
       serviceUrl: "https://api.example.com",
       serviceKey: "cm_live_key_123",
-      redisUrl: "redis://10.0.0.5:6379",
+      redis: { kind: "single", url: "redis://10.0.0.5:6379" },
       rateLimit: 120,
-      userRate: 60,
+      processes: 3,
+      metricsReaders: ["prometheus"],
       windowMs: 60_000,
     });
     const fromEnv = parseGatewayOptions([], {
@@ -56,15 +59,37 @@ describe("npm run gateway's flags and environment", () => {
     expect(fromEnv).toMatchObject({
       port: 9000,
       host: "::1",
-      redisUrl: "redis://127.0.0.1:6380",
+      redis: { kind: "single", url: "redis://127.0.0.1:6380" },
       rateLimit: 30,
+      // Without --processes, the safe guess: each process takes a quarter while it cannot use Redis.
+      processes: 4,
     });
-    expect(fromEnv.userRate).toBeUndefined();
     expect(
       parseGatewayOptions([...required, "--port", "8081"], { GATEWAY_PORT: "9000" }).port
     ).toBe(8081);
     // Without --redis: the in-process store.
-    expect(parseGatewayOptions(required, {}).redisUrl).toBeUndefined();
+    expect(parseGatewayOptions(required, {}).redis).toBeUndefined();
+  });
+
+  it("takes a Redis Cluster's nodes or Sentinels instead of one server", () => {
+    expect(
+      parseGatewayOptions(
+        [...required, "--redis-cluster", "redis://10.0.0.5:7000, redis://10.0.0.6:7000"],
+        {}
+      ).redis
+    ).toEqual({ kind: "cluster", urls: ["redis://10.0.0.5:7000", "redis://10.0.0.6:7000"] });
+    expect(
+      parseGatewayOptions(
+        [...required, "--redis-sentinel", "redis://10.0.0.7:26379", "--redis-sentinel-name", "cm"],
+        {}
+      ).redis
+    ).toEqual({ kind: "sentinel", urls: ["redis://10.0.0.7:26379"], name: "cm" });
+    expect(() =>
+      parseGatewayOptions(
+        [...required, "--redis", "redis://a:1", "--redis-cluster", "redis://b:2"],
+        {}
+      )
+    ).toThrow(/give one of --redis/);
   });
 
   it.each([
@@ -91,7 +116,12 @@ describe("npm run gateway's flags and environment", () => {
     [[...required, "--redis", "http://cache:6379"], /redis:\/\/ or rediss:\/\//],
     [[...required, "--port", "70000"], /--port takes a whole number from 0 to 65535/],
     [[...required, "--rate-limit", "0"], /--rate-limit takes a whole number/],
-    [[...required, "--user-rate", "61"], /--user-rate takes a whole number from 1 to 60/],
+    [[...required, "--processes", "0"], /--processes takes a whole number from 1/],
+    [[...required, "--user-rate", "45"], /Unknown option '--user-rate'/],
+    [
+      [...required, "--redis-cluster", "10.0.0.5:7000"],
+      /--redis-cluster takes a URL such as redis:/,
+    ],
     [[...required, "--service-key", "cm_live"], /Unknown option '--service-key'/],
     [
       [

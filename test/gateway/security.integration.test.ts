@@ -18,6 +18,7 @@ import { startTestGateway, type TestGateway } from "./support/in-process";
 
 const SERVICE_KEY = "cm_service_key_SECRET_5e7d1";
 const TOKEN = "tok_caller_SECRET_88a2";
+const ADMIN_TOKEN = "tok_admin_SECRET_31c7";
 
 function listen(server: Server): Promise<string> {
   return new Promise((done) =>
@@ -51,7 +52,8 @@ describe("with the simulator as the service", () => {
     gw = await startTestGateway({
       serviceUrl: simulator.url,
       serviceKey: SERVICE_KEY,
-      tokens: { carol: TOKEN },
+      tokens: { carol: TOKEN, admin: ADMIN_TOKEN },
+      admins: ["admin"],
       fetch: recording,
     });
   });
@@ -158,12 +160,44 @@ describe("with the simulator as the service", () => {
     expect([400, 414, 431]).toContain(answer.status);
   });
 
-  it("keeps the service key and the tokens out of its log and its metrics", async () => {
+  it("refuses on the wire what a URL parser would have normalised: dot-dot and encoded separators in a path id", async () => {
+    const raw = (path: string): Promise<string> =>
+      new Promise((done) => {
+        const socket = connect(Number(new URL(gw.url).port), "127.0.0.1", () =>
+          socket.write(
+            `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`
+          )
+        );
+        let text = "";
+        socket.on("data", (d: Buffer) => (text += d.toString()));
+        socket.on("close", () => done(text));
+      });
+    for (const path of [
+      "/v2/projects/%2e%2e",
+      "/v2/projects/.%2e/metrics",
+      "/v2/projects/..%2f..%2fadmin",
+      "/v2/projects/a%5cb",
+      "/v2/projects/a%3fb",
+      "/v2/projects/a%23b",
+    ])
+      expect({ path, line: (await raw(path)).split("\r\n")[0] }).toEqual({
+        path,
+        line: "HTTP/1.1 400 Bad Request",
+      });
+    expect(simulator.requestLog).toEqual([]);
+  });
+
+  it("keeps the service key and the tokens out of its log and its metrics; names users to administrators only", async () => {
     const metrics = await get(`${gw.url}/metrics`, { headers: auth });
     expect(metrics.status).toBe(200);
-    expect(metrics.text).toContain('cryptometrics_gateway_requests_total{user="carol"');
+    expect(metrics.text).toContain("cryptometrics_gateway_requests_total{");
+    expect(metrics.text).not.toContain('user="');
+    const admin = await get(`${gw.url}/metrics`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(admin.text).toContain('cryptometrics_gateway_user_requests_total{user="carol"');
     expect((await get(`${gw.url}/metrics`)).status).toBe(401);
-    for (const text of [metrics.text, gw.log()]) {
+    for (const text of [metrics.text, admin.text, gw.log()]) {
       expect(text).not.toContain(SERVICE_KEY);
       expect(text).not.toContain(TOKEN);
     }

@@ -3,6 +3,7 @@
  * answer (the form-dependent cases included).
  */
 import { parseAsk } from "../../src/gateway/ask";
+import { parseQuery } from "../../src/gateway/schema";
 import { needsOf } from "../../src/gateway/answers";
 import { OPERATIONS } from "../../src/gateway/operations";
 import { composeAnswer } from "../../src/gateway/series/compose";
@@ -21,7 +22,7 @@ const NOW = Date.UTC(2026, 10, 20, 12);
 const day = (d: string) => dayNumber(d);
 const spec = (op: string) => OPERATIONS.find((s) => s.op === op)!;
 const ask = (op: string, ids: Record<string, string>, query: string) =>
-  parseAsk(spec(op), ids, query).series!;
+  parseAsk(spec(op), ids, parseQuery(query)).series!;
 
 function entryFrom(
   request: SeriesRequest,

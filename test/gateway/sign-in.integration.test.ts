@@ -228,15 +228,17 @@ describe("per-user keys", () => {
     expect(put.json()).toMatchObject({ ownKey: { registered: true, last4: ALICE_KEY.slice(-4) } });
     expect(put.text).not.toContain(ALICE_KEY);
 
-    // Encrypted at rest: Redis holds no trace of the key's text.
+    // Encrypted at rest: Redis holds no trace of the key's text, nor of its last four characters.
     const client = new Redis(redis.url);
     try {
-      const stored = await client.hgetall("cm:gw:1:user-keys");
-      expect(Object.keys(stored)).toEqual([`${TENANT}.${ALICE}`]);
-      const dump = JSON.stringify(stored);
-      expect(dump).not.toContain(ALICE_KEY);
-      expect(dump).not.toContain(Buffer.from(ALICE_KEY).toString("base64"));
-      expect(JSON.parse(stored[`${TENANT}.${ALICE}`])).toMatchObject({ v: 1 });
+      const keys = await client.keys("cm:gw:2:{user-keys}:k:*");
+      expect(keys).toHaveLength(1);
+      expect(keys[0]).not.toContain(ALICE);
+      const stored = (await client.get(keys[0])) ?? "";
+      expect(stored).not.toContain(ALICE_KEY);
+      expect(stored).not.toContain(Buffer.from(ALICE_KEY).toString("base64"));
+      expect(stored).not.toContain(ALICE_KEY.slice(-4));
+      expect(Object.keys(JSON.parse(stored) as object).sort()).toEqual(["data", "iv", "tag", "v"]);
     } finally {
       client.disconnect();
     }

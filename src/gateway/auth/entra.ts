@@ -122,10 +122,15 @@ export class EntraVerifier implements Verifier {
     const roles = Array.isArray(payload.roles) ? payload.roles : [];
     const adminRole = this.options.adminRole ?? ENTRA_DEFAULTS.adminRole;
     const name = typeof payload.name === "string" ? payload.name.slice(0, 200) : undefined;
+    // The person (turns and bounds): the sign-in name, which an administrator gives that person's tokens too.
+    const upn = [payload.preferred_username, payload.upn].find(
+      (v): v is string => typeof v === "string" && /^[^\s@]{1,64}@[^\s@]{1,190}$/.test(v)
+    );
     this.accepted++;
     return {
       user: `${tid}.${oid}`,
       via: this.name,
+      ...(upn ? { person: upn.toLowerCase() } : {}),
       ...(roles.includes(adminRole) ? { admin: true } : {}),
       ...(name ? { name } : {}),
     };

@@ -2,14 +2,17 @@
  * Personal access tokens for scripts and the CLI: a file of `NAME SHA256-HEX-OF-TOKEN` lines (`#` starts a
  * comment), so the file itself holds no token. A caller sends `Authorization: Bearer TOKEN`; the gateway hashes
  * it and looks the hash up. The file is read again every `reloadMs` (10 s by default) and when it changes, so a
- * token removed from it stops working within seconds, without a restart; a file that cannot be read any more
- * lets nobody in (a removed file is a removed list), and says so in the log.
+ * token removed from it stops working within seconds, without a restart. A reading that fails (the file
+ * unreadable for a moment, descriptors exhausted, EMFILE) keeps the last good list and says so in the log; a file
+ * that is gone (ENOENT) is a removed list: nobody is let in, and the log says so.
  *
  *   printf '%s' "$TOKEN" | sha256sum      # the hash to put on the token's line
  */
 import { createHash } from "node:crypto";
 import { promises as fs, watch, type FSWatcher } from "node:fs";
 import { basename, dirname } from "node:path";
+import { realTimers, type Timers } from "../../client";
+import { repeat } from "../clock";
 import type { Caller, Verifier } from "./verifier";
 
 /** A name: what logs and metrics show for the caller. */
@@ -20,6 +23,9 @@ const MAX_BYTES = 1_048_576;
 
 export interface TokensFileOptions {
   path: string;
+  /** The clock and timers of the periodic reading (tests drive them). Default: the real ones. */
+  now?: () => number;
+  timers?: Timers;
   /** How often the file is read again (ms). Default 10 s: a removed token stops working within that. */
   reloadMs?: number;
   /** Where the notes go (a line skipped, the file unreadable); never a token or a hash. */
@@ -78,9 +84,10 @@ async function readBounded(path: string): Promise<string> {
 export class TokensFile implements Verifier {
   readonly name = "tokens-file";
   private byHash = new Map<string, string>();
-  private timer: NodeJS.Timeout | undefined;
+  private stopReading: (() => void) | undefined;
   private watcher: FSWatcher | undefined;
   private loadedAt = 0;
+  private failedAt = 0;
   private reading: Promise<void> | undefined;
 
   private log: NonNullable<TokensFileOptions["log"]>;
@@ -104,8 +111,9 @@ export class TokensFile implements Verifier {
       throw new Error(`the tokens file ${options.path} cannot be read: ${messageOf(error)}`);
     }
     file.apply(text);
-    file.timer = setInterval(() => void file.reload(), options.reloadMs ?? 10_000);
-    file.timer.unref();
+    file.stopReading = repeat(options.timers ?? realTimers, options.reloadMs ?? 10_000, () =>
+      file.reload()
+    );
     try {
       // Editors replace the file (rename): watch its directory, and read it again on any change of its name.
       file.watcher = watch(dirname(options.path), (_event, changed) => {
@@ -125,11 +133,17 @@ export class TokensFile implements Verifier {
 
   verify(credential: string): Promise<Caller | undefined> {
     const user = this.byHash.get(hashToken(credential));
-    return Promise.resolve(user === undefined ? undefined : { user, via: "token" });
+    return Promise.resolve(
+      user === undefined ? undefined : { user, via: "token", person: user.toLowerCase() }
+    );
   }
 
   describe(): Record<string, unknown> {
-    return { tokens: this.byHash.size, loadedAt: new Date(this.loadedAt).toISOString() };
+    return {
+      tokens: this.byHash.size,
+      loadedAt: new Date(this.loadedAt).toISOString(),
+      ...(this.failedAt > 0 ? { lastReloadFailed: new Date(this.failedAt).toISOString() } : {}),
+    };
   }
 
   /** Reads the file again now (the timer and the watcher call this). */
@@ -137,13 +151,24 @@ export class TokensFile implements Verifier {
     this.reading ??= (async () => {
       try {
         this.apply(await readBounded(this.options.path));
+        this.failedAt = 0;
       } catch (error) {
-        if (this.byHash.size > 0)
-          this.log(
-            "error",
-            `the tokens file ${this.options.path} cannot be read (${messageOf(error)}): no token is accepted until it can`
-          );
-        this.byHash = new Map();
+        const gone = (error as { code?: unknown }).code === "ENOENT";
+        if (gone) {
+          if (this.byHash.size > 0)
+            this.log(
+              "error",
+              `the tokens file ${this.options.path} is gone: no token is accepted until it is back`
+            );
+          this.byHash = new Map();
+        } else {
+          if (this.failedAt === 0)
+            this.log(
+              "error",
+              `the tokens file ${this.options.path} cannot be read (${messageOf(error)}): the ${this.byHash.size} token(s) read last stay in force until it can`
+            );
+          this.failedAt = (this.options.now ?? Date.now)();
+        }
       } finally {
         this.reading = undefined;
       }
@@ -160,11 +185,11 @@ export class TokensFile implements Verifier {
     if (changed && this.loadedAt > 0)
       this.log("info", `tokens file reloaded: ${byHash.size} token(s)`);
     this.byHash = byHash;
-    this.loadedAt = Date.now();
+    this.loadedAt = (this.options.now ?? Date.now)();
   }
 
   close(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.stopReading?.();
     this.watcher?.close();
   }
 }
@@ -187,7 +212,9 @@ export class FixedTokens implements Verifier {
 
   verify(credential: string): Promise<Caller | undefined> {
     const user = this.byHash.get(hashToken(credential));
-    return Promise.resolve(user === undefined ? undefined : { user, via: "token" });
+    return Promise.resolve(
+      user === undefined ? undefined : { user, via: "token", person: user.toLowerCase() }
+    );
   }
 
   describe(): Record<string, unknown> {

@@ -6,6 +6,11 @@
  *
  * The credential never leaves this layer: it is not logged, not put in metrics or errors, and never sent on to
  * the service (the gateway calls the service with its service key only).
+ *
+ * A verifier for development only (a local demo issuer for `npm start`, say) lives in a file of its own,
+ * implements this interface with `development: true`, and is passed to createGateway by the development start
+ * path with `development: true` in its config: the production command (main.ts) never sets that, and
+ * createGateway refuses a development verifier without it.
  */
 
 export interface Caller {
@@ -19,10 +24,23 @@ export interface Caller {
   readonly admin?: boolean;
   /** A display name from the sign-in token: shown to that caller only, never logged. */
   readonly name?: string;
+  /**
+   * The person, for turns and bounds (fair-queue.ts): one person is one user whether they come with a token or a
+   * sign-in. A sign-in's user name (its UPN, lower case) or a token's name (lower case): an administrator who names
+   * a person's token by their sign-in name (alice@firm.com) makes them one. Undefined: `user`.
+   */
+  readonly person?: string;
+}
+
+/** Whose turn a caller takes. */
+export function personOf(caller: Caller): string {
+  return caller.person ?? caller.user;
 }
 
 export interface Verifier {
   readonly name: string;
+  /** A verifier for development only (see the module comment): never in a production gateway. */
+  readonly development?: boolean;
   /** The caller `credential` proves, or undefined when this verifier does not recognise it. */
   verify(credential: string): Promise<Caller | undefined>;
   /** What /readyz says about it (e.g. how many tokens are loaded). */

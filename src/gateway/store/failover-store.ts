@@ -8,7 +8,7 @@
 import type { MemoryStore } from "./memory-store";
 import type { RedisLink } from "./redis-link";
 import type { RedisStore } from "./redis-store";
-import type { Store } from "./store";
+import type { LockHolder, Store, Stored } from "./store";
 
 export class FailoverStore implements Store {
   constructor(
@@ -32,36 +32,64 @@ export class FailoverStore implements Store {
     return op(this.memory);
   }
 
-  read(keys: readonly string[]): Promise<Array<string | undefined>> {
-    return this.use((s) => s.read(keys));
-  }
-
-  write(key: string, value: string, ttlMs: number): Promise<void> {
-    return this.use((s) => s.write(key, value, ttlMs));
-  }
-
-  lock(keys: readonly string[], owner: string, ttlMs: number): Promise<Set<string>> {
-    return this.use((s) => s.lock(keys, owner, ttlMs));
-  }
-
-  renew(keys: readonly string[], owner: string, ttlMs: number): Promise<void> {
-    return this.use((s) => s.renew(keys, owner, ttlMs));
-  }
-
-  /** Both: a lock may have been taken in memory before Redis came back. */
-  async release(keys: readonly string[], owner: string): Promise<void> {
-    await this.memory.release(keys, owner);
-    await this.use(async (s) => {
-      if (s !== this.memory) await s.release(keys, owner);
+  /**
+   * Redis's value, or this process's own when Redis has none (an answer written while it was away: its revision
+   * read as 0, since Redis holds none, so that writing it to Redis is a first write there).
+   */
+  async read(keys: readonly string[]): Promise<Array<Stored | undefined>> {
+    const shared = await this.use((s) => s.read(keys));
+    if (!shared.some((v) => v === undefined)) return shared;
+    const own = await this.memory.read(keys);
+    const up = this.link.up;
+    return shared.map((v, i) => {
+      const mine = own[i];
+      return v ?? (mine && up ? { rev: 0, text: mine.text } : mine);
     });
   }
 
-  markFailed(keys: readonly string[], message: string, ttlMs: number): Promise<void> {
-    return this.use((s) => s.markFailed(keys, message, ttlMs));
+  async writeIf(key: string, rev: number, text: string, ttlMs: number): Promise<boolean> {
+    if (this.link.up) {
+      try {
+        return await this.redis.writeIf(key, rev, text, ttlMs);
+      } catch (error) {
+        this.link.failed(error);
+      }
+    }
+    // In memory the revision is memory's own: the text read may have come from Redis.
+    const [current] = await this.memory.read([key]);
+    return this.memory.writeIf(key, current?.rev ?? 0, text, ttlMs);
   }
 
-  failures(keys: readonly string[]): Promise<Array<string | undefined>> {
-    return this.use((s) => s.failures(keys));
+  lock(
+    keys: readonly string[],
+    value: string,
+    ttlMs: number
+  ): Promise<{ taken: Set<string>; held: Map<string, LockHolder[]> }> {
+    return this.use((s) => s.lock(keys, value, ttlMs));
+  }
+
+  holders(keys: readonly string[]): Promise<LockHolder[][]> {
+    return this.use((s) => s.holders(keys));
+  }
+
+  renew(keys: readonly string[], value: string, ttlMs: number): Promise<void> {
+    return this.use((s) => s.renew(keys, value, ttlMs));
+  }
+
+  /** Both: a lock may have been taken in memory before Redis came back. */
+  async release(keys: readonly string[], value: string): Promise<void> {
+    await this.memory.release(keys, value);
+    await this.use(async (s) => {
+      if (s !== this.memory) await s.release(keys, value);
+    });
+  }
+
+  markFailed(key: string, failure: string, ttlMs: number): Promise<void> {
+    return this.use((s) => s.markFailed(key, failure, ttlMs));
+  }
+
+  failure(key: string): Promise<string | undefined> {
+    return this.use((s) => s.failure(key));
   }
 
   onReleased(listener: (keys: readonly string[]) => void): () => void {

@@ -44,9 +44,16 @@ export interface RedisServer {
   stop(signal?: NodeJS.Signals): Promise<void>;
   /** Starts it again on the same port (empty: nothing was saved). */
   start(): Promise<void>;
+  /** Sends a signal to the running server (SIGSTOP freezes it: a hung Redis; SIGCONT wakes it). */
+  signal(signal: NodeJS.Signals): void;
 }
 
-function launchRedis(port: number, dir: string): Promise<ChildProcess> {
+/** A redis-server on `port`, nothing saved, ready once it says so; `extra` flags too (a cluster node's). */
+export function launchRedis(
+  port: number,
+  dir: string,
+  extra: readonly string[] = []
+): Promise<ChildProcess> {
   return new Promise((done, fail) => {
     const child = spawn(
       REDIS_SERVER,
@@ -61,6 +68,7 @@ function launchRedis(port: number, dir: string): Promise<ChildProcess> {
         "no",
         "--dir",
         dir,
+        ...extra,
       ],
       { stdio: ["ignore", "pipe", "pipe"] }
     );
@@ -127,6 +135,9 @@ export async function startRedis(): Promise<RedisServer> {
     },
     async start() {
       if (!child) child = await launchRedis(port, dir);
+    },
+    signal(signal) {
+      child?.kill(signal);
     },
   };
 }

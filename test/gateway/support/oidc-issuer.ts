@@ -29,6 +29,8 @@ export interface MintOptions {
   scope?: string;
   roles?: string[];
   name?: string;
+  /** The sign-in name (`preferred_username`, a UPN such as alice@firm.com). */
+  upn?: string;
   /** Seconds from now the token expires (negative: already expired). Default 3600. */
   expiresIn?: number;
   /** Another key (e.g. one the issuer never published). Default the published one. */
@@ -103,6 +105,7 @@ export async function startLocalIssuer(): Promise<LocalIssuer> {
         ver: "2.0",
         ...(o.roles ? { roles: o.roles } : {}),
         ...(o.name ? { name: o.name } : {}),
+        ...(o.upn ? { preferred_username: o.upn } : {}),
       })
         .setProtectedHeader({ alg: "RS256", typ: "JWT", kid: signer.kid })
         .setIssuer(o.issuer ?? issuerOf(o.tenant))
