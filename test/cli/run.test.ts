@@ -94,7 +94,7 @@ describe("the eval command", () => {
           [
             {
               error: "#USAGE",
-              message: expect.stringMatching(/^.*:4: unknown function CRYPTO\.DUBBLE/),
+              message: expect.stringMatching(/^.*:4: unknown function DUBBLE/),
             },
           ],
         ],
@@ -138,7 +138,7 @@ describe("the eval command", () => {
           [
             {
               error: "#USAGE",
-              message: expect.stringMatching(/:2: unknown function CRYPTO\.DUBBLE/),
+              message: expect.stringMatching(/:2: unknown function DUBBLE/),
             },
           ],
         ],
@@ -238,11 +238,11 @@ describe("usage errors: exit 2, one line on stderr", () => {
   it("refuses an unknown function, suggesting a near name", async () => {
     expectUsageError(
       await runCli(["eval", ...BASE, "DOUBEL(1)"]),
-      "formula 1: unknown function CRYPTO.DOUBEL (did you mean CRYPTO.DOUBLE?)"
+      "formula 1: unknown function DOUBEL (did you mean CRYPTO.DOUBLE?)"
     );
     expectUsageError(
       await runCli(["eval", ...BASE, "PRICEZ(1)"]),
-      "formula 1: unknown function CRYPTO.PRICEZ"
+      "formula 1: unknown function PRICEZ"
     );
   });
 
