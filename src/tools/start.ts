@@ -29,6 +29,7 @@ import { createGateway } from "../gateway/server";
 import { startSimulator, type RunningSimulator } from "../simulator";
 import { certificatePaths, loadDevCertificates } from "./dev-certs";
 import { trustingFetch } from "./trusting-fetch";
+import { portsProblem } from "./start-ports";
 import { messageOf } from "../client";
 
 const root = resolve(__dirname, "../../..");
@@ -77,6 +78,14 @@ async function main(): Promise<void> {
   });
   const port = portNumber("--port", values.port);
   const simulatorPort = portNumber("--simulator-port", values["simulator-port"]);
+  // Before anything is built: a second npm start, or a port held by another program, is one line.
+  const problem = await portsProblem(port, simulatorPort);
+  if (problem) throw new Error(problem);
+  const began = Date.now();
+  const say = (line: string): boolean => process.stdout.write(`${line}\n`);
+  say(
+    `Starting: the simulator on port ${simulatorPort}, the pages and the gateway on port ${port}.`
+  );
   const { credentials, caInstalled } = await loadDevCertificates();
 
   // The gateway's own key for the simulator: made up for this run, held by the gateway alone. The simulator also
@@ -114,6 +123,7 @@ async function main(): Promise<void> {
   config.stats = "errors-warnings";
   const compiler = webpack(config);
   const compiled = firstCompilation(compiler);
+  say("Building the pages with webpack (about 30 s the first time)…");
   const server = new WebpackDevServer(
     {
       port,
@@ -147,39 +157,44 @@ async function main(): Promise<void> {
   await new Promise((next) => setImmediate(next));
 
   const page = `https://localhost:${port}`;
-  // The committed manifest names the default port; on another port the one to sideload is the served copy,
-  // written where the sideloading tools can read it (outside the repository).
-  let manifestFile = resolve(root, "manifest.xml");
-  let written: string | undefined;
-  if (port !== devDefaults.devServerPort) {
+  // The committed manifests name the default port; on another port the ones to sideload are the served
+  // copies, written where the sideloading tools can read them (outside the repository).
+  const written: string[] = [];
+  const manifestFile = async (name: "manifest.xml" | "manifest.json"): Promise<string> => {
+    if (port === devDefaults.devServerPort) return resolve(root, name);
     const served = await servedFile(
       compiler,
-      join(config.output?.path ?? resolve(root, "dist/web"), "manifest.xml")
+      join(config.output?.path ?? resolve(root, "dist/web"), name)
     );
-    written = join(tmpdir(), `cryptometrics-manifest-${port}.xml`);
-    writeFileSync(written, served);
-    manifestFile = written;
-  }
-  const manifest =
-    written === undefined
-      ? `${manifestFile}  (also served at ${page}/manifest.xml)`
-      : `${manifestFile}  (for port ${port}: served at ${page}/manifest.xml; manifest.xml in the repository names port ${devDefaults.devServerPort})`;
+    const file = join(tmpdir(), `cryptometrics-${port}-${name}`);
+    writeFileSync(file, served);
+    written.push(file);
+    return file;
+  };
+  const xmlFile = await manifestFile("manifest.xml");
+  const jsonFile = await manifestFile("manifest.json");
+  const portNote =
+    port === devDefaults.devServerPort
+      ? ""
+      : `  (for port ${port}; the repository's manifests name port ${devDefaults.devServerPort})`;
   process.stdout.write(
     [
       "",
-      "Cryptometrics for Excel is running.",
+      `Cryptometrics for Excel is running (ready in ${Math.round((Date.now() - began) / 1000)} s).`,
       `  Add-in page:     ${page}/taskpane.html`,
       `  Preview page:    ${page}/preview.html  (CRYPTO formulas in any browser, no Excel needed)`,
       `  Functions:       ${page}/functions.js  (metadata ${page}/functions.json)`,
-      `  Manifest:        ${manifest}`,
-      `  Unified manifest: ${page}/manifest.json  (Excel on the web, Windows 2501+, Mac 16.103+; the XML one for older Office)`,
+      `  Manifest:        ${xmlFile}  (XML: Perpetual Office 2019, 2021, 2024 and older builds)${portNote}`,
+      `  Unified manifest: ${jsonFile}  (Excel on the web, Windows 2501+, Mac 16.103+)`,
       `  Service:         ${page}  (the team gateway, at the add-in's own origin: the pages and the CLI call it)`,
       `  Simulator:       ${simulator.url}  (demo data, not real figures; behind the gateway, it answers no browser preflight)`,
       `  Demo API key:    ${devDefaults.demoApiKey}  (the add-in's token for this gateway; opens only the simulator)`,
       "",
-      "Sideload into Excel:",
-      `  Desktop (Windows/macOS):  npx office-addin-debugging start ${manifestFile}`,
-      `  Excel on the web:         Home > Add-ins > More add-ins > Upload My Add-in > ${manifestFile}`,
+      "Sideload into Excel (the manifest your Excel takes):",
+      `  Excel on the web, Windows 2501+, Mac 16.103+: ${jsonFile}`,
+      `    on the web: Home > Add-ins > More add-ins > Upload My Add-in; on the desktop: npx office-addin-debugging start ${jsonFile}`,
+      `  Perpetual Office (2019, 2021, 2024) and older builds: ${xmlFile}`,
+      `    npx office-addin-debugging start ${xmlFile}`,
       caInstalled
         ? ""
         : `  On Linux the development CA is not installed system-wide: trust ${certificatePaths.ca} in your browser.`,
@@ -194,7 +209,7 @@ async function main(): Promise<void> {
     stopping = true;
     process.stdout.write("\nStopping…\n");
     // First: the process may end before every server says it has stopped (once nothing is left running).
-    if (written) rmSync(written, { force: true });
+    for (const file of written) rmSync(file, { force: true });
     await Promise.allSettled([server.stop(), gateway.close(), simulator.close()]);
     process.exit(0);
   };
