@@ -9,6 +9,7 @@
  * menu spanned x 120–280 of a 160 px viewport, and two-line project names ran into the next entry.
  */
 import type { Page } from "playwright-core";
+import { DEMO_API_KEY } from "../../src/simulator";
 import { openPaneLab, type Lab } from "./support/pane-lab";
 import { expectAccessible, recordAxeStates } from "./support/axe";
 import { choose, openSection } from "./support/taskpane";
@@ -104,6 +105,11 @@ describe.each(SIZES)("at $name", (size) => {
     await expectRoom(page, "#panel-settings", `${size.name}: the team gateway's sign-in panel`);
     await page.click("#mode-key");
     await page.waitForSelector("#gateway-panel", { state: "hidden" });
+    // Choosing the team gateway forgot the stored key (nothing secret stays on this computer): the
+    // builder's parts below need the pane connected again.
+    await typeInto(page, "#api-key", DEMO_API_KEY);
+    await page.click("#save-key");
+    await page.waitForSelector("#connection-result[data-kind='success']", { timeout: 15_000 });
   }, 90_000);
 
   test("the builder's dropdowns fit the viewport and a wrong date has its own place", async () => {
