@@ -4,7 +4,8 @@
  * The pages call their own origin (as they do behind a team's gateway in production), so the simulator answers
  * no CORS preflight, as the interface promises GET only; the add-in's default key is the demo token the
  * gateway accepts, and the gateway calls the simulator with a service key of its own, made up for the run and
- * never shown. Ctrl+C stops everything.
+ * never shown. Sign-in can be tried too: a demo issuer at the same origin (demo-sign-in.ts) signs in "Demo Analyst",
+ * and this gateway alone trusts it (its `verifiers` and `signIn` options). Ctrl+C stops everything.
  * Flags: --port N (dev server), --simulator-port N (`npm start -- --port 4000 --simulator-port 4001` when
  * 3000/3001 are taken; the pages, the served manifest and the default service URL follow, and the manifest to
  * sideload for those ports is written to a temporary file whose path is printed).
@@ -25,11 +26,13 @@ import webpack from "webpack";
 import WebpackDevServer from "webpack-dev-server";
 import devDefaults from "../config/dev-defaults.json";
 import { FixedTokens } from "../gateway/auth/tokens-file";
+import { MemoryKeyRecords, UserKeys } from "../gateway/auth/user-keys";
 import { createGateway } from "../gateway/server";
 import { startSimulator, type RunningSimulator } from "../simulator";
 import { certificatePaths, loadDevCertificates } from "./dev-certs";
 import { trustingFetch } from "./trusting-fetch";
 import { portsProblem } from "./start-ports";
+import { createDemoSignIn, DEMO_ACCOUNT } from "./demo-sign-in";
 import { messageOf } from "../client";
 
 const root = resolve(__dirname, "../../..");
@@ -97,11 +100,20 @@ async function main(): Promise<void> {
     https: { key: credentials.key, cert: credentials.cert },
     apiKeys: [devDefaults.demoApiKey, serviceKey],
   });
+  const page = `https://localhost:${port}`;
+  // Sign-in to try locally: a demo issuer at this origin (see demo-sign-in.ts), trusted by this gateway only.
+  const demoSignIn = await createDemoSignIn(page);
   const gateway = await createGateway({
     serviceUrl: simulator.url,
     serviceKey,
-    // The add-in's development default: the demo key, which the gateway takes as the token of user "demo".
-    verifiers: [new FixedTokens([{ name: "demo", token: devDefaults.demoApiKey }])],
+    verifiers: [
+      // The add-in's development default: the demo key, which the gateway takes as the token of user "demo".
+      new FixedTokens([{ name: "demo", token: devDefaults.demoApiKey }]),
+      demoSignIn.verifier,
+    ],
+    signIn: demoSignIn.signInConfig,
+    // The signed-in pane's "Your own service key" can be tried too: kept in this process's memory only.
+    userKeys: new UserKeys(new MemoryKeyRecords(), randomBytes(32)),
     fetch: trustingFetch(credentials.ca),
     // Warnings only: a line per request would bury webpack's messages.
     logLevel: "warn",
@@ -111,7 +123,9 @@ async function main(): Promise<void> {
     res: ServerResponse,
     next: (error?: unknown) => void
   ): void => {
-    if (gateway.owns(req.url ?? "/")) gateway.handle(req, res);
+    const path = (req.url ?? "/").split("?")[0];
+    if (demoSignIn.owns(path)) demoSignIn.handle(req, res);
+    else if (gateway.owns(req.url ?? "/")) gateway.handle(req, res);
     else next();
   };
 
@@ -156,7 +170,6 @@ async function main(): Promise<void> {
   // After the dev server's own "compiled" line, so the URLs and "Press Ctrl+C" are the last thing shown.
   await new Promise((next) => setImmediate(next));
 
-  const page = `https://localhost:${port}`;
   // The committed manifests name the default port; on another port the ones to sideload are the served
   // copies, written where the sideloading tools can read them (outside the repository).
   const written: string[] = [];
@@ -189,6 +202,7 @@ async function main(): Promise<void> {
       `  Service:         ${page}  (the team gateway, at the add-in's own origin: the pages and the CLI call it)`,
       `  Simulator:       ${simulator.url}  (demo data, not real figures; behind the gateway, it answers no browser preflight)`,
       `  Demo API key:    ${devDefaults.demoApiKey}  (the add-in's token for this gateway; opens only the simulator)`,
+      `  Demo sign-in:    Settings > Use the team gateway > Sign in  (as ${DEMO_ACCOUNT.name}; a local issuer only this run trusts)`,
       "",
       "Sideload into Excel (the manifest your Excel takes):",
       `  Excel on the web, Windows 2501+, Mac 16.103+: ${jsonFile}`,
