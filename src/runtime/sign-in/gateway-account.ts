@@ -104,7 +104,7 @@ export class GatewayAccount {
     );
     if (status === 404)
       throw new Error(
-        "The service address in Settings is not a team gateway with sign-in: set the gateway's address, or use Your key"
+        "The service address offers no sign-in (it is the service itself, or a gateway without sign-in set up): set your team gateway's address above, or use your own key"
       );
     const c = body as Partial<SignInConfig> | undefined;
     if (

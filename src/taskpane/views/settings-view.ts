@@ -416,7 +416,7 @@ function keyForm(env: FormEnv, flagAddress: (reason: string) => void): KeyForm {
       replaceChildren(
         keyState,
         snapshot.hasKey
-          ? `Key in use: ${snapshot.maskedKey}${snapshot.usingDefaultKey ? " (the simulator's demo key)" : ""}. Stored on this computer, outside the workbook.`
+          ? `Key in use: ${snapshot.maskedKey}${snapshot.usingDefaultKey ? " (the simulator's demo key)" : ""}.`
           : "No key saved. Paste the key from your account page."
       );
       // Only a key saved here can be forgotten (the build's demo key is not on this computer to remove).

@@ -70,7 +70,7 @@ export function connectionForm(
     id: "own-key",
     label: "Your own service key (if your plan gives you one)",
     type: "password",
-    hint: "Sent once to the team gateway, which keeps it encrypted and uses it for your requests only. It is not kept on this computer.",
+    hint: "Sent once to the team gateway, which keeps it encrypted and uses it for your requests only.",
   });
   const saveOwn = h("fluent-button", { id: "save-own-key" }, "Register key");
   const forgetOwn = h(
@@ -106,11 +106,6 @@ export function connectionForm(
   const gatewayPanel = h(
     "div",
     { class: "stack", id: "gateway-panel", hidden: true },
-    h(
-      "p",
-      { class: "hint" },
-      "Sign in with your work account. The team gateway at the service address above calls the service for you: no key is stored on this computer."
-    ),
     state,
     h("div", { class: "buttons" }, signIn, signOut),
     signInStatus.element,
@@ -281,11 +276,10 @@ export function connectionForm(
       "Switching…",
       async () => {
         await onModeChanged(next);
+        // What the mode means is the line above; this says the switch happened.
         modeStatus.show(
           "success",
-          next === "gateway"
-            ? "Team gateway: sign in below. No key is kept on this computer."
-            : "Your key: paste it below."
+          next === "gateway" ? "Switched to the team gateway." : "Switched to your own key."
         );
       },
       (error) => modeStatus.error(explainError(error, "switch how you connect").message)
@@ -320,8 +314,8 @@ export function connectionForm(
       setText(
         modeState,
         mode === "gateway"
-          ? "Team gateway: you sign in with your work account; no key is kept on this computer."
-          : "Your key: the API key you save below is kept on this computer (outside any workbook)."
+          ? "Team gateway: you sign in, and the gateway at the service address calls the service for you. No key is kept on this computer."
+          : "Your key: the API key you save below is kept on this computer, outside any workbook."
       );
       modeKey.hidden = mode !== "gateway";
       modeGateway.hidden = mode === "gateway";
