@@ -232,10 +232,10 @@ describe("the built entry point", () => {
     );
     expect(stderr).toBe("");
     const [value, sectors] = stdout.split("\r\n\r\n");
-    expect(Number(value.trim())).toBeCloseTo(
-      daily("aave", "revenue", "2024-03-31", "2024-03-31")[0],
-      6
-    );
+    const [label, figure] = value.trim().split("\r\n");
+    expect(label).toBe('"# =CRYPTO.VALUE(""aave"",""revenue"",""2024-03-31"")"');
+    // Six decimals, as the table shows figures.
+    expect(Number(figure)).toBeCloseTo(daily("aave", "revenue", "2024-03-31", "2024-03-31")[0], 5);
     expect(sectors.split("\r\n").length).toBeGreaterThan(2);
   });
 

@@ -116,8 +116,9 @@ describe("the eval command", () => {
       expect(table.stdout).toContain("=CRYPTO.DOUBLE(6)\n12\n");
       const csv = await runCli(["eval", ...BASE, "--format", "csv", "--file", path]);
       expect(csv.code).toBe(2);
+      // Labelled by the line as written, as every table of the csv is by its formula.
       expect(csv.stdout.split("\r\n\r\n")[1]).toBe(
-        `#USAGE\r\n# #USAGE ${path}:3: unexpected ')' after the closing ')' at column 12`
+        `# DOUBLE(2))\r\n#USAGE\r\n# #USAGE ${path}:3: unexpected ')' after the closing ')' at column 12`
       );
     });
 
