@@ -23,7 +23,7 @@ import { checkServiceAddress, type AddressVerdict } from "../../runtime/address-
 import type { AppContext } from "../app-context";
 import { apiKeyProblem, rateLimitProblem, serviceUrlProblem } from "../model/field-checks";
 import { h, replaceChildren, setText } from "../../ui/dom";
-import { textField } from "../../ui/controls";
+import { submitOnEnter, textField } from "../../ui/controls";
 import { statusLine, withBusy, type StatusLine } from "../../ui/status";
 import { explainError } from "../model/plain-errors";
 import { describeCache } from "../../runtime/cache-controls";
@@ -179,6 +179,8 @@ function serviceForm(env: FormEnv): ServiceForm {
     await keep(`Saved. ${verdict.message} Formulas use it from now on.`, verdict);
   };
 
+  submitOnEnter(urlField, save);
+  submitOnEnter(rateField, save);
   save.addEventListener(
     "click",
     () =>
@@ -334,6 +336,7 @@ function keyForm(env: FormEnv, flagAddress: (reason: string) => void): KeyForm {
   };
 
   const saveKey = h("fluent-button", { id: "save-key", appearance: "primary" }, "Save key");
+  submitOnEnter(keyField, saveKey);
   saveKey.addEventListener(
     "click",
     () =>

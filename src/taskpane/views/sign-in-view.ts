@@ -13,7 +13,7 @@ import type { ConnectionMode } from "../../runtime/settings";
 import type { SessionState } from "../../runtime/sign-in/session";
 import type { GatewayMe } from "../../runtime/sign-in/gateway-account";
 import { h, setText } from "../../ui/dom";
-import { textField } from "../../ui/controls";
+import { submitOnEnter, textField } from "../../ui/controls";
 import { statusLine, withBusy } from "../../ui/status";
 import { explainError } from "../model/plain-errors";
 
@@ -73,6 +73,7 @@ export function connectionForm(
     hint: "Sent once to the team gateway, which keeps it encrypted and uses it for your requests only.",
   });
   const saveOwn = h("fluent-button", { id: "save-own-key" }, "Register key");
+  submitOnEnter(ownField, saveOwn);
   const forgetOwn = h(
     "fluent-button",
     { id: "forget-own-key", appearance: "outline" },
