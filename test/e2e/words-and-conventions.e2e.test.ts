@@ -79,9 +79,9 @@ describe("names where people read, ids where formulas need them", () => {
     await page.click("#list-sectors [data-id='lending']");
     await page.click("#sector-comps-to-builder");
     await page.waitForFunction(
-      () => document.querySelector("#builder-result tr:first-child td")?.textContent === "Project"
+      () => document.querySelector("#builder-result thead th")?.textContent === "Project"
     );
-    const header = await page.$$eval("#builder-result tr:first-child td", (cells) =>
+    const header = await page.$$eval("#builder-result thead th", (cells) =>
       cells.map((c) => c.textContent)
     );
     expect(header).toEqual([

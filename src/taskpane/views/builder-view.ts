@@ -23,9 +23,11 @@ import {
   startingState,
   withValue,
   type BuilderState,
+  type OptionValues,
   type ParamValue,
 } from "../model/formula-builder";
 import { callForPreview } from "../model/formula-text";
+import { previewShape } from "../model/preview-shape";
 import { h, replaceChildren, setText } from "../../ui/dom";
 import { cardView } from "../../ui/card-view";
 import { dropdownField } from "../../ui/controls";
@@ -44,6 +46,12 @@ export const PREVIEW_ADDRESS = "Formula builder";
 export interface BuilderView {
   element: HTMLElement;
   open: (state: BuilderState) => void;
+}
+
+/** The options chosen, as the model keeps them. */
+function optionsOf(state: BuilderState): OptionValues {
+  const value = state.values.options;
+  return value?.kind === "options" ? value.options : {};
 }
 
 /** "Still to choose: project, metric." from "Choose project.", "Choose metric." (and the rest as said). */
@@ -89,9 +97,10 @@ export function builderView(ctx: AppContext): BuilderView {
   const hint = h("p", { id: "builder-hint", class: "hint builder-hint" });
   const problems = h("ul", { id: "builder-problems", class: "problems" });
   const preview = h("div", { id: "builder-preview" });
+  // Not a landmark of its own: the result's scroll box is the one region named "Preview".
   const previewSection = h(
-    "section",
-    { id: "builder-preview-section", "aria-labelledby": "builder-preview-heading", hidden: true },
+    "div",
+    { id: "builder-preview-section", hidden: true },
     h("h3", { id: "builder-preview-heading" }, "Preview"),
     preview
   );
@@ -121,10 +130,12 @@ export function builderView(ctx: AppContext): BuilderView {
           previewSection.hidden = true;
           return;
         }
-        const rows = evaluation.grid.length;
         const [[first]] = evaluation.grid;
-        const single = rows === 1 && evaluation.grid[0].length === 1;
+        const single = evaluation.grid.length === 1 && evaluation.grid[0].length === 1;
         const card = single && first.kind === "entity" ? first : undefined;
+        const shape = previewShape(result.name, optionsOf(state), catalogue);
+        // Rows of figures: the header rows head the columns, they are not rows.
+        const rows = Math.max(evaluation.grid.length - shape.headerRows, 0);
         if (!insertShown)
           status.show(
             "info",
@@ -145,9 +156,18 @@ export function builderView(ctx: AppContext): BuilderView {
                 id: "builder-result",
                 maxRows: PREVIEW_ROWS,
                 label: "Preview",
+                headerRows: single ? 0 : shape.headerRows,
+                rowHeadingColumn: single ? undefined : shape.rowHeadingColumn,
+                show: shape.newest === "last" ? "last" : "first",
+                heading: shape.heading,
               })
         );
         previewSection.hidden = false;
+        // Periods across (a statement): the newest ones in view, the row names kept at the left.
+        if (shape.newest === "across") {
+          const scroller = preview.querySelector<HTMLElement>(".result-scroll");
+          if (scroller) scroller.scrollLeft = scroller.scrollWidth;
+        }
         if (hadFocus)
           preview.querySelector<HTMLElement>("[tabindex='0'], [role='region']")?.focus();
       } catch (error) {
