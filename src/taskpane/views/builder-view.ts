@@ -21,6 +21,9 @@ import { FUNCTION_SPECS, specFor } from "../model/function-specs";
 import {
   build,
   startingState,
+  SUM_OPTIONS,
+  SUMMABLE,
+  switchFunction,
   withValue,
   type BuilderState,
   type OptionValues,
@@ -28,9 +31,10 @@ import {
 } from "../model/formula-builder";
 import { callForPreview } from "../model/formula-text";
 import { previewShape } from "../model/preview-shape";
+import { parseFormula, printFormula } from "../../sheet/formula";
 import { h, replaceChildren, setText } from "../../ui/dom";
 import { cardView } from "../../ui/card-view";
-import { dropdownField } from "../../ui/controls";
+import { checkboxField, dropdownField } from "../../ui/controls";
 import { updatePaneLayout } from "../../ui/pane-layout";
 import { resultTable } from "../../ui/result-table";
 import { setInactive, statusLine } from "../../ui/status";
@@ -104,6 +108,23 @@ export function builderView(ctx: AppContext): BuilderView {
     h("h3", { id: "builder-preview-heading" }, "Preview"),
     preview
   );
+  // Summing a series' values: offered where a plain SUM of the spill would add the dates too.
+  const sumBox = checkboxField("b-sum", "Sum the values (one number)", false);
+  const sumRow = h(
+    "div",
+    { class: "stack", id: "b-sum-row" },
+    sumBox.element,
+    h(
+      "p",
+      { class: "hint", id: "b-sum-hint" },
+      `A SUM of the whole table would add its dates as serial numbers; this sums the values only (${SUM_OPTIONS}).`
+    )
+  );
+  sumBox.checkbox.setAttribute("aria-describedby", "b-sum-hint");
+  sumBox.onChange((checked) => {
+    state = { ...state, sum: checked };
+    update();
+  });
   // The builder's one status line: the preview computing or ready, or what the insert did.
   const status = statusLine("builder-status");
   const insert = h(
@@ -121,7 +142,9 @@ export function builderView(ctx: AppContext): BuilderView {
     void (async () => {
       try {
         const [registry, runtime] = await Promise.all([ctx.registry(), ctx.runtime()]);
-        const call = callForPreview(result.name, result.args, dayOfInstant(runtime.now()));
+        const inner = callForPreview(result.name, result.args, dayOfInstant(runtime.now()));
+        // A sum is computed as the cell will: Excel's SUM around the call.
+        const call = result.sum ? parseFormula(`=SUM(${printFormula(inner).slice(1)})`) : inner;
         const evaluation = await evaluateCall(call, registry, PREVIEW_ADDRESS);
         if (run !== previewRun) return;
         if (evaluation.kind === "refused") {
@@ -235,20 +258,23 @@ export function builderView(ctx: AppContext): BuilderView {
         update();
       }),
     }));
+    sumBox.setChecked(state.sum === true);
     replaceChildren(
       params,
       ...(controls.length === 0
         ? [h("p", { class: "hint" }, "This function takes no arguments.")]
         : []),
-      ...controls.map((c) => c.control.element)
+      ...controls.map((c) => c.control.element),
+      SUMMABLE.includes(spec.name) ? sumRow : null
     );
     controls.forEach((c) => c.control.set(initial[c.name]));
     controls.forEach((c) => c.control.projectChanged?.(projectOf()));
     update();
   };
 
+  // Another function keeps the project, metric and dates chosen (formula-builder.ts: switchFunction).
   fn.onChange((name) => {
-    state = startingState(name);
+    state = switchFunction(state, name);
     renderParams();
   });
 
