@@ -125,9 +125,11 @@ function start(): void {
   };
 
   const draw = (focus = false): void => {
+    // The grid is drawn anew: focus on a cell stays on the selected one (a result arriving never drops it).
+    const onSheet = table.contains(document.activeElement);
     renderGrid(table, model.extent(), model.layout(), selected, { select, edit });
     describe();
-    if (focus) document.getElementById(`cell-${addressOf(selected)}`)?.focus();
+    if (focus || onSheet) document.getElementById(`cell-${addressOf(selected)}`)?.focus();
   };
 
   const select = (at: Position): void => {
@@ -191,6 +193,9 @@ function start(): void {
     if (event.key === "Enter") {
       event.preventDefault();
       commit();
+      // As Excel's formula bar: Enter puts the user back on the sheet (the cell keeps the selection, so
+      // its result and message show as they arrive); arrows then move from there.
+      document.getElementById(`cell-${addressOf(selected)}`)?.focus();
     } else if (event.key === "Escape") {
       input.value = model.entryAt(selected)?.formula ?? "";
       draw(true);
