@@ -23,6 +23,18 @@ import { listbox } from "../../ui/listbox";
 import { statusLine, type StatusLine } from "../../ui/status";
 import { sectorActions } from "./sector-actions";
 import { onPress, reportError } from "./feedback";
+import { metricKind, type MetricKind } from "../../engine/metric-kinds";
+
+/**
+ * What kind of figure a metric is, which decides how a period or window rolls it up (engine/metric-kinds.ts,
+ * the functions' own table). The service gives no unit: the description says what the figure counts.
+ */
+const KIND_WORDS: Readonly<Record<MetricKind, string>> = {
+  flow: "A flow: an amount per day. A period or window adds its days up (agg=sum).",
+  level: "A level: a state on each day. A period shows its last day (agg=last).",
+  users:
+    "Daily users: a period shows their average (agg=avg); adding days up would count people twice.",
+};
 
 export interface DetailView {
   element: HTMLElement;
@@ -301,6 +313,7 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
         title(m.metricName),
         h("p", { class: "entry-meta" }, m.metricId),
         h("p", {}, m.description || "No description."),
+        h("p", { class: "hint", id: "metric-kind" }, KIND_WORDS[metricKind(m.metricId)]),
         h("div", { class: "buttons" }, builder)
       )
     );
