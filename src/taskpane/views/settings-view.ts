@@ -21,7 +21,12 @@ import {
 } from "../../runtime/connection-test";
 import { checkServiceAddress, type AddressVerdict } from "../../runtime/address-check";
 import type { AppContext } from "../app-context";
-import { apiKeyProblem, rateLimitProblem, serviceUrlProblem } from "../model/field-checks";
+import {
+  apiKeyProblem,
+  rateLimitNote,
+  rateLimitProblem,
+  serviceUrlProblem,
+} from "../model/field-checks";
 import { h, replaceChildren, setText } from "../../ui/dom";
 import { submitOnEnter, textField } from "../../ui/controls";
 import { statusLine, withBusy, type StatusLine } from "../../ui/status";
@@ -138,7 +143,9 @@ function serviceForm(env: FormEnv): ServiceForm {
     await env.refresh();
     if (verdict?.simulated !== undefined) ctx.source.noteResult(verdict.simulated);
     ctx.connectionChanged();
-    status.show("success", message);
+    const note = rateLimitNote(Number(rateField.value().trim()));
+    if (note) status.show("info", `${message} ${note}`);
+    else status.show("success", message);
     if (addressChanged) listeners.forEach((l) => l(verdict));
   };
 
