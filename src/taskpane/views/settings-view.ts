@@ -307,7 +307,7 @@ function keyForm(env: FormEnv, flagAddress: (reason: string) => void): KeyForm {
    * Tries the pasted key, saves it unless the service refuses it. Returns false when nothing was saved
    * (the field then says why and keeps focus; the line is clear).
    */
-  const tryAndSaveKey = async (): Promise<boolean> => {
+  const tryAndSaveKey = async (asked: "save" | "test"): Promise<boolean> => {
     const typed = keyField.value().trim();
     const problem = apiKeyProblem(typed);
     keyField.setError(problem);
@@ -321,10 +321,15 @@ function keyForm(env: FormEnv, flagAddress: (reason: string) => void): KeyForm {
     if (outcome.verdict === "key-rejected" || outcome.verdict === "subscription") {
       status.clear();
       verdict(outcome.verdict);
-      keyField.setError(
+      // Said as the answer to what was asked: a test reports, a save says it did not keep the key.
+      const finding =
         outcome.verdict === "key-rejected"
-          ? "Not saved: the service refused this key. Paste the whole key from your account page."
-          : "Not saved: the service knows this key, but your plan does not cover this data."
+          ? "the service refused this key. Paste the whole key from your account page."
+          : "the service knows this key, but your plan does not cover this data.";
+      keyField.setError(
+        asked === "save"
+          ? `Not saved: ${finding}`
+          : `${finding[0].toUpperCase()}${finding.slice(1)} The key in use is unchanged.`
       );
       keyField.focus();
       return false;
@@ -351,7 +356,7 @@ function keyForm(env: FormEnv, flagAddress: (reason: string) => void): KeyForm {
         saveKey,
         status,
         "Checking the key with the service…",
-        () => tryAndSaveKey(),
+        () => tryAndSaveKey("save"),
         (error) => status.error(explainError(error, "save the key").message)
       )
   );
@@ -367,7 +372,7 @@ function keyForm(env: FormEnv, flagAddress: (reason: string) => void): KeyForm {
         async () => {
           // A key pasted but not yet saved is what the user means to test (and saved if it works).
           if (keyField.value().trim() !== "") {
-            await tryAndSaveKey();
+            await tryAndSaveKey("test");
             return;
           }
           const outcome = await probe();
