@@ -189,9 +189,17 @@ export function connectionForm(
     else signIn.removeAttribute("disabled-focusable");
   };
 
+  // Signing in (or out) changes what every view can load: they reload, as after a new key (the views that
+  // failed "not signed in" before now load; a renewal, signed in to signed in, changes nothing).
+  let wasSignedIn = session?.state.status === "signed-in";
   session?.onChange((s) => {
     render(s);
     if (s.status === "signed-in") void readMe();
+    const signedIn = s.status === "signed-in";
+    if (signedIn !== wasSignedIn) {
+      wasSignedIn = signedIn;
+      ctx.connectionChanged();
+    }
   });
 
   signIn.addEventListener("click", () => {
