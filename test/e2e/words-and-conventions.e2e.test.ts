@@ -124,6 +124,9 @@ describe("names where people read, ids where formulas need them", () => {
 
 describe("Fluent 2 conventions", () => {
   test("no error before input: the builder starts with guidance, not red", async () => {
+    // A builder that starts afresh (the choices of the tests above are kept across functions, by design).
+    await page.reload();
+    await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
     await openSection(page, "build");
     await choose(page, "builder-function", "METRIC");
     await page.waitForSelector("#builder-hint:not(:empty)");

@@ -4,9 +4,11 @@ import {
   emptyState,
   startingState,
   optionsText,
+  remember,
   switchFunction,
   withValue,
   type BuilderState,
+  type Remembered,
   type ParamValue,
 } from "../../src/taskpane/model/formula-builder";
 
@@ -230,6 +232,15 @@ describe("summing a series' values", () => {
 });
 
 describe("switching the function keeps what was chosen", () => {
+  const through = (start: BuilderState, ...fns: string[]): BuilderState =>
+    fns.reduce<{ state: BuilderState; memory: Remembered }>(
+      ({ state, memory }, fn) => {
+        const remembered = remember(memory, state);
+        return { state: switchFunction(remembered, fn), memory: remembered };
+      },
+      { state: start, memory: {} }
+    ).state;
+
   test("the project, metric and dates stay; a list keeps its first id where one is taken", () => {
     const metric = state("METRIC", {
       project: ids("aave", "uniswap"),
@@ -237,27 +248,34 @@ describe("switching the function keeps what was chosen", () => {
       start: { kind: "date", value: { mode: "fixed", date: "2024-01-01" } },
       options: { kind: "options", options: { period: "month" } },
     });
-    const value = switchFunction({ ...metric, sum: true }, "VALUE");
+    const value = through({ ...metric, sum: true }, "VALUE");
     expect(value.values).toEqual({ project: ids("aave"), metric: ids("revenue") });
     expect(value.sum).toBeUndefined();
-    const statement = switchFunction(metric, "STATEMENT");
-    expect(statement.values).toEqual({ project: ids("aave") });
-    // Back to a series: the dates of the series kept, the list of one is a list again.
-    const back = switchFunction(switchFunction(metric, "PRODUCT_METRIC"), "METRIC");
-    expect(back.values).toMatchObject({
-      project: ids("aave"),
-      metric: ids("revenue"),
-      start: { kind: "date", value: { mode: "fixed", date: "2024-01-01" } },
-    });
+    expect(through(metric, "STATEMENT").values).toEqual({ project: ids("aave") });
     // AGGREGATIONS names its parameter "projects": the same projects.
-    expect(switchFunction(metric, "AGGREGATIONS").values).toMatchObject({
+    expect(through(metric, "AGGREGATIONS").values).toMatchObject({
       projects: ids("aave", "uniswap"),
       metrics: ids("revenue"),
     });
   });
 
+  test("nothing is forgotten by way of a function that does not take it, as arrowing through the list goes", () => {
+    const value = state("VALUE", { project: ids("aave"), metric: ids("fees") });
+    // VALUE → ASOF → COMPS (no metric) → METRIC: the metric is still fees; the sum comes back with METRIC.
+    expect(through(value, "ASOF", "COMPS", "METRIC").values).toMatchObject({
+      project: ids("aave"),
+      metric: ids("fees"),
+      start: { kind: "date", value: { mode: "rolling", days: 365 } },
+    });
+    const summed = { ...state("METRIC", { project: ids("aave"), metric: ids("fees") }), sum: true };
+    expect(through(summed, "VALUE", "PRODUCT_METRIC").sum).toBe(true);
+    // A choice cleared on the way is cleared.
+    const cleared = withValue(value, "project", ids());
+    expect(through(cleared, "METRIC").values.project).toBeUndefined();
+  });
+
   test("a function that takes no project starts as it always did", () => {
     const metric = state("METRIC", { project: ids("aave"), metric: ids("revenue") });
-    expect(switchFunction(metric, "SECTORS")).toEqual(startingState("SECTORS"));
+    expect(through(metric, "SECTORS")).toEqual(startingState("SECTORS"));
   });
 });

@@ -85,36 +85,60 @@ const SINGLE_IDS = new Set(["project", "metric", "product", "sector"]);
 const MANY_IDS = new Set(["projects", "metrics"]);
 
 /**
- * Another function, keeping what was chosen that it takes: the project (and metric, dates, sum) stay when the
- * user switches METRIC to VALUE. A list given to a parameter of one id keeps its first id; options do not
- * carry over (each function takes its own).
+ * What the user chose, kept across the functions they pass through: ids by what they name ("ids:project",
+ * whether METRIC's project or AGGREGATIONS' projects), dates by parameter name ("date:start"), and the sum.
+ * Passing through a function that does not take a choice (COMPS takes no metric) does not forget it.
  */
-export function switchFunction(state: BuilderState, fn: string): BuilderState {
+export type Remembered = Readonly<Record<string, ParamValue | boolean>>;
+
+const idsKey = (kind: string): string | undefined =>
+  SINGLE_IDS.has(kind) || MANY_IDS.has(kind) ? `ids:${kind.replace(/s$/, "")}` : undefined;
+
+/** The memory with this state's choices laid over it (a choice cleared here is forgotten). */
+export function remember(memory: Remembered, state: BuilderState): Remembered {
+  const spec = specFor(state.fn);
+  if (!spec) return memory;
+  const next: Record<string, ParamValue | boolean> = { ...memory };
+  for (const param of spec.params) {
+    const value = state.values[param.name];
+    const key = idsKey(param.kind) ?? (param.kind === "date" ? `date:${param.name}` : undefined);
+    if (!key) continue;
+    if (value === undefined) delete next[key];
+    else next[key] = value;
+  }
+  if (SUMMABLE.includes(spec.name)) next.sum = state.sum === true;
+  return next;
+}
+
+/**
+ * Another function, with what was chosen that it takes: the project (and metric, dates, sum) stay when the
+ * user switches METRIC to VALUE, even by way of COMPS. A list given to a parameter of one id keeps its first
+ * id; options do not carry over (each function takes its own).
+ */
+export function switchFunction(memory: Remembered, fn: string): BuilderState {
   let next = startingState(fn);
   const spec = specFor(fn);
-  const before = specFor(state.fn);
-  if (!spec || !before) return next;
-  const family = (kind: string): string => kind.replace(/s$/, "");
+  if (!spec) return next;
   for (const param of spec.params) {
-    const ided = SINGLE_IDS.has(param.kind) || MANY_IDS.has(param.kind);
-    // Ids by what they name (METRIC's "project" is AGGREGATIONS' "projects"); dates by name.
-    const was = before.params.find((x) =>
-      ided ? family(x.kind) === family(param.kind) : x.name === param.name
-    );
-    const value = was ? state.values[was.name] : undefined;
-    if (!value || !was) continue;
-    if (value.kind === "ids" && ided) {
+    const key = idsKey(param.kind);
+    const value = key
+      ? memory[key]
+      : param.kind === "date"
+        ? memory[`date:${param.name}`]
+        : undefined;
+    if (typeof value !== "object") continue;
+    if (key && value.kind === "ids") {
       const ids = idsOf(value);
       if (ids.length === 0) continue;
       next = withValue(next, param.name, {
         kind: "ids",
         ids: SINGLE_IDS.has(param.kind) ? ids.slice(0, 1) : ids,
       });
-    } else if (value.kind === "date" && param.kind === "date" && was.kind === "date") {
+    } else if (!key && value.kind === "date") {
       next = withValue(next, param.name, value);
     }
   }
-  return state.sum && SUMMABLE.includes(fn) ? { ...next, sum: true } : next;
+  return memory.sum === true && SUMMABLE.includes(fn) ? { ...next, sum: true } : next;
 }
 
 /** "key=value; key=value" in the spec's key order; defaults and empty lists are left out. */

@@ -22,9 +22,11 @@ import {
   build,
   startingState,
   SUM_OPTIONS,
+  remember,
   SUMMABLE,
   switchFunction,
   withValue,
+  type Remembered,
   type BuilderState,
   type OptionValues,
   type ParamValue,
@@ -272,9 +274,12 @@ export function builderView(ctx: AppContext): BuilderView {
     update();
   };
 
-  // Another function keeps the project, metric and dates chosen (formula-builder.ts: switchFunction).
+  // Another function keeps the project, metric and dates chosen, also by way of one that takes none of
+  // them (arrowing through the list passes every function between): formula-builder.ts, switchFunction.
+  let remembered: Remembered = {};
   fn.onChange((name) => {
-    state = switchFunction(state, name);
+    remembered = remember(remembered, state);
+    state = switchFunction(remembered, name);
     renderParams();
   });
 
@@ -345,6 +350,8 @@ export function builderView(ctx: AppContext): BuilderView {
       )
     ),
     open(next) {
+      // Opened with a state of its own (from Browse, a sector): what was chosen before does not carry.
+      remembered = {};
       state = next;
       fn.setValue(next.fn);
       renderParams();
