@@ -9,21 +9,12 @@
 import { roundHalfAway, textFrom } from "./excel-functions";
 import { serialToIsoDate, isDateFormat } from "./excel-dates";
 
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
-const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+// English names, as Excel's TEXT writes them under an English locale: from Intl, not a list of our own.
+const MONTH_NAME = new Intl.DateTimeFormat("en-US", { month: "long", timeZone: "UTC" });
+const DAY_NAME = new Intl.DateTimeFormat("en-US", { weekday: "long", timeZone: "UTC" });
+const MONTHS = Array.from({ length: 12 }, (_, m) => MONTH_NAME.format(Date.UTC(2024, m, 1)));
+// 2024-01-07 was a Sunday: Excel's weekdays start there.
+const DAYS = Array.from({ length: 7 }, (_, d) => DAY_NAME.format(Date.UTC(2024, 0, 7 + d)));
 
 export const TEXT_FORMATS_TAKEN =
   '"0", "0.00", "#,##0", "#,##0.0,,", "0%", "0.0%", "$#,##0", "yyyy-mm-dd", "mmm yyyy", "General"';
