@@ -58,6 +58,7 @@ import { readKeyFile, resolveApiKey, type PromptKey, type ReadKeyFile } from "./
 import { checkCacheDir, type Verdict } from "./cache/ownership";
 import { terminalPrompt } from "./prompt";
 import { isatty } from "tty";
+import { versionInAddress } from "../runtime/address-check";
 
 export interface CliIo extends OutputSink {
   stderr(text: string): void;
@@ -229,6 +230,9 @@ async function evaluate(
   const baseUrl = command.baseUrl ?? (env.CRYPTOMETRICS_BASE_URL || undefined);
   if (!baseUrl)
     throw new UsageError("usage", "no base URL: pass --base-url or set CRYPTOMETRICS_BASE_URL");
+  // As the taskpane's Settings: a version in the address would ask for /v2/v2/…, found nowhere.
+  const version = versionInAddress(baseUrl, "The CLI");
+  if (version) throw new UsageError("usage", `base URL ${baseUrl}: ${version}`);
   const { key: apiKey, warnings } = await resolveApiKey({
     file: command.apiKeyFile,
     value: command.apiKey,

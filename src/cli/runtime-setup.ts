@@ -20,6 +20,11 @@ export interface RuntimeSettings {
 }
 
 const SERVICE_MINUTE_MS = 60_000;
+/**
+ * A person runs the command and reads its answer: an address where nothing answers is said after one more
+ * try (about a second), not after six over ten seconds as a workbook riding out a server's restart.
+ */
+const CLI_REFUSED_ATTEMPTS = 2;
 
 let configured: string | undefined;
 
@@ -44,9 +49,13 @@ export function configureCliRuntime(settings: RuntimeSettings, cache?: CacheSett
             : undefined,
         }
       : {}),
-    ...(scale !== 1
-      ? { rateWindowMs: SERVICE_MINUTE_MS / scale, client: { retry: scaledRetryPolicy(scale) } }
-      : {}),
+    ...(scale !== 1 ? { rateWindowMs: SERVICE_MINUTE_MS / scale } : {}),
+    client: {
+      retry: {
+        ...(scale !== 1 ? scaledRetryPolicy(scale) : {}),
+        maxRefusedAttempts: CLI_REFUSED_ATTEMPTS,
+      },
+    },
   });
   configured = identity;
 }

@@ -29,6 +29,8 @@ export interface RetryPolicy {
   retryNetworkErrors: boolean;
   /** Whether an attempt that hit the per-attempt timeout is retried (within the call's deadline). */
   retryTimeouts: boolean;
+  /** Attempts, the first included, while nothing answers at the address (connection refused). */
+  maxRefusedAttempts: number;
 }
 
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
@@ -57,6 +59,9 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
   retryStatuses: Object.freeze([408, 429, 500, 502, 503, 504]),
   retryNetworkErrors: true,
   retryTimeouts: true,
+  // As many as any failure: a server restarting (a deploy of the gateway) is back within them. The command
+  // line, which a person runs and reruns, takes 2 (runtime-setup.ts).
+  maxRefusedAttempts: 6,
 });
 
 export interface ClientLimits {
@@ -120,9 +125,9 @@ export function scaledRetryPolicy(scale: number): Partial<RetryPolicy> {
 
 export function resolveRetryPolicy(overrides?: Partial<RetryPolicy>): RetryPolicy {
   const policy = { ...DEFAULT_RETRY_POLICY, ...(overrides ?? {}) };
-  if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1) {
-    throw new RangeError(`retry.maxAttempts must be a positive integer, got ${policy.maxAttempts}`);
-  }
+  for (const key of ["maxAttempts", "maxRefusedAttempts"] as const)
+    if (!Number.isInteger(policy[key]) || policy[key] < 1)
+      throw new RangeError(`retry.${key} must be a positive integer, got ${policy[key]}`);
   for (const key of [
     "baseDelayMs",
     "rateLimitedBaseDelayMs",

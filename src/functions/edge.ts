@@ -26,6 +26,7 @@ import {
 import { messageOf } from "../client";
 import { isValuePreview, placeholderFor, PREVIEW_DEADLINE_MS, PreviewCall } from "./preview";
 import { userMessage } from "./messages";
+import { payloadProblem } from "./payload";
 
 const log = createLogger("functions");
 
@@ -174,7 +175,11 @@ export function toExcelValue(cell: Cell): unknown {
 
 export function toExcelMatrix(table: Table): unknown[][] {
   const rows = rectangular(table.length === 0 ? [[null]] : table);
-  return rows.map((row) => row.map(toExcelValue));
+  const matrix = rows.map((row) => row.map(toExcelValue));
+  // Refused before Excel fails it: a spill past Excel's 5 MB payload limit (payload.ts).
+  const tooLarge = payloadProblem(matrix);
+  if (tooLarge) throw new FunctionError("na", tooLarge);
+  return matrix;
 }
 
 function describeCell(cell: Cell): string {

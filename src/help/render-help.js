@@ -45,7 +45,7 @@ module.exports = function renderHelp(functionsJson, version) {
 body{font-family:"Segoe UI",system-ui,sans-serif;max-width:52rem;margin:1rem auto;padding:0 1rem;line-height:1.45;overflow-wrap:anywhere;color:#242424;background:#fff}
 main{display:block}a{color:#115ea3}code{background:#f3f3f3;padding:0 .2em}
 table{border-collapse:collapse;width:100%}td,th{border:1px solid #d1d1d1;padding:.25rem .5rem;text-align:left;vertical-align:top}
-td:first-child{min-width:6em}ul.index{display:flex;flex-wrap:wrap;gap:.25rem 1rem;padding-left:1.2rem}
+td:first-child{min-width:6em}ul.index{display:flex;flex-wrap:wrap;gap:.25rem 1rem;padding-left:0;list-style-position:inside}
 ul.index a{display:inline-block;min-height:24px;line-height:24px}
 @media (prefers-color-scheme:dark){body{color:#fff;background:#292929}a{color:#479ef5}code{background:#141414}td,th{border-color:#666}}</style>
 </head><body><main>

@@ -11,7 +11,7 @@ import type { Settings } from "../runtime/settings";
 import { testConnection, type ConnectionClient } from "../runtime/connection-test";
 import { checkServiceAddress } from "../runtime/address-check";
 import { h, setText } from "../ui/dom";
-import { textField } from "../ui/controls";
+import { submitOnEnter, textField } from "../ui/controls";
 import { statusLine, withBusy } from "../ui/status";
 import { apiKeyProblem, serviceUrlProblem } from "../taskpane/model/field-checks";
 
@@ -31,6 +31,8 @@ export function connectionForm(
   const status = statusLine("preview-connection-status");
   // Not primary: the page's primary action is the formula bar's Enter.
   const save = h("fluent-button", { id: "preview-save" }, "Save and test");
+  submitOnEnter(url, save);
+  submitOnEnter(key, save);
   const form = h(
     "div",
     { class: "stack" },

@@ -4,7 +4,8 @@
  * result spill, and read any error's message. Also what the browser tests use to exercise the functions.
  */
 import { displayCell } from "../sheet/cell-display";
-import { DataSourceWatch } from "../runtime/data-source";
+import { DataSourceWatch, localSourceMemory } from "../runtime/data-source";
+import { buildConfig } from "../runtime/build-config";
 import { h, replaceChildren, setText } from "../ui/dom";
 import { followTheme } from "../ui/fluent";
 import { whenOfficeReady } from "../ui/office-ready";
@@ -36,7 +37,11 @@ function start(): void {
   const root = document.getElementById("preview");
   if (!root) return;
   const settings = officeSettings();
-  const source = new DataSourceWatch(undefined);
+  // Marked from the first paint: the last source seen for the address (npm start's pages: the simulator).
+  const source = new DataSourceWatch(undefined, {
+    memory: localSourceMemory(),
+    fallback: buildConfig.mode === "development" ? "simulated" : "unknown",
+  });
   onRuntimeChange((runtime) => source.follow(runtime));
   readyRuntime().then(
     (runtime) => source.follow(runtime),
@@ -78,7 +83,12 @@ function start(): void {
   const cardPanel = h("div", { id: "card-panel", class: "card-panel", hidden: true });
   const banner = h(
     "p",
-    { id: "demo-banner", class: "demo-banner", role: "status", hidden: true },
+    {
+      id: "demo-banner",
+      class: "demo-banner",
+      role: "status",
+      hidden: source.current !== "simulated",
+    },
     "Demo data — not real figures"
   );
   source.subscribe((state) => (banner.hidden = state !== "simulated"));
@@ -115,9 +125,11 @@ function start(): void {
   };
 
   const draw = (focus = false): void => {
+    // The grid is drawn anew: focus on a cell stays on the selected one (a result arriving never drops it).
+    const onSheet = table.contains(document.activeElement);
     renderGrid(table, model.extent(), model.layout(), selected, { select, edit });
     describe();
-    if (focus) document.getElementById(`cell-${addressOf(selected)}`)?.focus();
+    if (focus || onSheet) document.getElementById(`cell-${addressOf(selected)}`)?.focus();
   };
 
   const select = (at: Position): void => {
@@ -181,6 +193,9 @@ function start(): void {
     if (event.key === "Enter") {
       event.preventDefault();
       commit();
+      // As Excel's formula bar: Enter puts the user back on the sheet (the cell keeps the selection, so
+      // its result and message show as they arrive); arrows then move from there.
+      document.getElementById(`cell-${addressOf(selected)}`)?.focus();
     } else if (event.key === "Escape") {
       input.value = model.entryAt(selected)?.formula ?? "";
       draw(true);

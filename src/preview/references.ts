@@ -7,7 +7,8 @@
  */
 import { EMPTY, errorCell, type Cell } from "../sheet/cells";
 import { parseFormula } from "../sheet/formula";
-import { referencesIn } from "../sheet/nested";
+import { rangePositions } from "../sheet/addresses";
+import { referencesIn, type ReferenceReader } from "../sheet/nested";
 import {
   addressOf,
   positionKey,
@@ -17,17 +18,51 @@ import {
   type SheetModel,
 } from "./sheet-model";
 
-/** What a formula in `from` reads at `address`. */
-export function cellReader(model: SheetModel, from: Position): (address: string) => Cell {
-  return (address) => {
-    const at = positionOf(address);
-    if (!at) return errorCell("#REF!", `${address} is not a cell of this sheet`);
+/**
+ * What a formula in `from` reads: a cell, a range (each of its cells as shown now), or a spill (`A1#`: the
+ * whole result of the formula in A1; #REF! when A1 holds none). A read that covers the formula's own cell is
+ * a circular reference.
+ */
+export function cellReader(model: SheetModel, from: Position): ReferenceReader {
+  const layout = model.layout();
+  const one = (at: Position, address: string): Cell => {
     if (positionKey(at) === positionKey(from))
       return errorCell("#REF!", `circular reference: ${addressOf(from)} reads itself`);
-    const shown = model.layout().get(positionKey(at));
+    const shown = layout.get(positionKey(at));
     if (!shown) return EMPTY;
     if (shown.cell === "pending") return errorCell("#BUSY!", `${address} is still being computed`);
     return shown.cell;
+  };
+  return (target) => {
+    if (target.kind === "range")
+      return rangePositions(target.from, target.to).map((row) =>
+        row.map((at) => one(at, addressOf(at)))
+      );
+    const at = positionOf(target.address);
+    if (!at) return [[errorCell("#REF!", `${target.address} is not a cell of this sheet`)]];
+    if (target.kind === "cell") return [[one(at, target.address)]];
+    const entry = model.entryAt(at);
+    if (!entry || entry.state.kind === "refused")
+      return [
+        [
+          errorCell(
+            "#REF!",
+            `${target.address}# reads a result, but ${target.address} holds no formula`
+          ),
+        ],
+      ];
+    if (entry.state.kind === "pending")
+      return [[errorCell("#BUSY!", `${target.address} is still being computed`)]];
+    const shown = layout.get(positionKey(at));
+    if (shown?.cell !== "pending" && shown?.cell.kind === "error" && shown.cell.code === "#SPILL!")
+      return [[shown.cell]];
+    return entry.state.grid.map((row, r) =>
+      row.map((cell, c) =>
+        positionKey({ row: at.row + r, column: at.column + c }) === positionKey(from)
+          ? errorCell("#REF!", `circular reference: ${addressOf(from)} reads itself`)
+          : cell
+      )
+    );
   };
 }
 

@@ -3,12 +3,11 @@
  * Excel, a result spills from its formula's cell down and right; a spill that would cover another formula
  * is blocked and the formula shows #SPILL! instead (the formula entered later loses).
  */
+import { addressOf, columnName, positionOf, type Position } from "../sheet/addresses";
 import { errorCell, type Cell, type Grid } from "../sheet/cells";
 
-export interface Position {
-  row: number;
-  column: number;
-}
+export type { Position };
+export { addressOf, columnName, positionOf };
 
 export type EntryState =
   { kind: "pending" } | { kind: "done"; grid: Grid } | { kind: "refused"; message: string };
@@ -30,31 +29,6 @@ export interface ShownCell {
 }
 
 const key = (p: Position): string => `${p.row}:${p.column}`;
-
-const COLUMN_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-
-export function columnName(index: number): string {
-  let n = index + 1;
-  let name = "";
-  while (n > 0) {
-    name = COLUMN_LETTERS[(n - 1) % 26] + name;
-    n = Math.floor((n - 1) / 26);
-  }
-  return name;
-}
-
-export function addressOf(p: Position): string {
-  return `${columnName(p.column)}${p.row + 1}`;
-}
-
-/** "B12" as a position; undefined for anything else. */
-export function positionOf(address: string): Position | undefined {
-  const match = /^([A-Z]{1,3})([1-9]\d*)$/.exec(address.toUpperCase());
-  if (!match) return undefined;
-  let column = 0;
-  for (const letter of match[1]) column = column * 26 + (letter.charCodeAt(0) - 64);
-  return { row: Number(match[2]) - 1, column: column - 1 };
-}
 
 export class SheetModel {
   private readonly entries = new Map<string, Entry>();

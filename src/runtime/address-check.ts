@@ -62,7 +62,7 @@ function versionSuffix(url: URL): { kept: string; dropped: string } | undefined 
  * The mistake the interface rules out before any request: an address that already holds the version
  * ("https://host/v2"). The message says what to drop and what remains.
  */
-export function versionInAddress(address: string): string | undefined {
+export function versionInAddress(address: string, who = "The add-in"): string | undefined {
   let url: URL;
   try {
     url = new URL(address.trim());
@@ -72,7 +72,7 @@ export function versionInAddress(address: string): string | undefined {
   const suffix = versionSuffix(url);
   if (!suffix) return undefined;
   const base = `${url.origin}${suffix.kept}`;
-  return `Drop /${suffix.dropped}: the address is the part before it (${base}). The add-in adds /v2/… to it for each request.`;
+  return `Drop /${suffix.dropped}: the address is the part before it (${base}). ${who} adds /v2/… to it for each request.`;
 }
 
 export interface AddressCheckDeps {

@@ -60,14 +60,18 @@ function bindNested(
   return new Map(calls.map((nested) => [nested, bindFormula(nested, registry, row)]));
 }
 
-function unknownFunction(name: string, registry: Registry): SheetError {
+function unknownFunction(name: string, registry: Registry, written?: string): SheetError {
   const known = registry.list().map((f) => f.meta.name);
   const wanted = name.toUpperCase();
   const nearest = known.length > 0 ? closest(wanted, known) : undefined;
   // Only a near miss is worth suggesting; "did you mean VALUE?" for "PRICEZ" would mislead.
   const near = nearest !== undefined && distance(wanted, nearest) <= Math.max(2, wanted.length / 3);
   const hint = near ? ` (did you mean ${NAMESPACE}.${nearest}?)` : "";
-  return new SheetError("unknown-function", `unknown function ${NAMESPACE}.${name}${hint}`);
+  // The name as the user wrote it: `=ROUNDUP(…)` is not called "CRYPTO.ROUNDUP" back to them.
+  return new SheetError(
+    "unknown-function",
+    `unknown function ${written ?? `${NAMESPACE}.${name}`}${hint}`
+  );
 }
 
 /** Required parameters are those up to the last one not marked optional (Excel puts them first). */
@@ -86,7 +90,7 @@ export function bindFormula(call: FormulaCall, registry: Registry, row: number):
     return { call, fn: expressionFunction(call.name), row, ...withNested() };
   if (call.builtin) return { call, fn: FIELDVALUE_FUNCTION, row, ...withNested() };
   const fn = registry.lookup(call.name);
-  if (!fn) throw unknownFunction(call.name, registry);
+  if (!fn) throw unknownFunction(call.name, registry, call.written);
   const parameters = fn.meta.parameters;
   if (parameters.some((p) => p.repeating)) {
     throw new SheetError(

@@ -1,6 +1,6 @@
 /**
- * The Excel functions a model writes inside CRYPTO arguments (`TODAY()-365`, `DATE(2024,3,31)`,
- * `EOMONTH(TODAY(),-1)`), computed as Excel computes them in its 1900 date system: arguments converted to
+ * The Excel functions of numbers a model writes around or inside CRYPTO calls (`TODAY()-365`,
+ * `DATE(2024,3,31)`, `EOMONTH(TODAY(),-1)`, `ROUND(…,0)`), computed as Excel computes them in its 1900 date system: arguments converted to
  * numbers as Excel converts them ("2024-03-31" is that date's serial, TRUE is 1), truncated to whole days
  * where Excel truncates, and out-of-range results as #NUM!. Anything else stays out: the parser refuses
  * other names, so a formula never gives a figure from a function computed differently from Excel.
@@ -102,7 +102,29 @@ function datePart(
   return parts ? parts[part] : numError(name, "not a date Excel knows");
 }
 
+/**
+ * ROUND as Excel computes it: half away from zero, on the number as Excel holds it (15 significant digits),
+ * so ROUND(2.675,2) is 2.68 where binary floating point alone gives 2.67. Negative digits round to tens,
+ * hundreds…; digits are truncated to whole numbers.
+ */
+export function roundHalfAway(value: number, digits: number): number {
+  if (!Number.isFinite(value) || value === 0) return value === 0 ? 0 : value;
+  const d = Math.max(-308, Math.min(308, Math.trunc(digits)));
+  const [mantissa, exponent] = Math.abs(value).toExponential(14).split("e");
+  const shifted = Number(`${mantissa}e${Number(exponent) + d}`);
+  const rounded = Number(`${Math.round(shifted)}e${-d}`);
+  const signed = value < 0 ? -rounded : rounded;
+  return signed === 0 ? 0 : signed;
+}
+
 export const EXCEL_FUNCTIONS: Readonly<Record<string, ExcelFunction>> = {
+  ROUND: {
+    parameters: ["number", "num_digits"],
+    compute: ([number, digits], _, name) => {
+      const rounded = roundHalfAway(number, digits);
+      return Number.isFinite(rounded) ? rounded : numError(name, "the result is too large");
+    },
+  },
   TODAY: { parameters: [], compute: (_, ctx) => todaySerial(ctx) },
   NOW: {
     parameters: [],

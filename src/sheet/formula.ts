@@ -1,52 +1,63 @@
 /**
- * Recursive-descent parser for the formulas the sheet model evaluates: one call of an add-in function whose
- * arguments may compute dates and text with the Excel functions models use inside them, take another
- * add-in call's result, or read a card's field.
+ * Recursive-descent parser for the formulas the sheet model evaluates: Excel's everyday formulas around the
+ * add-in's calls, as a model writes them in a cell.
  *
- *   formula  := ["="] NAME "(" args ")"                    NAME may carry the optional "CRYPTO." prefix
- *             | ["="] "FIELDVALUE" "(" expr "," expr ")"   Excel's own: a field of a card
- *             | ["="] REFERENCE "." FIELD ("." FIELD)*     dot access, `=A1.Symbol`, `=A1.[Revenue TTM]`
- *   args     := [arg ("," arg)*]
- *   arg      := <nothing> | array | expr                   nothing = an omitted argument, as in f(a,,b)
- *   array    := "{" row (";" row)* "}"                     rows must have equal lengths
- *   row      := scalar ("," scalar)*
- *   scalar   := STRING | ["+"|"-"] NUMBER | TRUE | FALSE
- *   expr     := sum ("&" sum)*                             Excel's precedence: & below + -, below * /
+ *   formula  := ["="] compare                               one expression; see the root's readings below
+ *   compare  := concat (("="|"<>"|"<"|">"|"<="|">=") concat)*
+ *   concat   := sum ("&" sum)*                              Excel's precedence: comparisons, &, + -, * /, ^
  *   sum      := product (("+"|"-") product)*
- *   product  := unary (("*"|"/") unary)*
+ *   product  := power (("*"|"/") power)*
+ *   power    := unary ("^" unary)*                          -2^2 is 4, as in Excel: the sign binds first
  *   unary    := ("+"|"-") unary | primary
- *   primary  := STRING | NUMBER | TRUE | FALSE | "(" expr ")" | EXCEL_NAME "(" [expr ("," expr)*] ")"
- *             | "CRYPTO." NAME "(" args ")"                a nested add-in call (the prefix is required)
- *             | "FIELDVALUE" "(" expr "," expr ")" | REFERENCE ("." FIELD)*
- *             | PLAIN_NAME "(" plain ("," plain)* ")"     SUM, INDEX…: ranges in, see plain-functions.ts
- *   plain    := array | expr
+ *   primary  := STRING | NUMBER | TRUE | FALSE | "(" compare ")"
+ *             | REFERENCE ("." FIELD)* | REFERENCE ":" REFERENCE | REFERENCE "#"    a cell, a range, a spill
+ *             | "CRYPTO." NAME "(" args ")"                 an add-in call (the prefix is required inside)
+ *             | "FIELDVALUE" "(" compare SEP compare ")"
+ *             | EXCEL_NAME "(" [compare (SEP compare)*] ")"  DATE, TODAY, EOMONTH, ROUND…: excel-functions.ts
+ *             | PLAIN_NAME "(" [plain (SEP plain)*] ")"     SUM, INDEX…: ranges in, plain-functions.ts
+ *             | SPECIAL_NAME "(" … ")"                      IF, IFERROR, TEXT: special-functions.ts
+ *             | NAME "(" args ")"                           any other name: #NAME? when computed
+ *   args     := [arg (SEP arg)*]       arg := <nothing> | array | compare   (nothing: f(a,,b))
+ *   plain    := <nothing> | array | compare
+ *   array    := "{" row (";" row)* "}"   row := scalar ("," scalar)*   scalar := STRING | [sign] NUMBER | TRUE | FALSE
+ *   SEP      := "," | ";"                                   ";" too, as Excel writes it where "," is the decimal mark
  *
- * A formula may also be an expression whose first word is a plain function (`=SUM(CRYPTO.METRIC(…))/4`):
- * the sheet computes it around the add-in calls inside (the `expression` root).
+ * The root: a formula that is one add-in call (`=CRYPTO.METRIC(…)`, or `=METRIC(…)` without the prefix, as
+ * the command line takes it) is that call, bound and called as the add-in function; one that is a card's
+ * field (`=A1.Symbol`, `=FIELDVALUE(…)`) reads it; anything else (`=SUM(B2:B92)`, `=CRYPTO.VALUE(…)/1e6`,
+ * `=ROUND(…)`, `=1e6`) is an expression the sheet computes around the add-in calls inside it (the
+ * `expression` root). A function the sheet does not know is not a syntax error: the formula is entered and
+ * shows #NAME? naming the function as written, as in Excel.
  *
- * EXCEL_NAME is one of the functions of excel-functions.ts (TODAY, NOW, DATE, EDATE, EOMONTH, YEAR, MONTH,
- * DAY), with exactly its parameters. Anything else (another function) is a FormulaSyntaxError naming it,
- * with a column, never another exception: the CLI reports it as a usage error, the pages refuse the
- * formula with its reason. A reference parses everywhere; only a host with cells (the preview page's
- * sheet) can read it, the others show #REF! saying so.
+ * A reference parses everywhere; only a host with cells (the preview page's sheet) can read it, the others
+ * show #REF! saying so.
  *
  * Bounded (limits.ts): a formula's length is checked before it is read, its depth (the levels of nesting and
- * of operators the evaluator will recurse through) as each level is entered, and an array constant's size as
- * its elements are read; each refusal is a FormulaSyntaxError, never a stack overflow or an array built whole.
+ * of operators the evaluator will recurse through) as each level is entered, an array constant's size as its
+ * elements are read, and a range's size as it is read; each refusal is a FormulaSyntaxError, never a stack
+ * overflow or an array built whole.
  */
 import type { Grid } from "./cells";
 import { FormulaSyntaxError } from "./errors";
-import { EXCEL_FUNCTIONS, EXCEL_FUNCTION_NAMES } from "./excel-functions";
-import { PLAIN_FUNCTION_NAMES, plainFunction } from "./plain-functions";
+import { EXCEL_FUNCTIONS } from "./excel-functions";
+import { plainFunction } from "./plain-functions";
+import { specialFunction } from "./special-functions";
 import { describeToken, tokenize, Token } from "./tokens";
-import { MAX_ARRAY_ELEMENTS, MAX_FORMULA_DEPTH, MAX_FORMULA_LENGTH } from "./limits";
+import { positionOfAddress } from "./addresses";
+import {
+  MAX_ARRAY_ELEMENTS,
+  MAX_FORMULA_DEPTH,
+  MAX_FORMULA_LENGTH,
+  MAX_RANGE_CELLS,
+} from "./limits";
 
 export type Scalar =
   | { kind: "string"; value: string }
   | { kind: "number"; value: number }
   | { kind: "boolean"; value: boolean };
 
-export type BinaryOperator = "+" | "-" | "*" | "/" | "&";
+export type ComparisonOperator = "=" | "<>" | "<" | ">" | "<=" | ">=";
+export type BinaryOperator = "+" | "-" | "*" | "/" | "^" | "&" | ComparisonOperator;
 
 /** A computed argument: `TODAY()-365`, `DATE(2024,3,31)`, `"period="&"month"`. */
 export type Expression =
@@ -60,6 +71,14 @@ export type Expression =
   /** FIELDVALUE(value, field), or dot access (`A1.Symbol`) when `dot` is set, as written. */
   | { kind: "field"; value: Expression; field: Expression; dot?: boolean }
   | { kind: "reference"; address: string }
+  /** `B2:B92`: the cells between two corners (as written; either corner first). */
+  | { kind: "range"; from: string; to: string }
+  /** `A1#`: the whole result spilled from A1. */
+  | { kind: "spill"; address: string }
+  /** A function the sheet does not know, its name as written: #NAME? when computed. */
+  | { kind: "unknown"; name: string; args: Argument[] }
+  /** An argument left out of a plain function (`INDEX(A1#,,2)`): an empty cell. */
+  | { kind: "blank" }
   /** A nested call's, reference's or field's result once known (recalculation only; never parsed). */
   | { kind: "resolved"; grid: Grid }
   /** An array constant given to a plain function: `SUM({1,2,3})`. */
@@ -83,18 +102,26 @@ export interface FormulaCall {
    * is that expression, and `name` the plain function it starts with.
    */
   builtin?: { name: typeof FIELDVALUE; dot: boolean } | { name: typeof EXPRESSION_ROOT };
+  /**
+   * The name as typed when it had no CRYPTO. prefix (`=ROUNDUP(…)`): an unknown function's #NAME? names it so,
+   * never as a CRYPTO function the user did not write.
+   */
+  written?: string;
 }
 
 export const FIELDVALUE = "FIELDVALUE";
 export const EXPRESSION_ROOT = "EXPRESSION";
 
 const NAMESPACE = "CRYPTO.";
-const SUPPORTED = `in formulas: ${[...EXCEL_FUNCTION_NAMES, ...PLAIN_FUNCTION_NAMES].join(", ")}, ${FIELDVALUE} and CRYPTO functions (with their CRYPTO. prefix)`;
+const COMPARISONS: readonly ComparisonOperator[] = ["=", "<>", "<", ">", "<=", ">="];
 
 class Parser {
   private at = 0;
-  /** Levels of parsing entered (nested expressions and signs): bounds the parser's own recursion. */
-  private nesting = 0;
+  /**
+   * Levels of parsing entered (nested expressions and signs): bounds the parser's own recursion. The root
+   * expression is level 0, so a formula of one call nests as deep as the arguments of that call.
+   */
+  private nesting = -1;
   /** The height of each node built above a leaf (leaves are 1): what evaluating or printing it recurses through. */
   private readonly heights = new Map<Expression, number>();
 
@@ -117,7 +144,8 @@ class Parser {
   /** A node over `children`, its height recorded; a formula taller than MAX_FORMULA_DEPTH is refused at `token`. */
   private built<E extends Expression>(node: E, token: Token, children: readonly Expression[]): E {
     const height = 1 + children.reduce((h, child) => Math.max(h, this.heightOf(child)), 0);
-    if (height > MAX_FORMULA_DEPTH) tooDeep(token.column);
+    // (The root's own node is one level above its arguments' limit.)
+    if (height > MAX_FORMULA_DEPTH + 1) tooDeep(token.column);
     this.heights.set(node, height);
     return node;
   }
@@ -125,52 +153,22 @@ class Parser {
   parseFormula(): FormulaCall {
     if (this.peek().kind === "end") throw new FormulaSyntaxError("empty formula", 1);
     this.acceptPunct("=");
-    const call = this.parseRoot();
+    if (this.peek().kind === "end") throw new FormulaSyntaxError("empty formula", 2);
+    const root = this.parseExpression();
     const trailing = this.peek();
-    if (trailing.kind !== "end") this.fail(trailing, " after the closing ')'");
-    return call;
-  }
-
-  private parseRoot(): FormulaCall {
-    const first = this.peek();
-    if (first.kind === "reference") {
-      this.next();
-      if (first.fields.length === 0) {
-        throw new FormulaSyntaxError(
-          `a formula here calls a function; to read a card in ${first.address}, name a field: =${first.address}.Symbol`,
-          first.column
-        );
-      }
-      const dotted = this.dotAccess(first);
-      if (dotted.kind !== "field") throw new FormulaSyntaxError("expected a field", first.column);
-      return fieldValueCall(dotted.value, dotted.field, true);
+    if (trailing.kind !== "end") {
+      if (this.isPunct(trailing, ")")) this.fail(trailing, " after the closing ')'");
+      this.fail(trailing, " after the end of the formula");
     }
-    if (first.kind === "name" && first.text.toUpperCase() === FIELDVALUE) {
-      this.next();
-      const { value, field } = this.parseFieldValueArguments();
-      return fieldValueCall(value, field, false);
-    }
-    // `=SUM(CRYPTO.METRIC(…))`: Excel's own function around add-in calls. No add-in function has a plain
-    // function's name (a test holds the registry to it), so the unprefixed name cannot be an add-in's.
-    if (first.kind === "name" && plainFunction(first.text)) {
-      return {
-        name: first.text.toUpperCase(),
-        args: [{ kind: "expression", expression: this.parseExpression() }],
-        builtin: { name: EXPRESSION_ROOT },
-      };
-    }
-    const name = this.parseName();
-    this.expectPunct("(", `after the function name`);
-    const args = this.parseArguments();
-    this.expectPunct(")", "to close the argument list");
-    return { name, args };
+    return rootCall(root);
   }
 
   /** `(value, field)` after FIELDVALUE. */
   private parseFieldValueArguments(): { value: Expression; field: Expression } {
     this.expectPunct("(", `after ${FIELDVALUE}`);
     const value = this.parseExpression();
-    this.expectPunct(",", `between ${FIELDVALUE}'s value and field_name`);
+    if (!this.acceptSeparator())
+      this.fail(this.peek(), ` (expected ',' between ${FIELDVALUE}'s value and field_name)`);
     const field = this.parseExpression();
     this.expectPunct(")", `to close ${FIELDVALUE}(`);
     return { value, field };
@@ -209,13 +207,13 @@ class Parser {
   private parseArguments(): Argument[] {
     if (this.isPunct(this.peek(), ")")) return [];
     const args: Argument[] = [this.parseArgument()];
-    while (this.acceptPunct(",")) args.push(this.parseArgument());
+    while (this.acceptSeparator()) args.push(this.parseArgument());
     return args;
   }
 
   private parseArgument(): Argument {
     const token = this.peek();
-    if (this.isPunct(token, ",") || this.isPunct(token, ")")) return { kind: "omitted" };
+    if (this.isSeparator(token) || this.isPunct(token, ")")) return { kind: "omitted" };
     if (this.isPunct(token, "{")) return this.parseArray();
     return asArgument(this.parseExpression());
   }
@@ -278,12 +276,24 @@ class Parser {
 
   private parseExpression(): Expression {
     this.enter(this.peek());
+    let left = this.parseConcat();
+    for (;;) {
+      const token = this.peek();
+      const op = this.acceptOneOf(...COMPARISONS);
+      if (!op) break;
+      const right = this.parseConcat();
+      left = this.built({ kind: "binary", op, left, right }, token, [left, right]);
+    }
+    this.leave();
+    return left;
+  }
+
+  private parseConcat(): Expression {
     let left = this.parseSum();
     for (let token = this.peek(); this.acceptPunct("&"); token = this.peek()) {
       const right = this.parseSum();
       left = this.built({ kind: "binary", op: "&", left, right }, token, [left, right]);
     }
-    this.leave();
     return left;
   }
 
@@ -299,14 +309,23 @@ class Parser {
   }
 
   private parseProduct(): Expression {
-    let left = this.parseUnary();
+    let left = this.parsePower();
     for (;;) {
       const token = this.peek();
       const op = this.acceptOneOf("*", "/");
       if (!op) return left;
-      const right = this.parseUnary();
+      const right = this.parsePower();
       left = this.built({ kind: "binary", op, left, right }, token, [left, right]);
     }
+  }
+
+  private parsePower(): Expression {
+    let left = this.parseUnary();
+    for (let token = this.peek(); this.acceptPunct("^"); token = this.peek()) {
+      const right = this.parseUnary();
+      left = this.built({ kind: "binary", op: "^", left, right }, token, [left, right]);
+    }
+    return left;
   }
 
   private parseUnary(): Expression {
@@ -319,6 +338,34 @@ class Parser {
     return this.built({ kind: "unary", op, operand }, token, [operand]);
   }
 
+  /** `A1`, `A1.Symbol`, `B2:B92` or `A1#`. */
+  private parseReference(token: Extract<Token, { kind: "reference" }>): Expression {
+    if (token.fields.length === 0 && this.isPunct(this.peek(), ":")) {
+      this.next();
+      const to = this.next();
+      if (to.kind !== "reference" || to.fields.length > 0)
+        this.fail(to, " (expected the range's other corner, as in B2:B92)");
+      const a = positionOfAddress(token.address);
+      const b = positionOfAddress(to.address);
+      const cells = (Math.abs(a.row - b.row) + 1) * (Math.abs(a.column - b.column) + 1);
+      if (cells > MAX_RANGE_CELLS)
+        throw new FormulaSyntaxError(
+          `the range ${token.address}:${to.address} holds ${cells.toLocaleString("en-US")} cells; at most ${MAX_RANGE_CELLS.toLocaleString("en-US")} are read`,
+          token.column
+        );
+      return { kind: "range", from: token.address, to: to.address };
+    }
+    if (token.fields.length === 0 && this.isPunct(this.peek(), "#")) {
+      const hash = this.peek();
+      // `A1#` is written without a space: `A1 #` is not a spill reference.
+      if (hash.column === token.column + token.text.length) {
+        this.next();
+        return { kind: "spill", address: token.address };
+      }
+    }
+    return this.dotAccess(token);
+  }
+
   private parsePrimary(): Expression {
     const token = this.next();
     switch (token.kind) {
@@ -329,7 +376,7 @@ class Parser {
       case "name":
         return this.parseNameInExpression(token);
       case "reference":
-        return this.dotAccess(token);
+        return this.parseReference(token);
       case "punct":
         if (token.text === "(") {
           const inner = this.parseExpression();
@@ -363,31 +410,44 @@ class Parser {
       return this.built({ kind: "field", value, field }, token, [value, field]);
     }
     if (plainFunction(upper)) return this.parsePlainCall(token, upper);
+    const special = specialFunction(upper);
     const fn = Object.prototype.hasOwnProperty.call(EXCEL_FUNCTIONS, upper)
       ? EXCEL_FUNCTIONS[upper]
       : undefined;
-    if (!fn) {
-      throw new FormulaSyntaxError(
-        `function ${token.text} is not supported; ${SUPPORTED}`,
-        token.column
-      );
+    if (!fn && !special) {
+      // Not a function the sheet knows: entered all the same, and #NAME? naming it when computed.
+      this.next(); // "("
+      const args = this.parseArguments();
+      this.expectPunct(")", `to close ${token.text}(`);
+      return this.built({ kind: "unknown", name: token.text, args }, token, expressionsOf(args));
     }
     this.next(); // "("
     const args: Expression[] = [];
     if (!this.isPunct(this.peek(), ")")) {
       do {
         const at = this.peek();
-        if (this.isPunct(at, ",") || this.isPunct(at, ")"))
+        if (this.isSeparator(at) || this.isPunct(at, ")")) {
+          // IF(x,,b) and IF(x,a,) leave a branch empty, as Excel allows: it reads as 0.
+          if (special?.blanks) {
+            args.push({ kind: "number", value: 0 });
+            continue;
+          }
           this.fail(at, ` (an argument of ${upper} is missing)`);
+        }
         args.push(this.parseExpression());
-      } while (this.acceptPunct(","));
+      } while (this.acceptSeparator());
     }
     this.expectPunct(")", `to close ${upper}(`);
-    if (args.length !== fn.parameters.length) {
+    const parameters = fn?.parameters ?? special?.parameters ?? [];
+    const least = special ? special.minArgs : parameters.length;
+    if (args.length < least || args.length > parameters.length) {
+      const count = (n: number): string => `${n} argument${n === 1 ? "" : "s"}`;
       const wanted =
-        fn.parameters.length === 0
+        parameters.length === 0
           ? "no arguments"
-          : `${fn.parameters.length} argument${fn.parameters.length === 1 ? "" : "s"} (${fn.parameters.join(", ")})`;
+          : least === parameters.length
+            ? `${count(least)} (${parameters.join(", ")})`
+            : `${least} to ${parameters.length} arguments (${parameters.join(", ")})`;
       throw new FormulaSyntaxError(`${upper} takes ${wanted}, got ${args.length}`, token.column);
     }
     return this.built({ kind: "call", name: upper, args }, token, args);
@@ -402,13 +462,12 @@ class Parser {
     if (!this.isPunct(this.peek(), ")")) {
       do {
         const at = this.peek();
-        if (this.isPunct(at, ",") || this.isPunct(at, ")"))
-          this.fail(at, ` (an argument of ${upper} is missing)`);
-        if (this.isPunct(at, "{")) {
+        if (this.isSeparator(at) || this.isPunct(at, ")")) args.push({ kind: "blank" });
+        else if (this.isPunct(at, "{")) {
           const array = this.parseArray();
           args.push({ kind: "array", rows: array.kind === "array" ? array.rows : [] });
         } else args.push(this.parseExpression());
-      } while (this.acceptPunct(","));
+      } while (this.acceptSeparator());
     }
     this.expectPunct(")", `to close ${upper}(`);
     if (args.length < fn.minArgs || args.length > fn.maxArgs) {
@@ -423,7 +482,7 @@ class Parser {
         token.column
       );
     }
-    return { kind: "call", name: upper, args };
+    return this.built({ kind: "call", name: upper, args }, token, args);
   }
 
   private peek(): Token {
@@ -438,6 +497,15 @@ class Parser {
 
   private isPunct(token: Token, text: string): boolean {
     return token.kind === "punct" && token.text === text;
+  }
+
+  private isSeparator(token: Token): boolean {
+    return this.isPunct(token, ",") || this.isPunct(token, ";");
+  }
+
+  /** `,` or `;` between arguments: Excel writes `;` where the decimal mark is a comma. */
+  private acceptSeparator(): boolean {
+    return this.acceptPunct(",") || this.acceptPunct(";");
   }
 
   private acceptOneOf<T extends string>(...texts: T[]): T | undefined {
@@ -461,6 +529,23 @@ class Parser {
   private fail(token: Token, hint = ""): never {
     throw new FormulaSyntaxError(`unexpected ${describeToken(token)}${hint}`, token.column);
   }
+}
+
+/**
+ * The formula's root (see the grammar above): one add-in call is that call; a card's field reads it; any
+ * other expression is computed by the sheet around the calls inside it.
+ */
+function rootCall(root: Expression): FormulaCall {
+  if (root.kind === "crypto") return root.call;
+  // An unprefixed name at the root is the add-in function of that name when there is one (the command line
+  // takes `VALUE("aave","tvl")`); the binder says #NAME? with the name as written when there is none.
+  if (root.kind === "unknown") return { name: root.name, args: root.args, written: root.name };
+  if (root.kind === "field") return fieldValueCall(root.value, root.field, root.dot === true);
+  return {
+    name: root.kind === "call" ? root.name : "FORMULA",
+    args: [{ kind: "expression", expression: root }],
+    builtin: { name: EXPRESSION_ROOT },
+  };
 }
 
 /** The computed arguments of a call (constants and arrays are leaves). */
@@ -519,14 +604,27 @@ function printScalar(scalar: Scalar): string {
 function precedence(expression: Expression): number {
   switch (expression.kind) {
     case "binary":
-      return expression.op === "&" ? 1 : expression.op === "+" || expression.op === "-" ? 2 : 3;
+      switch (expression.op) {
+        case "&":
+          return 1;
+        case "+":
+        case "-":
+          return 2;
+        case "*":
+        case "/":
+          return 3;
+        case "^":
+          return 4;
+        default:
+          return 0; // the comparisons bind last
+      }
     case "unary":
-      return 4;
+      return 5;
     case "number":
       // A negative literal reads back as a sign applied to a number.
-      return expression.value < 0 ? 4 : 5;
+      return expression.value < 0 ? 5 : 6;
     default:
-      return 5;
+      return 6;
   }
 }
 
@@ -558,7 +656,15 @@ export function printExpression(expression: Expression): string {
     case "array":
       return printArray(expression.rows);
     case "unary":
-      return `${expression.op}${printOperand(expression.operand, 4)}`;
+      return `${expression.op}${printOperand(expression.operand, 5)}`;
+    case "range":
+      return `${expression.from}:${expression.to}`;
+    case "spill":
+      return `${expression.address}#`;
+    case "unknown":
+      return `${expression.name}(${expression.args.map(printArgument).join(",")})`;
+    case "blank":
+      return "";
     case "binary": {
       const p = precedence(expression);
       // Left-associative: a right operand of the same strength needs parentheses ("1-(2-3)").

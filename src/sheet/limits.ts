@@ -28,3 +28,11 @@ export const MAX_FORMULA_DEPTH = 100;
  * functions that take a list of ids refuse more than 500 of them anyway.
  */
 export const MAX_ARRAY_ELEMENTS = 5_000;
+
+/**
+ * Cells of one range (`B2:B92`). Only the preview page's sheet has cells to read, and it draws every cell it
+ * shows: a range is read cell by cell, and its cells are what the formula computes again after. A METRIC of
+ * six years of days in one column is 2,192 cells, a panel of 500 projects with 10 columns 5,000: 100,000 holds
+ * any range the page can show, and bounds a typo like A1:ZZZ999999 before it is walked.
+ */
+export const MAX_RANGE_CELLS = 100_000;

@@ -8,7 +8,8 @@
  * As in Excel: an error among the values is the formula's result; a field of a value that is not a card is
  * #FIELD!; FIELDVALUE over a range of cards gives each card's field.
  */
-import { errorCell, toCell, type Cell, type Grid } from "./cells";
+import { addressOf, rangePositions } from "./addresses";
+import { errorCell, toCell, type Grid } from "./cells";
 import { fieldValue } from "./fields";
 import type { ExcelFunctionContext } from "./excel-functions";
 import { textFrom } from "./excel-functions";
@@ -16,8 +17,17 @@ import { evaluateExpression, evaluateGrid } from "./expressions";
 import type { Argument, Expression, FormulaCall } from "./formula";
 import { ERROR_CODES } from "./host";
 
-/** A host with cells reads one: the value it shows now (a spill's top-left cell for a spilling formula). */
-export type ReferenceReader = (address: string) => Cell;
+/** What a formula reads from a host's cells: one cell (`A1`), a range (`B2:B92`) or a spill (`A1#`). */
+export type ReferenceTarget =
+  | { kind: "cell"; address: string }
+  | { kind: "range"; from: string; to: string }
+  | { kind: "spill"; address: string };
+
+/**
+ * A host with cells reads them: what they show now (a cell of a spilling formula's result shows its part of
+ * it; `A1` alone is the top-left cell, `A1#` the whole result).
+ */
+export type ReferenceReader = (target: ReferenceTarget) => Grid;
 
 export interface NestedEnvironment {
   /** Starts a nested add-in call now, in this recalculation. */
@@ -33,6 +43,8 @@ export function isDeferred(expression: Expression): boolean {
     case "crypto":
     case "field":
     case "reference":
+    case "range":
+    case "spill":
       return true;
     case "group":
       return isDeferred(expression.inner);
@@ -62,11 +74,18 @@ export function nestedCalls(args: readonly Argument[]): FormulaCall[] {
   return found;
 }
 
-/** Every cell a formula reads, nested calls included: a sheet recalculates it when one of them changes. */
+/**
+ * Every cell a formula reads, nested calls included: a sheet recalculates it when one of them changes. A range
+ * reads each of its cells (limits.ts bounds how many); a spill reads its formula's cell, whose result it is.
+ */
 export function referencesIn(call: FormulaCall): string[] {
   const found = new Set<string>();
   walk(call.args, (expression) => {
-    if (expression.kind === "reference") found.add(expression.address);
+    if (expression.kind === "reference" || expression.kind === "spill")
+      found.add(expression.address);
+    if (expression.kind === "range")
+      for (const row of rangePositions(expression.from, expression.to))
+        for (const at of row) found.add(addressOf(at));
     return true;
   });
   return [...found];
@@ -98,6 +117,7 @@ function walk(args: readonly Argument[], enter: (expression: Expression) => bool
       case "call":
         expression.args.forEach(visit);
         return;
+      // An unknown function is #NAME?, never computed: the calls inside it are not made.
       default:
         return;
     }
@@ -105,18 +125,24 @@ function walk(args: readonly Argument[], enter: (expression: Expression) => bool
   for (const arg of args) if (arg.kind === "expression") visit(arg.expression);
 }
 
-function readReference(address: string, env: NestedEnvironment): Grid {
+function readReference(target: ReferenceTarget, env: NestedEnvironment): Grid {
   if (!env.read) {
+    const written =
+      target.kind === "range"
+        ? `${target.from}:${target.to}`
+        : target.kind === "spill"
+          ? `${target.address}#`
+          : target.address;
     return [
       [
         errorCell(
           ERROR_CODES.invalidReference,
-          `no cells to read ${address} from here; nest the call instead, as in FIELDVALUE(CRYPTO.PROJECT("aave"),"Symbol")`
+          `no cells to read ${written} from here; nest the call instead, as in FIELDVALUE(CRYPTO.PROJECT("aave"),"Symbol")`
         ),
       ],
     ];
   }
-  return [[env.read(address)]];
+  return env.read(target);
 }
 
 /** The cells a (resolved) expression stands for: a result as it is, anything else computed to one cell. */
@@ -157,7 +183,14 @@ export function resolveExpression(
     case "crypto":
       return env.start(expression.call).then((grid) => ({ kind: "resolved", grid }));
     case "reference":
-      return Promise.resolve({ kind: "resolved", grid: readReference(expression.address, env) });
+      return Promise.resolve({
+        kind: "resolved",
+        grid: readReference({ kind: "cell", address: expression.address }, env),
+      });
+    case "range":
+      return Promise.resolve({ kind: "resolved", grid: readReference(expression, env) });
+    case "spill":
+      return Promise.resolve({ kind: "resolved", grid: readReference(expression, env) });
     case "field": {
       const value = resolveExpression(expression.value, env);
       const field = resolveExpression(expression.field, env);

@@ -4,7 +4,27 @@
  */
 import { FormulaSyntaxError } from "./errors";
 
-export type Punctuation = "=" | "(" | ")" | "," | ";" | "{" | "}" | "+" | "-" | "*" | "/" | "&";
+export type Punctuation =
+  | "="
+  | "("
+  | ")"
+  | ","
+  | ";"
+  | "{"
+  | "}"
+  | "+"
+  | "-"
+  | "*"
+  | "/"
+  | "^"
+  | "&"
+  | ":"
+  | "#"
+  | "<"
+  | ">"
+  | "<>"
+  | "<="
+  | ">=";
 
 export type Token =
   | { kind: "punct"; text: Punctuation; column: number }
@@ -27,8 +47,16 @@ const PUNCTUATION: ReadonlySet<string> = new Set([
   "-",
   "*",
   "/",
+  "^",
   "&",
+  ":",
+  "#",
+  "<",
+  ">",
 ]);
+
+/** Comparison operators of two characters, read as one token. */
+const TWO_CHARACTER: ReadonlySet<string> = new Set(["<>", "<=", ">="]);
 
 // Unsigned: a sign is its own token, so "- 1" and "-1" read alike, as in Excel.
 const NUMBER = /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
@@ -38,8 +66,11 @@ const NAME = /[\p{L}_][\p{L}\p{N}_.]*/uy;
 // (Skipping one space a turn or a run at once reads the same tokens.)
 // Stryker disable next-line Regex: see above
 const WHITESPACE = /\s+/y;
-// A cell reference as a name begins: 1 to 3 column letters, then the row (no $: the sheets here never copy).
+// A cell reference as a name begins: 1 to 3 column letters, then the row.
 const REFERENCE = /^([A-Za-z]{1,3}[1-9]\d{0,6})(?:\.|$)/;
+// An absolute or mixed reference (`$A$1`, `A$1`, `$A1`): the dollars only matter when a formula is copied,
+// which the sheets here never do, so it reads as the plain reference.
+const DOLLAR_REFERENCE = /\$?[A-Za-z]{1,3}\$?[1-9]\d{0,6}(?![\p{L}\p{N}_.(])/uy;
 // One field after a dot: a plain name, or any text in brackets (`[Revenue TTM]`), as Excel writes them.
 const FIELD_NAME = /[\p{L}_][\p{L}\p{N}_]*/uy;
 
@@ -48,7 +79,6 @@ const HINTS: Readonly<Record<string, string>> = {
   "\u201c": " (text needs straight double quotes)",
   "\u201d": " (text needs straight double quotes)",
   "'": " (text needs double quotes)",
-  ":": ' (ranges are not supported: write an array constant such as {"aave";"uniswap"})',
   "!": " (sheet references are not supported: write the value itself)",
 };
 
@@ -134,7 +164,17 @@ export function tokenize(text: string): Token[] {
     }
     const column = at + 1;
     const char = text[at];
-    if (PUNCTUATION.has(char)) {
+    const pair = text.slice(at, at + 2);
+    const dollar = char === "$" || /^[A-Za-z]{1,3}\$/.test(text.slice(at, at + 4));
+    const absolute = dollar ? match(DOLLAR_REFERENCE, text, at) : undefined;
+    if (absolute !== undefined && absolute.includes("$")) {
+      const address = absolute.replace(/\$/g, "").toUpperCase();
+      tokens.push({ kind: "reference", address, fields: [], text: absolute, column });
+      at += absolute.length;
+    } else if (TWO_CHARACTER.has(pair)) {
+      tokens.push({ kind: "punct", text: pair as Punctuation, column });
+      at += 2;
+    } else if (PUNCTUATION.has(char)) {
       tokens.push({ kind: "punct", text: char as Punctuation, column });
       at += 1;
     } else if (char === '"') {

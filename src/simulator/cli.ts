@@ -31,8 +31,14 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  const { code, port } = error as { code?: unknown; port?: unknown };
+  const taken = code === "EADDRINUSE";
   const message =
-    error instanceof SimulatorOptionError ? `${error.message}\n\n${USAGE}` : messageOf(error);
+    error instanceof SimulatorOptionError
+      ? `${error.message}\n\n${USAGE}`
+      : taken
+        ? `port ${typeof port === "number" ? port : ""} is taken: npm start runs a simulator of its own (its URL is in its output), so stop npm start first, or give this one another port with --port N`
+        : messageOf(error);
   process.stderr.write(`simulator: ${message}\n`);
   process.exitCode = 2;
 });

@@ -12,7 +12,7 @@ import { onRuntimeChange, readyRuntime, sharedDiagnostics } from "../runtime/run
 import { startApp } from "./app";
 import { officeWorkbook } from "../excel/office-workbook";
 import { CatalogueStore } from "./model/catalogue-store";
-import { DataSourceWatch } from "../runtime/data-source";
+import { DataSourceWatch, localSourceMemory } from "../runtime/data-source";
 import { followTheme } from "../ui/fluent";
 import { whenOfficeReady } from "../ui/office-ready";
 import { noWorkbook, type WorkbookPort } from "../excel/port";
@@ -41,7 +41,11 @@ if (root)
       if (!inExcel) completeBrowserHost();
       // Office's theme inside Office; outside it (no host), the system's colour scheme.
       followTheme(() => (info.host ? Office.context?.officeTheme : undefined));
-      const source = new DataSourceWatch(undefined);
+      // Marked from the first paint: the last source seen for the address (npm start's pages: the simulator).
+      const source = new DataSourceWatch(undefined, {
+        memory: localSourceMemory(),
+        fallback: buildConfig.mode === "development" ? "simulated" : "unknown",
+      });
       onRuntimeChange((runtime) => source.follow(runtime));
       // The functions bundle configured the runtime already (or is doing so): follow the current one.
       readyRuntime().then(

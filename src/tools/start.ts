@@ -4,7 +4,8 @@
  * The pages call their own origin (as they do behind a team's gateway in production), so the simulator answers
  * no CORS preflight, as the interface promises GET only; the add-in's default key is the demo token the
  * gateway accepts, and the gateway calls the simulator with a service key of its own, made up for the run and
- * never shown. Ctrl+C stops everything.
+ * never shown. Sign-in can be tried too: a demo issuer at the same origin (demo-sign-in.ts) signs in "Demo Analyst",
+ * and this gateway alone trusts it (its `verifiers` and `signIn` options). Ctrl+C stops everything.
  * Flags: --port N (dev server), --simulator-port N (`npm start -- --port 4000 --simulator-port 4001` when
  * 3000/3001 are taken; the pages, the served manifest and the default service URL follow, and the manifest to
  * sideload for those ports is written to a temporary file whose path is printed).
@@ -25,10 +26,13 @@ import webpack from "webpack";
 import WebpackDevServer from "webpack-dev-server";
 import devDefaults from "../config/dev-defaults.json";
 import { FixedTokens } from "../gateway/auth/tokens-file";
+import { MemoryKeyRecords, UserKeys } from "../gateway/auth/user-keys";
 import { createGateway } from "../gateway/server";
 import { startSimulator, type RunningSimulator } from "../simulator";
 import { certificatePaths, loadDevCertificates } from "./dev-certs";
 import { trustingFetch } from "./trusting-fetch";
+import { portsProblem } from "./start-ports";
+import { createDemoSignIn, DEMO_ACCOUNT } from "./demo-sign-in";
 import { messageOf } from "../client";
 
 const root = resolve(__dirname, "../../..");
@@ -77,6 +81,14 @@ async function main(): Promise<void> {
   });
   const port = portNumber("--port", values.port);
   const simulatorPort = portNumber("--simulator-port", values["simulator-port"]);
+  // Before anything is built: a second npm start, or a port held by another program, is one line.
+  const problem = await portsProblem(port, simulatorPort);
+  if (problem) throw new Error(problem);
+  const began = Date.now();
+  const say = (line: string): boolean => process.stdout.write(`${line}\n`);
+  say(
+    `Starting: the simulator on port ${simulatorPort}, the pages and the gateway on port ${port}.`
+  );
   const { credentials, caInstalled } = await loadDevCertificates();
 
   // The gateway's own key for the simulator: made up for this run, held by the gateway alone. The simulator also
@@ -88,11 +100,20 @@ async function main(): Promise<void> {
     https: { key: credentials.key, cert: credentials.cert },
     apiKeys: [devDefaults.demoApiKey, serviceKey],
   });
+  const page = `https://localhost:${port}`;
+  // Sign-in to try locally: a demo issuer at this origin (see demo-sign-in.ts), trusted by this gateway only.
+  const demoSignIn = await createDemoSignIn(page);
   const gateway = await createGateway({
     serviceUrl: simulator.url,
     serviceKey,
-    // The add-in's development default: the demo key, which the gateway takes as the token of user "demo".
-    verifiers: [new FixedTokens([{ name: "demo", token: devDefaults.demoApiKey }])],
+    verifiers: [
+      // The add-in's development default: the demo key, which the gateway takes as the token of user "demo".
+      new FixedTokens([{ name: "demo", token: devDefaults.demoApiKey }]),
+      demoSignIn.verifier,
+    ],
+    signIn: demoSignIn.signInConfig,
+    // The signed-in pane's "Your own service key" can be tried too: kept in this process's memory only.
+    userKeys: new UserKeys(new MemoryKeyRecords(), randomBytes(32)),
     fetch: trustingFetch(credentials.ca),
     // Warnings only: a line per request would bury webpack's messages.
     logLevel: "warn",
@@ -102,7 +123,9 @@ async function main(): Promise<void> {
     res: ServerResponse,
     next: (error?: unknown) => void
   ): void => {
-    if (gateway.owns(req.url ?? "/")) gateway.handle(req, res);
+    const path = (req.url ?? "/").split("?")[0];
+    if (demoSignIn.owns(path)) demoSignIn.handle(req, res);
+    else if (gateway.owns(req.url ?? "/")) gateway.handle(req, res);
     else next();
   };
 
@@ -114,6 +137,7 @@ async function main(): Promise<void> {
   config.stats = "errors-warnings";
   const compiler = webpack(config);
   const compiled = firstCompilation(compiler);
+  say("Building the pages with webpack (about 30 s the first time)…");
   const server = new WebpackDevServer(
     {
       port,
@@ -146,40 +170,45 @@ async function main(): Promise<void> {
   // After the dev server's own "compiled" line, so the URLs and "Press Ctrl+C" are the last thing shown.
   await new Promise((next) => setImmediate(next));
 
-  const page = `https://localhost:${port}`;
-  // The committed manifest names the default port; on another port the one to sideload is the served copy,
-  // written where the sideloading tools can read it (outside the repository).
-  let manifestFile = resolve(root, "manifest.xml");
-  let written: string | undefined;
-  if (port !== devDefaults.devServerPort) {
+  // The committed manifests name the default port; on another port the ones to sideload are the served
+  // copies, written where the sideloading tools can read them (outside the repository).
+  const written: string[] = [];
+  const manifestFile = async (name: "manifest.xml" | "manifest.json"): Promise<string> => {
+    if (port === devDefaults.devServerPort) return resolve(root, name);
     const served = await servedFile(
       compiler,
-      join(config.output?.path ?? resolve(root, "dist/web"), "manifest.xml")
+      join(config.output?.path ?? resolve(root, "dist/web"), name)
     );
-    written = join(tmpdir(), `cryptometrics-manifest-${port}.xml`);
-    writeFileSync(written, served);
-    manifestFile = written;
-  }
-  const manifest =
-    written === undefined
-      ? `${manifestFile}  (also served at ${page}/manifest.xml)`
-      : `${manifestFile}  (for port ${port}: served at ${page}/manifest.xml; manifest.xml in the repository names port ${devDefaults.devServerPort})`;
+    const file = join(tmpdir(), `cryptometrics-${port}-${name}`);
+    writeFileSync(file, served);
+    written.push(file);
+    return file;
+  };
+  const xmlFile = await manifestFile("manifest.xml");
+  const jsonFile = await manifestFile("manifest.json");
+  const portNote =
+    port === devDefaults.devServerPort
+      ? ""
+      : `  (for port ${port}; the repository's manifests name port ${devDefaults.devServerPort})`;
   process.stdout.write(
     [
       "",
-      "Cryptometrics for Excel is running.",
+      `Cryptometrics for Excel is running (ready in ${Math.round((Date.now() - began) / 1000)} s).`,
       `  Add-in page:     ${page}/taskpane.html`,
       `  Preview page:    ${page}/preview.html  (CRYPTO formulas in any browser, no Excel needed)`,
       `  Functions:       ${page}/functions.js  (metadata ${page}/functions.json)`,
-      `  Manifest:        ${manifest}`,
-      `  Unified manifest: ${page}/manifest.json  (Excel on the web, Windows 2501+, Mac 16.103+; the XML one for older Office)`,
+      `  Manifest:        ${xmlFile}  (XML: Perpetual Office 2019, 2021, 2024 and older builds)${portNote}`,
+      `  Unified manifest: ${jsonFile}  (Excel on the web, Windows 2501+, Mac 16.103+)`,
       `  Service:         ${page}  (the team gateway, at the add-in's own origin: the pages and the CLI call it)`,
       `  Simulator:       ${simulator.url}  (demo data, not real figures; behind the gateway, it answers no browser preflight)`,
       `  Demo API key:    ${devDefaults.demoApiKey}  (the add-in's token for this gateway; opens only the simulator)`,
+      `  Demo sign-in:    Settings > Use the team gateway > Sign in  (as ${DEMO_ACCOUNT.name}; a local issuer only this run trusts)`,
       "",
-      "Sideload into Excel:",
-      `  Desktop (Windows/macOS):  npx office-addin-debugging start ${manifestFile}`,
-      `  Excel on the web:         Home > Add-ins > More add-ins > Upload My Add-in > ${manifestFile}`,
+      "Sideload into Excel (the manifest your Excel takes):",
+      `  Excel on the web, Windows 2501+, Mac 16.103+: ${jsonFile}`,
+      `    on the web: Home > Add-ins > More add-ins > Upload My Add-in; on the desktop: npx office-addin-debugging start ${jsonFile}`,
+      `  Perpetual Office (2019, 2021, 2024) and older builds: ${xmlFile}`,
+      `    npx office-addin-debugging start ${xmlFile}`,
       caInstalled
         ? ""
         : `  On Linux the development CA is not installed system-wide: trust ${certificatePaths.ca} in your browser.`,
@@ -194,7 +223,7 @@ async function main(): Promise<void> {
     stopping = true;
     process.stdout.write("\nStopping…\n");
     // First: the process may end before every server says it has stopped (once nothing is left running).
-    if (written) rmSync(written, { force: true });
+    for (const file of written) rmSync(file, { force: true });
     await Promise.allSettled([server.stop(), gateway.close(), simulator.close()]);
     process.exit(0);
   };

@@ -59,6 +59,18 @@ export interface TextFieldOptions {
 
 type ValidatingInput = HTMLElement & { value: string };
 
+/**
+ * Enter in a field does what its form's button does, as in a web form (the pages have no <form>, so Fluent's
+ * fields submit nothing themselves). Not while an input method is composing (Enter then picks a word).
+ */
+export function submitOnEnter(field: { input: HTMLElement }, button: HTMLElement): void {
+  field.input.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.isComposing || event.repeat) return;
+    event.preventDefault();
+    button.click();
+  });
+}
+
 export function textField(options: TextFieldOptions): TextField {
   const input = h(
     "fluent-text-input",

@@ -5,6 +5,7 @@
  * changed since), never a build of this file's own into the checkout's dist/.
  */
 import { execFile } from "child_process";
+import { createServer, type AddressInfo } from "net";
 import { mkdtempSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join, resolve } from "path";
@@ -229,10 +230,10 @@ describe("the built entry point", () => {
     );
     expect(stderr).toBe("");
     const [value, sectors] = stdout.split("\r\n\r\n");
-    expect(Number(value.trim())).toBeCloseTo(
-      daily("aave", "revenue", "2024-03-31", "2024-03-31")[0],
-      6
-    );
+    const [label, figure] = value.trim().split("\r\n");
+    expect(label).toBe('"# =CRYPTO.VALUE(""aave"",""revenue"",""2024-03-31"")"');
+    // Six decimals, as the table shows figures.
+    expect(Number(figure)).toBeCloseTo(daily("aave", "revenue", "2024-03-31", "2024-03-31")[0], 5);
     expect(sectors.split("\r\n").length).toBeGreaterThan(2);
   });
 
@@ -248,8 +249,60 @@ describe("the built entry point", () => {
     expect(failure?.code).toBe(2);
     expect(failure?.stdout).toBe("");
     expect(failure?.stderr).toBe(
-      "cryptometrics: formula 1: unexpected end of formula (expected ')' to close the argument list) at column 13\n"
+      "cryptometrics: formula 1: unexpected end of formula (expected ')' to close VALUE() at column 13\n"
     );
+  });
+});
+
+describe("a wrong address, said in words", () => {
+  it("a base URL ending /v2 is refused before any request, saying to drop it, as the taskpane says", async () => {
+    const { code, stdout, stderr } = await cli([
+      "eval",
+      "--base-url",
+      `${sim.url}/v2`,
+      "PROJECTS()",
+    ]);
+    expect({ code, stdout }).toEqual({ code: 2, stdout: "" });
+    expect(stderr).toBe(
+      `cryptometrics: base URL ${sim.url}/v2: Drop /v2: the address is the part before it (${sim.url}). The CLI adds /v2/… to it for each request.\n`
+    );
+    expect(sim.requestLog).toEqual([]);
+  });
+
+  it("https to the plain-http simulator says to use http, once, without OpenSSL's text", async () => {
+    const host = new URL(sim.url).host;
+    const { code, stdout } = await cli([
+      "eval",
+      "--base-url",
+      `https://${host}`,
+      'VALUE("aave","tvl")',
+    ]);
+    expect(code).toBe(1);
+    expect(stdout).toContain(
+      `${host} answers plain http, not https: use http://${host} as the address`
+    );
+    expect(stdout).not.toMatch(/SSL routines|ERR_SSL|gave up after/);
+  });
+
+  it("an address where nothing answers is said after two attempts, not six", async () => {
+    const closed = await new Promise<number>((done) => {
+      const server = createServer();
+      server.listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => done(port));
+      });
+    });
+    const { code, stdout } = await cli([
+      "eval",
+      "--base-url",
+      `http://127.0.0.1:${closed}`,
+      'VALUE("aave","tvl")',
+    ]);
+    expect(code).toBe(1);
+    expect(stdout).toContain(
+      `nothing answers at 127.0.0.1:${closed} (connection refused): is the server running? (gave up after 2 attempts)`
+    );
+    expect(stdout).not.toMatch(/ECONNREFUSED|fetch failed/);
   });
 });
 

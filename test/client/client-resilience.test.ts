@@ -40,6 +40,52 @@ describe("retries", () => {
     expect(requests).toHaveLength(3);
   });
 
+  describe("network failures a person can act on, said in words", () => {
+    const failure = (code: string, message: string): TypeError =>
+      new TypeError("fetch failed", { cause: Object.assign(new Error(message), { code }) });
+
+    it.each([
+      [
+        "https to plain http",
+        failure("ERR_SSL_WRONG_VERSION_NUMBER", "ssl3_get_record:wrong version number"),
+        "api.example.test answers plain http, not https: use http://api.example.test as the address",
+      ],
+      [
+        "a host that does not exist",
+        failure("ENOTFOUND", "getaddrinfo ENOTFOUND api.example.test"),
+        "the host api.example.test does not exist (no DNS entry): check the address",
+      ],
+      [
+        "an untrusted certificate",
+        failure("DEPTH_ZERO_SELF_SIGNED_CERT", "self-signed certificate"),
+        "the certificate of api.example.test is not trusted on this computer (DEPTH_ZERO_SELF_SIGNED_CERT)",
+      ],
+    ])("%s: said once, never retried (it would fail the same way)", async (_, error, words) => {
+      const { fetch, requests } = scriptedFetch(error);
+      const { client } = testClient(fetch);
+      const failed = (await client.listMetrics().catch((e: unknown) => e)) as CryptometricsError;
+      expect(failed).toMatchObject({ kind: "network" });
+      expect(failed.message).toContain(`listMetrics(): ${words}`);
+      expect(failed.message).not.toMatch(/fetch failed|ssl3|getaddrinfo/);
+      expect(requests).toHaveLength(1);
+    });
+
+    it("nothing listening: retried as a server restarting, up to maxRefusedAttempts", async () => {
+      const refused = failure("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:9999");
+      const many = scriptedFetch(refused, refused, ok());
+      await testClient(many.fetch).client.listMetrics();
+      expect(many.requests).toHaveLength(3);
+      const few = scriptedFetch(refused);
+      const error = (await testClient(few.fetch, { retry: { maxRefusedAttempts: 2 } })
+        .client.listMetrics()
+        .catch((e: unknown) => e)) as CryptometricsError;
+      expect(error.message).toBe(
+        "listMetrics(): nothing answers at api.example.test (connection refused): is the server running? (gave up after 2 attempts)"
+      );
+      expect(few.requests).toHaveLength(2);
+    });
+  });
+
   it("applies jitter from the injected random source", async () => {
     const { fetch } = scriptedFetch(status(500), status(500), ok());
     const { client, clock } = testClient(fetch, { random: () => 1 });

@@ -78,18 +78,27 @@ describe("npm start", () => {
       preview: `${origin}/preview.html`,
       service: origin,
       simulator: `https://localhost:${app.simulatorPort}`,
-      // Not the default port: the manifest to sideload is the served copy, written to a file of its own.
-      manifest: expect.stringMatching(new RegExp(`cryptometrics-manifest-${app.port}\\.xml$`)),
+      // Not the default port: the manifests to sideload are the served copies, written to files of their own.
+      manifest: expect.stringMatching(new RegExp(`cryptometrics-${app.port}-manifest\\.xml$`)),
     });
     const output = app.output();
-    // Both ways to sideload name that file, never the repository's manifest.xml (which names port 3000).
-    expect(output).toContain(`npx office-addin-debugging start ${app.urls.manifest}`);
-    expect(output).toContain(`Upload My Add-in > ${app.urls.manifest}`);
+    // Both manifests are files, as the README's sideloading table names them: the unified one for Excel on
+    // the web and current desktops, the XML one for perpetual Office; never the repository's (port 3000).
+    const unifiedFile = /Unified manifest:\s+(\S+)/.exec(output)?.[1] ?? "";
+    expect(unifiedFile).toMatch(new RegExp(`cryptometrics-${app.port}-manifest\\.json$`));
+    expect(output).toContain(`Excel on the web, Windows 2501+, Mac 16.103+: ${unifiedFile}`);
+    expect(output).toContain(
+      `Upload My Add-in; on the desktop: npx office-addin-debugging start ${unifiedFile}`
+    );
+    expect(output).toContain(`older builds: ${app.urls.manifest}`);
     expect(output).not.toMatch(/office-addin-debugging start manifest\.xml/);
-    expect(output).toContain(`served at ${origin}/manifest.xml`);
-    const sideloaded = readFileSync(app.urls.manifest, "utf8");
-    expect(sideloaded).toContain(`${origin}/taskpane.html`);
-    expect(sideloaded).not.toContain("https://localhost:3000/");
+    for (const file of [app.urls.manifest, unifiedFile]) {
+      const sideloaded = readFileSync(file, "utf8");
+      expect(sideloaded).toContain(`${origin}/taskpane.html`);
+      expect(sideloaded).not.toContain("https://localhost:3000/");
+    }
+    // It says what it is doing while it builds, not nothing for half a minute.
+    expect(output).toContain("Building the pages with webpack");
     expect(output).toContain(devDefaults.demoApiKey);
   });
 
@@ -109,8 +118,7 @@ describe("npm start", () => {
     const manifest = await get(`https://localhost:${app.port}/manifest.xml`);
     expect(manifest.body).toContain(`https://localhost:${app.port}/taskpane.html`);
     expect(manifest.body).not.toContain("https://localhost:3000/");
-    // The unified twin, printed and served beside it, for the same port.
-    expect(app.output()).toContain(`Unified manifest: https://localhost:${app.port}/manifest.json`);
+    // The unified twin, served beside it, for the same port.
     const unified = JSON.parse((await get(`https://localhost:${app.port}/manifest.json`)).body) as {
       validDomains: string[];
     };

@@ -73,7 +73,13 @@ async function compsBuilder(page: Page): Promise<void> {
   await page.waitForFunction(() =>
     document.querySelector("#builder-formula")?.textContent?.startsWith("=CRYPTO.COMPS(")
   );
-  await page.waitForSelector("#builder-result td.cell.number");
+  // The comps preview itself (headed "Project"), not the METRIC preview an earlier step left: the page's
+  // layout is measured once the result that changes it has arrived.
+  await page.waitForFunction(
+    () =>
+      document.querySelector("#builder-result thead th")?.textContent === "Project" &&
+      document.querySelector("#builder-result td.cell.number") !== null
+  );
 }
 
 /** The formula is whole (not cut, not shrunk) and fully visible while Insert has focus. */

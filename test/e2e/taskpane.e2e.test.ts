@@ -242,7 +242,7 @@ test("the formula builder writes the reference's formula, previews it with the e
   // The preview follows the formula: newest first once order=desc is set.
   await page.waitForFunction(
     () =>
-      document.querySelector("#builder-result tr:nth-child(2) td.cell.date")?.textContent ===
+      document.querySelector("#builder-result tbody tr:first-child .cell.date")?.textContent ===
       "2024-01-05"
   );
   await expectAccessible(page, "build: METRIC, options open");
@@ -410,8 +410,9 @@ test("Insert statement builds a formatted worksheet named after the project: sta
   expect(cells[3][0]).toBe("Metric");
   expect(cells[3][1]).toEqual(expect.stringMatching(/^Q\d '\d\d$/));
   const formats = plan.formats.map((f) => f.format);
-  expect(formats).toContainEqual({ numberFormat: "#,##0;-#,##0" });
-  expect(formats).toContainEqual({ numberFormat: "0.0%;-0.0%" });
+  // Losses in parentheses, as statements print them.
+  expect(formats).toContainEqual({ numberFormat: "#,##0_);(#,##0)" });
+  expect(formats).toContainEqual({ numberFormat: "0.0%_);(0.0%)" });
   expect(formats.filter((f) => f.bold).length).toBeGreaterThan(3);
 
   await page.click("#statement-static");

@@ -79,9 +79,9 @@ describe("names where people read, ids where formulas need them", () => {
     await page.click("#list-sectors [data-id='lending']");
     await page.click("#sector-comps-to-builder");
     await page.waitForFunction(
-      () => document.querySelector("#builder-result tr:first-child td")?.textContent === "Project"
+      () => document.querySelector("#builder-result thead th")?.textContent === "Project"
     );
-    const header = await page.$$eval("#builder-result tr:first-child td", (cells) =>
+    const header = await page.$$eval("#builder-result thead th", (cells) =>
       cells.map((c) => c.textContent)
     );
     expect(header).toEqual([
@@ -124,6 +124,9 @@ describe("names where people read, ids where formulas need them", () => {
 
 describe("Fluent 2 conventions", () => {
   test("no error before input: the builder starts with guidance, not red", async () => {
+    // A builder that starts afresh (the choices of the tests above are kept across functions, by design).
+    await page.reload();
+    await page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
     await openSection(page, "build");
     await choose(page, "builder-function", "METRIC");
     await page.waitForSelector("#builder-hint:not(:empty)");

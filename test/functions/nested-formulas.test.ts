@@ -5,7 +5,8 @@
  */
 import { resolve } from "path";
 import { installCliHost } from "../../src/cli/host";
-import type { Cell, Grid } from "../../src/sheet/cells";
+import { errorCell, type Cell, type Grid } from "../../src/sheet/cells";
+import type { ReferenceTarget } from "../../src/sheet/nested";
 import { evaluateFormula, type Evaluation } from "../../src/sheet/evaluate";
 import { pageRegistry } from "../../src/functions/page-registry";
 import type { Registry } from "../../src/sheet/registry";
@@ -41,7 +42,15 @@ function grid(evaluation: Evaluation): Grid {
 }
 
 async function evaluate(formula: string, read?: (address: string) => Cell): Promise<Grid> {
-  return grid(await evaluateFormula(formula, registry, "Sheet1!B2", read ? { read } : {}));
+  const options = read
+    ? {
+        read: (target: ReferenceTarget): Grid =>
+          target.kind === "cell"
+            ? [[read(target.address)]]
+            : [[errorCell("#REF!", "no ranges here")]],
+      }
+    : {};
+  return grid(await evaluateFormula(formula, registry, "Sheet1!B2", options));
 }
 
 async function requests(run: () => Promise<unknown>): Promise<number> {

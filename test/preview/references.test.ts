@@ -15,14 +15,24 @@ test("a reference reads what the cell shows: a value, a spilled cell, empty, #BU
   const spill = sheet.set({ row: 0, column: 0 }, "=A()")!;
   sheet.resolve(spill, { kind: "done", grid: [[num(1)], [num(2)]] });
   const pending = sheet.set({ row: 0, column: 2 }, "=B()")!;
-  const read = cellReader(sheet, { row: 5, column: 5 });
+  const reader = cellReader(sheet, { row: 5, column: 5 });
+  const read = (address: string): unknown => reader({ kind: "cell", address })[0][0];
   expect(read("A1")).toEqual(num(1));
   expect(read("A2")).toEqual(num(2));
   expect(read("D9")).toEqual({ kind: "empty" });
   expect(read("C1")).toMatchObject({ kind: "error", code: "#BUSY!" });
-  expect(cellReader(sheet, pending.at)("C1")).toEqual(
-    errorCell("#REF!", "circular reference: C1 reads itself")
-  );
+  expect(cellReader(sheet, pending.at)({ kind: "cell", address: "C1" })).toEqual([
+    [errorCell("#REF!", "circular reference: C1 reads itself")],
+  ]);
+  // A range reads each cell as shown; a spill the formula's whole result.
+  expect(reader({ kind: "range", from: "A1", to: "A3" })).toEqual([
+    [num(1)],
+    [num(2)],
+    [{ kind: "empty" }],
+  ]);
+  expect(reader({ kind: "spill", address: "A1" })).toEqual([[num(1)], [num(2)]]);
+  expect(reader({ kind: "spill", address: "B7" })[0][0]).toMatchObject({ code: "#REF!" });
+  expect(reader({ kind: "spill", address: "C1" })[0][0]).toMatchObject({ code: "#BUSY!" });
 });
 
 test("the formulas reading a changed cell are found once per change, spills included", () => {

@@ -51,7 +51,8 @@ describe("depth", () => {
     // The argument is one level, then 98 parentheses and a leaf: 100 levels.
     const inner = `${"(".repeat(MAX_FORMULA_DEPTH - 2)}1+1${")".repeat(MAX_FORMULA_DEPTH - 2)}`;
     const call = parseFormula(`VALUE("aave","fees",${inner})`);
-    expect(parseFormula(printFormula(call))).toEqual(call);
+    // (Printed with its CRYPTO. prefix, the call no longer carries the name as written without it.)
+    expect(parseFormula(printFormula(call))).toEqual({ ...call, written: undefined });
     const computed = computeArguments(call.args, CLOCK);
     expect(computed).toEqual({
       ok: true,

@@ -3,6 +3,7 @@ import {
   apiKeyProblem,
   dateProblem,
   daysProblem,
+  rateLimitNote,
   rateLimitProblem,
   serviceUrlProblem,
 } from "../../src/taskpane/model/field-checks";
@@ -41,4 +42,14 @@ test("a typed date is YYYY-MM-DD and a day of the calendar; days back are a whol
   expect(daysProblem("0")).toBeUndefined();
   expect(daysProblem("36501")).toMatch(/from 0 to 36500/);
   expect(daysProblem("-1")).toMatch(/whole number of days/);
+});
+
+describe("a rate above the service's", () => {
+  it("is kept with a note saying what it risks; up to 60 nothing is said", () => {
+    expect(rateLimitNote(60)).toBeUndefined();
+    expect(rateLimitNote(30)).toBeUndefined();
+    expect(rateLimitNote(1000)).toBe(
+      "1,000 a minute is more than the 60 the service allows a key: keep it only if your plan gives you that many (past its limit the service answers 429 and cells wait)."
+    );
+  });
 });

@@ -4,8 +4,11 @@ import {
   emptyState,
   startingState,
   optionsText,
+  remember,
+  switchFunction,
   withValue,
   type BuilderState,
+  type Remembered,
   type ParamValue,
 } from "../../src/taskpane/model/formula-builder";
 
@@ -180,5 +183,99 @@ test("many projects stay a comma list while it fits Excel's 255-character text, 
   expect(parseFormula(built.formula).args[0]).toEqual({
     kind: "array",
     rows: many.map((value) => [{ kind: "string", value }]),
+  });
+});
+
+describe("summing a series' values", () => {
+  const series = state("METRIC", {
+    project: ids("aave"),
+    metric: ids("revenue"),
+    start: { kind: "date", value: { mode: "fixed", date: "2024-01-01" } },
+    end: { kind: "date", value: { mode: "fixed", date: "2024-03-31" } },
+  });
+
+  test("wraps the call in SUM with headers=0; dates=0, beside the options chosen", () => {
+    expect(build({ ...series, sum: true })).toMatchObject({
+      ok: true,
+      sum: true,
+      formula:
+        '=SUM(CRYPTO.METRIC("aave","revenue","2024-01-01","2024-03-31","headers=0; dates=0"))',
+    });
+    const monthly = withValue({ ...series, sum: true }, "options", {
+      kind: "options",
+      options: { period: "month", agg: "sum", headers: "2" },
+    });
+    // The headers chosen give way: a sum has no header row.
+    expect(build(monthly)).toMatchObject({
+      formula:
+        '=SUM(CRYPTO.METRIC("aave","revenue","2024-01-01","2024-03-31","period=month; agg=sum; headers=0; dates=0"))',
+    });
+    // The formula parses back, as Excel and the preview sheet read it.
+    const result = build(monthly);
+    expect(result.ok && parseFormula(result.formula).builtin).toEqual({ name: "EXPRESSION" });
+  });
+
+  test("refuses to add up changes, and is not offered for a function without a series", () => {
+    const growth = withValue({ ...series, sum: true }, "options", {
+      kind: "options",
+      options: { values: "yoy" },
+    });
+    expect(build(growth)).toMatchObject({
+      ok: false,
+      problems: [expect.stringMatching(/changes \(values=yoy\) do not add up/)],
+    });
+    const value = state("VALUE", { project: ids("aave"), metric: ids("revenue") });
+    expect(build({ ...value, sum: true })).toMatchObject({
+      formula: '=CRYPTO.VALUE("aave","revenue")',
+    });
+  });
+});
+
+describe("switching the function keeps what was chosen", () => {
+  const through = (start: BuilderState, ...fns: string[]): BuilderState =>
+    fns.reduce<{ state: BuilderState; memory: Remembered }>(
+      ({ state, memory }, fn) => {
+        const remembered = remember(memory, state);
+        return { state: switchFunction(remembered, fn), memory: remembered };
+      },
+      { state: start, memory: {} }
+    ).state;
+
+  test("the project, metric and dates stay; a list keeps its first id where one is taken", () => {
+    const metric = state("METRIC", {
+      project: ids("aave", "uniswap"),
+      metric: ids("revenue"),
+      start: { kind: "date", value: { mode: "fixed", date: "2024-01-01" } },
+      options: { kind: "options", options: { period: "month" } },
+    });
+    const value = through({ ...metric, sum: true }, "VALUE");
+    expect(value.values).toEqual({ project: ids("aave"), metric: ids("revenue") });
+    expect(value.sum).toBeUndefined();
+    expect(through(metric, "STATEMENT").values).toEqual({ project: ids("aave") });
+    // AGGREGATIONS names its parameter "projects": the same projects.
+    expect(through(metric, "AGGREGATIONS").values).toMatchObject({
+      projects: ids("aave", "uniswap"),
+      metrics: ids("revenue"),
+    });
+  });
+
+  test("nothing is forgotten by way of a function that does not take it, as arrowing through the list goes", () => {
+    const value = state("VALUE", { project: ids("aave"), metric: ids("fees") });
+    // VALUE → ASOF → COMPS (no metric) → METRIC: the metric is still fees; the sum comes back with METRIC.
+    expect(through(value, "ASOF", "COMPS", "METRIC").values).toMatchObject({
+      project: ids("aave"),
+      metric: ids("fees"),
+      start: { kind: "date", value: { mode: "rolling", days: 365 } },
+    });
+    const summed = { ...state("METRIC", { project: ids("aave"), metric: ids("fees") }), sum: true };
+    expect(through(summed, "VALUE", "PRODUCT_METRIC").sum).toBe(true);
+    // A choice cleared on the way is cleared.
+    const cleared = withValue(value, "project", ids());
+    expect(through(cleared, "METRIC").values.project).toBeUndefined();
+  });
+
+  test("a function that takes no project starts as it always did", () => {
+    const metric = state("METRIC", { project: ids("aave"), metric: ids("revenue") });
+    expect(through(metric, "SECTORS")).toEqual(startingState("SECTORS"));
   });
 });

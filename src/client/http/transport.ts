@@ -47,16 +47,23 @@ export async function sendRequest(
   };
   for (let attempt = 1; ; attempt++) {
     let error: CryptometricsError;
+    let known: ReturnType<typeof knownNetworkFailure>;
     try {
       return await attemptOnce(deps, call, spec, attempt);
     } catch (e) {
+      // Only a failure without an HTTP answer can be one of those (an answer is the client's own error).
+      known =
+        call.signal.aborted || e instanceof CryptometricsError
+          ? undefined
+          : knownNetworkFailure(e, new URL(spec.url));
       error = call.signal.aborted ? cutShort(e, attempt) : asClientError(e, call, spec, attempt);
     }
-    // Cancelled or past the deadline: nothing more to try.
-    if (call.signal.aborted || !shouldRetry(error, policy)) throw error;
+    // Cancelled or past the deadline, or an address that is wrong: nothing more to try.
+    if (call.signal.aborted || known?.retry === "never" || !shouldRetry(error, policy)) throw error;
     const serverWait = error.retryAfterMs;
     const rateLimited = error.kind === "rate-limited";
-    if (attempt >= policy.maxAttempts) {
+    const cap = known?.retry === "refused" ? policy.maxRefusedAttempts : policy.maxAttempts;
+    if (attempt >= Math.min(cap, policy.maxAttempts)) {
       // A caller told "rate limited" also learns when trying again makes sense.
       const next = retryDelay(policy, attempt, deps.random, true, serverWait).delayMs;
       throw giveUp(rateLimited ? error.with({ retryAfterMs: next }) : error, attempt, call);
@@ -181,12 +188,88 @@ function asClientError(
         : `${label}: the call's deadline passed before it completed`;
     return new CryptometricsError(kind, message, { ...base, cause: abortReason(call.signal) });
   }
+  const target = new URL(spec.url);
+  const known = knownNetworkFailure(error, target);
+  if (known)
+    return new CryptometricsError("network", `${label}: ${known.message}`, {
+      ...base,
+      cause: error,
+    });
   const reason = describeNetworkError(error);
   return new CryptometricsError(
     "network",
-    `${label}: network error reaching ${new URL(spec.url).host}: ${reason}`,
+    `${label}: network error reaching ${target.host}: ${reason}`,
     { ...base, cause: error }
   );
+}
+
+type ErrorLike = { message: string; code?: unknown; cause?: unknown };
+
+/** Read by shape: fetch's errors may come from another realm (a worker, a test's sandbox). */
+function errorLike(value: unknown): ErrorLike | undefined {
+  return typeof value === "object" &&
+    value !== null &&
+    typeof (value as { message?: unknown }).message === "string"
+    ? (value as ErrorLike)
+    : undefined;
+}
+
+/** The cause's code (undici hides it in `cause`): "ECONNREFUSED", "ERR_SSL_WRONG_VERSION_NUMBER"… */
+function causeOf(error: unknown): { code: string; message: string } | undefined {
+  const outer = errorLike(error);
+  if (!outer) return undefined;
+  const source = errorLike(outer.cause) ?? outer;
+  return { code: typeof source.code === "string" ? source.code : "", message: source.message };
+}
+
+const CERTIFICATE_CODES =
+  /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+
+/**
+ * The failures a person can act on, in words (the system's text is OpenSSL's or undici's): https to a server
+ * that speaks plain http, nothing listening at the address, a host that does not exist, a certificate this
+ * computer does not trust, a port browsers and Node refuse. All but "nothing listening" fail the same way when
+ * asked again: never retried. Nothing listening may be a server restarting: retried up to
+ * policy.maxRefusedAttempts.
+ */
+function knownNetworkFailure(
+  error: unknown,
+  url: URL
+): { message: string; retry: "never" | "refused" } | undefined {
+  const cause = causeOf(error);
+  if (!cause) return undefined;
+  const { code, message } = cause;
+  const host = url.host;
+  if (
+    url.protocol === "https:" &&
+    (code === "ERR_SSL_WRONG_VERSION_NUMBER" ||
+      /wrong version number|packet length too long/i.test(message))
+  )
+    return {
+      message: `${host} answers plain http, not https: use http://${host} as the address`,
+      retry: "never",
+    };
+  if (code === "ECONNREFUSED")
+    return {
+      message: `nothing answers at ${host} (connection refused): is the server running?`,
+      retry: "refused",
+    };
+  if (code === "ENOTFOUND")
+    return {
+      message: `the host ${url.hostname} does not exist (no DNS entry): check the address`,
+      retry: "never",
+    };
+  if (CERTIFICATE_CODES.test(code))
+    return {
+      message: `the certificate of ${host} is not trusted on this computer (${code}): use the service's public address, or trust its certificate authority`,
+      retry: "never",
+    };
+  if (/^bad port$/i.test(message))
+    return {
+      message: `port ${url.port} is one that browsers and Node refuse to call: use another port`,
+      retry: "never",
+    };
+  return undefined;
 }
 
 /** "fetch failed (ECONNRESET: socket hang up)": undici hides the useful part in `cause`. */

@@ -3,7 +3,7 @@
  * key (registered, replaced or forgotten; never read back), the team budget and today's usage. Answers are
  * bounded and checked; failures come back in plain words.
  */
-import { CryptometricsError, type ApiKeySource } from "../../client";
+import { CryptometricsError, isLoopbackHost, type ApiKeySource } from "../../client";
 
 /** The page's fetch (or a test's): method, headers and a body, no redirects followed elsewhere. */
 export type PlainFetch = (url: string, init: RequestInit) => Promise<Response>;
@@ -71,6 +71,18 @@ async function exchange(
   }
 }
 
+/** Plain http only for the gateway's own issuer on this computer (as the service address itself). */
+function loopbackOwnIssuer(authority: string, baseUrl: string): boolean {
+  try {
+    const a = new URL(authority);
+    return (
+      a.protocol === "http:" && isLoopbackHost(a.hostname) && a.origin === new URL(baseUrl).origin
+    );
+  } catch {
+    return false;
+  }
+}
+
 function messageOf(body: unknown, fallback: string): string {
   const m = (body as { message?: unknown } | undefined)?.message;
   return typeof m === "string" && m.length < 500 ? m : fallback;
@@ -92,7 +104,7 @@ export class GatewayAccount {
     );
     if (status === 404)
       throw new Error(
-        "The service address in Settings is not a team gateway with sign-in: set the gateway's address, or use Your key"
+        "The service address offers no sign-in (it is the service itself, or a gateway without sign-in set up): set your team gateway's address above, or use your own key"
       );
     const c = body as Partial<SignInConfig> | undefined;
     if (
@@ -100,7 +112,7 @@ export class GatewayAccount {
       typeof c?.clientId !== "string" ||
       c.clientId === "" ||
       typeof c.authority !== "string" ||
-      !/^https:\/\//.test(c.authority) ||
+      !(/^https:\/\//.test(c.authority) || loopbackOwnIssuer(c.authority, baseUrl)) ||
       !Array.isArray(c.scopes) ||
       !c.scopes.every((s) => typeof s === "string")
     )

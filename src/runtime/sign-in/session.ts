@@ -17,6 +17,8 @@ import type { GatewaySignIn, KeyValueStorage } from "../settings";
 import {
   DialogSource,
   dialogUrlOf,
+  isLocalIssuer,
+  LocalIssuerSource,
   NaaSource,
   type DialogPort,
   type NestableApp,
@@ -99,10 +101,13 @@ export class GatewaySession implements GatewaySignIn {
         return undefined;
       }
       const { ports } = this.options;
-      const app = await ports.nestable(config).catch(() => undefined);
-      const dialog = app ? undefined : ports.dialog();
+      // The gateway's own issuer (npm start's demo sign-in) is asked directly: neither NAA nor a dialog.
+      const local = isLocalIssuer(config, baseUrl);
+      const app = local ? undefined : await ports.nestable(config).catch(() => undefined);
+      const dialog = local || app ? undefined : ports.dialog();
       let source: TokenSource;
-      if (app) source = new NaaSource(app, config, this.options.now);
+      if (local) source = new LocalIssuerSource(config, this.options.fetch, this.options.now);
+      else if (app) source = new NaaSource(app, config, this.options.now);
       else if (dialog)
         source = new DialogSource(dialog, dialogUrlOf(ports.pageOrigin, config), this.options.now);
       else {

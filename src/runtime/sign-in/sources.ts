@@ -159,3 +159,97 @@ export function dialogUrlOf(pageOrigin: string, config: SignInConfig): string {
   url.searchParams.set("scopes", config.scopes.join(" "));
   return url.toString();
 }
+
+/**
+ * A sign-in authority at the team gateway's own origin is that server's own token issuer (npm start's demo
+ * sign-in, src/tools/demo-sign-in.ts): Microsoft's authorities are never at a gateway's address. The add-in then
+ * asks it for a token directly, in Excel or in a browser: no Microsoft page, no dialog.
+ */
+export function isLocalIssuer(config: SignInConfig, gatewayUrl: string): boolean {
+  try {
+    return new URL(config.authority).origin === new URL(gatewayUrl).origin;
+  } catch {
+    return false;
+  }
+}
+
+/** Longest answer read from a local issuer (a token and an account). */
+const LOCAL_ISSUER_MAX_BYTES = 16 * 1024;
+const LOCAL_ISSUER_TIMEOUT_MS = 10_000;
+
+/**
+ * Tokens from a local issuer (`POST {authority}/token`, JSON `{client_id, scope}`). Its one person is always
+ * signed in there, so a silent renewal asks again, like nested app authentication's single sign-on; the
+ * token lives in memory only.
+ */
+export class LocalIssuerSource implements TokenSource {
+  constructor(
+    private readonly config: SignInConfig,
+    private readonly fetchFn?: (url: string, init: RequestInit) => Promise<Response>,
+    private readonly now: () => number = Date.now
+  ) {}
+
+  private async ask(): Promise<AccessToken> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), LOCAL_ISSUER_TIMEOUT_MS);
+    try {
+      const doFetch = this.fetchFn ?? ((u: string, i: RequestInit) => fetch(u, i));
+      const response = await doFetch(
+        new URL("token", `${this.config.authority.replace(/\/+$/, "")}/`).toString(),
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify({ client_id: this.config.clientId, scope: this.config.scopes[0] }),
+          signal: controller.signal,
+          redirect: "error",
+          credentials: "omit",
+        }
+      );
+      const text = (await response.text()).slice(0, LOCAL_ISSUER_MAX_BYTES);
+      let body: Record<string, unknown> | undefined;
+      try {
+        body = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        body = undefined;
+      }
+      const account = body?.account as Partial<SignedInAccount> | undefined;
+      if (
+        response.status !== 200 ||
+        typeof body?.access_token !== "string" ||
+        typeof body.expires_in !== "number" ||
+        typeof account?.username !== "string"
+      )
+        throw new Error(
+          typeof body?.message === "string" && body.message.length < 300
+            ? body.message
+            : `the sign-in server answered ${response.status}`
+        );
+      return {
+        token: body.access_token,
+        expiresAt: this.now() + body.expires_in * 1000,
+        account: {
+          username: account.username,
+          ...(typeof account.name === "string" ? { name: account.name } : {}),
+        },
+      };
+    } catch (error) {
+      if (controller.signal.aborted)
+        throw new Error("the sign-in server did not answer within 10 seconds");
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  silent(): Promise<AccessToken> {
+    return this.ask();
+  }
+
+  interactive(): Promise<AccessToken> {
+    return this.ask();
+  }
+
+  signOut(): Promise<void> {
+    return Promise.resolve();
+  }
+}

@@ -32,6 +32,16 @@ export function rateLimitProblem(text: string): string | undefined {
     : `Enter a whole number of requests per minute, from ${RATE_LIMIT_RANGE.min} to ${RATE_LIMIT_RANGE.max}.`;
 }
 
+/** The service's limit per key (service facts: 60 a minute on its plan). */
+export const SERVICE_RATE_LIMIT = 60;
+
+/** Said when a rate above the service's is kept: allowed (a plan may give more), never silently. */
+export function rateLimitNote(value: number): string | undefined {
+  return value > SERVICE_RATE_LIMIT
+    ? `${value.toLocaleString("en-US")} a minute is more than the ${SERVICE_RATE_LIMIT} the service allows a key: keep it only if your plan gives you that many (past its limit the service answers 429 and cells wait).`
+    : undefined;
+}
+
 export function apiKeyProblem(text: string): string | undefined {
   const value = text.trim();
   if (value === "") return "Paste your API key first.";

@@ -39,14 +39,24 @@ export interface BuilderState {
   fn: string;
   /** By parameter name. */
   values: Readonly<Record<string, ParamValue>>;
+  /** A series summed: `=SUM(CRYPTO.METRIC(…,"headers=0; dates=0"))`, its values only (SUMMABLE functions). */
+  sum?: boolean;
 }
+
+/**
+ * The functions whose values the builder can sum. Their table has a Date column, which a plain SUM of the
+ * spill adds as serial numbers (45,292 for 2024-01-01): the sum leaves headings and dates out.
+ */
+export const SUMMABLE: readonly string[] = ["METRIC", "PRODUCT_METRIC"];
+/** What summing adds to the options: no header row, no Date column. */
+export const SUM_OPTIONS = "headers=0; dates=0";
 
 /**
  * Not ready: `missing` says what is still to be chosen (guidance, never an error: nothing is wrong before
  * the user has chosen), `problems` what is wrong with what was chosen (an error).
  */
 export type BuildResult =
-  | { ok: true; formula: string; name: string; args: FormulaArg[] }
+  | { ok: true; formula: string; name: string; args: FormulaArg[]; sum?: boolean }
   | { ok: false; problems: string[]; missing: string[] };
 
 export function emptyState(fn: string): BuilderState {
@@ -69,6 +79,66 @@ export function startingState(fn: string): BuilderState {
 
 export function withValue(state: BuilderState, param: string, value: ParamValue): BuilderState {
   return { ...state, values: { ...state.values, [param]: value } };
+}
+
+const SINGLE_IDS = new Set(["project", "metric", "product", "sector"]);
+const MANY_IDS = new Set(["projects", "metrics"]);
+
+/**
+ * What the user chose, kept across the functions they pass through: ids by what they name ("ids:project",
+ * whether METRIC's project or AGGREGATIONS' projects), dates by parameter name ("date:start"), and the sum.
+ * Passing through a function that does not take a choice (COMPS takes no metric) does not forget it.
+ */
+export type Remembered = Readonly<Record<string, ParamValue | boolean>>;
+
+const idsKey = (kind: string): string | undefined =>
+  SINGLE_IDS.has(kind) || MANY_IDS.has(kind) ? `ids:${kind.replace(/s$/, "")}` : undefined;
+
+/** The memory with this state's choices laid over it (a choice cleared here is forgotten). */
+export function remember(memory: Remembered, state: BuilderState): Remembered {
+  const spec = specFor(state.fn);
+  if (!spec) return memory;
+  const next: Record<string, ParamValue | boolean> = { ...memory };
+  for (const param of spec.params) {
+    const value = state.values[param.name];
+    const key = idsKey(param.kind) ?? (param.kind === "date" ? `date:${param.name}` : undefined);
+    if (!key) continue;
+    if (value === undefined) delete next[key];
+    else next[key] = value;
+  }
+  if (SUMMABLE.includes(spec.name)) next.sum = state.sum === true;
+  return next;
+}
+
+/**
+ * Another function, with what was chosen that it takes: the project (and metric, dates, sum) stay when the
+ * user switches METRIC to VALUE, even by way of COMPS. A list given to a parameter of one id keeps its first
+ * id; options do not carry over (each function takes its own).
+ */
+export function switchFunction(memory: Remembered, fn: string): BuilderState {
+  let next = startingState(fn);
+  const spec = specFor(fn);
+  if (!spec) return next;
+  for (const param of spec.params) {
+    const key = idsKey(param.kind);
+    const value = key
+      ? memory[key]
+      : param.kind === "date"
+        ? memory[`date:${param.name}`]
+        : undefined;
+    if (typeof value !== "object") continue;
+    if (key && value.kind === "ids") {
+      const ids = idsOf(value);
+      if (ids.length === 0) continue;
+      next = withValue(next, param.name, {
+        kind: "ids",
+        ids: SINGLE_IDS.has(param.kind) ? ids.slice(0, 1) : ids,
+      });
+    } else if (!key && value.kind === "date") {
+      next = withValue(next, param.name, value);
+    }
+  }
+  return memory.sum === true && SUMMABLE.includes(fn) ? { ...next, sum: true } : next;
 }
 
 /** "key=value; key=value" in the spec's key order; defaults and empty lists are left out. */
@@ -97,6 +167,8 @@ function idsOf(value: ParamValue | undefined): readonly string[] {
 interface Findings {
   problems: string[];
   missing: string[];
+  /** The values are summed (the options say headers=0; dates=0). */
+  sum: boolean;
 }
 
 function argFor(param: ParamSpec, value: ParamValue | undefined, found: Findings): FormulaArg {
@@ -163,7 +235,19 @@ function argFor(param: ParamSpec, value: ParamValue | undefined, found: Findings
     }
     case "options": {
       const options = value?.kind === "options" ? value.options : {};
-      const written = optionsText(param.optionKeys ?? [], options);
+      const keys = param.optionKeys ?? [];
+      // Summing: no header row and no Date column, whatever the options said of them.
+      const written = found.sum
+        ? [
+            optionsText(
+              keys.filter((k) => k !== "headers" && k !== "dates"),
+              options
+            ),
+            SUM_OPTIONS,
+          ]
+            .filter((part) => part !== "")
+            .join("; ")
+        : optionsText(keys, options);
       return written ? text(written) : OMITTED;
     }
   }
@@ -198,14 +282,30 @@ function crossCheckDates(spec: FunctionSpec, state: BuilderState, problems: stri
     problems.push("Start is after end.");
 }
 
+/** Growth rates do not add up: a sum of changes is no figure. */
+function crossCheckSum(state: BuilderState, problems: string[]): void {
+  const options = state.values.options;
+  const values = options?.kind === "options" ? options.options.values : undefined;
+  const growth = typeof values === "string" ? values : values?.[0];
+  if (growth === "pop" || growth === "yoy")
+    problems.push(
+      `Sum the values adds figures, and changes (values=${growth}) do not add up: choose plain values, or leave the sum off.`
+    );
+}
+
 export function build(state: BuilderState): BuildResult {
   const spec = specFor(state.fn);
   if (!spec) return { ok: false, problems: [`Unknown function ${state.fn}.`], missing: [] };
-  const found: Findings = { problems: [], missing: [] };
+  const sum = state.sum === true && SUMMABLE.includes(spec.name);
+  const found: Findings = { problems: [], missing: [], sum };
   const args = spec.params.map((param) => argFor(param, state.values[param.name], found));
   const { problems, missing } = found;
   crossCheck(spec, state, problems);
   crossCheckDates(spec, state, problems);
+  if (sum) crossCheckSum(state, problems);
   if (problems.length > 0 || missing.length > 0) return { ok: false, problems, missing };
-  return { ok: true, name: spec.name, args, formula: formulaText(spec.name, args) };
+  const call = formulaText(spec.name, args);
+  return sum
+    ? { ok: true, name: spec.name, args, formula: `=SUM(${call.slice(1)})`, sum: true }
+    : { ok: true, name: spec.name, args, formula: call };
 }

@@ -34,8 +34,12 @@ export interface StatementInput {
   simulated: boolean;
 }
 
-export const VALUE_FORMAT = "#,##0;-#,##0";
-export const CHANGE_FORMAT = "0.0%;-0.0%";
+/**
+ * As statements print them: a loss in parentheses, (21,361,126), not -21,361,126; positives keep a space
+ * where the closing parenthesis goes (`_)`), so the figures of a column line up.
+ */
+export const VALUE_FORMAT = "#,##0_);(#,##0)";
+export const CHANGE_FORMAT = "0.0%_);(0.0%)";
 /** Rows above the figures (title, as-of, blank, headings, subheadings): frozen. */
 export const HEADER_ROWS = 5;
 

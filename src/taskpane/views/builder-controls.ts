@@ -183,7 +183,7 @@ function dateControl(param: ParamSpec, report: Report): Control {
 
 const OPTION_LABELS: Partial<Record<OptionKey, string>> = {
   order: "Order",
-  headers: "Headers (0 none, 1 names, 2 with title)",
+  headers: "Header rows",
   period: "Period (roll-up)",
   partial: "Incomplete periods",
   rows: "Rows",
@@ -195,6 +195,30 @@ const OPTION_LABELS: Partial<Record<OptionKey, string>> = {
   chains: "Chains",
   sectors: "Sectors",
 };
+
+/**
+ * Each choice in words; the formula keeps the option's own value (`order=desc`), which the reference lists.
+ * A value missing here is shown as written.
+ */
+const CHOICE_WORDS: Partial<Record<OptionKey, Readonly<Record<string, string>>>> = {
+  order: { asc: "Oldest first", desc: "Newest first" },
+  headers: { "0": "None", "1": "Column names", "2": "Column names, project names above" },
+  period: { day: "Day", week: "Week", month: "Month", quarter: "Quarter", year: "Year" },
+  partial: { exclude: "Left out (#N/A with the days)", include: "Shown with the days there are" },
+  values: {
+    value: "Values",
+    pop: "Change on the previous period",
+    yoy: "Change on a year earlier (YoY)",
+    coverage: "Days with data",
+  },
+  fill: { none: "Left empty", previous: "The last value (levels)", zero: "Zero (flows)" },
+  agg: { sum: "Sum", avg: "Average", last: "Last", first: "First", min: "Minimum", max: "Maximum" },
+  layout: { wide: "Wide (periods across)", long: "Long (a row per figure)" },
+  rows: { standard: "The standard template", service: "The service's own rows" },
+  breakdown: { chain: "By chain", product_id: "By product" },
+};
+
+const wordsFor = (key: OptionKey, value: string): string => CHOICE_WORDS[key]?.[value] ?? value;
 
 function optionsControl(param: ParamSpec, env: ControlEnv, report: Report): Control {
   const values: OptionValues = {};
@@ -240,11 +264,11 @@ function optionsControl(param: ParamSpec, env: ControlEnv, report: Report): Cont
         id,
         OPTION_LABELS[key] ?? key,
         [
-          { value: "", label: def ? `${def} (default)` : "(by metric)" },
+          { value: "", label: def ? `${wordsFor(key, def)} (default)` : "By the metric (default)" },
           // Exactly what this function takes: the functions' own table (METRIC takes no values=coverage).
           ...(optionChoices(env.fn, key) ?? [])
             .filter((c) => c !== def)
-            .map((c) => ({ value: c, label: c })),
+            .map((c) => ({ value: c, label: wordsFor(key, c) })),
         ],
         ""
       );

@@ -21,14 +21,22 @@ import { FUNCTION_SPECS, specFor } from "../model/function-specs";
 import {
   build,
   startingState,
+  SUM_OPTIONS,
+  remember,
+  SUMMABLE,
+  switchFunction,
   withValue,
+  type Remembered,
   type BuilderState,
+  type OptionValues,
   type ParamValue,
 } from "../model/formula-builder";
 import { callForPreview } from "../model/formula-text";
+import { previewShape } from "../model/preview-shape";
+import { parseFormula, printFormula } from "../../sheet/formula";
 import { h, replaceChildren, setText } from "../../ui/dom";
 import { cardView } from "../../ui/card-view";
-import { dropdownField } from "../../ui/controls";
+import { checkboxField, dropdownField } from "../../ui/controls";
 import { updatePaneLayout } from "../../ui/pane-layout";
 import { resultTable } from "../../ui/result-table";
 import { setInactive, statusLine } from "../../ui/status";
@@ -44,6 +52,12 @@ export const PREVIEW_ADDRESS = "Formula builder";
 export interface BuilderView {
   element: HTMLElement;
   open: (state: BuilderState) => void;
+}
+
+/** The options chosen, as the model keeps them. */
+function optionsOf(state: BuilderState): OptionValues {
+  const value = state.values.options;
+  return value?.kind === "options" ? value.options : {};
 }
 
 /** "Still to choose: project, metric." from "Choose project.", "Choose metric." (and the rest as said). */
@@ -89,12 +103,30 @@ export function builderView(ctx: AppContext): BuilderView {
   const hint = h("p", { id: "builder-hint", class: "hint builder-hint" });
   const problems = h("ul", { id: "builder-problems", class: "problems" });
   const preview = h("div", { id: "builder-preview" });
+  // Not a landmark of its own: the result's scroll box is the one region named "Preview".
   const previewSection = h(
-    "section",
-    { id: "builder-preview-section", "aria-labelledby": "builder-preview-heading", hidden: true },
+    "div",
+    { id: "builder-preview-section", hidden: true },
     h("h3", { id: "builder-preview-heading" }, "Preview"),
     preview
   );
+  // Summing a series' values: offered where a plain SUM of the spill would add the dates too.
+  const sumBox = checkboxField("b-sum", "Sum the values (one number)", false);
+  const sumRow = h(
+    "div",
+    { class: "stack", id: "b-sum-row" },
+    sumBox.element,
+    h(
+      "p",
+      { class: "hint", id: "b-sum-hint" },
+      `A SUM of the whole table would add its dates as serial numbers; this sums the values only (${SUM_OPTIONS}).`
+    )
+  );
+  sumBox.checkbox.setAttribute("aria-describedby", "b-sum-hint");
+  sumBox.onChange((checked) => {
+    state = { ...state, sum: checked };
+    update();
+  });
   // The builder's one status line: the preview computing or ready, or what the insert did.
   const status = statusLine("builder-status");
   const insert = h(
@@ -112,7 +144,9 @@ export function builderView(ctx: AppContext): BuilderView {
     void (async () => {
       try {
         const [registry, runtime] = await Promise.all([ctx.registry(), ctx.runtime()]);
-        const call = callForPreview(result.name, result.args, dayOfInstant(runtime.now()));
+        const inner = callForPreview(result.name, result.args, dayOfInstant(runtime.now()));
+        // A sum is computed as the cell will: Excel's SUM around the call.
+        const call = result.sum ? parseFormula(`=SUM(${printFormula(inner).slice(1)})`) : inner;
         const evaluation = await evaluateCall(call, registry, PREVIEW_ADDRESS);
         if (run !== previewRun) return;
         if (evaluation.kind === "refused") {
@@ -121,10 +155,12 @@ export function builderView(ctx: AppContext): BuilderView {
           previewSection.hidden = true;
           return;
         }
-        const rows = evaluation.grid.length;
         const [[first]] = evaluation.grid;
-        const single = rows === 1 && evaluation.grid[0].length === 1;
+        const single = evaluation.grid.length === 1 && evaluation.grid[0].length === 1;
         const card = single && first.kind === "entity" ? first : undefined;
+        const shape = previewShape(result.name, optionsOf(state), catalogue);
+        // Rows of figures: the header rows head the columns, they are not rows.
+        const rows = Math.max(evaluation.grid.length - shape.headerRows, 0);
         if (!insertShown)
           status.show(
             "info",
@@ -145,9 +181,18 @@ export function builderView(ctx: AppContext): BuilderView {
                 id: "builder-result",
                 maxRows: PREVIEW_ROWS,
                 label: "Preview",
+                headerRows: single ? 0 : shape.headerRows,
+                rowHeadingColumn: single ? undefined : shape.rowHeadingColumn,
+                show: shape.newest === "last" ? "last" : "first",
+                heading: shape.heading,
               })
         );
         previewSection.hidden = false;
+        // Periods across (a statement): the newest ones in view, the row names kept at the left.
+        if (shape.newest === "across") {
+          const scroller = preview.querySelector<HTMLElement>(".result-scroll");
+          if (scroller) scroller.scrollLeft = scroller.scrollWidth;
+        }
         if (hadFocus)
           preview.querySelector<HTMLElement>("[tabindex='0'], [role='region']")?.focus();
       } catch (error) {
@@ -215,20 +260,26 @@ export function builderView(ctx: AppContext): BuilderView {
         update();
       }),
     }));
+    sumBox.setChecked(state.sum === true);
     replaceChildren(
       params,
       ...(controls.length === 0
         ? [h("p", { class: "hint" }, "This function takes no arguments.")]
         : []),
-      ...controls.map((c) => c.control.element)
+      ...controls.map((c) => c.control.element),
+      SUMMABLE.includes(spec.name) ? sumRow : null
     );
     controls.forEach((c) => c.control.set(initial[c.name]));
     controls.forEach((c) => c.control.projectChanged?.(projectOf()));
     update();
   };
 
+  // Another function keeps the project, metric and dates chosen, also by way of one that takes none of
+  // them (arrowing through the list passes every function between): formula-builder.ts, switchFunction.
+  let remembered: Remembered = {};
   fn.onChange((name) => {
-    state = startingState(name);
+    remembered = remember(remembered, state);
+    state = switchFunction(remembered, name);
     renderParams();
   });
 
@@ -299,6 +350,8 @@ export function builderView(ctx: AppContext): BuilderView {
       )
     ),
     open(next) {
+      // Opened with a state of its own (from Browse, a sector): what was chosen before does not carry.
+      remembered = {};
       state = next;
       fn.setValue(next.fn);
       renderParams();

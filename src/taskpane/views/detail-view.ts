@@ -303,7 +303,7 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
         h("p", { class: "entry-meta" }, m.metricId),
         h("p", {}, m.description || "No description."),
         // How the functions roll it up: the add-in's table of kinds (engine/metric-kinds.ts).
-        h("p", { id: "metric-kind" }, describeMetricKind(m.metricId)),
+        h("p", { class: "hint", id: "metric-kind" }, describeMetricKind(m.metricId)),
         h("div", { class: "buttons" }, builder)
       )
     );

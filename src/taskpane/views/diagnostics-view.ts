@@ -210,7 +210,19 @@ export function diagnosticsView(ctx: AppContext): HTMLElement {
     { id: "diag-follow", appearance: "outline" },
     "Show the active cell"
   );
-  refreshCell.addEventListener("click", () => void follow());
+  // The button says what it did, also when the cell shown stays the same.
+  const followStatus = statusLine("diag-follow-status");
+  refreshCell.addEventListener("click", () => {
+    void follow().then(() => {
+      if (address) followStatus.show("info", `Showing ${address}, the active cell.`);
+      else if (ctx.workbook.kind === "none")
+        followStatus.show(
+          "info",
+          "Outside Excel there is no active cell: open Cryptometrics from Excel's Data tab."
+        );
+      else followStatus.show("info", "No cell is selected in Excel.");
+    });
+  });
 
   void follow();
   renderRest();
@@ -220,6 +232,7 @@ export function diagnosticsView(ctx: AppContext): HTMLElement {
     h("h3", {}, "Active cell"),
     cell,
     h("div", { class: "buttons" }, refreshCell),
+    followStatus.element,
     h("h3", {}, "Usage"),
     h("p", { class: "label", id: "usage-meter-label" }, "Requests in the last minute"),
     meter,

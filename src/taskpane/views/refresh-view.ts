@@ -42,8 +42,14 @@ export function refreshView(ctx: AppContext): HTMLElement {
       // Not set up (no address, no key): said in plain words here, with Go to Settings.
       await ctx.runtime();
       const record = await refresh(deps, scope, "taskpane");
-      if (record.ok) status.show("success", record.message);
-      else status.error(record.message);
+      if (!record.ok) status.error(record.message);
+      // Outside Excel the cache is cleared, but no cell recalculates: said so, not "Refreshed".
+      else if (ctx.workbook.kind === "none")
+        status.show(
+          "info",
+          "The cache is cleared: the next formula asks the service again. Outside Excel there are no cells to recalculate: open Cryptometrics from Excel's Data tab to refresh a workbook."
+        );
+      else status.show("success", record.message);
     });
     return b;
   };

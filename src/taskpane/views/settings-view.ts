@@ -21,9 +21,14 @@ import {
 } from "../../runtime/connection-test";
 import { checkServiceAddress, type AddressVerdict } from "../../runtime/address-check";
 import type { AppContext } from "../app-context";
-import { apiKeyProblem, rateLimitProblem, serviceUrlProblem } from "../model/field-checks";
+import {
+  apiKeyProblem,
+  rateLimitNote,
+  rateLimitProblem,
+  serviceUrlProblem,
+} from "../model/field-checks";
 import { h, replaceChildren, setText } from "../../ui/dom";
-import { textField } from "../../ui/controls";
+import { submitOnEnter, textField } from "../../ui/controls";
 import { statusLine, withBusy, type StatusLine } from "../../ui/status";
 import { explainError } from "../model/plain-errors";
 import { describeCache } from "../../runtime/cache-controls";
@@ -138,7 +143,9 @@ function serviceForm(env: FormEnv): ServiceForm {
     await env.refresh();
     if (verdict?.simulated !== undefined) ctx.source.noteResult(verdict.simulated);
     ctx.connectionChanged();
-    status.show("success", message);
+    const note = rateLimitNote(Number(rateField.value().trim()));
+    if (note) status.show("info", `${message} ${note}`);
+    else status.show("success", message);
     if (addressChanged) listeners.forEach((l) => l(verdict));
   };
 
@@ -179,6 +186,8 @@ function serviceForm(env: FormEnv): ServiceForm {
     await keep(`Saved. ${verdict.message} Formulas use it from now on.`, verdict);
   };
 
+  submitOnEnter(urlField, save);
+  submitOnEnter(rateField, save);
   save.addEventListener(
     "click",
     () =>
@@ -298,7 +307,7 @@ function keyForm(env: FormEnv, flagAddress: (reason: string) => void): KeyForm {
    * Tries the pasted key, saves it unless the service refuses it. Returns false when nothing was saved
    * (the field then says why and keeps focus; the line is clear).
    */
-  const tryAndSaveKey = async (): Promise<boolean> => {
+  const tryAndSaveKey = async (asked: "save" | "test"): Promise<boolean> => {
     const typed = keyField.value().trim();
     const problem = apiKeyProblem(typed);
     keyField.setError(problem);
@@ -312,10 +321,15 @@ function keyForm(env: FormEnv, flagAddress: (reason: string) => void): KeyForm {
     if (outcome.verdict === "key-rejected" || outcome.verdict === "subscription") {
       status.clear();
       verdict(outcome.verdict);
-      keyField.setError(
+      // Said as the answer to what was asked: a test reports, a save says it did not keep the key.
+      const finding =
         outcome.verdict === "key-rejected"
-          ? "Not saved: the service refused this key. Paste the whole key from your account page."
-          : "Not saved: the service knows this key, but your plan does not cover this data."
+          ? "the service refused this key. Paste the whole key from your account page."
+          : "the service knows this key, but your plan does not cover this data.";
+      keyField.setError(
+        asked === "save"
+          ? `Not saved: ${finding}`
+          : `${finding[0].toUpperCase()}${finding.slice(1)} The key in use is unchanged.`
       );
       keyField.focus();
       return false;
@@ -334,6 +348,7 @@ function keyForm(env: FormEnv, flagAddress: (reason: string) => void): KeyForm {
   };
 
   const saveKey = h("fluent-button", { id: "save-key", appearance: "primary" }, "Save key");
+  submitOnEnter(keyField, saveKey);
   saveKey.addEventListener(
     "click",
     () =>
@@ -341,7 +356,7 @@ function keyForm(env: FormEnv, flagAddress: (reason: string) => void): KeyForm {
         saveKey,
         status,
         "Checking the key with the service…",
-        () => tryAndSaveKey(),
+        () => tryAndSaveKey("save"),
         (error) => status.error(explainError(error, "save the key").message)
       )
   );
@@ -357,7 +372,7 @@ function keyForm(env: FormEnv, flagAddress: (reason: string) => void): KeyForm {
         async () => {
           // A key pasted but not yet saved is what the user means to test (and saved if it works).
           if (keyField.value().trim() !== "") {
-            await tryAndSaveKey();
+            await tryAndSaveKey("test");
             return;
           }
           const outcome = await probe();
@@ -416,7 +431,7 @@ function keyForm(env: FormEnv, flagAddress: (reason: string) => void): KeyForm {
       replaceChildren(
         keyState,
         snapshot.hasKey
-          ? `Key in use: ${snapshot.maskedKey}${snapshot.usingDefaultKey ? " (the simulator's demo key)" : ""}. Stored on this computer, outside the workbook.`
+          ? `Key in use: ${snapshot.maskedKey}${snapshot.usingDefaultKey ? " (the simulator's demo key)" : ""}.`
           : "No key saved. Paste the key from your account page."
       );
       // Only a key saved here can be forgotten (the build's demo key is not on this computer to remove).

@@ -13,7 +13,7 @@ import type { ConnectionMode } from "../../runtime/settings";
 import type { SessionState } from "../../runtime/sign-in/session";
 import type { GatewayMe } from "../../runtime/sign-in/gateway-account";
 import { h, setText } from "../../ui/dom";
-import { textField } from "../../ui/controls";
+import { submitOnEnter, textField } from "../../ui/controls";
 import { statusLine, withBusy } from "../../ui/status";
 import { explainError } from "../model/plain-errors";
 
@@ -70,9 +70,10 @@ export function connectionForm(
     id: "own-key",
     label: "Your own service key (if your plan gives you one)",
     type: "password",
-    hint: "Sent once to the team gateway, which keeps it encrypted and uses it for your requests only. It is not kept on this computer.",
+    hint: "Sent once to the team gateway, which keeps it encrypted and uses it for your requests only.",
   });
   const saveOwn = h("fluent-button", { id: "save-own-key" }, "Register key");
+  submitOnEnter(ownField, saveOwn);
   const forgetOwn = h(
     "fluent-button",
     { id: "forget-own-key", appearance: "outline" },
@@ -106,11 +107,6 @@ export function connectionForm(
   const gatewayPanel = h(
     "div",
     { class: "stack", id: "gateway-panel", hidden: true },
-    h(
-      "p",
-      { class: "hint" },
-      "Sign in with your work account. The team gateway at the service address above calls the service for you: no key is stored on this computer."
-    ),
     state,
     h("div", { class: "buttons" }, signIn, signOut),
     signInStatus.element,
@@ -193,9 +189,17 @@ export function connectionForm(
     else signIn.removeAttribute("disabled-focusable");
   };
 
+  // Signing in (or out) changes what every view can load: they reload, as after a new key (the views that
+  // failed "not signed in" before now load; a renewal, signed in to signed in, changes nothing).
+  let wasSignedIn = session?.state.status === "signed-in";
   session?.onChange((s) => {
     render(s);
     if (s.status === "signed-in") void readMe();
+    const signedIn = s.status === "signed-in";
+    if (signedIn !== wasSignedIn) {
+      wasSignedIn = signedIn;
+      ctx.connectionChanged();
+    }
   });
 
   signIn.addEventListener("click", () => {
@@ -281,11 +285,10 @@ export function connectionForm(
       "Switching…",
       async () => {
         await onModeChanged(next);
+        // What the mode means is the line above; this says the switch happened.
         modeStatus.show(
           "success",
-          next === "gateway"
-            ? "Team gateway: sign in below. No key is kept on this computer."
-            : "Your key: paste it below."
+          next === "gateway" ? "Switched to the team gateway." : "Switched to your own key."
         );
       },
       (error) => modeStatus.error(explainError(error, "switch how you connect").message)
@@ -320,8 +323,8 @@ export function connectionForm(
       setText(
         modeState,
         mode === "gateway"
-          ? "Team gateway: you sign in with your work account; no key is kept on this computer."
-          : "Your key: the API key you save below is kept on this computer (outside any workbook)."
+          ? "Team gateway: you sign in, and the gateway at the service address calls the service for you. No key is kept on this computer."
+          : "Your key: the API key you save below is kept on this computer, outside any workbook."
       );
       modeKey.hidden = mode !== "gateway";
       modeGateway.hidden = mode === "gateway";

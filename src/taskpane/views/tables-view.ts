@@ -17,16 +17,31 @@ import {
   type StatementMode,
 } from "../model/statement-layout";
 import { h } from "../../ui/dom";
-import { checkboxField, dropdownField, textField } from "../../ui/controls";
+import { checkboxField, dropdownField, submitOnEnter, textField } from "../../ui/controls";
 import { picker } from "./picker";
 import { statusLine } from "../../ui/status";
 import { dateProblem } from "../model/field-checks";
 import { onPress, reportError } from "./feedback";
 import type { StatementGranularity } from "../../engine/engine";
-import type { StatementInterval } from "../../client";
+import { dayOfInstant, formatDay, type StatementInterval } from "../../client";
 
-function projectItems(c: Catalogue): { id: string; name: string; symbol?: string }[] {
-  return c.projects.map((p) => ({ id: p.projectId, name: p.name, symbol: p.symbol }));
+/** As the builder lists them: an archived project says so (its history stays, no new data comes). */
+function projectItems(
+  c: Catalogue
+): { id: string; name: string; symbol?: string; note?: string }[] {
+  return c.projects.map((p) => ({
+    id: p.projectId,
+    name: p.name,
+    symbol: p.symbol,
+    note: p.isArchived ? "archived" : undefined,
+  }));
+}
+
+/** A day after today (UTC) has no figures yet: said, not answered with the latest values. */
+function futureProblem(date: string, today: string): string | undefined {
+  return date > today
+    ? `${date} is after today (${today}): no figures are known for it yet. Leave the field empty for the latest values.`
+    : undefined;
 }
 
 export function tablesView(ctx: AppContext): HTMLElement {
@@ -122,9 +137,12 @@ export function tablesView(ctx: AppContext): HTMLElement {
     inputmode: "numeric",
     maxlength: 10,
   });
+  const gridDateProblem = (text: string): string | undefined =>
+    text === ""
+      ? undefined
+      : (dateProblem(text) ?? futureProblem(text, formatDay(dayOfInstant(ctx.now()))));
   gridDate.input.addEventListener("change", () => {
-    const text = gridDate.value().trim();
-    gridDate.setError(text === "" ? undefined : dateProblem(text));
+    gridDate.setError(gridDateProblem(gridDate.value().trim()));
   });
   const gridStatus = statusLine("grid-status");
   const gridButton = h(
@@ -133,9 +151,10 @@ export function tablesView(ctx: AppContext): HTMLElement {
     { id: "insert-grid", appearance: "outline" },
     "Insert comparison grid"
   );
+  submitOnEnter(gridDate, gridButton);
   onPress(ctx, gridButton, gridStatus, "Inserting…", "insert the comparison grid", async () => {
     const date = gridDate.value().trim();
-    const problem = date === "" ? undefined : dateProblem(date);
+    const problem = gridDateProblem(date);
     gridDate.setError(problem);
     if (problem) {
       gridStatus.clear();

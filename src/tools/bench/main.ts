@@ -8,6 +8,16 @@ import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { setLogSink, type LogRecord } from "../../client";
 import { projectRoot } from "./bundles";
+import { EXCEL_PAYLOAD_LIMIT_BYTES, largestMetricSpill } from "../../functions/payload";
+
+/** The largest METRIC spills that pass Excel's 5 MB payload limit, as the functions refuse the rest. */
+function payloadLine(): string {
+  const date = { type: "Double", basicValue: 45292, numberFormat: "yyyy-mm-dd" };
+  const sample = [date, 232787544.26598746];
+  const days = (projects: number): string =>
+    `${projects} project${projects === 1 ? "" : "s"}: ${largestMetricSpill(projects, sample).toLocaleString("en-US")} days`;
+  return `Largest METRIC spill under Excel's ${EXCEL_PAYLOAD_LIMIT_BYTES / 1_000_000} MB payload limit: ${[1, 20, 100, 500].map(days).join("; ")}`;
+}
 import { installExcelHost } from "./excel";
 import { formatMarkdown, formatReport } from "./report";
 import { BENCH_PARTS, type BenchPart } from "./results";
@@ -127,6 +137,7 @@ async function main(): Promise<number> {
   writeFileSync(files.markdown, formatMarkdown(results));
   const shown = Object.values(files).map((f) => relative(root, f));
   process.stdout.write(`${formatReport(results, shown)}\n`);
+  process.stdout.write(`${payloadLine()}\n`);
   return 0;
 }
 
