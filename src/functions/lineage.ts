@@ -24,8 +24,11 @@ export interface LineageFormula {
   functionName: string;
   /** Its arguments by the registry's parameter names, as the call received them. */
   args: Readonly<Record<string, unknown>>;
-  /** When its values were computed (the diagnostics record's time): they were all known then. */
-  computedAt: number;
+  /**
+   * When its values were computed (the diagnostics record's time): they were all known then. Undefined when
+   * this session did not compute them (a workbook opened with its values): their vintage is not known.
+   */
+  computedAt?: number;
 }
 
 /** One project and metric a formula reads, with what the service says of it. */
@@ -44,13 +47,22 @@ export interface LineageMetric {
 export interface Lineage {
   range: string;
   formula: string;
-  /** The instant its values were known at, ISO with Z, rounded up to the second: vintage= takes it. */
+  /**
+   * The instant its values were known at, ISO with Z, rounded up to the second: vintage= takes it. "" when not
+   * known (see `note`).
+   */
   vintage: string;
   /** The service's (or team gateway's) address. */
   service: string;
   via: "service" | "team gateway";
   metrics: LineageMetric[];
+  /** What the reader of the row should know (a vintage not known, and why). */
+  note?: string;
 }
+
+/** Said of a formula this session did not compute. */
+export const UNKNOWN_VINTAGE =
+  "its values were computed before this session: when they were known is not recorded (recalculate, then freeze, to record it)";
 
 export interface LineageSource {
   engine: Pick<Engine, "resolveProject" | "resolveMetric" | "project" | "product">;
@@ -180,10 +192,11 @@ export async function lineageOf(
       return {
         range: f.range,
         formula: f.formula,
-        vintage: vintageOf(f.computedAt),
+        vintage: f.computedAt === undefined ? "" : vintageOf(f.computedAt),
         service: source.baseUrl,
         via: source.via,
         metrics,
+        ...(f.computedAt === undefined ? { note: UNKNOWN_VINTAGE } : {}),
       };
     })
   );
