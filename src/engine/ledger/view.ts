@@ -51,6 +51,8 @@ export class LedgerView {
   private readonly requests: string[] = [];
   private readonly requestIndex = new Map<string, number>();
   private readonly cellIndex = new Map<string, number>();
+  /** Each series' cells, for the days a look-up over a range must consider beyond those held. */
+  private readonly cellsOfSeries = new Map<number, number[]>();
   private readonly cellSeries = ints();
   private readonly cellDay = ints();
   private readonly cellDim: string[] = [];
@@ -107,6 +109,9 @@ export class LedgerView {
       this.cellHead.push(-1);
       this.cellOrdered.push(1);
       this.cellIndex.set(key, n);
+      const list = this.cellsOfSeries.get(s);
+      if (list) list.push(n);
+      else this.cellsOfSeries.set(s, [n]);
     }
     return n;
   }
@@ -191,6 +196,18 @@ export class LedgerView {
     for (let i = this.cellHead.data[cell]; i >= 0; i = this.previous.data[i])
       out.push(this.changeAt(i));
     return out.sort((a, b) => a.seenAt - b.seenAt);
+  }
+
+  /** The days of a series' member in [start, end] with a recorded change, ascending. */
+  changedDays(series: SeriesRef, dim: string, start: number, end: number): number[] {
+    const s = this.seriesIndex.get(seriesId(series));
+    if (s === undefined) return [];
+    const days: number[] = [];
+    for (const cell of this.cellsOfSeries.get(s) ?? []) {
+      const day = this.cellDay.data[cell];
+      if (this.cellDim[cell] === dim && day >= start && day <= end) days.push(day);
+    }
+    return days.sort((a, b) => a - b);
   }
 
   /** The figure as known at `at`, with the value held now (undefined: none held). */
