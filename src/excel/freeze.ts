@@ -8,15 +8,32 @@
  * The "as of" mark is a cell note on the first frozen cell, not text in a cell beside the range: a note
  * cannot overwrite a neighbour's data or shift anyone's references, it moves with the cell, and it shows on
  * hover to whoever opens the file. Excel without notes (ExcelApi 1.18) gets a comment (1.10) instead.
+ *
+ * Then each frozen range's lineage (its formula, the vintage its values were known at, the service, the
+ * metrics' definitions and sources: src/functions/lineage.ts) is added to the workbook's lineage sheet
+ * (lineage-sheet.ts), after the values are frozen: a lineage that cannot be read or written is reported and
+ * never holds the freeze back.
  */
 import { inertText } from "../sheet/safe-text";
-import { isCryptoFormula, WorkbookError, type FreezeResult, type FreezeScope } from "./port";
+import {
+  isCryptoFormula,
+  WorkbookError,
+  type FreezeResult,
+  type FreezeScope,
+  type FrozenRange,
+} from "./port";
 import type { ExcelRun, Supports } from "./office-host";
 import { messageOf } from "../client";
+import type { Lineage } from "../functions/lineage";
+import { writeLineage } from "./lineage-sheet";
 
 export interface FreezeDeps {
   run: ExcelRun;
   supports: Supports;
+  /** The lineage of the frozen ranges (freeze-lineage.ts); without it, none is written. */
+  lineage?: (frozen: readonly FrozenRange[]) => Promise<Lineage[]>;
+  /** The clock of the lineage sheet's "Frozen" column. */
+  now?: () => number;
 }
 
 function keepText(value: unknown): unknown {
@@ -55,6 +72,20 @@ async function addNote(
     return {
       noteProblem: `no note could be added at ${address} (${messageOf(error)}); it may already have one`,
     };
+  }
+}
+
+async function addLineage(
+  context: Excel.RequestContext,
+  deps: FreezeDeps,
+  frozen: readonly FrozenRange[]
+): Promise<Pick<FreezeResult, "lineageSheet" | "lineageProblem">> {
+  try {
+    const lineage = await deps.lineage!(frozen);
+    const frozenAt = new Date((deps.now ?? Date.now)()).toISOString().replace(/\.\d{3}Z$/, "Z");
+    return { lineageSheet: await writeLineage(context, lineage, frozenAt) };
+  } catch (error) {
+    return { lineageProblem: `no lineage could be written (${messageOf(error)})` };
   }
 }
 
@@ -106,22 +137,30 @@ export function freezeToValues(
         range.load(["address", "values", "numberFormat"]);
         if (withJson) range.load("valuesAsJson");
       }
+      // The formula before it is replaced, for its lineage.
+      if (deps.lineage) anchor.load("formulas");
       return { anchor, spill };
     });
     await context.sync();
 
     const ranges: string[] = [];
+    const frozen: FrozenRange[] = [];
     for (const { anchor, spill } of targets) {
       const range = spill.isNullObject ? anchor : spill;
+      // office.js types formulas as any[][]: a spill's parent holds its formula's text.
+      const written: unknown = deps.lineage ? (anchor.formulas as unknown[][])[0]?.[0] : undefined;
+      const formula = typeof written === "string" ? written : "";
       const formats = formatsOf(range, withJson);
       range.values = range.values.map((row) => row.map(keepText));
       range.numberFormat = formats;
       ranges.push(range.address);
+      frozen.push({ range: range.address, anchor: anchor.address, formula });
     }
     await context.sync();
 
     const first = targets[0].anchor;
     const noted = await addNote(context, deps, first, first.address, note);
-    return { ranges, formulas: targets.length, ...noted };
+    const lineage = deps.lineage ? await addLineage(context, deps, frozen) : {};
+    return { ranges, formulas: targets.length, ...noted, ...lineage };
   });
 }

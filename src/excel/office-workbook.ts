@@ -17,6 +17,9 @@ import {
   type Supports,
 } from "./office-host";
 import { createSheet, insertGrid } from "./sheets";
+import { officeLineage } from "./freeze-lineage";
+import { readyRuntime } from "../runtime/runtime";
+import type { FreezeDeps } from "./freeze";
 
 /** Writing one formula into the active cell (what the insert buttons and the builder's Insert do). */
 export function insertFormula(run: ExcelRun, formula: string): Promise<InsertResult> {
@@ -49,6 +52,8 @@ export interface OfficeWorkbookDeps {
   run: ExcelRun;
   supports: Supports;
   selectionEvents: SelectionEvents;
+  /** Freeze's lineage (freeze-lineage.ts): the shared runtime's, unless given. */
+  lineage?: FreezeDeps["lineage"];
 }
 
 export function officeWorkbook(
@@ -64,7 +69,12 @@ export function officeWorkbook(
     insertGrid: (plan) => insertGrid(deps.run, plan),
     createSheet: (plan) => createSheet(deps.run, plan),
     recalculate: (scope) => recalculate(deps.run, scope),
-    freezeToValues: (scope, note) => freezeToValues(deps, scope, note),
+    freezeToValues: (scope, note) =>
+      freezeToValues(
+        { ...deps, lineage: deps.lineage ?? officeLineage(readyRuntime) },
+        scope,
+        note
+      ),
     activeCellAddress: () => activeCellAddress(deps.run),
     onSelectionChanged: (listener) => onSelectionChanged(deps.selectionEvents, listener),
   };

@@ -73,6 +73,17 @@ export interface FreezeResult {
   noteAddress?: string;
   /** Why no note could be added, when none was. */
   noteProblem?: string;
+  /** The sheet the frozen ranges' lineage was written to (lineage-sheet.ts), when it was. */
+  lineageSheet?: string;
+  /** Why no lineage could be written, when none was (the values are frozen all the same). */
+  lineageProblem?: string;
+}
+
+/** A range Freeze replaced by its values: where, the cell its formula was in, and the formula. */
+export interface FrozenRange {
+  range: string;
+  anchor: string;
+  formula: string;
 }
 
 export type RefreshScope = "all" | "selection";

@@ -21,6 +21,7 @@ import {
 } from "../client";
 import { Engine, type EngineOptions } from "../engine/engine";
 import { PersistentCache, type BlobStore, type BlobStoreUsage } from "../engine/persistence";
+import { MemoryLedgerStore, RestatementLedger, type LedgerStore } from "../engine/ledger";
 import { namespaceSource, type Digest } from "./cache-namespace";
 import { DataSourceWatch } from "./data-source";
 import { Diagnostics } from "./diagnostics";
@@ -32,6 +33,11 @@ export interface SavedCacheConfig {
   digest?: Digest;
   /** Default 500 ms (see PersistenceOptions). */
   writeDelayMs?: number;
+  /**
+   * Where the record of restatements lives beside the saved answers (src/engine/ledger): the CLI's directory,
+   * the page's IndexedDB. Without it, this session's memory.
+   */
+  ledger?: LedgerStore;
 }
 
 const log = createLogger("saved-cache");
@@ -77,6 +83,11 @@ export class Runtime {
   readonly now: () => number;
   /** The cache saved on this computer, when the host has one. */
   readonly saved?: PersistentCache;
+  /**
+   * Every restatement this computer has seen (src/engine/ledger): kept beside the saved cache, or for this
+   * session only when there is none.
+   */
+  readonly ledger: RestatementLedger;
   readonly timers: Timers;
   /** Whether this runtime's answers come from the simulator: the stamp on its latest response. */
   readonly source = new DataSourceWatch(undefined);
@@ -140,6 +151,20 @@ export class Runtime {
         },
       });
     }
+    const ledgerNamespace = namespaceSource(
+      this.client.baseUrl,
+      config.cacheIdentity ?? config.apiKey,
+      config.savedCache?.digest
+    );
+    this.ledger = new RestatementLedger({
+      store: config.savedCache?.ledger ?? new MemoryLedgerStore(),
+      namespace: ledgerNamespace,
+      now: this.now,
+      onNote: (note) => {
+        log.warn(note);
+        diagnostics.recordNote(note);
+      },
+    });
     this.engine = new Engine({
       client: this.client,
       now: this.now,
@@ -156,7 +181,7 @@ export class Runtime {
   /** Writes the answers not saved yet (the CLI waits for this before it exits). */
   async flushSaved(): Promise<void> {
     // With a shared record of request starts (the CLI's), the answers it was told of reach it too.
-    await Promise.all([this.saved?.flush(), this.client.limiter.settled()]);
+    await Promise.all([this.saved?.flush(), this.ledger.flush(), this.client.limiter.settled()]);
   }
 
   /** Size of the saved cache; undefined when this runtime has none. */
@@ -164,10 +189,13 @@ export class Runtime {
     return this.saved?.usage();
   }
 
-  /** Forgets everything: the saved cache (every service and key) and this session's memory. */
+  /**
+   * Forgets everything: the saved cache and the record of restatements (every service and key) and this
+   * session's memory.
+   */
   async clearCaches(): Promise<void> {
     this.engine.clear();
-    await this.saved?.clear();
+    await Promise.all([this.saved?.clear(), this.ledger.clear()]);
   }
 
   /**

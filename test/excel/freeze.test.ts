@@ -1,4 +1,7 @@
 import { freezeToValues } from "../../src/excel/freeze";
+import { LINEAGE_HEADERS } from "../../src/excel/lineage-sheet";
+import type { FrozenRange } from "../../src/excel/port";
+import type { Lineage } from "../../src/functions/lineage";
 import type { ExcelRun, Supports } from "../../src/excel/office-host";
 import { mock, runOn, type Mock } from "./office-mocks";
 
@@ -9,12 +12,14 @@ const NOTE = "Cryptometrics values as of 2025-06-15 12:00:00 UTC";
  * A selection A1:B2 holding: A1 a CRYPTO.METRIC spilling over A1:B3 (dates as formatted numbers), B1 a
  * SUM (must stay), A2 a cell of A1's spill, B2 a lower-case crypto.value with a plain result.
  */
-function workbook(options: { noteFails?: boolean; text?: string } = {}) {
+function workbook(options: { noteFails?: boolean; text?: string; lineageSheet?: boolean } = {}) {
   const text = options.text ?? "=looks like a formula";
   const notes: [string, string][] = [];
   const comments: [string, string][] = [];
+  const lineage = lineageSheetMock();
   const context = mock({
     workbook: {
+      worksheets: lineage.worksheets,
       selection: {
         address: "Sheet1!A1:B2",
         formulas: [
@@ -24,6 +29,7 @@ function workbook(options: { noteFails?: boolean; text?: string } = {}) {
         cells: {
           c00: {
             address: "Sheet1!A1",
+            formulas: [[METRIC]],
             values: [["Date"]],
             numberFormat: [["General"]],
             valuesAsJson: [[{ type: "String", basicValue: "Date" }]],
@@ -71,6 +77,7 @@ function workbook(options: { noteFails?: boolean; text?: string } = {}) {
           },
           c11: {
             address: "Sheet1!B2",
+            formulas: [['=crypto.value("aave","fees")']],
             values: [[98765.4]],
             numberFormat: [["#,##0.0"]],
             valuesAsJson: [[{ type: "Double", basicValue: 98765.4 }]],
@@ -119,10 +126,196 @@ function workbook(options: { noteFails?: boolean; text?: string } = {}) {
   (cells.c10.parent as Mock).isNullObject = false;
   (cells.c11.parent as Mock).isNullObject = true;
   (cells.c11.spill as Mock).isNullObject = true;
-  return { context, cells, notes, comments };
+  lineage.settle(context, options.lineageSheet ?? false);
+  return { context, cells, notes, comments, lineage };
+}
+
+/** The workbook's worksheets as the lineage sheet meets them: a "Lineage" sheet present or not. */
+function lineageSheetMock() {
+  const writes: {
+    at: [number, number, number, number];
+    values?: unknown;
+    numberFormat?: unknown;
+  }[] = [];
+  const added: string[] = [];
+  const frozenRows: number[] = [];
+  const sheet = {
+    used: { rowIndex: 0, rowCount: 4 },
+    getUsedRangeOrNullObject(this: { used: unknown }) {
+      return this.used;
+    },
+    getRangeByIndexes(row: number, column: number, rows: number, columns: number) {
+      const range = {
+        at: [row, column, rows, columns] as [number, number, number, number],
+        format: { font: { bold: false } },
+      };
+      writes.push(range);
+      return range;
+    },
+    freezePanes: {
+      freezeRows(n: number) {
+        frozenRows.push(n);
+      },
+    },
+  };
+  const worksheets = {
+    existing: sheet,
+    getItemOrNullObject(this: { existing: unknown }, name: string) {
+      expect(name).toBe("Lineage");
+      return this.existing;
+    },
+    add(name: string) {
+      added.push(name);
+      return sheet;
+    },
+  };
+  return {
+    worksheets,
+    writes,
+    added,
+    frozenRows,
+    /** After the mock is built: whether the workbook already has its lineage sheet. */
+    settle(context: Mock, present: boolean) {
+      const ws = (context.workbook as Mock).worksheets as Mock;
+      (ws.existing as Mock).isNullObject = !present;
+      ((ws.existing as Mock).used as Mock).isNullObject = false;
+    },
+  };
 }
 
 const all: Supports = () => true;
+
+const FROZEN_AT = Date.UTC(2026, 10, 24, 9, 31, 5);
+
+/** A lineage as src/functions/lineage.ts gives it, for each frozen range. */
+function lineageOf(frozen: readonly FrozenRange[]): Promise<Lineage[]> {
+  return Promise.resolve(
+    frozen.map((f, i) => ({
+      range: f.range,
+      formula: f.formula,
+      vintage: "2026-11-24T09:30:12Z",
+      service: "https://gateway.example",
+      via: "team gateway" as const,
+      metrics:
+        i === 0
+          ? [
+              { projectId: "aave", metricId: "fees", definition: "=fees paid", source: "On-chain" },
+              { projectId: "aave", metricId: "revenue", problem: "its detail could not be read" },
+            ]
+          : [],
+    }))
+  );
+}
+
+test("adds each frozen range's lineage to a new Lineage sheet: formula, vintage, service, definitions", async () => {
+  const wb = workbook();
+  const seen: FrozenRange[][] = [];
+  const result = await freezeToValues(
+    {
+      run: runOn(wb.context),
+      supports: all,
+      now: () => FROZEN_AT,
+      lineage: (frozen) => {
+        seen.push([...frozen]);
+        return lineageOf(frozen);
+      },
+    },
+    "selection",
+    NOTE
+  );
+  expect(result).toMatchObject({ formulas: 2, lineageSheet: "Lineage" });
+  // The formulas as they were before their values replaced them.
+  expect(seen).toEqual([
+    [
+      { range: "Sheet1!A1:B3", anchor: "Sheet1!A1", formula: METRIC },
+      { range: "Sheet1!B2", anchor: "Sheet1!B2", formula: '=crypto.value("aave","fees")' },
+    ],
+  ]);
+  expect(wb.lineage.added).toEqual(["Lineage"]);
+  expect(wb.lineage.frozenRows).toEqual([1]);
+  const [header, rows] = wb.lineage.writes;
+  expect(header.values).toEqual([[...LINEAGE_HEADERS]]);
+  expect(rows.at).toEqual([1, 0, 3, LINEAGE_HEADERS.length]);
+  expect(rows.values).toEqual([
+    [
+      "2026-11-24T09:31:05Z",
+      "Sheet1!A1:B3",
+      `'${METRIC}`,
+      "2026-11-24T09:30:12Z",
+      "https://gateway.example",
+      "team gateway",
+      "aave",
+      "",
+      "fees",
+      // Text from the service stays text.
+      "'=fees paid",
+      "On-chain",
+      "",
+    ],
+    [
+      "2026-11-24T09:31:05Z",
+      "Sheet1!A1:B3",
+      `'${METRIC}`,
+      "2026-11-24T09:30:12Z",
+      "https://gateway.example",
+      "team gateway",
+      "aave",
+      "",
+      "revenue",
+      "",
+      "",
+      "its detail could not be read",
+    ],
+    [
+      "2026-11-24T09:31:05Z",
+      "Sheet1!B2",
+      `'=crypto.value("aave","fees")`,
+      "2026-11-24T09:30:12Z",
+      "https://gateway.example",
+      "team gateway",
+      "",
+      "",
+      "",
+      "",
+      "",
+      "no project or metric could be read from its arguments",
+    ],
+  ]);
+  // Written as text: a vintage or an id that looks like a date or a number stays as written.
+  expect(rows.numberFormat).toEqual(
+    rows.values && (rows.values as string[][]).map((r) => r.map(() => "@"))
+  );
+});
+
+test("adds the lineage below what an existing Lineage sheet holds", async () => {
+  const wb = workbook({ lineageSheet: true });
+  await freezeToValues(
+    { run: runOn(wb.context), supports: all, now: () => FROZEN_AT, lineage: lineageOf },
+    "selection",
+    NOTE
+  );
+  expect(wb.lineage.added).toEqual([]);
+  expect(wb.lineage.writes.map((w) => w.at)).toEqual([[4, 0, 3, LINEAGE_HEADERS.length]]);
+});
+
+test("a lineage that cannot be read is reported; the values are frozen all the same", async () => {
+  const wb = workbook();
+  const result = await freezeToValues(
+    {
+      run: runOn(wb.context),
+      supports: all,
+      lineage: () => Promise.reject(new Error("the service could not be reached")),
+    },
+    "selection",
+    NOTE
+  );
+  expect(result).toMatchObject({
+    formulas: 2,
+    lineageProblem: "no lineage could be written (the service could not be reached)",
+  });
+  expect(result.lineageSheet).toBeUndefined();
+  expect((wb.cells.c00.spill as Mock).values).toEqual(expect.any(Array));
+});
 
 test("replaces CRYPTO formulas (whole spills, any case) by their values and keeps other formulas", async () => {
   const wb = workbook();

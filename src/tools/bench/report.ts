@@ -4,6 +4,7 @@ import { alignColumns, formatBytes, formatCount, formatDuration, formatRatio } f
 import type { BenchResults, WorkloadResult } from "./results";
 import type { CliSide } from "./cli-runs";
 import { scaleLines } from "./scale-report";
+import { ledgerLines } from "./ledger-size";
 
 export const BENCH_COMMAND = "npm run bench";
 
@@ -246,6 +247,7 @@ export function formatReport(r: BenchResults, written: readonly string[]): strin
     ...scaleLines(r.scale).flatMap((l) => ["", ...wrap(l)]),
     ...persistenceLines(r).flatMap((l) => ["", ...wrap(l)]),
     ...gatewayLines(r.persistence?.gateway).flatMap((l, i) => (i === 0 ? ["", ...wrap(l)] : [l])),
+    ...ledgerLines(r.ledger).flatMap((l) => ["", ...wrap(l)]),
     ...bundleLines(r),
     "",
     `Targets: ${met} of ${r.targets.length} met`,
@@ -303,6 +305,7 @@ export function formatMarkdown(r: BenchResults): string {
     // The gateway's table in a code block: its columns are aligned with spaces.
     ...gatewayLines(r.persistence?.gateway).flatMap((l, i) => (i === 0 ? [l, "", "```text"] : [l])),
     ...(r.persistence?.gateway && !r.persistence.gateway.skipped ? ["```", ""] : []),
+    ...ledgerLines(r.ledger).flatMap((l) => [l, ""]),
     `Measured ${r.startedAt.slice(0, 10)} on ${r.environment.cpus} × ${r.environment.cpuModel}, node ` +
       `${r.environment.node}. Times vary by machine; request counts do not (they are asserted in test/bench).`,
     "",

@@ -7,6 +7,7 @@ import type { ReopenResult } from "./reopen";
 import type { CliRunsResult } from "./cli-runs";
 import { SCALE_PARTS, type ScalePart, type ScaleResults } from "./scale";
 import type { GatewayBenchResult } from "./gateway-bench";
+import type { LedgerSizeResult } from "./ledger-size";
 
 export type WorkloadId =
   "model" | "large" | "history" | "overlap" | "statements" | "warm" | "cold" | "hot";
@@ -24,7 +25,7 @@ export const WORKLOAD_IDS: readonly WorkloadId[] = [
 ];
 
 /** What `--only` selects: the workloads, Excel at scale, and the runs across sessions and processes. */
-export type BenchPart = WorkloadId | ScalePart | "reopen" | "cli-runs" | "gateway";
+export type BenchPart = WorkloadId | ScalePart | "reopen" | "cli-runs" | "gateway" | "ledger";
 
 export const BENCH_PARTS: readonly BenchPart[] = [
   ...WORKLOAD_IDS,
@@ -32,6 +33,7 @@ export const BENCH_PARTS: readonly BenchPart[] = [
   "reopen",
   "cli-runs",
   "gateway",
+  "ledger",
 ];
 
 /** Across sessions and processes: the saved cache and the shared rate budget. */
@@ -139,5 +141,7 @@ export interface BenchResults {
   scale?: ScaleResults;
   /** Catalogue search and simulator timings (absent from runs recorded before they were measured). */
   smallTimings?: SmallTimings;
+  /** The restatement ledger's size (ledger-size.ts; absent when not run). */
+  ledger?: LedgerSizeResult;
   targets: TargetCheck[];
 }

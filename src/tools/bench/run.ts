@@ -33,6 +33,7 @@ import {
 } from "./results";
 import { measureSmallTimings } from "./small-timings";
 import { reopenSameDay } from "./reopen";
+import { measureLedgerSize } from "./ledger-size";
 import { tenCliRuns } from "./cli-runs";
 import { runScale } from "./scale";
 import { gatewayBench } from "./gateway-bench";
@@ -317,6 +318,12 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       });
     }
 
+    let ledger: BenchResults["ledger"];
+    if (runs("ledger")) {
+      progress("restatement ledger: a year of daily restatements of a 1,000-cell model");
+      ledger = await measureLedgerSize();
+    }
+
     const cpu = cpus();
     const measured: Omit<BenchResults, "targets"> = {
       startedAt: startedAt.toISOString(),
@@ -347,6 +354,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       ...(scale ? { scale } : {}),
       bundles,
       ...(smallTimings ? { smallTimings } : {}),
+      ...(ledger ? { ledger } : {}),
       ...(persistence.reopen || persistence.cliRuns || persistence.gateway ? { persistence } : {}),
     };
     return { ...measured, targets: evaluateTargets(measured) };

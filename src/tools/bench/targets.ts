@@ -7,6 +7,7 @@ import type { BenchResults, TargetCheck, WorkloadId, WorkloadResult } from "./re
 import type { CliRunsResult } from "./cli-runs";
 import type { ReopenResult } from "./reopen";
 import { scaleChecks } from "./scale-report";
+import { BOUND_SHARE, type LedgerSizeResult } from "./ledger-size";
 import { STANDARD_STATEMENT } from "../../functions/impl/statement-lines";
 
 /** The metrics of the standard statement's lines: one request each for every statement's daily series. */
@@ -233,6 +234,7 @@ export function evaluateTargets(results: Measured): TargetCheck[] {
     hotPathChecks(results),
     scaleChecks(results.scale),
     persistenceChecks(results),
+    results.ledger ? [ledgerCheck(results.ledger)] : [],
     bundleChecks(results)
   );
 }
@@ -268,4 +270,23 @@ function bundleChecks(results: Measured): TargetCheck[] {
           }),
     },
   ];
+}
+
+/** The ledger keeps a year of the worst a 1,000-cell model meets, once trimmed to its share of the bound. */
+export function ledgerCheck(r: LedgerSizeResult): TargetCheck {
+  const kept = r.maxLedgerBytes * BOUND_SHARE;
+  const met = r.yearBytes <= kept;
+  return {
+    label: `ledger: a year of daily restatements of a ${formatCount(r.cells)}-cell model`,
+    measured: formatBytes(r.yearBytes),
+    target: `≤ ${formatBytes(kept)} (the bound, once trimmed)`,
+    met,
+    ...(met
+      ? {}
+      : {
+          note:
+            "the lines grew: look at what a change costs on its line (src/engine/ledger/codec.ts), or raise " +
+            "MAX_LEDGER_BYTES with the reason",
+        }),
+  };
 }
