@@ -26,7 +26,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { generateKeyPair, jwtVerify, SignJWT, type CryptoKey } from "jose";
-import type { SignInConfig } from "../gateway/account";
+import type { SignInConfig } from "../gateway/plugins/account-routes";
 import type { Caller, Verifier } from "../gateway/auth/verifier";
 
 /** Where the issuer lives at the dev server's origin. */
@@ -131,6 +131,8 @@ export async function createDemoSignIn(origin: string): Promise<DemoSignIn> {
 
   const verifier: Verifier = {
     name: "demo-sign-in",
+    // The gateway takes it only from a development start (createGateway's `development`): never in production.
+    development: true,
     async verify(credential): Promise<Caller | undefined> {
       // Only a JWS is this verifier's business (the demo key is not).
       if (!/^[\w-]+\.[\w-]+\.[\w-]*$/.test(credential)) return undefined;

@@ -112,6 +112,8 @@ async function main(): Promise<void> {
       demoSignIn.verifier,
     ],
     signIn: demoSignIn.signInConfig,
+    // npm start is the development start path: the demo issuer's verifier is let in here, and only here.
+    development: true,
     // The signed-in pane's "Your own service key" can be tried too: kept in this process's memory only.
     userKeys: new UserKeys(new MemoryKeyRecords(), randomBytes(32)),
     fetch: trustingFetch(credentials.ca),
