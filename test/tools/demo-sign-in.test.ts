@@ -49,6 +49,8 @@ beforeAll(async () => {
     serviceKey: TEAM_KEY,
     verifiers: [demo.verifier],
     signIn: demo.signInConfig,
+    // As npm start does: a development gateway, the only kind that takes the demo issuer.
+    development: true,
     logLevel: "silent",
   });
 }, 60_000);
