@@ -5,7 +5,7 @@
  * the previous one left the page, as a user would. axe-core checks every state visited (WCAG 2.2 AA).
  */
 import type { Page } from "playwright-core";
-import { DEMO_API_KEY } from "../../src/simulator";
+import { createDataset, DEMO_API_KEY } from "../../src/simulator";
 import type { RunningSimulator } from "../../src/simulator";
 import { cspViolations, screenshot, type Problems } from "./support/browser";
 import { SECTOR_COMPS_COLUMNS } from "../../src/taskpane/model/sector-comps";
@@ -13,6 +13,9 @@ import { formulaText, idListArg, text } from "../../src/taskpane/model/formula-t
 import { openPaneLab, type PaneLab } from "./support/pane-lab";
 import { expectAccessible, recordAxeStates } from "./support/axe";
 import { choose, openSection, pick, recordedCalls, statusOf } from "./support/taskpane";
+
+/** The catalogue's size as the simulator serves it: the demo projects, whatever their number. */
+const PROJECT_COUNT = createDataset("2026-01-01").projects.length;
 
 let lab: PaneLab;
 let simulator: RunningSimulator;
@@ -120,7 +123,7 @@ test("search finds projects instantly and an HTML-breaking name is shown as text
   const entry = page.locator("#list-projects [data-id='tick-and-tock'] .entry-name");
   expect(await entry.innerText()).toBe(`Tick & Tock "Perps" <beta> 'v2'`);
   expect(await page.evaluate(() => document.querySelectorAll("beta").length)).toBe(0);
-  expect(await page.innerText("#catalogue-count")).toBe("1 of 49 projects");
+  expect(await page.innerText("#catalogue-count")).toBe(`1 of ${PROJECT_COUNT} projects`);
 
   // A state is a badge, its reason beside it as text.
   await page.fill("#catalogue-search input", "anchor");
@@ -142,7 +145,7 @@ test("nothing found is a real empty state, with a way back", async () => {
   await expectAccessible(page, "browse: no match");
   await page.click("#catalogue-clear");
   expect(await page.inputValue("#catalogue-search input")).toBe("");
-  expect(await page.innerText("#catalogue-count")).toBe("49 projects");
+  expect(await page.innerText("#catalogue-count")).toBe(`${PROJECT_COUNT} projects`);
 });
 
 test("the Metrics and Sectors tabs show their own lists on first visit, and search filters them", async () => {
@@ -161,7 +164,7 @@ test("the Metrics and Sectors tabs show their own lists on first visit, and sear
   await page.waitForSelector("#list-sectors [role='option']");
   expect(await page.innerText("#catalogue-count")).toMatch(/^\d+ sectors$/);
   await page.click("#ctab-projects");
-  await page.waitForSelector("#catalogue-count:has-text('49 projects')");
+  await page.waitForSelector(`#catalogue-count:has-text('${PROJECT_COUNT} projects')`);
 });
 
 test("a project's detail lists its metrics, and Insert writes a ready formula into the active cell", async () => {
@@ -384,7 +387,7 @@ test("a sector's comps opens in the builder with its projects and Insert comps's
   await page.click("#detail-back");
   await page.click("#ctab-projects");
   await page.fill("#catalogue-search input", "");
-  await page.waitForSelector("#catalogue-count:has-text('49 projects')");
+  await page.waitForSelector(`#catalogue-count:has-text('${PROJECT_COUNT} projects')`);
 });
 
 test("Insert statement builds a formatted worksheet named after the project: static, then live", async () => {
