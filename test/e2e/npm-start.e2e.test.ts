@@ -141,10 +141,15 @@ describe("npm start", () => {
     expect(
       (await get(`${app.urls.service}/v2/metrics`, { authorization: "Bearer cm_guess" })).status
     ).toBe(401);
-    const ready = JSON.parse((await get(`${app.urls.service}/readyz`)).body) as {
-      status: string;
-      store: string;
-    };
+    // Anyone may ask whether it is ready; only a caller it knows learns how it runs.
+    expect(JSON.parse((await get(`${app.urls.service}/readyz`)).body)).toEqual({ status: "ready" });
+    const ready = JSON.parse(
+      (
+        await get(`${app.urls.service}/readyz`, {
+          authorization: `Bearer ${devDefaults.demoApiKey}`,
+        })
+      ).body
+    ) as { status: string; store: string };
     expect(ready).toMatchObject({ status: "ready", store: "memory" });
   });
 
