@@ -361,8 +361,12 @@ export const BUDGET_AND_LIMIT_ATTACKS: readonly HostileAttack[] = [
         run.peakRssBytes !== undefined && fewer.peakRssBytes !== undefined
           ? (run.peakRssBytes - fewer.peakRssBytes) / 80_000
           : undefined;
-      // CSV: one table per formula, a blank line between them; here each a single number.
-      const tables = run.stdout === "" ? [] : run.stdout.split("\r\n\r\n");
+      // CSV: one table per formula, a blank line between them, each labelled by a "# " line holding its
+      // formula (one field, so quoted when the formula has quotes); here each a single number.
+      const tables =
+        run.stdout === ""
+          ? []
+          : run.stdout.split("\r\n\r\n").map((t) => t.replace(/^"?# [^\r\n]*\r\n/, ""));
       const printed = tables.length;
       const numbers = tables.filter((t) => /^-?\d[\d.e+-]*(\r\n)?$/.test(t)).length;
       // The rest: #N/A saying why (a metric a project does not have, a day without a value).
