@@ -25,11 +25,8 @@ function refused(error: unknown): boolean {
   return isCryptometricsError(error) && error.kind === "invalid-input" && error.status === 400;
 }
 
-/** A series client that learns the date names; `forget` starts again from the defined names. */
-export type DateNamesClient = SeriesClient & { forget(): void };
-
 /** The client, its series operations asking with the date names each operation takes. */
-export function withDateNames(client: SeriesClient): DateNamesClient {
+export function withDateNames(client: SeriesClient): SeriesClient {
   const names = new Map<Operation, DateNames>();
   const ask = async <T extends { data: ReadonlyArray<{ date: string }> }>(
     op: Operation,
@@ -53,7 +50,6 @@ export function withDateNames(client: SeriesClient): DateNamesClient {
     return answer;
   };
   return {
-    forget: () => names.clear(),
     getMetric: (id, params, options) =>
       ask("getMetric", params, (dateNames) =>
         client.getMetric(id, { ...params, dateNames }, options)

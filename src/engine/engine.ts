@@ -33,7 +33,8 @@ import { TOO_LARGE_TO_SAVE, type PersistentCache } from "./persistence";
 import { resolveMetricIn, resolveProjectIn } from "./resolver";
 import { entryCodec, MAX_SAVED_POINTS, savedPoints, SECTION, seriesCodec } from "./saved-entries";
 import { SeriesBatcher } from "./series-batcher";
-import { withDateNames, type DateNamesClient } from "./date-names";
+import { withDateNames } from "./date-names";
+import type { SeriesClient } from "./series-fetch";
 import { SeriesStore } from "./series-store";
 import {
   seriesKey,
@@ -117,7 +118,7 @@ export type StatementGranularity = "year" | "quarter" | "month" | "week";
 export class Engine {
   readonly options: EngineOptions;
   private readonly client: EngineClient;
-  private readonly seriesClient: DateNamesClient;
+  private readonly seriesClient: SeriesClient;
   private readonly timers: Timers;
   private readonly store: SeriesStore;
   private readonly cache: KeyedCache;
@@ -187,8 +188,6 @@ export class Engine {
   clear(): void {
     this.store.clear();
     this.cache.clear();
-    // What was learned of the service's date names goes too: everything starts again.
-    this.seriesClient.forget();
   }
 
   stats(): { series: number; points: number; entries: number; waiting: number; loading: number } {
@@ -417,60 +416,10 @@ export class Engine {
     return this.cache.peek<number | null>(historyStartKey(metricId, projectId));
   }
 
-  /** Projects waiting for one read of a metric's history, per metric, until the window closes. */
-  private readonly historyBatches = new Map<
-    string,
-    { keep: Map<string, (projectId: string) => number>; read: Promise<HistoryStarts> }
-  >();
-
-  /** One read for the projects of a metric asked within the batching window. */
-  private batchedHistoryStarts(
-    metricId: string,
-    projectIds: readonly string[],
-    keepFrom: (projectId: string) => number
-  ): Promise<HistoryStarts> {
-    let batch = this.historyBatches.get(metricId);
-    if (!batch) {
-      const keep = new Map<string, (projectId: string) => number>();
-      const read = new Promise<void>((resolve) =>
-        this.timers.setTimeout(resolve, this.options.windowMs)
-      ).then(() => {
-        this.historyBatches.delete(metricId);
-        const controller = new AbortController();
-        return withDeadline(
-          readHistoryStarts(
-            this.seriesClient,
-            this.store,
-            metricId,
-            [...keep.keys()],
-            (id) => keep.get(id)!(id),
-            controller.signal
-          ),
-          this.options.deadlineMs,
-          this.timers,
-          () => {
-            controller.abort();
-            return new CryptometricsError(
-              "timeout",
-              `history of ${metricId}: no answer within ${Math.round(this.options.deadlineMs / 1000)} s`,
-              { operation: "getMetric" }
-            );
-          }
-        );
-      });
-      batch = { keep, read };
-      this.historyBatches.set(metricId, batch);
-    }
-    for (const id of projectIds) if (!batch.keep.has(id)) batch.keep.set(id, keepFrom);
-    return batch.read;
-  }
-
   /**
    * The first day with data of a metric for each project (history-start.ts): one read of the whole history
    * for the projects not cached yet, whose days from `keepFrom(projectId)` on fill the series cache. Kept a
-   * catalogue lifetime (a first day does not move); a failed read is not kept. The projects asked of one
-   * metric within one recalculation window share that read (cells on days before their launches, each
-   * asking for its own project, cost one request per metric, not one per cell).
+   * catalogue lifetime (a first day does not move); a failed read is not kept.
    */
   async historyStarts(
     metricId: string,
@@ -484,7 +433,27 @@ export class Engine {
     );
     let read: Promise<HistoryStarts> | undefined;
     if (missing.length > 0) {
-      read = this.batchedHistoryStarts(metricId, missing, keepFrom);
+      const controller = new AbortController();
+      read = withDeadline(
+        readHistoryStarts(
+          this.seriesClient,
+          this.store,
+          metricId,
+          missing,
+          keepFrom,
+          controller.signal
+        ),
+        this.options.deadlineMs,
+        this.timers,
+        () => {
+          controller.abort();
+          return new CryptometricsError(
+            "timeout",
+            `history of ${metricId}: no answer within ${Math.round(this.options.deadlineMs / 1000)} s`,
+            { operation: "getMetric" }
+          );
+        }
+      );
       // Each waiting project hears a failure through its own load below; this only keeps it handled.
       read.catch(() => undefined);
     }

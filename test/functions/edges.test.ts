@@ -68,12 +68,9 @@ describe("a fill never reaches past a series' last data day or before its first"
       fns.value_("aave", "fees", "2019-06-30", "fill=zero; period=quarter", inv())
     );
     expect(quarter.message).toMatch(/^no aave fees data in Q2 2019 \(0 of 91 days/);
-    // Without a fill: no fill suggested, and where the service sent no row at all, where the data starts
-    // (one read of the metric's history, shared by every such cell of the recalculation).
+    // Without a fill, the day's own read decides: no claim it cannot check, and no fill suggested.
     const unfilled = await excelError(fns.value_("aave", "fees", "2019-06-30", null, inv()));
-    expect(unfilled.message).toBe(
-      "no aave fees value on 2019-06-30: the data starts on 2020-01-08"
-    );
+    expect(unfilled.message).toBe("no aave fees value on 2019-06-30");
     // The days before the launch are no rows, not zeros.
     const rows = await table(
       fns.metric_([["aave"]], [["fees"]], "2019-12-28", "2020-01-10", "fill=zero", inv())

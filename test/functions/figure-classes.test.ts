@@ -384,21 +384,6 @@ describe("the date names a series operation takes", () => {
 });
 
 describe("dates and days", () => {
-  it("names the first day with data for a day before a launch, one history read per metric for every such cell", async () => {
-    const [blast, monad] = await Promise.all([
-      excelError(fns.value_("blast", "revenue", "2024-02-10", null, inv())),
-      excelError(fns.value_("monad", "revenue", "2024-02-10", null, inv())),
-    ]);
-    expect(blast.message).toBe(
-      "no blast revenue value on 2024-02-10: the data starts on 2024-02-29"
-    );
-    expect(monad.message).toBe(
-      "no monad revenue value on 2024-02-10: the data starts on 2025-11-24"
-    );
-    // The day's read (one request for both cells), then one read of the metric's history for both.
-    expect(h.requests().filter((p) => p === "/v2/metrics/revenue")).toHaveLength(2);
-  });
-
   it("dates a window of carried values by the day they came from", async () => {
     // tick-and-tock's outage: its tvl is carried from 2023-02-28 across the days after.
     const asOf = await fns.asof_(

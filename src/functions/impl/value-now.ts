@@ -23,7 +23,6 @@ import {
   hasFilters,
   needsFirstData,
   unfilledDay,
-  needsLaunchDay,
   latestWithValue,
   readingOf,
   shownLatest,
@@ -94,12 +93,7 @@ function cachedDayValue(r: Reading, date: number): Dated | NotCached {
   if (points === NOT_CACHED) return NOT_CACHED;
   const found = foundOn(points, date);
   if (found) return found;
-  if (r.fill === "none") {
-    if (!needsLaunchDay(r, date, points)) throw unfilledDay(r, date, points);
-    const first = cachedFirstDataDay(r);
-    if (first === NOT_CACHED) return NOT_CACHED;
-    throw unfilledDay(r, date, points, first);
-  }
+  if (r.fill === "none") throw unfilledDay(r, date, points);
   const horizon = cachedHorizon(r.ctx, r.base, r.label, points, from, date);
   if (horizon === NOT_CACHED) return NOT_CACHED;
   let firstData: number | null | undefined;

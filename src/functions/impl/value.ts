@@ -146,7 +146,6 @@ export function readingOf(ctx: FnContext, a: Asked, project: Project, metric: Me
     label: `${project.projectId} ${metric.metricId}`,
     metricId: metric.metricId,
     fill: a.options.fill,
-    ...(project.isArchived ? { archived: true } : {}),
   };
 }
 
@@ -237,8 +236,6 @@ export interface Reading {
   label: string;
   metricId: string;
   fill: Options["fill"];
-  /** The project is archived (its days after the data are not before a launch). */
-  archived?: boolean;
 }
 
 /**
@@ -312,13 +309,7 @@ export function foundOn(points: readonly DayPoint[], date: number): Dated | unde
  * today, before the first data, a gap, or a day the service sent twice with different values.
  */
 async function dayByRule(r: Reading, date: number, points: readonly DayPoint[]): Promise<Dated> {
-  if (r.fill === "none")
-    throw unfilledDay(
-      r,
-      date,
-      points,
-      needsLaunchDay(r, date, points) ? await firstDataDay(r) : undefined
-    );
+  if (r.fill === "none") throw unfilledDay(r, date, points);
   const horizon = await horizonFor(r.ctx, r.base, r.label, points, dayFrom(r, date), date);
   const firstData = needsFirstData(points, date, horizon) ? await firstDataDay(r) : undefined;
   return dayOutcome(r, date, points, horizon, firstData);
@@ -330,12 +321,7 @@ async function dayByRule(r: Reading, date: number, points: readonly DayPoint[]):
  * that could tell a launch from a gap or name where the data ends (a request or two per metric) are not made,
  * so the message claims neither, and suggests no fill (which before a launch would fill nothing).
  */
-export function unfilledDay(
-  r: Reading,
-  date: number,
-  points: readonly DayPoint[],
-  firstData?: number | null
-): FunctionError {
+export function unfilledDay(r: Reading, date: number, points: readonly DayPoint[]): FunctionError {
   const own = points.find((p) => p.day === date);
   const today = r.ctx.today;
   const day = formatDay(date);
@@ -344,24 +330,11 @@ export function unfilledDay(
       conflictMessage(dayConflict(date, own), { label: day, subject: r.label, today })
     );
   const what = `no ${r.label} value on ${day}`;
-  if (date > today)
-    return notAvailable(
-      `${what}: ${day} is after the service's latest day, today ${formatDay(today)} (UTC)`
-    );
-  if (firstData === null) return notAvailable(`${what}: the series has no data`);
-  if (firstData !== undefined && firstData > date)
-    return notAvailable(`${what}: the data starts on ${formatDay(firstData)}`);
-  return notAvailable(what);
-}
-
-/**
- * Whether a day without a value, no fill asked, is read for the series' first day with data, so its message
- * can say where the data starts: a day of a live project up to today that the service sent no row for at
- * all (a row without a value is a day inside the data; an archived project's day may be after its data).
- * Model sheets on a date every project has data for never read it.
- */
-export function needsLaunchDay(r: Reading, date: number, points: readonly DayPoint[]): boolean {
-  return !r.archived && date <= r.ctx.today && !points.some((p) => p.day <= date);
+  return notAvailable(
+    date > today
+      ? `${what}: ${day} is after the service's latest day, today ${formatDay(today)} (UTC)`
+      : what
+  );
 }
 
 /**
