@@ -29,6 +29,8 @@ const CALLS: Record<string, (options: string, metric?: string) => Promise<unknow
     fns.product_metric_("aave", "aave-v3", [[m]], "2024-01-01", "2024-06-30", o, inv()),
   STATEMENT: (o) => fns.statement_("aave", "quarter", "1y", o, inv()),
   PROJECTS: (o) => fns.projects_(o, inv()),
+  BREAKDOWN: (o, m = "fees") =>
+    fns.breakdown_(m, [["aave"], ["uniswap"]], "2024-01-01", "2024-03-31", o, inv()),
 };
 const metricFor = (key: OptionKey, value: string): string | undefined =>
   key === "fill" && value === "previous" ? "tvl" : undefined;

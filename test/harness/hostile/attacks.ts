@@ -365,7 +365,7 @@ export const HOSTILE_ATTACKS: readonly HostileAttack[] = [
   },
   {
     name: "catalogue of 125,000 projects",
-    bound: "PROJECTS lists them all; VALUE < 300 MB",
+    bound: "PROJECTS lists them all or refuses past Excel's 5 MB; VALUE < 300 MB",
     run: async (lab) => {
       const list = await lab.cli(
         ["PROJECTS()"],
@@ -391,7 +391,10 @@ export const HOSTILE_ATTACKS: readonly HostileAttack[] = [
       } catch {
         v.push(`PROJECTS output: ${list.stdout.slice(0, 200)}`);
       }
-      if (rows !== 125_001) v.push(`PROJECTS gave ${rows} rows`);
+      // 125,000 rows of the catalogue are more than Excel takes from one function (5 MB): the CLI, as Excel
+      // would, refuses the spill in words rather than print what a workbook could never show.
+      const refused = rows === 1 && /over Excel's 5 MB limit/.test(list.stdout);
+      if (rows !== 125_001 && !refused) v.push(`PROJECTS gave ${rows} rows`);
       const r = cliResult(
         "catalogue of 125,000 projects",
         one,
