@@ -26,7 +26,11 @@ export interface ListboxOptions<T> {
 
 export interface Listbox<T> {
   element: HTMLElement;
-  setItems(items: readonly T[]): void;
+  /**
+   * Shows `items`. The current option stays where it is while it is still shown; `fromTop` makes the first
+   * shown option current instead (a new search: the best match, listed first, is what Tab reaches).
+   */
+  setItems(items: readonly T[], fromTop?: boolean): void;
   /** Moves keyboard focus to an option (by key), or to the current one. False when the list is empty. */
   focus(key?: string): boolean;
   /** The current option's key (the one in the tab order). */
@@ -119,7 +123,7 @@ export function listbox<T>(options: ListboxOptions<T>): Listbox<T> {
 
   return {
     element,
-    setItems(next) {
+    setItems(next, fromTop = false) {
       const hadFocus = element.contains(document.activeElement);
       items = next;
       nodes = next.map((item, i) => {
@@ -139,7 +143,7 @@ export function listbox<T>(options: ListboxOptions<T>): Listbox<T> {
       replaceChildren(element, ...nodes);
       element.hidden = nodes.length === 0;
       if (!action) nodes.forEach(markSelected);
-      const keep = indexOf(currentKey);
+      const keep = fromTop ? -1 : indexOf(currentKey);
       setCurrent(keep >= 0 ? keep : 0, hadFocus);
       if (hadFocus && nodes.length === 0) options.onFocusLost?.();
     },

@@ -170,7 +170,8 @@ export function catalogueView(ctx: AppContext): HTMLElement {
     empty.hidden = false;
   };
 
-  const render = (announceNow: boolean): void => {
+  /** `fromTop`: a new search, whose best match (listed first) becomes the option Tab reaches. */
+  const render = (announceNow: boolean, fromTop = false): void => {
     if (!catalogue) return;
     const c = catalogue;
     const q = search.value();
@@ -188,9 +189,11 @@ export function catalogueView(ctx: AppContext): HTMLElement {
           ? c.metrics.length
           : c.sectors.length;
     // The lists share one search: each is drawn from its own items.
-    if (active === "projects") lists.projects.setItems((hits as Project[]).slice(0, SHOWN));
-    else if (active === "metrics") lists.metrics.setItems((hits as Metric[]).slice(0, SHOWN));
-    else lists.sectors.setItems((hits as MarketSector[]).slice(0, SHOWN));
+    if (active === "projects")
+      lists.projects.setItems((hits as Project[]).slice(0, SHOWN), fromTop);
+    else if (active === "metrics")
+      lists.metrics.setItems((hits as Metric[]).slice(0, SHOWN), fromTop);
+    else lists.sectors.setItems((hits as MarketSector[]).slice(0, SHOWN), fromTop);
     const shown = Math.min(hits.length, SHOWN);
     const text =
       (q.trim() === "" ? `${total} ${active}` : `${hits.length} of ${total} ${active}`) +
@@ -209,7 +212,7 @@ export function catalogueView(ctx: AppContext): HTMLElement {
     say(text, announceNow);
   };
 
-  search.input.addEventListener("input", () => render(false));
+  search.input.addEventListener("input", () => render(false, true));
   tabs.onSelect((id) => {
     active = id as Tab;
     render(true);

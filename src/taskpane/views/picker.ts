@@ -89,17 +89,19 @@ export function picker(options: PickerOptions): Picker {
     clear.hidden = chosen.length === 0 || (!options.multiple && !options.optional);
   };
 
-  const render = (): void => {
+  const render = (fromTop = false): void => {
     const q = search.value();
     const shown = index.search(q, MAX_SHOWN);
-    list.setItems(shown);
+    list.setItems(shown, fromTop);
     empty.hidden = shown.length > 0;
     setText(
       empty,
       byId.size === 0 ? "Nothing to choose from yet." : `Nothing matches “${q.trim()}”.`
     );
   };
-  search.input.addEventListener("input", render);
+  // Each keystroke is a new search: its best match (listed first) becomes the option Tab reaches, rather
+  // than one a shorter query put first ("f" lists "Cumulative fees" before "Fees"; "fees" lists Fees first).
+  search.input.addEventListener("input", () => render(true));
 
   return {
     element: h(
