@@ -55,6 +55,22 @@ afterEach(async () => {
   ).toEqual([]);
 });
 
+/** Waits for the builder's formula to read `formula`; a timeout says what it read instead. */
+async function formulaIs(formula: string): Promise<void> {
+  try {
+    await page.waitForFunction(
+      (f) => document.querySelector("#builder-formula")?.textContent === f,
+      formula,
+      { timeout: 10_000 }
+    );
+  } catch (error) {
+    const shown = await page.textContent("#builder-formula");
+    throw new Error(`the builder's formula is ${JSON.stringify(shown)}, not ${formula}`, {
+      cause: error,
+    });
+  }
+}
+
 async function notOnBody(after: string): Promise<string> {
   const where = await focused(page);
   expect({ after, focus: where }).not.toEqual({ after, focus: "body" });
@@ -239,20 +255,12 @@ test("build: open in the builder, change the function with the keyboard, pick, i
   );
   // The project and metric opened with (the detail's default, revenue) are kept across the switch, however
   // many functions the arrows passed; a second metric is picked by keyboard.
-  await page.waitForFunction(
-    () =>
-      document.querySelector("#builder-formula")?.textContent ===
-      '=CRYPTO.METRIC("aave","revenue",TODAY()-365)'
-  );
+  await formulaIs('=CRYPTO.METRIC("aave","revenue",TODAY()-365)');
   await tabTo("#b-metric-search");
   await type("fees");
   await press("Tab");
   await press("Space");
-  await page.waitForFunction(
-    () =>
-      document.querySelector("#builder-formula")?.textContent ===
-      '=CRYPTO.METRIC("aave","revenue,fees",TODAY()-365)'
-  );
+  await formulaIs('=CRYPTO.METRIC("aave","revenue,fees",TODAY()-365)');
   await expectAccessible(page, "keyboard: builder, METRIC");
   await page.evaluate(() => window.__recordingWorkbook?.select("Sheet1!E5"));
   await tabTo("#builder-insert");
