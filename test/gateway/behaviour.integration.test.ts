@@ -98,6 +98,7 @@ describe("a slow service", () => {
       const first = await get(url, as("alice"));
       expect(first.status).toBe(503);
       expect(first.headers.get("retry-after")).toBe("2");
+      // Real time: a separate gateway process on its own clock, asked again after the Retry-After it gave.
       await new Promise((r) => setTimeout(r, 1_500));
       const retry = await get(url, as("alice"));
       expect(retry.status).toBe(200);

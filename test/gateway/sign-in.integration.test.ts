@@ -243,6 +243,7 @@ describe("per-user keys", () => {
       client.disconnect();
     }
 
+    // Real time: the other gateway is a process of its own, whose one-second trust no fake clock here reaches.
     await new Promise((r) => setTimeout(r, 1_100)); // what the other process read of her stays a second at most
     // Alice on the other process: her own key, her own cache (the team's catalogue is not hers to reuse).
     const seenBefore = recorder.seen.length;

@@ -32,6 +32,7 @@ describe("a lock left by a process that died holding it", () => {
     const mtimes: number[] = [];
     await withLock(lockPath, async () => {
       for (let i = 0; i < 3; i++) {
+        // Real time: what is tested is the lock file's mtime on disk, which only real seconds move.
         await new Promise((r) => setTimeout(r, 1_100));
         mtimes.push(statSync(lockPath).mtimeMs);
       }
