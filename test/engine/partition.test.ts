@@ -172,7 +172,9 @@ describe("a day's value from its rows, case by case", () => {
       [{ productId: "v3-pool", businessLine: "lending" }, 2],
       [{ productId: "v2-pool", businessLine: "lending" }, 3],
     ]);
-    expect(out.notes[0]).toMatch(/split by product_id and business_line into parts that add up to 5/);
+    expect(out.notes[0]).toMatch(
+      /split by product_id and business_line into parts that add up to 5/
+    );
   });
 
   it("lists no key for a member the row does not carry", () => {
