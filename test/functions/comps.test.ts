@@ -90,7 +90,7 @@ describe("CRYPTO.COMPS", () => {
       await fns.comps_([["aave"], ["nosuchproject"]], [["fees, tvl"]], null, "asof=1", inv())
     );
     expect(latest[0]).toEqual(["Project", "As of", "Fees", "Total value locked"]);
-    const fees = (await fns.value_("aave", "fees", null, null, inv())) as unknown;
+    const fees = await fns.value_("aave", "fees", null, null, inv());
     expect(latest[1][2]).toEqual(show(fees));
     expect(typeof latest[1][1]).toBe("string");
     expect(latest[1][1]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
