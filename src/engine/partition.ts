@@ -62,7 +62,8 @@ function describeMembers(parts: readonly Part[]): string {
   const names = new Set<string>();
   for (const p of parts)
     for (const key of Object.keys(p.members) as (keyof Members)[]) names.add(NAMES[key]);
-  return [...names].join(" and ") || "a member";
+  // Never empty: a part is a row that carries a member (a row without one is the total).
+  return [...names].join(" and ");
 }
 
 /** The day's value from its parts (one per distinct member values), or why there is none. */

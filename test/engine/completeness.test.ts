@@ -57,6 +57,27 @@ describe("periods", () => {
     expect(label("2026-11-20", "year")).toBe("2026");
     expect(label("2026-11-20", "week")).toBe("the week of 2026-11-16");
     expect(label("2026-11-20", "day")).toBe("2026-11-20");
+    // Every month by its English name (the reference's and Excel's "mmmm"), whatever day of it is asked.
+    expect(
+      Array.from({ length: 12 }, (_, m) =>
+        label(`2025-${String(m + 1).padStart(2, "0")}-${m === 1 ? "28" : "15"}`, "month")
+      )
+    ).toEqual(
+      [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+      ].map((name) => `${name} 2025`)
+    );
   });
 
   it("are complete when their days end by the horizon, and cover the days up to it", () => {

@@ -14,6 +14,8 @@ import {
   unknownKindMessage,
   type MetricKind,
 } from "../../src/engine/metric-kinds";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { METRICS } from "../../src/simulator/data/metrics-catalog";
 
 /** How the catalogue's words roll a metric up (the simulator's own classification), and the kinds that agree. */
@@ -114,6 +116,106 @@ describe("the table of metric kinds", () => {
     );
     expect(describeMetricKind("fees_cumulative")).toMatch(
       /^Kind: not known to the add-in\. .*needs agg=sum, avg or last\.$/
+    );
+  });
+});
+
+describe("the table as the reference lists it", () => {
+  /** The reference's kinds table: kind -> its metrics with their units, default agg and fill. */
+  function referenceTable(): Map<
+    string,
+    { metrics: [string, string][]; agg: string; fill: string }
+  > {
+    const text = readFileSync(join(__dirname, "../../src/functions/REFERENCE.md"), "utf8");
+    const start = text.indexOf("| kind ");
+    const rows = text.slice(start).split("\n").slice(2);
+    const out = new Map<string, { metrics: [string, string][]; agg: string; fill: string }>();
+    for (const row of rows) {
+      if (!row.startsWith("|")) break;
+      const [name, metrics, agg, fill] = row
+        .split("|")
+        .slice(1, -1)
+        .map((c) => c.trim());
+      const kind = name.split(/[: ]/)[0];
+      const listed: [string, string][] = [];
+      if (metrics !== "—")
+        for (const group of metrics.split(";")) {
+          const m = /^(.*)\((\w+)\)$/.exec(group.trim());
+          if (!m) throw new Error(`unread group ${group}`);
+          for (const id of m[1].split(",")) listed.push([id.trim(), m[2]]);
+        }
+      out.set(kind, { metrics: listed, agg: agg.replace(/`/g, ""), fill: fill.replace(/`/g, "") });
+    }
+    return out;
+  }
+
+  it("lists every metric of the table with its kind and unit, and each kind's default agg and fill", () => {
+    const reference = referenceTable();
+    expect([...reference.keys()].sort()).toEqual(Object.keys(KINDS).sort());
+    for (const [kind, row] of reference) {
+      const inTable = Object.entries(METRIC_TABLE)
+        .filter(([, info]) => info.kind === kind)
+        .map(([id, info]) => [id, info.unit]);
+      expect({ kind, metrics: [...row.metrics].sort() }).toEqual({ kind, metrics: inTable.sort() });
+      const rule = KINDS[kind as MetricKind];
+      expect({ kind, agg: row.agg, fill: row.fill }).toEqual({
+        kind,
+        agg: rule.agg,
+        fill: rule.fill,
+      });
+    }
+  });
+
+  it("says each kind, and each unit, in the taskpane's words", () => {
+    expect(Object.fromEntries(Object.entries(KINDS).map(([k, v]) => [k, v.words]))).toEqual({
+      flow: "an amount per day, summed over a period",
+      level: "a level, its last value in a period",
+      price: "a price, its last value (the close) in a period",
+      count: "a count at a point in time, its last value in a period",
+      cumulative: "a running total since launch, its last value in a period",
+      users: "daily active users, averaged over a period",
+      average: "an average per unit, averaged over a period",
+      rate: "a rate per year, averaged over a period",
+    });
+    expect(describeMetricKind("token_supply_circulating")).toBe(
+      "Kind: level (a level, its last value in a period); unit: tokens."
+    );
+    expect(describeMetricKind("tokenholders")).toBe(
+      "Kind: count (a count at a point in time, its last value in a period); unit: a count."
+    );
+    expect(describeMetricKind("ps_fully_diluted")).toBe(
+      "Kind: level (a level, its last value in a period); unit: a multiple (×)."
+    );
+    expect(describeMetricKind("price")).toBe(
+      "Kind: price (a price, its last value (the close) in a period); unit: US dollars."
+    );
+  });
+
+  it("offers the other fill only where the agg= of an unlisted metric admits it", () => {
+    expect(fillRefusal("previous", "new_users", "avg")).toBe(
+      "fill=previous carries a level forward; new_users rolls up with agg=avg, so carrying it forward would invent new_users on days without data; use fill=none"
+    );
+    expect(fillRefusal("zero", "fees_cumulative", "first")).toBe(
+      "fill=zero counts a missing day of an amount as 0; fees_cumulative rolls up with agg=first, and a missing day is not a zero fees_cumulative; use fill=none or fill=previous"
+    );
+    expect(fillRefusal("zero", "fees_cumulative", "max")).toMatch(/; use fill=none$/);
+    expect(fillRefusal("previous", "new_users", "sum")).toBe(
+      "fill=previous carries a level forward; new_users rolls up with agg=sum, so carrying it forward would invent new_users on days without data; use fill=none or fill=zero"
+    );
+  });
+
+  it("refuses each kind's other fill in full words", () => {
+    expect(fillRefusal("previous", "revenue")).toBe(
+      "fill=previous carries a level forward (tvl, price, market cap); revenue is a flow summed over days, so carrying it forward would invent revenue on days without data; use fill=zero (a missing day counts 0) or fill=none"
+    );
+    expect(fillRefusal("previous", "user_mau")).toBe(
+      "fill=previous carries a level forward (tvl, price, market cap); user_mau is a daily user count, so carrying it forward would invent users; use fill=none"
+    );
+    expect(fillRefusal("zero", "active_developers")).toBe(
+      "fill=zero counts a missing day of a flow as 0; active_developers is a count, and a missing day is not a zero active_developers; use fill=previous (the last value known) or fill=none"
+    );
+    expect(fillRefusal("zero", "user_wau")).toBe(
+      "fill=zero counts a missing day of a flow as 0; user_wau is a daily user count, and a missing day is not zero users; use fill=none"
     );
   });
 });

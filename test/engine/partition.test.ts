@@ -103,6 +103,116 @@ describe("a day's rows split by a member nobody asked for", () => {
   });
 });
 
+describe("a day's value from its rows, case by case", () => {
+  it("takes a lone total row as it is, with or without a value", () => {
+    expect(settle([[{}, 42]])).toEqual({ pushed: [42], notes: [] });
+    expect(settle([[{}, null]])).toEqual({ pushed: [null], notes: [] });
+  });
+
+  it("gives no value, and no note, for parts that are all empty and no total", () => {
+    expect(
+      settle([
+        [{ chain: "base" }, null],
+        [{ chain: "ethereum" }, null],
+      ])
+    ).toEqual({ pushed: [null], notes: [] });
+  });
+
+  it("adds up complete parts beside a total row without a value", () => {
+    expect(
+      settle([
+        [{}, null],
+        [{ chain: "base" }, 2.25],
+        [{ chain: "ethereum" }, 3.5],
+      ])
+    ).toEqual({ pushed: [5.75], notes: [] });
+  });
+
+  it("refuses a total beside parts of which one is empty and another is not", () => {
+    const out = settle([
+      [{}, 5],
+      [{ chain: "base" }, 5],
+      [{ chain: "ethereum" }, null],
+    ]);
+    expect(out.pushed).toEqual([null]);
+    expect(out.notes).toEqual([
+      "aave fees on 2024-01-15: sent both as a total (5) and split by chain into parts that include one without a value: the total cannot be told from the parts; left empty",
+    ]);
+  });
+
+  it("takes a total whose parts add up to it within floating point's noise, relative to the figure", () => {
+    // A trillion: parts 1 apart from the total are within 1e-9 of it; 2,000 apart are not.
+    expect(
+      settle([
+        [{}, 1e12],
+        [{ chain: "base" }, 4e11],
+        [{ chain: "ethereum" }, 6e11 + 1],
+      ]).pushed
+    ).toEqual([1e12]);
+    expect(
+      settle([
+        [{}, 1e12],
+        [{ chain: "base" }, 4e11],
+        [{ chain: "ethereum" }, 6e11 + 2000],
+      ]).pushed
+    ).toEqual([null]);
+    // Below 1, the tolerance is 1e-9 itself, not a share of the figure.
+    expect(
+      settle([
+        [{}, 0.5],
+        [{ chain: "base" }, 0.25],
+        [{ chain: "ethereum" }, 0.2500001],
+      ]).pushed
+    ).toEqual([null]);
+  });
+
+  it("names the members the parts are split by, as the interface spells them", () => {
+    const out = settle([
+      [{}, 9],
+      [{ productId: "v3-pool", businessLine: "lending" }, 2],
+      [{ productId: "v2-pool", businessLine: "lending" }, 3],
+    ]);
+    expect(out.notes[0]).toMatch(
+      /split by product_id and business_line into parts that add up to 5/
+    );
+  });
+
+  it("lists no key for a member the row does not carry", () => {
+    expect(Object.keys(unaskedMembers({ chain: "base", version: undefined }))).toEqual(["chain"]);
+    expect(Object.keys(unaskedMembers({ chain: "base", version: "v3" }, "chain"))).toEqual([
+      "version",
+    ]);
+  });
+
+  it("notes each day that cannot be told apart, up to five per series, and pushes every day", () => {
+    const d = new DayParts();
+    for (let day = 1; day <= 7; day++) {
+      d.add("aave", "", day, {}, 9);
+      d.add("aave", "", day, { chain: "base" }, 1);
+    }
+    d.add("comp", "", 1, {}, 9);
+    d.add("comp", "", 1, { chain: "base" }, 1);
+    const pushed: Array<[string, number, number | null]> = [];
+    const flagged: number[] = [];
+    const notes = d.resolve(
+      (id, _dim, day, value) => pushed.push([id, day, value]),
+      (id, _dim, day) => `${id} day ${day}`,
+      (_id, _dim, day) => flagged.push(day)
+    );
+    expect(pushed).toHaveLength(8);
+    expect(pushed.every(([, , v]) => v === null)).toBe(true);
+    expect(flagged).toEqual([1, 2, 3, 4, 5, 6, 7, 1]);
+    expect(notes.get("aave")?.map((n) => n.split(":")[0])).toEqual([
+      "aave day 1",
+      "aave day 2",
+      "aave day 3",
+      "aave day 4",
+      "aave day 5",
+    ]);
+    expect(notes.get("comp")).toHaveLength(1);
+  });
+});
+
 describe("rows of an asked breakdown that do not say which product they are", () => {
   it("are no figure at all, with the reason, never one product's value as the whole", async () => {
     const row = (fees: number) => ({

@@ -85,6 +85,94 @@ describe("CRYPTO.COMPS", () => {
     expect(ids[1].slice(0, 2)).toEqual(["Aave", "aave"]);
   });
 
+  it("adds an As of column with asof=1: the earliest day the row's figures are as of", async () => {
+    const latest = showTable(
+      await fns.comps_([["aave"], ["nosuchproject"]], [["fees, tvl"]], null, "asof=1", inv())
+    );
+    expect(latest[0]).toEqual(["Project", "As of", "Fees", "Total value locked"]);
+    const fees = await fns.value_("aave", "fees", null, null, inv());
+    expect(latest[1][2]).toEqual(show(fees));
+    expect(typeof latest[1][1]).toBe("string");
+    expect(latest[1][1]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    // A row without a figure has no day: an empty cell.
+    expect(latest[2][1]).toBe("");
+    const dated = showTable(
+      await fns.comps_([["aave"]], [["fees"]], DATE, "asof=1; headers=0", inv())
+    );
+    expect(dated).toEqual([[DATE, await valueOf("aave", "fees", null)]]);
+  });
+
+  it("gives each term the fill its metric admits, and refuses a fill no column admits", async () => {
+    const table = showTable(
+      await fns.comps_([["aave"]], [["fees:30d, tvl:30d"]], DATE, "fill=previous,zero", inv())
+    );
+    expect(table[1][1]).toEqual(await valueOf("aave", "fees", "window=30d; fill=zero"));
+    expect(table[1][2]).toEqual(await valueOf("aave", "tvl", "window=30d; fill=previous"));
+    const none = await excelError(fns.comps_([["aave"]], [["tvl"]], DATE, "fill=zero", inv()));
+    expect(none.code).toBe("#VALUE!");
+    expect(none.message).toMatch(
+      /^fill=zero applies to no column of this panel \(fill=zero counts a missing day of a flow as 0; tvl is a level/
+    );
+    // A metric nobody knows takes no fill, and says so in its cell.
+    const unknown = showTable(
+      await fns.comps_([["aave"]], [["fees:30d, nosuchmetric:30d"]], DATE, "fill=zero", inv())
+    );
+    expect(unknown[1][1]).toEqual(await valueOf("aave", "fees", "window=30d; fill=zero"));
+    expect(String(unknown[1][2])).toMatch(/^#N\/A/);
+  });
+
+  it("annualises the summed terms of a window with annualize=1, and only those", async () => {
+    const table = showTable(
+      await fns.comps_(
+        [["aave"]],
+        [["fees:30d, tvl:30d, market_cap_fully_diluted/fees:30d"]],
+        DATE,
+        "annualize=1",
+        inv()
+      )
+    );
+    expect(table[0]).toEqual([
+      "Project",
+      "Fees (30d annualised)",
+      "Total value locked (30d)",
+      expect.stringMatching(/30d annualised/) as unknown,
+    ]);
+    expect(table[1][1]).toEqual(await valueOf("aave", "fees", "window=30d; annualize=1"));
+    expect(table[1][2]).toEqual(await valueOf("aave", "tvl", "window=30d"));
+    const mcap = (await valueOf("aave", "market_cap_fully_diluted", null)) as number;
+    expect(table[1][3]).toBeCloseTo(mcap / (table[1][1] as number), 6);
+  });
+
+  it("passes chains and agg on to each term as VALUE takes them", async () => {
+    const table = showTable(
+      await fns.comps_(
+        [["aave"]],
+        [["revenue:30d, tvl:30d"]],
+        DATE,
+        "chains=polygon; agg=max",
+        inv()
+      )
+    );
+    expect(table[1][1]).toEqual(
+      await valueOf("aave", "revenue", "window=30d; chains=polygon; agg=max")
+    );
+    expect(table[1][2]).toEqual(
+      await valueOf("aave", "tvl", "window=30d; chains=polygon; agg=max")
+    );
+  });
+
+  it("refuses maxage beside a date, and a panel of more cells than it allows", async () => {
+    const maxage = await excelError(fns.comps_([["aave"]], [["fees"]], DATE, "maxage=3d", inv()));
+    expect(maxage.message).toBe(
+      'option "maxage" applies to latest figures: leave the date out, or drop maxage'
+    );
+    const ids = Array.from({ length: 157 }, (_, i) => [`p${i}`]);
+    const cols = [[Array.from({ length: 64 }, () => "fees").join(",")]];
+    const big = await excelError(fns.comps_(ids, cols, DATE, null, inv()));
+    expect(big.code).toBe("#VALUE!");
+    expect(big.message).toBe("COMPS of 157 projects × 64 columns is more than 10000 cells");
+  });
+
   it("refuses a malformed column before asking anything", async () => {
     const e = await excelError(fns.comps_([["aave"]], [["revenue:3w"]], DATE, null, inv()));
     expect(e.code).toBe("#VALUE!");

@@ -321,6 +321,54 @@ describe("STATEMENT's figures are its lines' daily series'", () => {
     );
   });
 
+  it("gives no change where either figure fails its check, saying which and why", async () => {
+    const rows = await table(fns.statement_("nova-network", "quarter", "1y", "values=pop", inv()));
+    const line = (name: string) => rows.find((r) => r[1] === name)!;
+    const q = (heading: string) => rows[0].indexOf(heading);
+    const odd =
+      /the service's nova-network token_incentives for Q2 2026 is 999, but its daily series give [\d,.]+ \(2026-04-01\.\.2026-06-30\): no figure rather than either$/;
+    // The period itself at odds with its days; the next one over a base at odds with its days.
+    expect(line("Token incentives")[q("Q2 '26")]).toMatch(
+      new RegExp(`^#N/A: no pop change for nova-network token_incentives Q2 2026: ${odd.source}`)
+    );
+    expect(line("Token incentives")[q("Q3 '26")]).toMatch(
+      new RegExp(
+        `^#N/A: no pop change for nova-network token_incentives Q3 2026: its base: ${odd.source}`
+      )
+    );
+    // A period the service sent twice; a base period it did not send at all.
+    expect(line("Fees")[q("Q3 '26")]).toBe(
+      "#N/A: no pop change for nova-network fees Q3 2026: the service sent nova-network fees for Q3 2026 twice with different values; no figure for Q3 2026"
+    );
+    expect(line("Expenses")[q("Q2 '26")]).toBe(
+      "#N/A: no pop change for nova-network expenses Q2 2026: the service sent no base period"
+    );
+    // Where both figures pass, the change is theirs.
+    const revenue = line("Revenue");
+    const values = await table(fns.statement_("nova-network", "quarter", "1y", null, inv()));
+    const rev = values.find((r) => r[1] === "Revenue")!;
+    expect(revenue[q("Q2 '26")]).toBeCloseTo(
+      (rev[q("Q2 '26")] as number) / (rev[q("Q1 '26")] as number) - 1,
+      6
+    );
+  });
+
+  it("gives a year-on-year change over the same period a year before, NM over a loss", async () => {
+    const yoy = await table(fns.statement_("aave", "quarter", "2y", "values=yoy", inv()));
+    const values = await table(fns.statement_("aave", "quarter", "2y", null, inv()));
+    const line = (rows: unknown[][], name: string) => rows.find((r) => r[1] === name)!;
+    const last = yoy[0].length - 1;
+    const fees = line(values, "Fees");
+    expect(yoy[0][last]).toBe(values[0][last]);
+    expect(line(yoy, "Fees")[last]).toBeCloseTo(
+      (fees[last] as number) / (fees[last - 4] as number) - 1,
+      6
+    );
+    expect(line(yoy, "Earnings")[last]).toMatch(
+      /^#N\/A: no yoy change for aave earnings Q\d 20\d\d: NM: the base period's value is negative \(-[\d,]+\), so a change over it means nothing$/
+    );
+  });
+
   it("reads a week as the days its row declares, whatever the service's week convention", async () => {
     h.sim.setKnobs({ readings: { statementWeeks: "sunday" } });
     const weeks = await table(fns.statement_("aave", "week", "1m", "headers=2", inv()));

@@ -58,7 +58,12 @@ describe("labels in a finance user's words", () => {
     ["revenue:30d", "Revenue (30d annualised)"],
     // One day's revenue is not annualised by annualize=1 (it scales windows): no P/S.
     ["market_cap_fully_diluted/revenue", "Fully diluted market cap / Revenue"],
+    // Only the terms annualize=1 scales (the summed ones) say so: TVL over 30 days is no annual rate.
+    ["tvl:30d", "Total value locked (30d)"],
+    ["market_cap_fully_diluted/tvl:30d", "Fully diluted market cap / Total value locked (30d)"],
   ])("with annualize=1, %s reads %s", (column, expected) => {
-    expect(compsColumnLabel(parseColumn(column), names, true)).toBe(expected);
+    const summed = (t: { metric: string }) =>
+      !["tvl", "market_cap_fully_diluted"].includes(t.metric);
+    expect(compsColumnLabel(parseColumn(column), names, summed)).toBe(expected);
   });
 });

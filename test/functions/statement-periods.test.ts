@@ -35,6 +35,10 @@ describe("the days a statement row declares", () => {
     expect(range("September 1 to September 30, 2026")).toEqual(["2026-09-01", "2026-09-30"]);
     expect(range("Sept. 1 — Sept. 7, 2026")).toEqual(["2026-09-01", "2026-09-07"]);
     expect(range("Feb 29 – Feb 29, 2024")).toEqual(["2024-02-29", "2024-02-29"]);
+    // Spacing as a person types it: around the text, twice between words, no comma before the year.
+    expect(range("  Jan 1 – Mar 31, 2025 ")).toEqual(["2025-01-01", "2025-03-31"]);
+    expect(range("Jan  1  –  Mar 31,  2025")).toEqual(["2025-01-01", "2025-03-31"]);
+    expect(range("Jan 1 – Mar 31 2025")).toEqual(["2025-01-01", "2025-03-31"]);
   });
 
   it("declares nothing for text that is no range, a day that does not exist, or more than a year", () => {
@@ -49,6 +53,15 @@ describe("the days a statement row declares", () => {
       "Mar 31, 2025 – Jan 1, 2025",
       "Jan 1, 2020 – Mar 31, 2025",
       "Jan 1 – Feb 1 – Mar 1, 2025",
+      // A part that is no month and day, on either side, or with more after it.
+      "1 Jan – Mar 31, 2025",
+      "Jan 1 – 31 Mar 2025",
+      "xJan 1 – Mar 31, 2025",
+      "Jan 1 – Mar 31, 2025x",
+      // A last day that does not exist; a year read as 1900 + its two digits; one day more than a year.
+      "Jan 1 – Feb 30, 2025",
+      "Jan 1, 0099 – Mar 31, 0099",
+      "Jan 1, 2024 – Jan 1, 2025",
     ])
       expect({ text, range: declaredRange(text) }).toEqual({ text, range: undefined });
     expect(range("Jan 1, 2024 – Dec 31, 2024")).toEqual(["2024-01-01", "2024-12-31"]);
@@ -81,5 +94,7 @@ describe("sections", () => {
     expect(canonicalSection("  KEY   metrics ")).toBe("Key metrics");
     expect(canonicalSection("Income statement")).toBe("Income statement");
     expect(canonicalSection(" Treasury ")).toBe("Treasury");
+    // Spacing is folded, not removed: other words are another section.
+    expect(canonicalSection("Incomes tatement")).toBe("Incomes tatement");
   });
 });

@@ -119,7 +119,13 @@ export async function comps(
     [
       ...(options.headers === 2 ? ["Project", "Id"] : ["Project"]),
       ...(options.asof ? ["As of"] : []),
-      ...columns.map((c) => compsColumnLabel(c, names, options.annualize)),
+      ...columns.map((c) =>
+        compsColumnLabel(
+          c,
+          names,
+          (t) => options.annualize && t.window !== undefined && summedOf(t)
+        )
+      ),
     ],
     ...body.map((row, i) => [
       ...leading(i),

@@ -80,21 +80,23 @@ function idAmong(term: CompsTerm, names: MetricNames, ids: readonly string[]): s
 
 /**
  * A comps column's header: "Fully diluted market cap", "Fees (30d)", "P/S (TTM)", "TVL / Fees (TTM)".
- * `annualised`: the panel's windows are scaled to a year (COMPS annualize=1).
+ * `annualised`: which terms' windows are scaled to a year (COMPS annualize=1 scales the summed ones only: a
+ * TVL over 30 days is no annual rate, and its header does not say "annualised").
  */
 export function compsColumnLabel(
   column: CompsColumn,
   names: MetricNames,
-  annualised = false
+  annualised: (term: CompsTerm) => boolean = () => false
 ): string {
   const { numerator, denominator } = column;
-  if (!denominator) return termLabel(numerator, names, annualised);
+  if (!denominator) return termLabel(numerator, names, annualised(numerator));
   const price = idAmong(numerator, names, Object.keys(PRICE_TERMS));
   const divisor = idAmong(denominator, names, Object.keys(MULTIPLE_LETTERS));
-  const yearly = denominator.window !== undefined && (annualised || isYear(denominator.window));
+  const scaled = annualised(denominator);
+  const yearly = denominator.window !== undefined && (scaled || isYear(denominator.window));
   if (price !== undefined && divisor !== undefined && !numerator.window && yearly) {
     const multiple = `P/${MULTIPLE_LETTERS[divisor]}${PRICE_TERMS[price]}`;
-    return `${multiple} (${windowText(denominator.window!, annualised)})`;
+    return `${multiple} (${windowText(denominator.window!, scaled)})`;
   }
-  return `${termLabel(numerator, names, annualised)} / ${termLabel(denominator, names, annualised)}`;
+  return `${termLabel(numerator, names, annualised(numerator))} / ${termLabel(denominator, names, scaled)}`;
 }

@@ -33,11 +33,15 @@ const PART = /^([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:,?\s+(\d{4}))?$/;
 /** The longest period a statement has (a year, with a leap day): a longer "range" is no period. */
 const MAX_PERIOD_DAYS = 366;
 
+/**
+ * The day, or undefined when there is no such day. Date.UTC rolls a day past its month's end into the next
+ * month (which always changes the day of the month: the month is read from a name, the day has two digits)
+ * and reads the years 0..99 as 1900..1999: the day and the year, read back, say whether it was real.
+ */
 function dayOf(year: number, month: number, day: number): number | undefined {
   const t = Date.UTC(year, month, day);
   const d = new Date(t);
-  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month || d.getUTCDate() !== day)
-    return undefined;
+  if (d.getUTCFullYear() !== year || d.getUTCDate() !== day) return undefined;
   return Math.round(t / 86_400_000);
 }
 
@@ -46,10 +50,10 @@ function dayOf(year: number, month: number, day: number): number | undefined {
  * takes the last part's year, the year before when its month comes later), `Dec 30, 2024 – Jan 5, 2025`.
  */
 export function declaredRange(text: string): { from: number; to: number } | undefined {
-  const parts = text.split(/\s+(?:–|—|-|to)\s+/);
+  const parts = text.trim().split(/\s+(?:–|—|-|to)\s+/);
   if (parts.length !== 2) return undefined;
-  const a = PART.exec(parts[0].trim());
-  const b = PART.exec(parts[1].trim());
+  const a = PART.exec(parts[0]);
+  const b = PART.exec(parts[1]);
   if (!a || !b || b[3] === undefined) return undefined;
   const monthA = MONTHS[a[1].slice(0, 3).toLowerCase()];
   const monthB = MONTHS[b[1].slice(0, 3).toLowerCase()];

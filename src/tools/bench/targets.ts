@@ -203,17 +203,20 @@ export function evaluateTargets(results: Measured): TargetCheck[] {
     checks.push(requestsCheck(overlap, "overlapping ranges: requests", 1, "1", PLAN_NOTE));
   const statements = ran("statements");
   if (statements) {
-    // A statement's figure shows only where its line's daily series give it, over a whole period: the
-    // standard lines' series are asked beside the statements, one request per line metric for up to 50
-    // projects (the interface has no request for several metrics of several projects). test/bench holds it.
-    const most = statements.cells + STANDARD_LINE_METRICS + 2;
+    // The promise: statements cost no more than before their figures were checked, one request per statement
+    // and a catalogue (21 for the 20). It is not met yet: each figure is shown only where its line's daily
+    // series give it, and those are asked beside the statements, one request per standard line metric for up
+    // to 50 projects (the interface has no request for several metrics of several projects), 20 + 12 in all.
+    // The target stays the promise, so that the bench says how far off the plan is.
+    const most = statements.cells + 1;
     checks.push(
       requestsCheck(
         statements,
         "statements: requests",
         most,
-        `≤ ${most}: one per statement, one per standard line metric (${STANDARD_LINE_METRICS}) for all the statements' daily series, + the 2 catalogues when cold`,
-        PLAN_NOTE
+        `≤ ${most}: one per statement, + a catalogue, as before each figure was checked against its daily series`,
+        `every figure is checked against its line's daily series: one request per standard line metric ` +
+          `(${STANDARD_LINE_METRICS}) for all the statements' series, beside the statements`
       )
     );
   }
