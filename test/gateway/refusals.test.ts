@@ -191,12 +191,12 @@ describe("refusals in the interface's words", () => {
     [
       "an unknown name (caller text: named by position)",
       "/v2/projects?zz9_private=1",
-      /^The query's first parameter is not a parameter of GET \/v2\/projects \(it takes none\)$/,
+      /^The query's first parameter is not one this operation takes \(it takes none\)$/,
     ],
     [
       "a parameter of another operation (a public word: named)",
       "/v2/projects/aave?metric_ids=fees",
-      /^metric_ids is not a parameter of GET \/v2\/projects\/\{project_id\}/,
+      /^metric_ids is not one GET \/v2\/projects\/\{project_id\} takes/,
     ],
     [
       "a repeated parameter",
@@ -263,7 +263,7 @@ describe("refusals in the interface's words", () => {
     const missing = await gateway.app.inject({ url: "/v2/projects" });
     expect(JSON.parse(missing.body)).toEqual({
       message:
-        "Missing authorization header: send the token the team gateway's administrator gave you, in the Authorization header (Bearer scheme)",
+        "Missing authorization header: send the token the team gateway's administrator gave you, in the Authorization header after the word Bearer",
     });
   });
 
