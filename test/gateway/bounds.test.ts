@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { MemoryKeyRecords, UserKeys } from "../../src/gateway/auth/user-keys";
 import { FixedTokens } from "../../src/gateway/auth/tokens-file";
 import type { Verifier } from "../../src/gateway/auth/verifier";
+import { MAX_LANES } from "../../src/gateway/bounds";
 import { createGateway, type Gateway } from "../../src/gateway/server";
 import { fakeClock, MIDDAY_2026, type FakeClock } from "../support/clock";
 import {
@@ -145,6 +146,62 @@ describe("lanes", () => {
       expect(await lanes()).toBe(1);
       expect((await cell("2026-01-09")).status).toBe(200);
       expect(await lanes()).toBe(2);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+describe("lanes in all", () => {
+  it("serves MAX_LANES keys at once: the least recently used idle one gives way, none while all are busy", async () => {
+    const { gateway, service, ask } = await lab();
+    const lanes = async () => (await ask("/readyz")).json.lanes;
+    const cell = (user: string, day = "2026-01-05") =>
+      ask(`/v2/metrics/fees?project_ids=aave&start=${day}&end=${day}`, `signed-in:${user}`);
+    const users = Array.from({ length: MAX_LANES }, (_, i) => `user${i}`);
+    try {
+      // The team's lane and 63 people's own keys: as many as it serves at once.
+      for (const user of users.slice(0, MAX_LANES - 1)) {
+        const key = `cm_own_${randomBytes(20).toString("hex")}`;
+        await ask("/gateway/v1/me/key", `signed-in:${user}`, { method: "PUT", payload: { key } });
+        expect((await cell(user)).status).toBe(200);
+      }
+      expect(await lanes()).toBe(MAX_LANES);
+      // One more: the lane used longest ago (user0's) is closed for it; user0 is served again when back.
+      const last = users[MAX_LANES - 1];
+      await ask("/gateway/v1/me/key", `signed-in:${last}`, {
+        method: "PUT",
+        payload: { key: `cm_own_${randomBytes(20).toString("hex")}` },
+      });
+      expect((await cell(last)).status).toBe(200);
+      expect(await lanes()).toBe(MAX_LANES);
+      expect((await cell("user0", "2026-01-06")).status).toBe(200);
+      expect(await lanes()).toBe(MAX_LANES);
+      // Every lane busy (the service holds every answer): a new key waits its turn, told so (503), nothing closed.
+      service.hold(true);
+      const pending = users.slice(1).map((user) =>
+        gateway.app.inject({
+          url: "/v2/metrics/fees?project_ids=aave&start=2026-02-01&end=2026-02-01",
+          headers: { authorization: `Bearer signed-in:${user}` },
+        })
+      );
+      for (let i = 0; i < 5_000 && service.held() < MAX_LANES - 1; i++)
+        await new Promise((r) => setImmediate(r));
+      expect(service.held()).toBe(MAX_LANES - 1);
+      await ask("/gateway/v1/me/key", "signed-in:newcomer", {
+        method: "PUT",
+        payload: { key: `cm_own_${randomBytes(20).toString("hex")}` },
+      });
+      const refused = await cell("newcomer");
+      expect(refused.status).toBe(503);
+      expect(await lanes()).toBe(MAX_LANES);
+      service.hold(false);
+      service.releaseAll();
+      // The held ones were served when the service answered, on lanes nobody closed under them.
+      expect((await Promise.all(pending)).map((r) => r.statusCode)).toEqual(
+        Array(MAX_LANES - 1).fill(200)
+      );
+      expect(await lanes()).toBe(MAX_LANES);
     } finally {
       await gateway.close();
     }
