@@ -345,9 +345,10 @@ export class Fetcher {
           end: need.end,
         };
         const split = splitAnswer(request, answer.envelope, answer.simulated);
+        // In bytes as the stores count them (two a character), as MAX_USER_CACHE_BYTES_PER_DAY is.
         const keep = await this.options.allowance.charge(
           user,
-          JSON.stringify(answer.envelope).length
+          2 * JSON.stringify(answer.envelope).length
         );
         const items = chunk.flatMap((member) => {
           const got = split.get(member);
@@ -385,7 +386,7 @@ export class Fetcher {
       const answer = await this.send(wholeRequest(ask), user, slot);
       const keep = await this.options.allowance.charge(
         user,
-        JSON.stringify(answer.envelope).length
+        2 * JSON.stringify(answer.envelope).length
       );
       const now = this.options.clock.now();
       const entry = await this.options.entries.mergeWhole(

@@ -157,7 +157,7 @@ export class Lane {
 }
 
 /** Per-user daily bytes kept, in Redis (every process's) or this process's memory. */
-function allowanceOf(
+export function allowanceOf(
   link: RedisLink | undefined,
   storeHash: string,
   now: () => number

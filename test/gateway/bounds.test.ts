@@ -7,7 +7,8 @@ import { randomBytes } from "node:crypto";
 import { MemoryKeyRecords, UserKeys } from "../../src/gateway/auth/user-keys";
 import { FixedTokens } from "../../src/gateway/auth/tokens-file";
 import type { Verifier } from "../../src/gateway/auth/verifier";
-import { MAX_LANES } from "../../src/gateway/bounds";
+import { MAX_LANES, MAX_USER_CACHE_BYTES_PER_DAY } from "../../src/gateway/bounds";
+import { allowanceOf } from "../../src/gateway/lanes";
 import { createGateway, type Gateway } from "../../src/gateway/server";
 import { fakeClock, MIDDAY_2026, type FakeClock } from "../support/clock";
 import {
@@ -258,6 +259,21 @@ describe("what is kept", () => {
     expect(count).toBeLessThanOrEqual(100_000 / 8_000);
     // The newest are the ones kept.
     expect(kept.slice(50 - count)).toEqual(Array(count).fill(true));
+  });
+});
+
+describe("each user's bytes a day", () => {
+  it("keep a user's answers up to MAX_USER_CACHE_BYTES_PER_DAY, others' and the next day's apart", async () => {
+    const time = fakeClock(MIDDAY_2026);
+    const allowance = allowanceOf(undefined, "test-store", time.now);
+    const most = MAX_USER_CACHE_BYTES_PER_DAY;
+    expect(await allowance.charge("ann", most - 1_000)).toBe(true);
+    expect(await allowance.charge("ann", 1_000)).toBe(true);
+    // Past it: served, not kept (the fetcher's answer), whatever the size.
+    expect(await allowance.charge("ann", 1)).toBe(false);
+    expect(await allowance.charge("bob", most)).toBe(true);
+    time.jump(12 * 3_600_000);
+    expect(await allowance.charge("ann", most)).toBe(true);
   });
 });
 
