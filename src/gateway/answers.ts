@@ -19,7 +19,8 @@
  * (stale) or 503 with Retry-After, and the demand stays queued a while for the retry to find. A caller that hangs
  * up takes its demand with it (when nobody else waits for it).
  *
- * This file serves (1, 2 and the waiting); fetcher.ts fetches (3 to 5); entries.ts reads and merges entries.
+ * This file serves (1, 2 and the waiting); fetcher.ts fetches (3 to 5), writing its requests as upstream-requests.ts
+ * says and its failures as failures.ts keeps them; entries.ts reads and merges entries.
  */
 import { CryptometricsError, type WireEnvelope } from "../client";
 import type { Ask, SeriesAsk } from "./ask";
@@ -29,15 +30,8 @@ import type { GatewayClock } from "./clock";
 import { Entries } from "./entries";
 import { GatewayError } from "./errors";
 import { FairQueue, type Ticket } from "./fair-queue";
-import {
-  Fetcher,
-  covers,
-  decodeFailure,
-  failureKeyOf,
-  type ByteAllowance,
-  type Job,
-  type Result,
-} from "./fetcher";
+import { decodeFailure, failureKeyOf } from "./failures";
+import { Fetcher, covers, type ByteAllowance, type Job, type Result } from "./fetcher";
 import type { Integrity } from "./integrity";
 import { composeAnswer } from "./series/compose";
 import {

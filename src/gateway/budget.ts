@@ -58,11 +58,11 @@ export class Budget {
     return this.ledger ? this.ledger.limitNow(this.options.rateLimit) : this.options.rateLimit;
   }
 
-  /** Requests counted in the current window (across processes when the record is shared). */
-  used(): number {
+  /** Requests counted in the current window (across processes, as Redis holds it now, when it is shared). */
+  async used(): Promise<number> {
     const own = this.limiter.stats().used;
     return this.ledger
-      ? Math.max(own, this.ledger.usedNow(this.options.clock.now(), this.options.windowMs))
+      ? Math.max(own, await this.ledger.usedNow(this.options.clock.now(), this.options.windowMs))
       : own;
   }
 

@@ -11,12 +11,10 @@ import {
   CryptometricsError,
   DEFAULT_LIMITS,
   chunkIds,
-  formatDay,
   isRetryableKind,
-  type ErrorKind,
   type Finished,
 } from "../client";
-import type { Ask, QueryValue, SeriesAsk } from "./ask";
+import type { Ask, SeriesAsk } from "./ask";
 import {
   FAILURE_TTL_MS,
   LOCK_TTL_MS,
@@ -28,12 +26,13 @@ import type { Budget } from "./budget";
 import { repeat, type GatewayClock } from "./clock";
 import type { Entries } from "./entries";
 import { GatewayError } from "./errors";
+import { encodeFailure, failureKeyOf } from "./failures";
 import type { Demand, DemandResult, FairQueue } from "./fair-queue";
-import type { SeriesForm } from "./operations";
 import { OPEN_END, OPEN_START, freshFor, type Need, type SeriesEntry } from "./series/entry";
 import { splitAnswer, type SeriesRequest } from "./series/split";
 import { covered, lockValue, type LockHolder, type Store } from "./store/store";
 import { Upstream, type UpstreamAnswer, type UpstreamRequest } from "./upstream";
+import { seriesRequest, wholeRequest } from "./upstream-requests";
 import { expiryOf, freshWhole, type WholeEntry } from "./whole";
 
 /** A demand's work; `account`: whose usage its upstream requests count as (the caller's identity). */
@@ -52,77 +51,12 @@ export interface ByteAllowance {
   charge(user: string, bytes: number): Promise<boolean>;
 }
 
-interface Failure {
-  kind?: ErrorKind;
-  status?: number;
-  retryAfterMs?: number;
-  /** A GatewayError's own (fixed) text and status. */
-  gateway?: { status: number; message: string; retryAfterSeconds?: number };
-}
-
-/** A failure as remembered: its kind and status, never a message of the service's (it may quote the caller). */
-export function encodeFailure(error: unknown): string {
-  const f: Failure =
-    error instanceof GatewayError
-      ? {
-          gateway: {
-            status: error.status,
-            message: error.message,
-            ...(error.retryAfterSeconds === undefined
-              ? {}
-              : { retryAfterSeconds: error.retryAfterSeconds }),
-          },
-        }
-      : error instanceof CryptometricsError
-        ? {
-            kind: error.kind,
-            ...(error.status === undefined ? {} : { status: error.status }),
-            ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
-          }
-        : { kind: "malformed-response" };
-  return JSON.stringify(f);
-}
-
-export function decodeFailure(text: string): Error {
-  try {
-    const f = JSON.parse(text) as Failure;
-    if (f.gateway)
-      return new GatewayError(f.gateway.status, f.gateway.message, f.gateway.retryAfterSeconds);
-    return new CryptometricsError(f.kind ?? "server", "an earlier fetch of this request failed", {
-      operation: "gateway",
-      ...(f.status === undefined ? {} : { status: f.status }),
-      ...(f.retryAfterMs === undefined ? {} : { retryAfterMs: f.retryAfterMs }),
-    });
-  } catch {
-    return new CryptometricsError("server", "an earlier fetch of this request failed", {
-      operation: "gateway",
-    });
-  }
-}
-
-/** Where a request's failure is remembered: per key (the lane's namespace) and per request. */
-export function failureKeyOf(namespace: string, ask: Ask): string {
-  return `${namespace}\n${ask.key}`;
-}
-
 /** Whether a fetch under way (one of the need's locks) will answer it: the same days or more. */
 export function covers(
   holders: readonly LockHolder[] | undefined,
   need: { start: number; end: number }
 ): boolean {
   return holders !== undefined && covered(holders, need);
-}
-
-/** The path of a series form's operation. */
-function seriesPath(form: SeriesForm, ask: SeriesAsk): string[] {
-  switch (form) {
-    case "metric":
-      return ["v2", "metrics", ask.metricId];
-    case "project":
-      return ["v2", "projects", ask.projectId, "metrics"];
-    case "product":
-      return ["v2", "projects", ask.projectId, "products", ask.productId, "metrics"];
-  }
 }
 
 const WHOLE_RANGE = { start: OPEN_START, end: OPEN_END };
@@ -231,34 +165,8 @@ export class Fetcher {
   }
 
   private seriesUrl(ask: SeriesAsk, need: Need, members: readonly string[]): string {
-    const request = this.seriesRequest(ask, need, members);
+    const request = seriesRequest(ask, need, members);
     return this.options.upstream.url(request.segments, request.query);
-  }
-
-  /** The query of a series request: the list, the caller's options, the range; in the interface's order. */
-  private seriesRequest(ask: SeriesAsk, need: Need, members: readonly string[]): UpstreamRequest {
-    const list = ask.form === "metric" ? "project_ids" : "metric_ids";
-    const options = new Map(ask.variant.params);
-    const query: Array<[string, QueryValue]> = [[list, members]];
-    for (const name of ["chain_ids", "product_ids", "market_sector_ids", "aggregate_by"]) {
-      const value = options.get(name);
-      if (value !== undefined) query.push([name, value]);
-    }
-    if (need.start !== OPEN_START) query.push(["start", formatDay(need.start)]);
-    if (need.end !== OPEN_END) query.push(["end", formatDay(need.end)]);
-    const bridged = options.get("assets_bridged");
-    if (bridged !== undefined) query.push(["assets_bridged", bridged]);
-    return { segments: seriesPath(ask.form, ask), query };
-  }
-
-  private wholeRequest(ask: Ask): UpstreamRequest {
-    const segments: string[] = [];
-    let id = 0;
-    for (const part of ask.spec.path) segments.push(part.startsWith(":") ? ask.ids[id++] : part);
-    const query = Object.keys(ask.spec.params)
-      .filter((name) => ask.params.has(name))
-      .map((name): [string, QueryValue] => [name, ask.params.get(name) as QueryValue]);
-    return { segments, query };
   }
 
   private async dispatch(batch: Array<Demand<Job>>): Promise<void> {
@@ -426,7 +334,7 @@ export class Fetcher {
       for (const chunk of chunks) {
         const given = unused;
         unused = undefined;
-        const answer = await this.send(this.seriesRequest(ask, need, chunk), user, given);
+        const answer = await this.send(seriesRequest(ask, need, chunk), user, given);
         const request: SeriesRequest = {
           form: ask.form,
           projectId: ask.projectId,
@@ -437,9 +345,10 @@ export class Fetcher {
           end: need.end,
         };
         const split = splitAnswer(request, answer.envelope, answer.simulated);
+        // In bytes as the stores count them (two a character), as MAX_USER_CACHE_BYTES_PER_DAY is.
         const keep = await this.options.allowance.charge(
           user,
-          JSON.stringify(answer.envelope).length
+          2 * JSON.stringify(answer.envelope).length
         );
         const items = chunk.flatMap((member) => {
           const got = split.get(member);
@@ -474,10 +383,10 @@ export class Fetcher {
     const key = ask.key;
     const user = batch[0].payload.account;
     try {
-      const answer = await this.send(this.wholeRequest(ask), user, slot);
+      const answer = await this.send(wholeRequest(ask), user, slot);
       const keep = await this.options.allowance.charge(
         user,
-        JSON.stringify(answer.envelope).length
+        2 * JSON.stringify(answer.envelope).length
       );
       const now = this.options.clock.now();
       const entry = await this.options.entries.mergeWhole(

@@ -70,6 +70,8 @@ export class Lane {
   /** Users served by this lane now (a personal key's owner, or several who registered one same key). */
   readonly users = new Set<string>();
   lastUsed: number;
+  /** Requests being served on it now (Lanes.use): a lane is never closed for room under one. */
+  active = 0;
   private readonly ownsStore: boolean;
   private readonly redisLedger: RedisStartLedger | undefined;
   private readonly serviceKey: string;
@@ -141,9 +143,9 @@ export class Lane {
     return redact(text, [this.serviceKey]);
   }
 
-  /** Whether anything of it is under way (a lane is closed only when idle). */
+  /** Whether anything of it is under way: a request served, a fetch (a lane is closed for room only when idle). */
   get busy(): boolean {
-    return this.answers.pendingFetches > 0;
+    return this.active > 0 || this.answers.pendingFetches > 0;
   }
 
   async close(): Promise<void> {
@@ -155,7 +157,7 @@ export class Lane {
 }
 
 /** Per-user daily bytes kept, in Redis (every process's) or this process's memory. */
-function allowanceOf(
+export function allowanceOf(
   link: RedisLink | undefined,
   storeHash: string,
   now: () => number
@@ -216,11 +218,23 @@ export class Lanes {
     return this.lanes.size;
   }
 
-  /** The lane serving a caller (see the module comment). */
+  /** The lane serving a caller (see the module comment), to read from (its budget, say). */
   async of(caller: Caller): Promise<Lane> {
     const lane = await this.find(caller);
     lane.lastUsed = this.deps.clock.now();
+    if (lane !== this.team) lane.active--;
     return lane;
+  }
+
+  /** Serves `work` on the caller's lane, which is not closed for room until the work ends. */
+  async use<T>(caller: Caller, work: (lane: Lane) => Promise<T>): Promise<T> {
+    const lane = await this.find(caller);
+    lane.lastUsed = this.deps.clock.now();
+    try {
+      return await work(lane);
+    } finally {
+      if (lane !== this.team) lane.active--;
+    }
   }
 
   private async find(caller: Caller): Promise<Lane> {
@@ -269,13 +283,21 @@ export class Lanes {
     }
   }
 
-  /** The lane of `key` for `user` (opened if needed), letting go of the user's previous lane. */
+  /**
+   * The lane of `key` for `user` (opened if needed), letting go of the user's previous lane; counted active
+   * (see `use`) from here, with no wait in between, so that no other request's eviction can close it first.
+   */
   private async open(key: string, user: string): Promise<Lane> {
     if (key === this.deps.teamKey) return this.team;
     const id = hashOf(`lane\n${key}`, 24);
     let lane = this.lanes.get(id);
+    // Room is made, then taken, with no wait in between: requests opening lanes at once never pass MAX_LANES
+    // (each evicting while another one adds), nor open one key's lane twice.
+    while (!lane && this.lanes.size >= MAX_LANES) {
+      await this.evictOne();
+      lane = this.lanes.get(id);
+    }
     if (!lane) {
-      if (this.lanes.size >= MAX_LANES) await this.evictOne();
       lane = new Lane(
         id,
         true,
@@ -286,12 +308,18 @@ export class Lanes {
       );
       this.lanes.set(id, lane);
     }
+    lane.users.add(user);
+    lane.active++;
     const before = this.userLane.get(user);
     if (before !== id) {
-      if (before) await this.let(user, before);
       this.userLane.set(user, id);
+      try {
+        if (before) await this.let(user, before);
+      } catch (error) {
+        lane.active--;
+        throw error;
+      }
     }
-    lane.users.add(user);
     return lane;
   }
 

@@ -121,7 +121,8 @@ export function explainInterfaceRefusal(
   const op = describeOperation(spec);
   const first = error.validation?.[0];
   const takes = Object.keys(spec.params);
-  const takesText = takes.length > 0 ? `it takes ${takes.join(", ")}` : "it takes none";
+  // Short enough for the add-in to show whole (its client keeps 200 characters of a service's message).
+  const takesText = takes.length > 0 ? takes.join(", ") : "it takes none";
   if (!first) return `The request does not match ${op}`;
   const field = first.instancePath.replace(/^\//, "").split("/")[0];
   if (error.validationContext === "params") {
@@ -134,13 +135,13 @@ export function explainInterfaceRefusal(
     const extra = (first.params as { additionalProperty?: unknown }).additionalProperty;
     const name = typeof extra === "string" ? extra : "";
     // A name echoed only when it is a parameter of the interface (a public word), never caller text.
-    if (PARAMETER_NAMES.has(name)) return `${name} is not a parameter of ${op} (${takesText})`;
-    return `The query's ${ordinal(positionOf(request, name))} parameter is not a parameter of ${op} (${takesText})`;
+    if (PARAMETER_NAMES.has(name)) return `${name} is not one ${op} takes (${takesText})`;
+    return `The query's ${ordinal(positionOf(request, name))} parameter is not one this operation takes (${takesText})`;
   }
   const kind = Object.prototype.hasOwnProperty.call(spec.params, field)
     ? spec.params[field]
     : undefined;
-  if (!kind) return `The query of ${op} does not match the interface (${takesText})`;
+  if (!kind) return `The query does not match what ${op} takes (${takesText})`;
   if (first.keyword === "type")
     return `${field} is given more than once: send a list as one comma-separated value (${field}=a,b)`;
   if (first.keyword === "minLength") return `${field} is empty`;

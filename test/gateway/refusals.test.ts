@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { MemoryKeyRecords, UserKeys } from "../../src/gateway/auth/user-keys";
 import { FixedTokens } from "../../src/gateway/auth/tokens-file";
 import type { Verifier } from "../../src/gateway/auth/verifier";
+import { UNEXPECTED } from "../../src/gateway/errors";
 import { createGateway, type Gateway } from "../../src/gateway/server";
 import {
   FAKE_SERVICE_URL,
@@ -191,12 +192,12 @@ describe("refusals in the interface's words", () => {
     [
       "an unknown name (caller text: named by position)",
       "/v2/projects?zz9_private=1",
-      /^The query's first parameter is not a parameter of GET \/v2\/projects \(it takes none\)$/,
+      /^The query's first parameter is not one this operation takes \(it takes none\)$/,
     ],
     [
       "a parameter of another operation (a public word: named)",
       "/v2/projects/aave?metric_ids=fees",
-      /^metric_ids is not a parameter of GET \/v2\/projects\/\{project_id\}/,
+      /^metric_ids is not one GET \/v2\/projects\/\{project_id\} takes/,
     ],
     [
       "a repeated parameter",
@@ -253,6 +254,49 @@ describe("refusals in the interface's words", () => {
     expect(service.requests.length).toBe(before);
   });
 
+  it("answers an unexpected failure 500 in fixed words, and logs its cause, redacted", async () => {
+    // A deployment's store of service keys that breaks, quoting the team's key in its error.
+    const lines: string[] = [];
+    const broken = await createGateway({
+      serviceUrl: FAKE_SERVICE_URL,
+      serviceKey: TEAM_KEY,
+      verifiers: [
+        {
+          name: "named-keys",
+          verify: (credential) =>
+            Promise.resolve(
+              credential === "named:eve"
+                ? { user: "eve", via: "named-keys", serviceKeyId: "eve-key" }
+                : undefined
+            ),
+          describe: () => ({}),
+          close: () => undefined,
+        },
+      ],
+      serviceKeys: () => Promise.reject(new Error(`key store broke reading ${TEAM_KEY}`)),
+      fetch: service.fetch,
+      logStream: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(chunk.toString());
+          done();
+        },
+      }),
+    });
+    try {
+      const answer = await broken.app.inject({
+        url: "/v2/metrics",
+        headers: { authorization: "Bearer named:eve" },
+      });
+      expect(answer.statusCode).toBe(500);
+      expect(JSON.parse(answer.body)).toEqual({ message: UNEXPECTED });
+      const failure = lines.find((l) => l.includes("request failed unexpectedly"));
+      expect(failure).toContain("key store broke reading [REDACTED]");
+      expect(lines.join("")).not.toContain(TEAM_KEY);
+    } finally {
+      await broken.close();
+    }
+  });
+
   it("answers a missing or unknown token 401 in words no redactor touched", async () => {
     for (const headers of [{}, { authorization: "Bearer tok_not_in_the_file" }]) {
       const answer = await gateway.app.inject({ url: "/v2/projects", headers });
@@ -263,7 +307,7 @@ describe("refusals in the interface's words", () => {
     const missing = await gateway.app.inject({ url: "/v2/projects" });
     expect(JSON.parse(missing.body)).toEqual({
       message:
-        "Missing authorization header: send the token the team gateway's administrator gave you, in the Authorization header (Bearer scheme)",
+        "Missing authorization header: send the token the team gateway's administrator gave you, in the Authorization header after the word Bearer",
     });
   });
 

@@ -53,12 +53,12 @@ export interface AccountOptions {
 /** What the account routes' body refusals say (fixed words: never what was sent). */
 export const KEY_BODY_TEXT = `The team gateway takes {"key": "…"} here: your service key as a string of at most ${MAX_USER_KEY_LENGTH} characters, and nothing else`;
 
-function budgetOf(lane: Lane | undefined, windowMs: number): Budget {
+async function budgetOf(lane: Lane | undefined, windowMs: number): Promise<Budget> {
   if (!lane) return { limit: 0, windowMs, used: 0, key: "none" };
   return {
     limit: lane.budget.limitNow(),
     windowMs,
-    used: lane.budget.used(),
+    used: await lane.budget.used(),
     key: lane.own ? "own" : "team",
   };
 }
@@ -134,7 +134,7 @@ export const accountRoutes = fp<AccountOptions>(
           required: options.requireUserKeys,
           ...key,
         },
-        budget: budgetOf(lane, options.windowMs),
+        budget: await budgetOf(lane, options.windowMs),
         usage: { day: today, ...mine },
       });
     });

@@ -24,7 +24,7 @@ export interface AuthPluginOptions {
 }
 
 export const MISSING_TOKEN =
-  "Missing authorization header: send the token the team gateway's administrator gave you, in the Authorization header (Bearer scheme)";
+  "Missing authorization header: send the token the team gateway's administrator gave you, in the Authorization header after the word Bearer";
 export const INVALID_TOKEN =
   "Invalid authorization header: this token is not (or no longer) accepted by the team gateway";
 

@@ -38,7 +38,7 @@ export const healthRoutes = fp<HealthOptions>(
             limit: options.rateLimit,
             windowMs: options.windowMs,
             inForce: team.budget.limitNow(),
-            used: team.budget.used(),
+            used: await team.budget.used(),
           },
           lanes: app.lanes.count,
           verifiers: Object.fromEntries(options.verifiers.map((v) => [v.name, v.describe()])),

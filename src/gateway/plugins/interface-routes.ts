@@ -42,19 +42,15 @@ export const interfaceRoutes = fp(
             request.params as Record<string, string>,
             request.query as Record<string, unknown>
           );
-          const lane = await app.lanes.of(caller);
-          request.lane = lane;
           // A caller who hangs up takes their queued fetch with them (when nobody else waits for it).
           const hangUp = new AbortController();
           reply.raw.once("close", () => {
             if (!reply.raw.writableFinished) hangUp.abort();
           });
-          const served = await lane.answers.serve(
-            ask,
-            personOf(caller),
-            hangUp.signal,
-            caller.user
-          );
+          const served = await app.lanes.use(caller, (lane) => {
+            request.lane = lane;
+            return lane.answers.serve(ask, personOf(caller), hangUp.signal, caller.user);
+          });
           if (request.label) request.label.how = served.how;
           return respond(reply, served);
         }

@@ -203,6 +203,15 @@ export class RedisStartLedger implements StartLedger {
     });
   }
 
+  /**
+   * The record as Redis holds it now, read without changing it (what /readyz shows): the one this process last
+   * saw may be older than the other processes' last turns. Redis that lost the record reads as the last seen.
+   */
+  async current(): Promise<LedgerRecord> {
+    const text = await this.redis.get(this.keys.ledger);
+    return text ? unionOf(parse(text), this.lastSeen()) : this.lastSeen();
+  }
+
   /** A copy of the record as last seen (see `last`). */
   lastSeen(): LedgerRecord {
     return this.last ? copy(this.last) : empty();
@@ -388,9 +397,17 @@ export class FailoverLedger implements StartLedger {
     return this.link.up && !this.away ? limit : this.share(limit);
   }
 
-  /** Starts counted in the last window, as this process knows them (the shared record's when there is one). */
-  usedNow(now: number, windowMs: number): number {
-    const record = this.away ? this.local : this.shared.lastSeen();
+  /**
+   * Starts counted in the last window: the shared record as Redis holds it now, or this process's own while
+   * Redis is away (or does not answer this read).
+   */
+  async usedNow(now: number, windowMs: number): Promise<number> {
+    let record = this.away ? this.local : this.shared.lastSeen();
+    if (this.link.up && !this.away)
+      record = await this.shared.current().catch((error: unknown) => {
+        this.link.failed(error);
+        return record;
+      });
     return record.starts.filter((s) => s > now - windowMs).length + record.open.length;
   }
 
