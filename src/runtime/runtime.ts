@@ -172,6 +172,7 @@ export class Runtime {
       // Its chunk size and deadline follow the client's limits (engineDefaults).
       options: config.engine,
       saved: this.saved,
+      ledger: this.ledger,
     });
     diagnostics.setLimit(limit);
     this.unsubscribe = this.client.subscribe(diagnostics.onClientEvent);
