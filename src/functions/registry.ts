@@ -227,6 +227,7 @@ const VALUE_ACCEPTS: readonly OptionKey[] = [
   "window",
   "annualize",
   "values",
+  "vintage",
 ];
 const SERIES_ACCEPTS: readonly OptionKey[] = [
   "order",
@@ -244,6 +245,7 @@ const SERIES_ACCEPTS: readonly OptionKey[] = [
   "dates",
   "dir",
   "dating",
+  "vintage",
 ];
 const ACCEPTS: Readonly<Record<string, readonly OptionKey[]>> = {
   VALUE: VALUE_ACCEPTS,
@@ -253,8 +255,19 @@ const ACCEPTS: Readonly<Record<string, readonly OptionKey[]>> = {
   PRODUCT_METRIC: SERIES_ACCEPTS.filter((key) => key !== "products" && key !== "sectors"),
   STATEMENT: ["order", "headers", "layout", "values", "partial", "rows", "dating"],
   PROJECTS: ["headers", "sectors"],
-  COMPS: ["headers", "partial", "fill", "agg", "annualize", "bridged", "chains", "maxage", "asof"],
-  BREAKDOWN: ["partial", "agg", "fill", "bridged"],
+  COMPS: [
+    "headers",
+    "partial",
+    "fill",
+    "agg",
+    "annualize",
+    "bridged",
+    "chains",
+    "maxage",
+    "asof",
+    "vintage",
+  ],
+  BREAKDOWN: ["partial", "agg", "fill", "bridged", "vintage"],
 };
 
 /** The option keys `name` accepts. */
