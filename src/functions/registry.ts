@@ -207,6 +207,15 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("options", "options", "Options", true, ["partial", "agg", "fill"]),
     ],
   },
+  {
+    name: "CHANGES",
+    summary: "The restatements recorded for projects and metrics since a day, newest first.",
+    params: [
+      p("projects", "projects", "Projects"),
+      p("metrics", "metrics", "Metrics"),
+      p("since", "date", "Since (none: the last 30 days)", true),
+    ],
+  },
 ];
 
 export function specFor(name: string): FunctionSpec | undefined {

@@ -167,3 +167,47 @@ describe("vintage= on the data functions", () => {
     ).toContain('option "vintage" does not apply to STATEMENT');
   });
 });
+
+describe("CHANGES", () => {
+  it("lists the restated day with before, after and when it was seen, newest first", async () => {
+    const table = (await fns.changes_(
+      [["aave"]],
+      [["fees"], ["revenue"]],
+      null,
+      inv()
+    )) as unknown[][];
+    expect(table[0]).toEqual(["Project", "Metric", "Day", "Before", "After", "Seen"]);
+    expect(table.slice(1).map((row) => row.map(show))).toEqual([
+      ["aave", "fees", DAY, generated, generated * FACTOR, "2026-11-22T09:00:00Z"],
+    ]);
+    // The Seen text is what vintage= takes: the figure as it was right then.
+    expect(
+      await fns.value_("aave", "fees", DAY, `vintage=${String(table[1][5])}`, inv())
+    ).toBeCloseTo(generated * FACTOR, 6);
+  });
+
+  it("shows the headers alone where nothing was restated, and from the day asked", async () => {
+    const headersOnly = [["Project", "Metric", "Day", "Before", "After", "Seen"]];
+    expect(await fns.changes_([["gmx"]], [["fees"]], null, inv())).toEqual(headersOnly);
+    expect(await fns.changes_([["aave"]], [["tvl"]], null, inv())).toEqual(headersOnly);
+    // Seen on the 22nd: from the 22nd it is listed, from the 23rd (after today) nothing can be.
+    expect(
+      ((await fns.changes_([["aave"]], [["fees"]], "2026-11-22", inv())) as unknown[][]).length
+    ).toBe(2);
+    expect(
+      (await excelError(fns.changes_([["aave"]], [["fees"]], "2026-11-23", inv()))).message
+    ).toBe("since 2026-11-23 is after today; no change can be seen yet");
+  });
+
+  it("asks for what it lists, and says which project or metric it does not know", async () => {
+    expect(
+      (await excelError(fns.changes_([["nosuchproject"]], [["fees"]], null, inv()))).code
+    ).toBe("#N/A");
+    expect((await excelError(fns.changes_([["aave"]], [["nosuchmetric"]], null, inv()))).code).toBe(
+      "#N/A"
+    );
+    expect((await excelError(fns.changes_([[null]], [["fees"]], null, inv()))).message).toBe(
+      "projects is missing"
+    );
+  });
+});

@@ -183,7 +183,8 @@ describe("production build", () => {
       SECTOR: "sector",
       AGGREGATION: "project,metric,name",
       AGGREGATIONS: "projects?[],metrics?[]",
-      BREAKDOWN: "metric,projects?[],start?,end?",
+      BREAKDOWN: "metric,projects?[],start?,end?,options?",
+      CHANGES: "projects[],metrics[],since?",
     });
     for (const f of functions) {
       expect(f.name).toBe(f.id);
