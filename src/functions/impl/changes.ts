@@ -15,6 +15,7 @@
 import { formatDay } from "../../client";
 import type { Change } from "../../engine/ledger";
 import { idList, optionalDate } from "../coerce";
+import { vintageOf } from "../lineage";
 import type { FnContext } from "../context";
 import { invalid, notAvailable, type Cell, type Table } from "../result";
 import { resolveMetrics, resolveProjects } from "./resolve";
@@ -27,9 +28,12 @@ export const MAX_CHANGES_ROWS = 10_000;
 
 export const CHANGES_HEADERS = ["Project", "Metric", "Day", "Before", "After", "Seen"] as const;
 
-/** "2026-11-24T09:30:12Z": the instant as vintage= reads it. */
+/**
+ * "2026-11-24T09:30:12Z": the instant as vintage= reads it, rounded up to the whole second (vintageOf, as the
+ * lineage writes it): at that instant the change had been seen, so vintage=<Seen> shows its After.
+ */
 export function seenText(at: number): string {
-  return new Date(at).toISOString().replace(/\.\d{3}Z$/, "Z");
+  return vintageOf(at);
 }
 
 function projectLabel(c: Change): string {

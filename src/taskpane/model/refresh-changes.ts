@@ -4,26 +4,14 @@
  * the builder. Excel recalculates custom functions asynchronously, after its calculate request returns: the
  * list follows the record, so it grows while the formulas settle, and a later refresh starts a new one.
  */
-import { formatDay } from "../../client";
-import type { Change } from "../../engine/ledger";
+import { changeText, newestChanges, type Change } from "../../engine/ledger";
 import { emptyState, withValue, type BuilderState } from "./formula-builder";
 
 /** Changes the view lists by name; the count says how many more there are (CHANGES lists them all). */
 export const LISTED_CHANGES = 20;
 
-const number = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
-
-function valueText(v: number | null): string {
-  return v === null ? "no value" : number.format(v);
-}
-
-/** "aave fees 2024-02-15: 1,030,419.38 → 1,288,024.23" (a product or a filter named beside it). */
-export function changeLine(c: Change): string {
-  const product = c.series.productId ? ` (product ${c.series.productId})` : "";
-  const notes = [c.series.filter, c.dim && `member ${c.dim}`].filter(Boolean).join("; ");
-  const metric = notes ? `${c.series.metricId} (${notes})` : c.series.metricId;
-  return `${c.series.projectId}${product} ${metric} ${formatDay(c.day)}: ${valueText(c.before)} → ${valueText(c.after)}`;
-}
+/** "aave fees 2024-02-15: 1,030,419.38 → 1,288,024.23" (engine/ledger/describe.ts). */
+export const changeLine = changeText;
 
 export interface ChangesFound {
   /** "2 figures changed since the refresh at 09:00:00 UTC." */
@@ -38,8 +26,7 @@ export function changesFound(changes: readonly Change[], since: string): Changes
     n === 0
       ? `No figure has changed since the refresh at ${since}.`
       : `${n} figure${n === 1 ? "" : "s"} changed since the refresh at ${since}${n > LISTED_CHANGES ? ` (the newest ${LISTED_CHANGES} below)` : ""}.`;
-  const newest = [...changes].sort((a, b) => b.seenAt - a.seenAt).slice(0, LISTED_CHANGES);
-  return { summary, lines: newest.map(changeLine) };
+  return { summary, lines: newestChanges(changes, LISTED_CHANGES).map(changeText) };
 }
 
 /** A CHANGES formula for the projects and metrics that changed (the builder's defaults when none did). */
