@@ -25,6 +25,8 @@ export interface EvalOptions {
   cacheDir?: string;
   /** --no-cache: no answer is read from or saved to the cache directory (the rate budget is still shared). */
   noCache: boolean;
+  /** --refresh: fetch again what the formulas use, even where the cache is fresh, and say what changed. */
+  refresh: boolean;
   /** Requests per minute the plan allows; default the service's documented 60. */
   rateLimit?: number;
 }
@@ -40,7 +42,7 @@ export type ParsedCommandLine = { command: "help" } | EvalOptions | CacheCommand
 
 export const USAGE =
   "usage: cryptometrics eval [--base-url URL] [--api-key-file FILE] [--format table|csv|json] [--file PATH] " +
-  "[--cache-dir DIR] [--no-cache] [--rate-limit N] [--legacy-host] [FORMULA ...]\n" +
+  "[--cache-dir DIR] [--no-cache] [--refresh] [--rate-limit N] [--legacy-host] [FORMULA ...]\n" +
   "       cryptometrics cache info|clear [--cache-dir DIR] [--format table|json]";
 
 export const HELP = `${USAGE}
@@ -69,6 +71,8 @@ Evaluates CRYPTO formulas outside Excel through the add-in's own functions, as o
   --cache-dir DIR    where answers are saved between runs (default: $CRYPTOMETRICS_CACHE_DIR, else
                      $XDG_CACHE_HOME/cryptometrics, i.e. ~/.cache/cryptometrics)
   --no-cache         neither read nor save answers (runs still share the rate budget kept there)
+  --refresh          fetch again every figure the formulas use, even where the cache is fresh, and
+                     say on stderr how many figures the service changed since they were fetched
   --rate-limit N     requests per minute your plan allows (default 60, the service's documented limit)
   --legacy-host      act as an older Excel: dates as plain serials, tables instead of cards
   -h, --help         this help
@@ -91,6 +95,7 @@ const OPTIONS = {
   file: { type: "string", multiple: true },
   "cache-dir": { type: "string" },
   "no-cache": { type: "boolean" },
+  refresh: { type: "boolean" },
   "rate-limit": { type: "string" },
   "legacy-host": { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -133,6 +138,7 @@ function refuseEvalFlags(values: Values, command: string): void {
     "api-key-file",
     "file",
     "no-cache",
+    "refresh",
     "rate-limit",
   ] as const) {
     if (values[flag] !== undefined)
@@ -186,6 +192,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     files: values.file ?? [],
     formulas,
     noCache: values["no-cache"] ?? false,
+    refresh: values.refresh ?? false,
   };
   if (values["base-url"] !== undefined) options.baseUrl = values["base-url"];
   if (values["api-key"] !== undefined) options.apiKey = values["api-key"];

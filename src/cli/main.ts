@@ -11,6 +11,7 @@
  * printed, and the exit code is 2. A model file is many formulas; one typo should not hide the rest.
  * FORMULA arguments typed on the command line are still refused as a whole, before any request.
  */
+import { changeText, newestChanges, type Change } from "../engine/ledger";
 import { parseCommandLine, HELP } from "./flags";
 import type { SheetClock } from "../sheet/expressions";
 import {
@@ -44,10 +45,12 @@ import { setLogSink, type LogRecord } from "../client";
 import { runCacheCommand, type CacheAdmin } from "./cache/command";
 import { FileBlobStore } from "./cache/file-store";
 import { clearLedgers } from "./cache/file-ledger";
+import { FileLedgerStore } from "./cache/restatement-files";
 import { cacheSettings, type CacheSettings } from "./cache/settings";
 import {
   configureCliRuntime,
   releaseCliRuntime,
+  refreshCliRuntime,
   settleCliRuntime,
   takeStaleAnswers,
   type RuntimeSettings,
@@ -78,6 +81,8 @@ export interface CliDeps {
   installHost(legacy?: boolean): void;
   loadRegistry(): Registry;
   configureRuntime(settings: RuntimeSettings, cache?: CacheSettings): void;
+  /** --refresh: everything fetched again; returns the restatements recorded since (as they are). */
+  refresh?(): () => readonly Change[];
   /** Waits until the answers fetched are saved (before the process exits). */
   settle?(): Promise<void>;
   /**
@@ -110,6 +115,7 @@ export const defaultDeps: CliDeps = {
   installHost: (legacy) => installCliHost(globalThis, legacy),
   loadRegistry: () => loadRegistry(),
   configureRuntime: configureCliRuntime,
+  refresh: refreshCliRuntime,
   settle: settleCliRuntime,
   release: releaseCliRuntime,
   takeStale: takeStaleAnswers,
@@ -119,7 +125,11 @@ export const defaultDeps: CliDeps = {
       dir: store.dir,
       usage: () => store.usage(),
       span: () => store.span(),
-      clear: () => store.clear(),
+      // The saved answers and the record of restatements kept beside them.
+      clear: async () => {
+        await store.clear();
+        await new FileLedgerStore(settings.dir).clear();
+      },
       clearBudget: () => clearLedgers(settings.dir),
     };
   },
@@ -252,6 +262,7 @@ async function evaluate(
     usableCache(cache, deps, io)
   );
 
+  const found = command.refresh ? deps.refresh?.() : undefined;
   const ready = (i: number): Ready => lines[at[i]] as Ready;
   const outcome = await evaluateFormulas(
     at.map((_, i) => ready(i).plan),
@@ -275,7 +286,22 @@ async function evaluate(
   await deps.settle?.();
   const code = await report(command.format, lines, io);
   markStale(new Map([...outcome.stale].map(([i, s]) => [at[i], s])), (i) => labelOf(lines[i]), io);
+  if (found) reportChanges(found(), io);
   return code;
+}
+
+/** At most this many changes found by --refresh are named one by one; the rest are counted. */
+const MAX_CHANGE_LINES = 20;
+
+/** What --refresh found: how many figures the service changed, the newest named (CHANGES lists them all). */
+function reportChanges(changes: readonly Change[], io: CliIo): void {
+  const n = changes.length;
+  io.stderr(
+    `${PROGRAM}: refresh: ${n === 0 ? "no figure" : `${n} figure${n === 1 ? "" : "s"}`} changed since ${n === 1 ? "it was" : "they were"} last fetched\n`
+  );
+  for (const c of newestChanges(changes, MAX_CHANGE_LINES))
+    io.stderr(`${PROGRAM}: changed: ${singleLine(changeText(c))}\n`);
+  if (n > MAX_CHANGE_LINES) io.stderr(`${PROGRAM}: changed: and ${n - MAX_CHANGE_LINES} more\n`);
 }
 
 /** At most this many stale results are named one by one; the rest are counted. */

@@ -4,6 +4,8 @@
  * The runtime refuses a base URL it will not talk to (plain http off loopback) with an error of kind
  * "invalid-input", which main.ts turns into a usage error.
  */
+import type { Change } from "../engine/ledger";
+import { FileLedgerStore } from "./cache/restatement-files";
 import { scaledRetryPolicy } from "../client";
 import { namespaceSource } from "../runtime/cache-namespace";
 import { configureRuntime, currentRuntime } from "../runtime/runtime";
@@ -44,8 +46,13 @@ export function configureCliRuntime(settings: RuntimeSettings, cache?: CacheSett
             cache.dir,
             namespaceSource(settings.baseUrl, settings.apiKey)
           ),
+          // The record of restatements beside the saved answers (src/engine/ledger): what vintage= and
+          // CHANGES read, across runs.
           savedCache: cache.saved
-            ? { store: new FileBlobStore({ dir: cache.dir, maxBytes: cache.maxBytes }) }
+            ? {
+                store: new FileBlobStore({ dir: cache.dir, maxBytes: cache.maxBytes }),
+                ledger: new FileLedgerStore(cache.dir),
+              }
             : undefined,
         }
       : {}),
@@ -58,6 +65,21 @@ export function configureCliRuntime(settings: RuntimeSettings, cache?: CacheSett
     },
   });
   configured = identity;
+}
+
+/**
+ * `eval --refresh`: everything the formulas use is fetched again, even where the cache is fresh (what was
+ * held stays the fallback and the reference the answers are compared with); returns the restatements the
+ * run records, as they are recorded.
+ */
+export function refreshCliRuntime(): () => readonly Change[] {
+  const runtime = currentRuntime();
+  runtime.engine.refresh();
+  const found: Change[] = [];
+  runtime.ledger.subscribe((changes) => {
+    for (const c of changes) found.push(c);
+  });
+  return () => found;
 }
 
 /** How long the CLI waits for its answers to reach the disk before it exits anyway. */

@@ -36,6 +36,7 @@ import { SeriesBatcher } from "./series-batcher";
 import { withDateNames } from "./date-names";
 import type { SeriesClient } from "./series-fetch";
 import { SeriesStore } from "./series-store";
+import type { Change } from "./ledger";
 import {
   seriesKey,
   type SeriesCallOptions,
@@ -111,6 +112,11 @@ export interface EngineDeps {
   options?: Partial<EngineOptions>;
   /** The cache saved on this computer (IndexedDB, a cache directory): what earlier sessions fetched. */
   saved?: PersistentCache;
+  /**
+   * Where the restatements the series cache sees go (src/engine/ledger's RestatementLedger): without it,
+   * answers are not compared with what was held and no first sighting is kept.
+   */
+  ledger?: { record(changes: readonly Change[]): Promise<void> };
 }
 
 export type StatementGranularity = "year" | "quarter" | "month" | "week";
@@ -145,7 +151,12 @@ export class Engine {
             // Counted before the encoded arrays are built (persistence.ts, MAX_SAVED_POINTS).
             if (entry && savedPoints(entry) > MAX_SAVED_POINTS) return TOO_LARGE_TO_SAVE;
             return entry && seriesCodec.encode(entry);
-          }))
+          })),
+      deps.ledger &&
+        ((changes) => {
+          // record() never rejects: a ledger that cannot be written costs a note, never a cell.
+          void deps.ledger!.record(changes);
+        })
     );
     this.cache = new KeyedCache(this.options.cache, now, this.timers, saved && savedEntries(saved));
     this.aggregationBatcher = new AggregationBatcher(

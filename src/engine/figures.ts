@@ -65,6 +65,8 @@ export type DayState =
       readonly split?: true;
       /** The day's value was sent but is no number: what was sent. */
       readonly unreadable?: string;
+      /** Under vintage=: the day was not known then, and why (DayPoint.notKnown). */
+      readonly notKnown?: string;
     }
   | { readonly kind: "missing"; readonly why: MissingWhy };
 
@@ -127,6 +129,7 @@ export function dayStates(s: SeriesDays, from: number, to: number, fill: Fill): 
 }
 
 function conflictState(p: DayPoint): DayState {
+  if (p.notKnown !== undefined) return { kind: "conflict", at: p.day, notKnown: p.notKnown };
   if (p.split) return { kind: "conflict", at: p.day, split: true };
   if (p.unreadable !== undefined) return { kind: "conflict", at: p.day, unreadable: p.unreadable };
   return { kind: "conflict", at: p.day };
@@ -166,6 +169,8 @@ export interface WindowFigure {
   readonly splits?: readonly number[];
   /** Of `conflicts`, the days whose value was sent but is no number, with what was sent. */
   readonly unreadable?: ReadonlyMap<number, string>;
+  /** Of `conflicts`, under vintage=, the days not known then, with why (DayPoint.notKnown). */
+  readonly notKnown?: ReadonlyMap<number, string>;
   readonly beforeData: number;
   readonly afterData: number;
   /** Days without a value inside the data, or of which it is not known whether the data had begun. */
@@ -188,6 +193,7 @@ export function windowFigure(
   const conflicts: number[] = [];
   const splits: number[] = [];
   const unreadable = new Map<number, string>();
+  const notKnown = new Map<number, string>();
   const gaps: number[] = [];
   let gapCount = 0;
   let knownGaps = 0;
@@ -208,6 +214,7 @@ export function windowFigure(
         conflicts.push(state.at);
         if (state.split) splits.push(state.at);
         if (state.unreadable !== undefined) unreadable.set(state.at, state.unreadable);
+        if (state.notKnown !== undefined) notKnown.set(state.at, state.notKnown);
       }
     } else if (state.why === "gap" || state.why === "unknown") {
       gapCount++;
@@ -229,6 +236,7 @@ export function windowFigure(
     conflicts,
     splits,
     ...(unreadable.size > 0 ? { unreadable } : {}),
+    ...(notKnown.size > 0 ? { notKnown } : {}),
     beforeData,
     afterData,
     gapCount,
@@ -280,21 +288,34 @@ export function judge(f: WindowFigure, include: boolean, words: FigureWords): Ju
 /** One conflicting day as conflictMessage reads it (a point, or a day's state). */
 export function dayConflict(
   day: number,
-  p: { readonly split?: true; readonly unreadable?: string }
-): Pick<WindowFigure, "conflicts" | "splits" | "unreadable"> {
+  p: { readonly split?: true; readonly unreadable?: string; readonly notKnown?: string }
+): Pick<WindowFigure, "conflicts" | "splits" | "unreadable" | "notKnown"> {
   return {
     conflicts: [day],
     splits: p.split ? [day] : [],
     ...(p.unreadable !== undefined ? { unreadable: new Map([[day, p.unreadable]]) } : {}),
+    ...(p.notKnown !== undefined ? { notKnown: new Map([[day, p.notKnown]]) } : {}),
   };
 }
 
 /** "the service sent aave tvl for 2024-01-15 twice with different values; no figure for that day or Q1 2024". */
 export function conflictMessage(
-  f: Pick<WindowFigure, "conflicts" | "splits" | "unreadable">,
+  f: Pick<WindowFigure, "conflicts" | "splits" | "unreadable" | "notKnown">,
   words: FigureWords
 ): string {
   const days = f.conflicts.map(formatDay);
+  // Under vintage=, a day not known then: "not known on 2026-11-20: first seen 2026-11-24 (aave fees,
+  // 2024-02-15)", and for a period or window, which figure it leaves without one.
+  const unknown = f.conflicts.find((d) => f.notKnown?.has(d));
+  if (unknown !== undefined) {
+    const day = formatDay(unknown);
+    const more =
+      f.conflicts.length > 1
+        ? ` and ${f.conflicts.length - 1} more day${f.conflicts.length === 2 ? "" : "s"}`
+        : "";
+    const figure = words.label === day ? "" : `; no figure for ${words.label}`;
+    return `${f.notKnown!.get(unknown)!} (${words.subject}, ${day}${more})${figure}`;
+  }
   // A value sent that is no number: named as it came, so the user sees why no figure is right.
   const first = f.conflicts.find((d) => f.unreadable?.has(d));
   if (first !== undefined) {

@@ -9,6 +9,7 @@
  * project: an archived project's whole (finite) history is kept, since its last values are all it has.
  */
 import type { SeriesStore } from "./series-store";
+import { seriesRefOf } from "./series-ledger";
 import { fetchGroup, type GroupRequest, type SeriesClient } from "./series-fetch";
 import { DEFAULT_VARIANT, seriesKey, type SeriesQuery } from "./series-types";
 
@@ -59,7 +60,15 @@ export async function readHistoryStarts(
       if (found && (first === undefined || found.day < first)) first = found.day;
     }
     starts.set(q.projectId, first);
-    store.write(key, keepFrom(q.projectId), Infinity, r.dims, result.description, r.warnings);
+    store.write(
+      key,
+      keepFrom(q.projectId),
+      Infinity,
+      r.dims,
+      result.description,
+      r.warnings,
+      seriesRefOf(q)
+    );
   }
   return starts;
 }

@@ -6,6 +6,7 @@
 import type { Codec } from "./persistence";
 import type { SeriesEntryData, SeriesIssue, SnapshotData } from "./series-store";
 import type { Interval } from "./coverage";
+import { decodeRuns, encodeRuns, type SeenRuns } from "./ledger";
 
 /** Sections of the saved cache. */
 export const SECTION = { series: "series", entry: "entry" } as const;
@@ -57,6 +58,8 @@ function encodeSnapshot(s: SnapshotData): unknown {
     ...(s.unreadable
       ? { unreadable: [...s.unreadable].map(([dim, texts]) => [dim, [...texts]]) }
       : {}),
+    // When each value was first seen (vintage=): [dimension, [from, to, at, …]] pairs.
+    ...(s.seen ? { seen: [...s.seen].map(([dim, runs]) => [dim, encodeRuns(runs)]) } : {}),
     ...(s.issue ? { issue: { code: s.issue.code, message: s.issue.message } } : {}),
     warnings: s.warnings,
     servedBy: s.servedBy,
@@ -138,6 +141,22 @@ function decodeUnreadable(json: unknown): Map<string, Map<number, string>> | und
   return out;
 }
 
+/** Absent: not recorded; anything but pairs of a dimension and well-formed runs (seen.ts) is refused. */
+function decodeSeen(json: unknown): Map<string, SeenRuns> | undefined | false {
+  if (json === undefined) return undefined;
+  if (!Array.isArray(json)) return false;
+  const out = new Map<string, SeenRuns>();
+  for (const item of json) {
+    if (!Array.isArray(item) || item.length !== 2) return false;
+    const [dim, list] = item as unknown[];
+    if (typeof dim !== "string" || out.has(dim)) return false;
+    const runs = decodeRuns(list);
+    if (!runs) return false;
+    out.set(dim, runs);
+  }
+  return out;
+}
+
 /** The client keeps 40 characters of an unreadable value: a saved text longer than this is damage. */
 const MAX_UNREADABLE_CHARS = 64;
 
@@ -156,13 +175,15 @@ function decodeSnapshot(json: unknown): SnapshotData | undefined {
   const conflicts = decodeConflicts(json.conflicts);
   const splits = decodeConflicts(json.splits);
   const unreadable = decodeUnreadable(json.unreadable);
+  const seen = decodeSeen(json.seen);
   if (
     !coverage ||
     !dims ||
     issue === false ||
     conflicts === false ||
     splits === false ||
-    unreadable === false
+    unreadable === false ||
+    seen === false
   )
     return undefined;
   if (!isStrings(json.warnings) || !isStrings(json.servedBy)) return undefined;
@@ -173,6 +194,7 @@ function decodeSnapshot(json: unknown): SnapshotData | undefined {
     ...(conflicts ? { conflicts } : {}),
     ...(splits ? { splits } : {}),
     ...(unreadable ? { unreadable } : {}),
+    ...(seen ? { seen } : {}),
     ...(issue ? { issue } : {}),
     warnings: json.warnings,
     servedBy: json.servedBy,

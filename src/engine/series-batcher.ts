@@ -22,6 +22,7 @@ import {
   type SeriesClient,
 } from "./series-fetch";
 import type { SeriesStore } from "./series-store";
+import { seriesRefOf } from "./series-ledger";
 import type { DayPoint } from "./series-ops";
 import {
   answerFrom,
@@ -237,8 +238,10 @@ export class SeriesBatcher {
       .then(
         ({ result, failed }) => {
           this.unregister(flight, keys);
+          const queryOf = new Map(request.queries.map((q) => [seriesKey(q), q]));
           for (const [key, r] of result.results) {
             if (failed.has(key)) continue;
+            const asked = queryOf.get(key);
             if (r.issue) this.store.writeIssue(key, r.issue, result.description);
             else
               this.store.write(
@@ -247,7 +250,8 @@ export class SeriesBatcher {
                 request.end,
                 r.dims,
                 result.description,
-                r.warnings
+                r.warnings,
+                asked && seriesRefOf(asked)
               );
           }
           for (const w of flight.waiters) {

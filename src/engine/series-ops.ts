@@ -24,6 +24,11 @@ export interface DayPoint {
    * this text. A conflict all the same (never filled, never a figure); its message names what was sent.
    */
   unreadable?: string;
+  /**
+   * With `conflict`: under vintage= (vintage-answer.ts), the day's value was not known at that instant, and
+   * why ("not known on 2026-11-20: first seen 2026-11-24"). No figure all the same; its message is this.
+   */
+  notKnown?: string;
 }
 
 /** Points with start <= day <= end (either bound may be open). */

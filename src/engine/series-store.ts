@@ -17,6 +17,8 @@ import { Coverage, type Interval } from "./coverage";
 import { nextDailyUpdate, type CachePolicy } from "./cache-policy";
 import type { DayPoint } from "./series-ops";
 import { dayOfInstant } from "../client";
+import { NO_RUNS, spliceRuns, type Change, type SeenRuns, type SeriesRef } from "./ledger";
+import { answerChanges, type HeldSnapshot } from "./series-ledger";
 
 /** Why a series has no data, as the service said it (partial-success errors). */
 export interface SeriesIssue {
@@ -50,6 +52,12 @@ export interface Snapshot {
    * `dims` (never a figure), `unreadable` to readers. Absent when there are none (almost always).
    */
   unreadable?: Map<string, Map<number, string>>;
+  /**
+   * Per dimension, when each held value was first seen (ledger/seen.ts runs): vintage= reads it. Absent when
+   * the store records no restatements, or for an entry saved without it (its values count as first seen
+   * when it was fetched).
+   */
+  seen?: Map<string, SeenRuns>;
   issue?: SeriesIssue;
   /** Partial-success notes that did not stop the series (e.g. an unknown chain id). */
   readonly warnings: Set<string>;
@@ -67,6 +75,8 @@ export interface Snapshot {
   points: number;
   /** Warnings and request descriptions as arrays, shared by every answer until the snapshot changes. */
   lists?: { warnings: string[]; servedBy: string[] };
+  /** What answers read of the snapshot for vintage= (answerFrom), shared until the snapshot changes. */
+  held?: { fetchedAt: number; seen?: ReadonlyMap<string, SeenRuns> };
 }
 
 interface Entry {
@@ -84,6 +94,8 @@ export interface SnapshotData {
   splits?: Map<string, Set<number>>;
   /** Of `conflicts`, the days whose value was sent but is no number, with what was sent. */
   unreadable?: Map<string, Map<number, string>>;
+  /** When each held value was first seen, per dimension (absent: not recorded). */
+  seen?: Map<string, SeenRuns>;
   issue?: SeriesIssue;
   warnings: string[];
   servedBy: string[];
@@ -105,7 +117,12 @@ export class SeriesStore {
   constructor(
     private readonly policy: CachePolicy,
     private readonly now: () => number,
-    private readonly onCommit?: (key: string) => void
+    private readonly onCommit?: (key: string) => void,
+    /**
+     * Told the restatements each answer brings (src/engine/ledger): a day held with one value and sent with
+     * another. Without it, nothing is compared and no first sighting is kept.
+     */
+    private readonly onChanges?: (changes: Change[]) => void
   ) {
     this.entries = new LruCache<string, Entry>({
       maxSize: policy.maxPoints,
@@ -183,16 +200,28 @@ export class SeriesStore {
     return undefined;
   }
 
-  /** Records a fetched range: the days in it are replaced by what the service returned. */
+  /**
+   * Records a fetched range: the days in it are replaced by what the service returned. Given the series as
+   * the ledger names it (and a listener), what the answer changes of what was held is told to onChanges, and
+   * when each value now held was first seen is kept.
+   */
   write(
     key: string,
     start: number,
     end: number,
     data: ReadonlyMap<string, readonly DayPoint[]>,
     servedBy: string,
-    warnings: readonly string[] = []
+    warnings: readonly string[] = [],
+    series?: SeriesRef
   ): void {
+    const outcome =
+      series && this.onChanges && this.compare(key, series, start, end, data, servedBy);
     const s = this.writable(key);
+    if (outcome) {
+      s.seen ??= new Map();
+      for (const [dim, runs] of outcome.seen)
+        s.seen.set(dim, spliceRuns(s.seen.get(dim) ?? NO_RUNS, start, end, runs));
+    }
     // The days in [start, end] are replaced, in every dimension held or sent.
     for (const [dim, held] of s.dims) s.dims.set(dim, spliced(held, start, end, data.get(dim)));
     for (const [dim, points] of data)
@@ -209,6 +238,30 @@ export class SeriesStore {
     warnings.forEach((w) => s.warnings.add(w));
     this.revalidateUnpublished(s);
     this.commit(key, s);
+    if (outcome && outcome.changes.length > 0) this.onChanges(outcome.changes);
+  }
+
+  /** What an answer for [start, end] changes of the snapshots held (the newest first), before it is written. */
+  private compare(
+    key: string,
+    series: SeriesRef,
+    start: number,
+    end: number,
+    sent: ReadonlyMap<string, readonly DayPoint[]>,
+    request: string
+  ): ReturnType<typeof answerChanges> {
+    const entry = this.entries.peek(key);
+    const held: HeldSnapshot[] = [];
+    for (const snap of [entry?.current, entry?.previous]) {
+      if (!snap || snap.issue) continue;
+      held.push({
+        covers: (day) => snap.coverage.covers(day, day),
+        points: this.read(snap, start, end),
+        ...(snap.seen ? { seen: snap.seen } : {}),
+        fetchedAt: snap.fetchedAt,
+      });
+    }
+    return answerChanges({ series, start, end, held, sent, at: this.now(), request });
   }
 
   /**
@@ -292,6 +345,7 @@ export class SeriesStore {
       ...(d.unreadable
         ? { unreadable: new Map([...d.unreadable].map(([dim, t]) => [dim, new Map(t)])) }
         : {}),
+      ...(d.seen ? { seen: new Map(d.seen) } : {}),
       issue: d.issue,
       warnings: new Set(d.warnings),
       servedBy: new Set(d.servedBy),
@@ -328,6 +382,7 @@ export class SeriesStore {
   private commit(key: string, s: Snapshot): void {
     s.restored = undefined;
     s.lists = undefined;
+    s.held = undefined;
     let points = 0;
     for (const dim of s.dims.values()) points += dim.days.length;
     s.points = points;
@@ -367,6 +422,7 @@ function toData(s: Snapshot): SnapshotData {
     ...(conflicts.size > 0 ? { conflicts } : {}),
     ...(splits.size > 0 ? { splits } : {}),
     ...(unreadable.size > 0 ? { unreadable } : {}),
+    ...(s.seen && s.seen.size > 0 ? { seen: new Map(s.seen) } : {}),
     issue: s.issue,
     warnings: [...s.warnings],
     servedBy: [...s.servedBy],

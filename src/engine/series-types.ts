@@ -1,6 +1,7 @@
 /** What a cell asks of a time series, and what it gets back. */
 import type { Snapshot, SeriesIssue } from "./series-store";
 import type { DayPoint } from "./series-ops";
+import type { SeenRuns } from "./ledger";
 
 export type Breakdown = "chain" | "product_id";
 
@@ -41,6 +42,11 @@ export interface SeriesAnswer {
   stale?: { fetchedAt: number; reason: string };
   /** Set when the values were read back from the cache saved on this computer (an earlier session). */
   restored?: { fetchedAt: number };
+  /**
+   * Read from a held snapshot: when it was fetched, and when each of its values was first seen (vintage=
+   * reads them; an answer handed straight from a request has neither).
+   */
+  held?: { fetchedAt: number; seen?: ReadonlyMap<string, SeenRuns> };
 }
 
 export interface SeriesCallOptions {
@@ -104,6 +110,10 @@ export function answerFrom(
     warnings: lists.warnings,
     servedBy: lists.servedBy,
     stale,
+    held: (snapshot.held ??= {
+      fetchedAt: snapshot.fetchedAt,
+      ...(snapshot.seen ? { seen: snapshot.seen } : {}),
+    }),
   };
   if (snapshot.restored) answer.restored = { fetchedAt: snapshot.fetchedAt };
   return answer;

@@ -2,6 +2,7 @@
 import type { Engine } from "../engine/engine";
 import type { Loaded } from "../engine/keyed-cache";
 import type { SeriesAnswer } from "../engine/series-types";
+import type { Vintage } from "../engine/ledger";
 import type { Runtime } from "../runtime/runtime";
 import { messageOf } from "../client";
 
@@ -75,8 +76,10 @@ export interface FnContext {
   trace: CallTrace;
   /** Aborted when Excel cancels the cell (cancelable functions only). Made on first read: read it late. */
   readonly signal?: AbortSignal;
-  /** Today's day number (UTC) by the runtime's clock. */
+  /** Today's day number (UTC) by the runtime's clock (under vintage=, the vintage's day). */
   today: number;
+  /** Set under vintage= (impl/vintage.ts): every series is read as it was known at this instant. */
+  readonly vintage?: Vintage;
 }
 
 /** Catalogue access with the trace noted, so the diagnostics can say what served a cell. */

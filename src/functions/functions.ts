@@ -7,6 +7,7 @@
 import { run, runCached } from "./edge";
 import * as aggregates from "./impl/aggregations";
 import * as catalogue from "./impl/catalogue";
+import { changes } from "./impl/changes";
 import { comps } from "./impl/comps";
 import * as series from "./impl/series";
 import { asOf, value } from "./impl/value";
@@ -354,5 +355,27 @@ export async function breakdown_(
 ): Promise<any[][]> {
   return run("BREAKDOWN", invocation, { metric, projects, start, end, options }, (ctx) =>
     aggregates.breakdown(ctx, metric, projects, start, end, options)
+  ) as Promise<any[][]>;
+}
+
+/**
+ * Every restatement recorded for projects and metrics since a day, newest first: Project, Metric, Day, Before, After, Seen (what this computer, or the team's gateway, saw the service change after it had sent it).
+ * @customfunction CHANGES
+ * @helpurl https://localhost:3000/help.html#changes
+ * @param projects Project ids, symbols or names (comma list or range).
+ * @param metrics Metric ids (comma list or range).
+ * @param [since] The first day (a date or "YYYY-MM-DD"); omitted: the last 30 days.
+ * @param invocation Invocation object.
+ * @returns One row per change; the headers alone when none was recorded.
+ * @requiresAddress
+ */
+export async function changes_(
+  projects: any[][],
+  metrics: any[][],
+  since: any,
+  invocation: CustomFunctions.Invocation
+): Promise<any[][]> {
+  return run("CHANGES", invocation, { projects, metrics, since }, (ctx) =>
+    changes(ctx, projects, metrics, since)
   ) as Promise<any[][]>;
 }

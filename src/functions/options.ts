@@ -8,6 +8,7 @@ import { parseWindow, WINDOW_FORMS, type TrailingWindow } from "../engine/traili
 import type { Aggregation } from "../engine/metric-kinds";
 import type { Period } from "../client";
 import type { Fill } from "../engine/metric-kinds";
+import { parseVintage } from "../engine/ledger";
 import { isMissing, requiredText } from "./coerce";
 import { invalid } from "./result";
 
@@ -51,6 +52,12 @@ export interface Options {
   fills: readonly Fill[];
   /** COMPS: a column with the day each row's figures are as of. */
   asof: boolean;
+  /**
+   * The figures as this computer (or the team's gateway) knew them at an instant: a date is the end of that
+   * UTC day, a date and time with its zone that instant (engine/ledger/vintage.ts). As written; checked
+   * against the clock where the function runs (impl/vintage.ts).
+   */
+  vintage?: string;
 }
 
 export type OptionKey = keyof Options;
@@ -107,6 +114,8 @@ export const WINDOW_OPTIONS: readonly OptionKey[] = ["window"];
 /** Options whose value is a number of days written `<N>d` (e.g. maxage=7d). */
 export const DAYS_OPTIONS: readonly OptionKey[] = ["maxage"];
 const DAYS = /^(\d{1,5})d$/;
+/** Options whose value is a date or an instant (e.g. vintage=2026-11-20). */
+export const VINTAGE_OPTIONS: readonly OptionKey[] = ["vintage"];
 /** Options whose value is a comma list of ids. */
 export const LIST_OPTIONS: readonly OptionKey[] = ["chains", "products", "sectors"];
 const CHOICES = OPTION_CHOICES;
@@ -116,6 +125,7 @@ const ALL_KEYS = [
   ...LISTS,
   ...DAYS_OPTIONS,
   ...WINDOW_OPTIONS,
+  ...VINTAGE_OPTIONS,
 ] as OptionKey[];
 
 export const DEFAULT_OPTIONS: Readonly<Options> = Object.freeze({
@@ -191,6 +201,13 @@ export function parseOptions(
         .filter(Boolean);
       if (ids.length === 0) throw invalid(`option "${key}" needs a comma list of ids`);
       (options[key] as string[]) = ids;
+      continue;
+    }
+    if (VINTAGE_OPTIONS.includes(key)) {
+      // The form only here: whether the instant has passed is the clock's (impl/vintage.ts).
+      const vintage = parseVintage(val, Infinity);
+      if ("error" in vintage) throw invalid(vintage.error);
+      options.vintage = val;
       continue;
     }
     const v = val.toLowerCase();

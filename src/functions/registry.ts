@@ -207,6 +207,15 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("options", "options", "Options", true, ["partial", "agg", "fill"]),
     ],
   },
+  {
+    name: "CHANGES",
+    summary: "The restatements recorded for projects and metrics since a day, newest first.",
+    params: [
+      p("projects", "projects", "Projects"),
+      p("metrics", "metrics", "Metrics"),
+      p("since", "date", "Since (none: the last 30 days)", true),
+    ],
+  },
 ];
 
 export function specFor(name: string): FunctionSpec | undefined {
@@ -227,6 +236,7 @@ const VALUE_ACCEPTS: readonly OptionKey[] = [
   "window",
   "annualize",
   "values",
+  "vintage",
 ];
 const SERIES_ACCEPTS: readonly OptionKey[] = [
   "order",
@@ -244,6 +254,7 @@ const SERIES_ACCEPTS: readonly OptionKey[] = [
   "dates",
   "dir",
   "dating",
+  "vintage",
 ];
 const ACCEPTS: Readonly<Record<string, readonly OptionKey[]>> = {
   VALUE: VALUE_ACCEPTS,
@@ -253,8 +264,19 @@ const ACCEPTS: Readonly<Record<string, readonly OptionKey[]>> = {
   PRODUCT_METRIC: SERIES_ACCEPTS.filter((key) => key !== "products" && key !== "sectors"),
   STATEMENT: ["order", "headers", "layout", "values", "partial", "rows", "dating"],
   PROJECTS: ["headers", "sectors"],
-  COMPS: ["headers", "partial", "fill", "agg", "annualize", "bridged", "chains", "maxage", "asof"],
-  BREAKDOWN: ["partial", "agg", "fill", "bridged"],
+  COMPS: [
+    "headers",
+    "partial",
+    "fill",
+    "agg",
+    "annualize",
+    "bridged",
+    "chains",
+    "maxage",
+    "asof",
+    "vintage",
+  ],
+  BREAKDOWN: ["partial", "agg", "fill", "bridged", "vintage"],
 };
 
 /** The option keys `name` accepts. */

@@ -21,7 +21,13 @@ import {
 } from "../client";
 import { Engine, type EngineOptions } from "../engine/engine";
 import { PersistentCache, type BlobStore, type BlobStoreUsage } from "../engine/persistence";
-import { MemoryLedgerStore, RestatementLedger, type LedgerStore } from "../engine/ledger";
+import {
+  MemoryLedgerStore,
+  RestatementLedger,
+  type Change,
+  type ChangeFilter,
+  type LedgerStore,
+} from "../engine/ledger";
 import { namespaceSource, type Digest } from "./cache-namespace";
 import { DataSourceWatch } from "./data-source";
 import { Diagnostics } from "./diagnostics";
@@ -172,6 +178,7 @@ export class Runtime {
       // Its chunk size and deadline follow the client's limits (engineDefaults).
       options: config.engine,
       saved: this.saved,
+      ledger: this.ledger,
     });
     diagnostics.setLimit(limit);
     this.unsubscribe = this.client.subscribe(diagnostics.onClientEvent);
@@ -182,6 +189,21 @@ export class Runtime {
   async flushSaved(): Promise<void> {
     // With a shared record of request starts (the CLI's), the answers it was told of reach it too.
     await Promise.all([this.saved?.flush(), this.ledger.flush(), this.client.limiter.settled()]);
+  }
+
+  /**
+   * The restatements recorded since an instant (ms) for the filter's projects and metrics, newest first, and
+   * where they were recorded (for a cell's diagnostics).
+   */
+  async restatementsSince(
+    since: number,
+    filter: ChangeFilter
+  ): Promise<{ changes: Change[]; how: string }> {
+    const view = await this.ledger.view();
+    return {
+      changes: view.since(since, filter),
+      how: `the record of restatements on this computer (${this.ledger.location})`,
+    };
   }
 
   /** Size of the saved cache; undefined when this runtime has none. */

@@ -2,6 +2,7 @@
  * Flags and environment of `npm run simulator`, parsed into SimulatorOptions. Pure (argv and env are
  * passed in) so tests can check every flag without starting a process.
  */
+import { RESTATEMENT_MODES, type RestatementMode } from "./restatements";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { DEFAULT_RATE_LIMIT, DEMO_API_KEY } from "./constants";
@@ -41,6 +42,9 @@ Serves a simulated Cryptometrics service (v2 and v1) on loopback. Every flag has
   --report-unavailable  METRIC_NOT_AVAILABLE beyond §4.11 too        SIMULATOR_REPORT_UNAVAILABLE=true
   --duplicate-rows X    share of (project, day) rows sent twice      SIMULATOR_DUPLICATE_ROWS
                         (0..1, default 0.01; 0 = none)
+  --restatements MODE   a service that restates: none | served       SIMULATOR_RESTATEMENTS
+                        (days change after first served) | refill
+                        (a block first counted twice, then refilled)
   --reading NAME=VALUE  a reading of the interface where it is loose SIMULATOR_READINGS=a=b,c=d
                         (repeatable; defaults: the least helpful):
 ${READING_SWITCHES.map((r) => `                          ${r.name}: ${Object.keys(r.values).join(" | ")}`).join("\n")}
@@ -119,6 +123,7 @@ export function parseCliOptions(argv: readonly string[], env: Env): CliOptions {
         today: { type: "string" },
         "report-unavailable": { type: "boolean" },
         "duplicate-rows": { type: "string" },
+        restatements: { type: "string" },
         reading: { type: "string", multiple: true },
         "https-cert": { type: "string" },
         "https-key": { type: "string" },
@@ -215,6 +220,15 @@ export function parseCliOptions(argv: readonly string[], env: Env): CliOptions {
   const duplicates = pick(v["duplicate-rows"], "SIMULATOR_DUPLICATE_ROWS");
   if (duplicates !== undefined)
     options.duplicateRows = number("--duplicate-rows", duplicates, 0, 1);
+
+  const restating = pick(v.restatements, "SIMULATOR_RESTATEMENTS");
+  if (restating !== undefined) {
+    if (!(RESTATEMENT_MODES as readonly string[]).includes(restating))
+      throw new SimulatorOptionError(
+        `--restatements must be one of ${RESTATEMENT_MODES.join(", ")}, got "${restating}"`
+      );
+    options.restatements = restating as RestatementMode;
+  }
 
   const readingTexts =
     v.reading ??

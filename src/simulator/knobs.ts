@@ -6,6 +6,7 @@
 import { DEFAULT_DUPLICATE_ROWS, DEFAULT_RATE_LIMIT } from "./constants";
 import { DEFAULT_READINGS, mergeReadings, type Readings } from "./readings";
 import type { Fault, RateLimitKnob, SimulatorKnobs } from "./types";
+import { RESTATEMENT_MODES, type RestatementChoice, type RestatementMode } from "./restatements";
 
 export interface ActiveKnobs {
   rateLimit: RateLimitKnob | null;
@@ -21,6 +22,8 @@ export interface ActiveKnobs {
   reportUnavailable: boolean;
   duplicateRows: number;
   readings: Readings;
+  /** The restating service's setting, one object per setKnobs (the pipeline starts afresh on a new one). */
+  restatements: { mode: RestatementMode } & RestatementChoice;
 }
 
 const DEFAULTS: ActiveKnobs = {
@@ -36,6 +39,7 @@ const DEFAULTS: ActiveKnobs = {
   reportUnavailable: false,
   duplicateRows: DEFAULT_DUPLICATE_ROWS,
   readings: DEFAULT_READINGS,
+  restatements: { mode: "none" },
 };
 
 function fraction(name: string, value: number): number {
@@ -68,6 +72,14 @@ export function mergeKnobs(base: ActiveKnobs, update: Partial<SimulatorKnobs>): 
       update.readings === undefined
         ? DEFAULT_READINGS
         : mergeReadings(base.readings, update.readings);
+  if (has("restatements")) {
+    const r = update.restatements ?? "none";
+    next.restatements = typeof r === "string" ? { mode: r } : { ...r };
+    if (!RESTATEMENT_MODES.includes(next.restatements.mode))
+      throw new RangeError(
+        `Simulator knob restatements must be one of ${RESTATEMENT_MODES.join(", ")}, got ${String(next.restatements.mode)}`
+      );
+  }
   return next;
 }
 

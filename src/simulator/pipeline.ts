@@ -19,6 +19,8 @@ import { drawFor, RateLimiter, sendsRetryAfter, type ActiveKnobs } from "./knobs
 import { commonHeaders, preflight, sendEmpty, sendFault, sendJson, type Reply } from "./responses";
 import type { RequestLogEntry } from "./types";
 import { messageOf } from "../client";
+import { Restatements } from "./restatements";
+import { parseDate } from "./util/days";
 
 export interface PipelineState {
   now: () => number;
@@ -41,6 +43,20 @@ export function createPipeline(
   state: PipelineState
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const limiter = new RateLimiter();
+  // One restating service per setting (setKnobs with a new one starts afresh) and per dataset day.
+  let restating: { setting: object; today: string; restatements: Restatements } | undefined;
+  const restatementsFor = (knobs: ActiveKnobs, today: string): Restatements | undefined => {
+    if (knobs.restatements.mode === "none") return undefined;
+    if (restating?.setting !== knobs.restatements || restating.today !== today) {
+      const { mode, ...choice } = knobs.restatements;
+      restating = {
+        setting: knobs.restatements,
+        today,
+        restatements: new Restatements(mode, parseDate(today) ?? 0, choice),
+      };
+    }
+    return restating.restatements;
+  };
   const datasets = new Map<string, DemoDataset>();
 
   const datasetFor = (today: string): DemoDataset => {
@@ -161,7 +177,11 @@ export function createPipeline(
         headers: { Location: `/${moved}${url.search}` },
       };
     } else {
-      reply = route(segments, url, datasetFor(state.today ?? todayOf(state.now())), knobs);
+      const today = state.today ?? todayOf(state.now());
+      reply = route(segments, url, datasetFor(today), knobs);
+      // A restating service changes days it served before, as the answer leaves (restatements.ts).
+      if (reply.status === 200)
+        restatementsFor(knobs, today)?.restateAnswer(url.pathname, reply.body);
     }
 
     if (draws.fault === "reset") {

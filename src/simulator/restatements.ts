@@ -21,6 +21,7 @@ import { parseDate } from "./util/days";
 import { unitHash } from "./util/prng";
 
 export type RestatementMode = "none" | "served" | "refill";
+export const RESTATEMENT_MODES: readonly RestatementMode[] = ["none", "served", "refill"];
 
 export interface RestatedDay {
   projectId: string;

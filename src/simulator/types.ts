@@ -1,5 +1,6 @@
 /** Public types of the simulator (see index.ts). */
 import type { Readings } from "./readings";
+import type { RestatementChoice, RestatementMode } from "./restatements";
 
 export type Fault =
   | "reset"
@@ -67,6 +68,12 @@ export interface SimulatorKnobs {
    * reading. Given switches replace the current ones; the others stay.
    */
   readings?: Partial<Readings>;
+  /**
+   * A service that restates (restatements.ts): `served`, chosen days change value after they were first
+   * served; `refill`, a block of days first served counted twice is refilled once served. Default `none`.
+   * Setting it again starts afresh (nothing served yet).
+   */
+  restatements?: RestatementMode | ({ mode: RestatementMode } & RestatementChoice);
 }
 
 export interface SimulatorOptions extends SimulatorKnobs {

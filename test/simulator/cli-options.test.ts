@@ -76,6 +76,8 @@ describe("npm run simulator options", () => {
         "--report-unavailable",
         "--duplicate-rows",
         "0.05",
+        "--restatements",
+        "refill",
         "--reading",
         "timestamps=utc",
         "--reading",
@@ -100,6 +102,7 @@ describe("npm run simulator options", () => {
       today: "2024-02-29",
       reportUnavailable: true,
       duplicateRows: 0.05,
+      restatements: "refill",
       readings: { timestamps: "utc", retryAfter: "seconds" },
     });
     // --today fixes the dataset's day only: the clock (and with it the rate limit's window) goes on.

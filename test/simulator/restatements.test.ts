@@ -7,6 +7,8 @@ import {
   defaultRefill,
 } from "../../src/simulator/restatements";
 import { parseDate } from "../../src/simulator/util/days";
+import type { RunningSimulator } from "../../src/simulator";
+import { getList, num, start } from "./helpers";
 
 const TODAY = parseDate("2026-11-24")!;
 
@@ -193,5 +195,42 @@ describe("a service that refills a block of days", () => {
     const revenue = { data: [{ timestamp: "2026-07-01", project_id: "aave", revenue: 40 }] };
     r.restateAnswer("/v2/projects/aave/metrics", revenue);
     expect(revenue.data[0].revenue).toBe(80);
+  });
+});
+
+describe("the restatements knob of a running simulator", () => {
+  const path = "/v2/metrics/fees?project_ids=aave&start=2025-06-10&end=2025-06-12";
+  const valueOn = async (s: RunningSimulator, day: string) =>
+    num((await getList(s, path)).data.find((r) => String(r.timestamp).startsWith(day))?.value);
+  let s: RunningSimulator | undefined;
+  afterEach(async () => {
+    await s?.close();
+    s = undefined;
+  });
+
+  it("restates a chosen day after it was first served, over HTTP, and starts afresh when set again", async () => {
+    const restatements = {
+      mode: "served" as const,
+      days: [{ projectId: "aave", metricId: "fees", day: "2025-06-11", factor: 1.5 }],
+    };
+    s = await start({ restatements, duplicateRows: 0 });
+    const first = (await valueOn(s, "2025-06-11"))!;
+    const neighbour = await valueOn(s, "2025-06-10");
+    expect(await valueOn(s, "2025-06-11")).toBeCloseTo(first * 1.5, 6);
+    // Restated once, not again at every answer; the days around it are left alone.
+    expect(await valueOn(s, "2025-06-11")).toBeCloseTo(first * 1.5, 6);
+    expect(await valueOn(s, "2025-06-10")).toBe(neighbour);
+    s.setKnobs({ restatements });
+    expect(await valueOn(s, "2025-06-11")).toBe(first);
+    s.setKnobs({ restatements: "none" });
+    expect(await valueOn(s, "2025-06-11")).toBe(first);
+    expect(await valueOn(s, "2025-06-11")).toBe(first);
+  });
+
+  it("refuses a mode it does not know", async () => {
+    s = await start();
+    expect(() => s!.setKnobs({ restatements: "sometimes" as "none" })).toThrow(
+      "restatements must be one of none, served, refill"
+    );
   });
 });

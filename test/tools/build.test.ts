@@ -184,6 +184,7 @@ describe("production build", () => {
       AGGREGATION: "project,metric,name",
       AGGREGATIONS: "projects?[],metrics?[]",
       BREAKDOWN: "metric,projects?[],start?,end?,options?",
+      CHANGES: "projects[],metrics[],since?",
     });
     for (const f of functions) {
       expect(f.name).toBe(f.id);

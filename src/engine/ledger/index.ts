@@ -38,4 +38,5 @@ export {
   type FigureValue,
   type SeriesRef,
 } from "./types";
+export { changeText, newestChanges } from "./describe";
 export { notKnownMessage, parseVintage, type Vintage } from "./vintage";

@@ -45,6 +45,11 @@ export class RestatementLedger {
   private readonly seal: LedgerSeal;
   private readonly maxBytes: number;
   private views = new Map<string, Promise<LedgerView>>();
+  /**
+   * The views loaded so far, to which record() adds: a write never waits for a view (a view being loaded
+   * waits for the writes before it, so a write waiting for it would wait for itself).
+   */
+  private loaded = new Map<string, LedgerView>();
   private writing: Promise<void> = Promise.resolve();
   /** Bytes this instance believes the namespace holds (undefined: not measured yet). */
   private estimated = new Map<string, number>();
@@ -87,27 +92,36 @@ export class RestatementLedger {
     return this.writing;
   }
 
-  /** The ledger as this computer (or gateway) holds it; loaded once, then kept up to date by record(). */
+  /**
+   * The ledger as this computer (or gateway) holds it; loaded once, then kept up to date by record(). It holds
+   * every change recorded before the call: a vintage= read right after the refresh that found a change sees it.
+   */
   async view(): Promise<LedgerView> {
     const ns = await this.namespace();
     if (ns === undefined) return new LedgerView();
     let view = this.views.get(ns);
     if (!view) {
+      // Loaded in turn with the writes: after those recorded before, before those recorded after it.
       view = this.writing.then(() => this.load(ns));
       this.views.set(ns, view);
+      this.writing = view.then(() => undefined);
     }
-    return view;
+    // Changes being written join the view as they are written (write()).
+    await this.writing;
+    return this.views.get(ns) ?? view;
   }
 
   /** Forgets the loaded view: the next view() reads the store again (changes other processes recorded). */
   reload(): void {
     this.views = new Map();
+    this.loaded = new Map();
   }
 
   /** Removes every namespace's ledger. */
   async clear(): Promise<void> {
     await this.writing;
     this.views = new Map();
+    this.loaded = new Map();
     this.estimated = new Map();
     await this.options.store.clear();
   }
@@ -153,8 +167,7 @@ export class RestatementLedger {
         this.note(
           `${skipped} ${skipped === 1 ? "restatement was" : "restatements were"} not recorded: an id or a day outside what the record keeps.`
         );
-      const view = this.views.get(ns);
-      if (view) (await view).add(changes);
+      this.loaded.get(ns)?.add(changes);
       const estimate = this.estimated.get(ns);
       if (estimate === undefined || estimate + bytes > this.maxBytes) await this.bound(ns);
       else this.estimated.set(ns, estimate + bytes);
@@ -191,9 +204,9 @@ export class RestatementLedger {
     }
     await this.writeKeptSince(ns, keptSince);
     this.estimated.set(ns, total);
-    const view = this.views.get(ns);
     // What was dropped is no longer known: the view is read again when next asked.
-    if (view) this.views.delete(ns);
+    this.views.delete(ns);
+    this.loaded.delete(ns);
     this.note(
       `The record of restatements reached its bound (${sizeText(this.maxBytes)}): changes seen before ${new Date(keptSince).toISOString().slice(0, 10)} were dropped.`
     );
@@ -258,6 +271,7 @@ export class RestatementLedger {
         view.keptSince = Math.max(view.keptSince, dayStart(lastDamaged) + 86_400_000);
       }
       this.estimated.set(ns, bytes);
+      this.loaded.set(ns, view);
       return view;
     } catch (error) {
       this.note(`The record of restatements could not be read (${messageOf(error)}).`);

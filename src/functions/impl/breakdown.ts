@@ -42,6 +42,7 @@ import {
 } from "../result";
 import { projectCatalogue, resolveMetric, resolveProjects } from "./resolve";
 import { variantOf } from "./series-common";
+import { atVintage } from "./vintage";
 import { aggregationOf, checkFill, fillHint, readDays } from "./series-days";
 
 /** Every project of the catalogue, when none is listed: at most 10 requests of 50 ids. */
@@ -87,6 +88,7 @@ export async function breakdown(
 ): Promise<Table> {
   // Every argument is checked before the first request: a bad one must not cost any.
   const options = parseOptions(optionsArg, "BREAKDOWN", acceptedOptions("BREAKDOWN"));
+  ctx = atVintage(ctx, options);
   const metricText = requiredText(metricArg, "metric");
   const all = idList(projectsArg, "projects").length === 0;
   const projectTexts = all ? [] : idPositions(projectsArg, "projects");

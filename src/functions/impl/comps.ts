@@ -42,6 +42,7 @@ import { parseColumns, type CompsColumn, type CompsTerm } from "./comps-columns"
 import { compsColumnLabel, metricNamesFrom } from "./labels";
 import { metricCatalogue, resolveMetric, resolveProjects } from "./resolve";
 import { datedValue, type Dated } from "./value";
+import { atVintage } from "./vintage";
 import { userMessage } from "../messages";
 import { acceptedOptions } from "../registry";
 
@@ -65,6 +66,7 @@ export async function comps(
   optionsArg: unknown
 ): Promise<Table> {
   const options = parseOptions(optionsArg, "COMPS", acceptedOptions("COMPS"));
+  ctx = atVintage(ctx, options);
   const columns = parseColumns(columnTexts(columnsArg));
   const projectTexts = idPositions(projectsArg, "projects");
   if (projectTexts.length * columns.length > MAX_COMPS_CELLS)
@@ -208,6 +210,8 @@ function termOptions(
   if (latest && o.maxage !== undefined) text += `maxage=${o.maxage}d; `;
   if (t.window && o.agg !== undefined) text += `agg=${o.agg}; `;
   if (t.window && o.annualize && summed) text += "annualize=1; ";
+  // Its day and instant: the form is checked, it holds no ";" (engine/ledger/vintage.ts).
+  if (o.vintage !== undefined) text += `vintage=${o.vintage}; `;
   if (t.window) text += `window=${t.window.text}`;
   return text;
 }

@@ -4,6 +4,7 @@ import type { DayPoint } from "../../engine/series-ops";
 import type { SeriesAnswer, SeriesQuery, SeriesVariant } from "../../engine/series-types";
 import type { FnContext } from "../context";
 import type { Options } from "../options";
+import { seriesAtVintage } from "./vintage";
 
 /** fill=previous carries a value across gaps of up to this many days before the asked date or range. */
 export const FILL_LOOKBACK_DAYS = 90;
@@ -40,7 +41,7 @@ export async function fetchSeries(
     },
   });
   ctx.trace.noteSeries(label, answer);
-  return answer;
+  return ctx.vintage ? seriesAtVintage(ctx, ctx.vintage, query, answer) : answer;
 }
 
 /**
@@ -52,6 +53,8 @@ export function cachedSeries(
   query: SeriesQuery,
   label: string
 ): SeriesAnswer | undefined {
+  // Under vintage= the ledger is read: never without waiting.
+  if (ctx.vintage) return undefined;
   const answer = ctx.engine.seriesNow(query);
   if (answer) ctx.trace.noteSeries(label, answer);
   return answer;

@@ -145,7 +145,9 @@ export function dayReason(
           subject: r.label,
           today,
         })
-      : `${what}: the last value before it, on ${formatDay(state.at)}, was sent ${state.split ? "in rows split by a member nobody asked for that cannot be told apart" : state.unreadable !== undefined ? `as "${state.unreadable}", which is not a number` : "twice with different values"}; no fill carries it`;
+      : state.notKnown !== undefined
+        ? `${what}: the last value before it, on ${formatDay(state.at)}, was ${state.notKnown}; no fill carries it`
+        : `${what}: the last value before it, on ${formatDay(state.at)}, was sent ${state.split ? "in rows split by a member nobody asked for that cannot be told apart" : state.unreadable !== undefined ? `as "${state.unreadable}", which is not a number` : "twice with different values"}; no fill carries it`;
   const noFill = r.fill === "none" ? "" : `; fill=${r.fill} never reaches past the data`;
   switch (state.why) {
     case "after-data":

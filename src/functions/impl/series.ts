@@ -57,6 +57,7 @@ import { horizonFor, type SeriesBase } from "./latest";
 import { productBreakdown } from "./product-breakdown";
 import { resolveMetrics, resolveProduct, resolveProject, resolveProjects } from "./resolve";
 import { describeRange, fetchSeries, variantOf } from "./series-common";
+import { atVintage } from "./vintage";
 import { fillHint, firstDataDay, kindKnown, readStart, type DaysReading } from "./series-days";
 import { acceptedOptions } from "../registry";
 
@@ -94,6 +95,7 @@ export async function metric(
   optionsArg: unknown
 ): Promise<Table> {
   const options = parseOptions(optionsArg, "METRIC", acceptedOptions("METRIC"));
+  ctx = atVintage(ctx, options);
   const projectTexts = idPositions(projectArg, "project");
   const metricTexts = idPositions(metricArg, "metric");
   if (projectTexts.length > 1 && metricTexts.length > 1) {
@@ -124,6 +126,7 @@ export async function productMetric(
 ): Promise<Table> {
   // breakdown=product_id is refused by parseOptions: a product is one product.
   const options = parseOptions(optionsArg, "PRODUCT_METRIC", acceptedOptions("PRODUCT_METRIC"));
+  ctx = atVintage(ctx, options);
   const projectText = requiredText(projectArg, "project");
   const productText = requiredText(productArg, "product");
   const metricTexts = requiredIds(metricArg, "metric");
@@ -367,7 +370,7 @@ function anyDataBy(dims: ReadonlyMap<string, readonly DayPoint[]>, day: number):
 function conflictCell(
   day: number,
   words: Omit<FigureWords, "label">,
-  p: { readonly split?: true; readonly unreadable?: string }
+  p: { readonly split?: true; readonly unreadable?: string; readonly notKnown?: string }
 ): ErrorCell {
   const label = formatDay(day);
   return { error: "na", message: conflictMessage(dayConflict(day, p), { ...words, label }) };

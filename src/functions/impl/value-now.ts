@@ -60,6 +60,8 @@ function covered(a: Asked): boolean {
     a.options.period === "day" &&
     a.options.window === undefined &&
     a.growth === undefined &&
+    // Under vintage= the ledger is read, never without waiting.
+    a.options.vintage === undefined &&
     !hasFilters(a.options)
   );
 }

@@ -50,6 +50,7 @@ import {
   readStart,
 } from "./series-days";
 import { checkAnnualize, checkWindowOptions, latestHorizon, windowValue } from "./window-value";
+import { atVintage } from "./vintage";
 
 /** A number and the day it is from (for a period: the last day its figure covers). */
 export interface Dated {
@@ -130,6 +131,7 @@ export function hasFilters(options: Readonly<Options>): boolean {
  * roll-up that is no sum) is refused here, before any data is read: the same #VALUE! whatever the data.
  */
 export function readingOf(ctx: FnContext, a: Asked, project: Project, metric: Metric): Reading {
+  ctx = atVintage(ctx, a.options);
   checkFill(a.options.fill, metric.metricId, a.options.agg);
   // A period, a window or growth rolls days up: a metric of no known kind needs agg= (asked, not guessed).
   if (a.options.period !== "day" || a.options.window || a.growth)
@@ -158,6 +160,7 @@ export async function datedValue(
   optionsArg: unknown
 ): Promise<Dated> {
   const a = asked(functionName, projectArg, metricArg, dateArg, optionsArg);
+  ctx = atVintage(ctx, a.options);
   const { options, date, growth } = a;
   const [project, metric] =
     resolvedNow(ctx, a.projectText, a.metricText) ??

@@ -8,6 +8,8 @@ import { freezeNote } from "../model/freeze-note";
 import { h, replaceChildren } from "../../ui/dom";
 import { statusLine } from "../../ui/status";
 import { onPress } from "./feedback";
+import type { Change } from "../../engine/ledger";
+import { changesFormula, changesFound } from "../model/refresh-changes";
 
 export function refreshView(ctx: AppContext): HTMLElement {
   const last = h(
@@ -25,6 +27,35 @@ export function refreshView(ctx: AppContext): HTMLElement {
   ctx.refreshLog.subscribe(show);
   if (ctx.refreshLog.last) show(ctx.refreshLog.last);
 
+  // What the last Refresh all found: the restatements recorded while its formulas recalculate.
+  const found = h("div", { id: "refresh-changes", class: "hint", "aria-live": "polite" });
+  let changes: Change[] = [];
+  let stopListening: (() => void) | undefined;
+  const showChanges = (since: string): void => {
+    const { summary, lines } = changesFound(changes, since);
+    replaceChildren(
+      found,
+      h("p", {}, summary),
+      ...(lines.length > 0 ? [h("ul", {}, ...lines.map((line) => h("li", {}, line)))] : [])
+    );
+  };
+  const listChanges = async (since: string): Promise<void> => {
+    const runtime = await ctx.runtime();
+    stopListening?.();
+    changes = [];
+    showChanges(since);
+    stopListening = runtime.ledger.subscribe((recorded) => {
+      for (const c of recorded) changes.push(c);
+      showChanges(since);
+    });
+  };
+  const toChanges = h(
+    "fluent-button",
+    { id: "refresh-changes-formula", appearance: "outline" },
+    "List them with CHANGES"
+  );
+  toChanges.addEventListener("click", () => ctx.openInBuilder(changesFormula(changes)));
+
   const deps = {
     runtime: () => ctx.runtime(),
     recalculate: (scope: "all" | "selection") => ctx.workbook.recalculate(scope),
@@ -41,6 +72,8 @@ export function refreshView(ctx: AppContext): HTMLElement {
     onPress(ctx, b, status, "Refreshing…", "refresh", async () => {
       // Not set up (no address, no key): said in plain words here, with Go to Settings.
       await ctx.runtime();
+      // Listening before the refresh: every restatement its recalculation finds is counted.
+      if (scope === "all") await listChanges(clockTime(ctx.now()));
       const record = await refresh(deps, scope, "taskpane");
       if (!record.ok) status.error(record.message);
       // Outside Excel the cache is cleared, but no cell recalculates: said so, not "Refreshed".
@@ -101,6 +134,14 @@ export function refreshView(ctx: AppContext): HTMLElement {
     ),
     last,
     status.element,
+    h("h3", {}, "What changed"),
+    h(
+      "p",
+      { class: "hint" },
+      "The service sometimes restates figures it sent before. Refresh all asks again for every figure the workbook uses and lists those that changed; CRYPTO.CHANGES lists every change recorded, and vintage= shows a figure as it was known on a past day."
+    ),
+    found,
+    h("div", { class: "buttons" }, toChanges),
     h("fluent-divider", { role: "separator" }),
     h("h3", {}, "Share without a key"),
     h(

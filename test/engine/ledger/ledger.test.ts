@@ -49,6 +49,18 @@ function setup(extra: Partial<LedgerOptions> = {}) {
 }
 
 describe("the restatement ledger", () => {
+  it("gives a view holding every change recorded before it was asked, even one still being written", async () => {
+    const { ledger } = setup();
+    // Recorded without waiting, then the view asked at once (a vintage= right after the refresh that found
+    // the change): the view must neither miss it nor wait for a write that waits for the view.
+    void ledger.record([change(aaveFees, 20_400, 10, 11, MIDDAY_2026)]);
+    const first = await ledger.view();
+    expect(first.since(0).map((c) => c.after)).toEqual([11]);
+    void ledger.record([change(aaveFees, 20_401, 7, 9, MIDDAY_2026)]);
+    const again = await ledger.view();
+    expect(again.since(0).map((c) => c.after)).toEqual([11, 9]);
+  });
+
   it("lists the changes since a date newest first, for the projects and metrics asked", async () => {
     const { ledger, make } = setup();
     await ledger.record([

@@ -1,0 +1,42 @@
+/**
+ * What a Refresh all found: the restatements the ledger records while the workbook recalculates after it
+ * (src/engine/ledger), counted and listed in the Refresh view as they arrive, and a CHANGES formula for them in
+ * the builder. Excel recalculates custom functions asynchronously, after its calculate request returns: the
+ * list follows the record, so it grows while the formulas settle, and a later refresh starts a new one.
+ */
+import { changeText, newestChanges, type Change } from "../../engine/ledger";
+import { emptyState, withValue, type BuilderState } from "./formula-builder";
+
+/** Changes the view lists by name; the count says how many more there are (CHANGES lists them all). */
+export const LISTED_CHANGES = 20;
+
+/** "aave fees 2024-02-15: 1,030,419.38 → 1,288,024.23" (engine/ledger/describe.ts). */
+export const changeLine = changeText;
+
+export interface ChangesFound {
+  /** "2 figures changed since the refresh at 09:00:00 UTC." */
+  summary: string;
+  /** The newest first, at most LISTED_CHANGES. */
+  lines: string[];
+}
+
+export function changesFound(changes: readonly Change[], since: string): ChangesFound {
+  const n = changes.length;
+  const summary =
+    n === 0
+      ? `No figure has changed since the refresh at ${since}.`
+      : `${n} figure${n === 1 ? "" : "s"} changed since the refresh at ${since}${n > LISTED_CHANGES ? ` (the newest ${LISTED_CHANGES} below)` : ""}.`;
+  return { summary, lines: newestChanges(changes, LISTED_CHANGES).map(changeText) };
+}
+
+/** A CHANGES formula for the projects and metrics that changed (the builder's defaults when none did). */
+export function changesFormula(changes: readonly Change[]): BuilderState {
+  const state = emptyState("CHANGES");
+  if (changes.length === 0) return state;
+  const projects = [...new Set(changes.map((c) => c.series.projectId))];
+  const metrics = [...new Set(changes.map((c) => c.series.metricId))];
+  return withValue(withValue(state, "projects", { kind: "ids", ids: projects }), "metrics", {
+    kind: "ids",
+    ids: metrics,
+  });
+}
