@@ -18,7 +18,7 @@ import { nextDailyUpdate, type CachePolicy } from "./cache-policy";
 import type { DayPoint } from "./series-ops";
 import { dayOfInstant } from "../client";
 import { NO_RUNS, spliceRuns, type Change, type SeenRuns, type SeriesRef } from "./ledger";
-import { answerChanges, type HeldSnapshot } from "./series-ledger";
+import { answerChanges, type HeldSnapshot } from "./series-compare";
 
 /** Why a series has no data, as the service said it (partial-success errors). */
 export interface SeriesIssue {
