@@ -6,7 +6,6 @@
 import { randomBytes } from "node:crypto";
 import { MemoryKeyRecords, UserKeys } from "../../src/gateway/auth/user-keys";
 import { FixedTokens } from "../../src/gateway/auth/tokens-file";
-import type { Verifier } from "../../src/gateway/auth/verifier";
 import { MAX_LANES, MAX_USER_CACHE_BYTES_PER_DAY } from "../../src/gateway/bounds";
 import { allowanceOf } from "../../src/gateway/lanes";
 import { createGateway, type Gateway } from "../../src/gateway/server";
@@ -17,22 +16,10 @@ import {
   seriesHandler,
   type FakeService,
 } from "./support/fake-service";
+import { signedIn } from "./support/signed-in";
 
 const TEAM_KEY = `cm_team_${randomBytes(16).toString("hex")}`;
 const TOKEN = `tok_bob_${randomBytes(8).toString("hex")}`;
-
-/** Signed-in users of the test's own: "signed-in:NAME" proves NAME. */
-const signIn: Verifier = {
-  name: "test-sign-in",
-  verify: (credential) =>
-    Promise.resolve(
-      credential.startsWith("signed-in:")
-        ? { user: credential.slice(10), via: "test-sign-in" }
-        : undefined
-    ),
-  describe: () => ({ users: "any" }),
-  close: () => undefined,
-};
 
 interface Lab {
   gateway: Gateway;
@@ -57,7 +44,7 @@ async function lab(handler = seriesHandler): Promise<Lab> {
   const gateway = await createGateway({
     serviceUrl: FAKE_SERVICE_URL,
     serviceKey: TEAM_KEY,
-    verifiers: [new FixedTokens([{ name: "bob", token: TOKEN }]), signIn],
+    verifiers: [new FixedTokens([{ name: "bob", token: TOKEN }]), signedIn],
     userKeys: new UserKeys(new MemoryKeyRecords(), randomBytes(32), {
       minKeyLength: TEAM_KEY.length,
     }),

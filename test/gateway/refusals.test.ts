@@ -8,7 +8,6 @@ import { Writable } from "node:stream";
 import { randomBytes } from "node:crypto";
 import { MemoryKeyRecords, UserKeys } from "../../src/gateway/auth/user-keys";
 import { FixedTokens } from "../../src/gateway/auth/tokens-file";
-import type { Verifier } from "../../src/gateway/auth/verifier";
 import { UNEXPECTED } from "../../src/gateway/errors";
 import { createGateway, type Gateway } from "../../src/gateway/server";
 import {
@@ -17,24 +16,12 @@ import {
   seriesHandler,
   type FakeService,
 } from "./support/fake-service";
+import { signedIn } from "./support/signed-in";
 
 const TEAM_KEY = `cm_team_${randomBytes(16).toString("hex")}`;
 const ALICE_KEY = `cm_alic_${randomBytes(16).toString("hex")}`;
 const TOKEN = "tok_bob_refusals_71";
 const ADMIN = "tok_admin_refusals_72";
-
-/** Signed-in users of the test's own (a verifier of the sign-in kind): "signed-in:NAME" proves NAME. */
-const signIn: Verifier = {
-  name: "test-sign-in",
-  verify: (credential) =>
-    Promise.resolve(
-      credential.startsWith("signed-in:")
-        ? { user: credential.slice(10), via: "test-sign-in" }
-        : undefined
-    ),
-  describe: () => ({ users: "any" }),
-  close: () => undefined,
-};
 
 let service: FakeService;
 let gateway: Gateway;
@@ -74,7 +61,7 @@ beforeAll(async () => {
         { name: "bob", token: TOKEN },
         { name: "admin", token: ADMIN },
       ]),
-      signIn,
+      signedIn,
     ],
     admins: ["admin"],
     userKeys,

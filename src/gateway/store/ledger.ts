@@ -205,11 +205,12 @@ export class RedisStartLedger implements StartLedger {
 
   /**
    * The record as Redis holds it now, read without changing it (what /readyz shows): the one this process last
-   * saw may be older than the other processes' last turns. Redis that lost the record reads as the last seen.
+   * saw may be older than the other processes' last turns (a start since answered would still be open in it).
+   * Redis that lost the record reads as the last seen, until a turn rebuilds it.
    */
   async current(): Promise<LedgerRecord> {
     const text = await this.redis.get(this.keys.ledger);
-    return text ? unionOf(parse(text), this.lastSeen()) : this.lastSeen();
+    return text ? parse(text) : this.lastSeen();
   }
 
   /** A copy of the record as last seen (see `last`). */
