@@ -53,6 +53,7 @@ describe("the days a statement row declares", () => {
       "Mar 31, 2025 – Jan 1, 2025",
       "Jan 1, 2020 – Mar 31, 2025",
       "Jan 1 – Feb 1 – Mar 1, 2025",
+      "Jan 1 – Feb 1, 2025 – Mar 1, 2025",
       // A part that is no month and day, on either side, or with more after it.
       "1 Jan – Mar 31, 2025",
       "Jan 1 – 31 Mar 2025",
