@@ -32,6 +32,7 @@ const ONE_PER_FUNCTION: Readonly<Record<string, string>> = {
   AGGREGATION: '=CRYPTO.AGGREGATION("aave","revenue","ath")',
   AGGREGATIONS: '=CRYPTO.AGGREGATIONS("aave,uniswap","fees")',
   BREAKDOWN: '=CRYPTO.BREAKDOWN("fees","aave,uniswap,gmx","2024-01-01","2024-03-31")',
+  CHANGES: '=CRYPTO.CHANGES("aave","fees,revenue","2026-11-01")',
 };
 const FORMULAS = Object.values(ONE_PER_FUNCTION);
 

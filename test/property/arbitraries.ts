@@ -272,6 +272,7 @@ export const SIGNATURES: Record<FunctionName, readonly Param[]> = {
     date,
     param("options", validOptions("BREAKDOWN")),
   ],
+  CHANGES: [param("ids", projects), param("ids", metrics), date],
 };
 
 /** Mostly what a user would type, sometimes anything at all. */
@@ -383,4 +384,5 @@ export const EXAMPLES: Record<FunctionName, readonly unknown[]> = {
   AGGREGATION: ["aave", "fees", "sum_30d"],
   AGGREGATIONS: [[["aave"]], [["fees"]]],
   BREAKDOWN: ["fees", [["aave"]], 45_292, 45_300, null],
+  CHANGES: [[["aave"]], [["fees"]], null],
 };

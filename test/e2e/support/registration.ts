@@ -37,6 +37,7 @@ export const ONE_FORMULA_PER_FUNCTION: Readonly<Record<string, string>> = {
   AGGREGATION: '=CRYPTO.AGGREGATION("aave","revenue","ath")',
   AGGREGATIONS: '=CRYPTO.AGGREGATIONS("aave,uniswap","fees")',
   BREAKDOWN: '=CRYPTO.BREAKDOWN("fees","aave,uniswap,gmx","2024-01-01","2024-03-31")',
+  CHANGES: '=CRYPTO.CHANGES("aave","fees,revenue")',
 };
 
 interface FunctionMeta {

@@ -25,6 +25,9 @@ export interface Clocked {
   io: TrackedFetch;
 }
 
+/** Real 1 ms turns an idle run waits for the thread pool before it is called stuck (about 20 ms). */
+const THREAD_POOL_GRACE_TURNS = 20;
+
 function macrotask(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
@@ -65,7 +68,16 @@ export async function drive<T>(
     // Twice idle in a row: every promise chain the last I/O or timer started has run its course.
     await macrotask();
     if (done || env.io.blocking() > 0) continue;
-    const due = env.time.nextDue();
+    let due = env.time.nextDue();
+    // Work on the thread pool (Web Crypto's digests: the ledger's namespace, a seal) is neither on the wire
+    // nor a timer: a few real milliseconds let it finish before the work is called stuck.
+    for (let i = 0; i < THREAD_POOL_GRACE_TURNS && due === undefined && !done; i++) {
+      await realPause(1);
+      await macrotask();
+      if (env.io.blocking() > 0) break;
+      due = env.time.nextDue();
+    }
+    if (done || env.io.blocking() > 0) continue;
     if (due === undefined) {
       throw new StuckError(
         "the work never settles: nothing is on the wire and no timer is pending (a cell stuck on #BUSY!)"

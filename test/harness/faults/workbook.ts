@@ -29,6 +29,7 @@ export const FUNCTIONS = {
   AGGREGATION: { fn: fns.aggregation_ as Fn, arity: 3 },
   AGGREGATIONS: { fn: fns.aggregations_ as Fn, arity: 2 },
   BREAKDOWN: { fn: fns.breakdown_ as Fn, arity: 5 },
+  CHANGES: { fn: fns.changes_ as Fn, arity: 3 },
 } as const;
 
 export type FunctionName = keyof typeof FUNCTIONS;
