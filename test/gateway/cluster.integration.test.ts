@@ -91,12 +91,20 @@ describe("a team on two gateway processes sharing a 3-primary Redis Cluster", ()
     expect(upstream).toBeLessThanOrEqual(alone);
     for (const outcome of results) expect(differences(outcome, direct)).toEqual({ count: 0 });
     // Shared across processes, through the cluster: both report it in use.
+    // Each process counts the others at its heartbeat (every 2 s): a model done sooner than that after the
+    // second process started can find the first still counting itself alone, so the count is awaited.
     for (const g of gateways) {
-      const ready = (await (
-        await fetch(`${g.url}/readyz`, {
-          headers: { authorization: `Bearer ${tokenOf("analyst-1")}` },
-        })
-      ).json()) as Record<string, unknown>;
+      const readyz = async (): Promise<Record<string, unknown>> =>
+        (await (
+          await fetch(`${g.url}/readyz`, {
+            headers: { authorization: `Bearer ${tokenOf("analyst-1")}` },
+          })
+        ).json()) as Record<string, unknown>;
+      let ready = await readyz();
+      for (let i = 0; i < 40 && ready.processes !== 2; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        ready = await readyz();
+      }
       expect(ready).toMatchObject({ status: "ready", store: "redis", redis: "up", processes: 2 });
     }
   });
