@@ -7,7 +7,8 @@
  * (each day's size, kept in the same transaction as its lines, so the bound reads small records only) and `state`
  * (the ledger's record of what was dropped). Every call is one transaction: an append is whole or not at all.
  */
-import { openDB, type DBSchema, type IDBPDatabase } from "idb";
+import type { DBSchema, IDBPDatabase } from "idb";
+import { IdbConnection } from "./idb-connection";
 import {
   linesBytes,
   newestWithin,
@@ -42,36 +43,24 @@ function daysOf(ns: string): IDBKeyRange {
 
 export class IdbLedgerStore implements LedgerStore {
   readonly location: string;
-  private db: Promise<IDBPDatabase<LedgerSchema>> | undefined;
+  private readonly connection: IdbConnection<LedgerSchema>;
 
-  constructor(private readonly database: string = DEFAULT_LEDGER_DATABASE) {
+  constructor(database: string = DEFAULT_LEDGER_DATABASE) {
     this.location = `IndexedDB database "${database}" of the add-in's page`;
+    this.connection = new IdbConnection<LedgerSchema>(database, (db) => {
+      db.createObjectStore("lines", { autoIncrement: true }).createIndex("byDay", ["ns", "day"]);
+      db.createObjectStore("days", { keyPath: ["ns", "day"] });
+      db.createObjectStore("state");
+    });
   }
 
   private open(): Promise<IDBPDatabase<LedgerSchema>> {
-    this.db ??= openDB<LedgerSchema>(this.database, 1, {
-      upgrade(db) {
-        db.createObjectStore("lines", { autoIncrement: true }).createIndex("byDay", ["ns", "day"]);
-        db.createObjectStore("days", { keyPath: ["ns", "day"] });
-        db.createObjectStore("state");
-      },
-      // Another page wants a newer version: step aside, the next call opens again.
-      blocking: () => this.close(),
-      terminated: () => {
-        this.db = undefined;
-      },
-    }).catch((error: unknown) => {
-      this.db = undefined;
-      throw error;
-    });
-    return this.db;
+    return this.connection.open();
   }
 
   /** Closes the connection (tests, and a page upgrading the database). */
   close(): void {
-    const db = this.db;
-    this.db = undefined;
-    void db?.then((d) => d.close()).catch(() => undefined);
+    this.connection.close();
   }
 
   async append(ns: string, day: string, lines: readonly string[]): Promise<void> {

@@ -8,7 +8,8 @@
  * removes the least recently used entries until the store is back under 90 % of it (a margin, so that each
  * following write does not evict again).
  */
-import { openDB, type DBSchema, type IDBPDatabase } from "idb";
+import type { DBSchema, IDBPDatabase } from "idb";
+import { IdbConnection } from "./idb-connection";
 import type { BlobStore, BlobStoreUsage } from "../engine/persistence";
 
 /** 50 MB: a few years of daily history for a thousand series, small beside what browsers grant a site. */
@@ -44,37 +45,25 @@ export class IdbBlobStore implements BlobStore {
   private readonly database: string;
   private readonly maxBytes: number;
   private readonly now: () => number;
-  private db: Promise<IDBPDatabase<CacheSchema>> | undefined;
+  private readonly connection: IdbConnection<CacheSchema>;
 
   constructor(options: IdbStoreOptions = {}) {
     this.database = options.database ?? DEFAULT_DATABASE;
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     this.now = options.now ?? Date.now;
+    this.connection = new IdbConnection<CacheSchema>(this.database, (db) => {
+      db.createObjectStore("entries");
+      db.createObjectStore("usage", { keyPath: "key" }).createIndex("byUse", "usedAt");
+    });
   }
 
   private open(): Promise<IDBPDatabase<CacheSchema>> {
-    this.db ??= openDB<CacheSchema>(this.database, 1, {
-      upgrade(db) {
-        db.createObjectStore("entries");
-        db.createObjectStore("usage", { keyPath: "key" }).createIndex("byUse", "usedAt");
-      },
-      // Another page wants a newer version: step aside, the next call opens again.
-      blocking: () => this.close(),
-      terminated: () => {
-        this.db = undefined;
-      },
-    }).catch((error: unknown) => {
-      this.db = undefined;
-      throw error;
-    });
-    return this.db;
+    return this.connection.open();
   }
 
   /** Closes the connection (tests, and a page upgrading the database). */
   close(): void {
-    const db = this.db;
-    this.db = undefined;
-    void db?.then((d) => d.close()).catch(() => undefined);
+    this.connection.close();
   }
 
   async getMany(keys: readonly string[]): Promise<Map<string, string>> {
