@@ -184,3 +184,28 @@ describe("the budget's record", () => {
     ledger.close();
   });
 });
+
+describe("a Redis Cluster under many lanes at once", () => {
+  it("runs every lane's lock scripts issued in one turn of the event loop, each on its own keys' primary", async () => {
+    // Lanes whose stores fall on every primary, each locking a different number of needs: ioredis groups the
+    // commands of one turn into a pipeline per primary, and a script is routed by its keys, not its first
+    // argument (a key count). Each lane's needs are locked, seen as held, renewed and released, all at once.
+    const link = await linkTo({ kind: "cluster", urls: cluster.urls });
+    const lanes = Array.from({ length: 24 }, (_, i) => ({
+      store: new RedisStore(link, randomBytes(8).toString("hex")),
+      needs: Array.from({ length: 1 + (i % 4) }, (_, j) => `need-${i}-${j}`),
+      value: lockValue(`lane${i}:1`, 0, 10),
+    }));
+    const locked = await Promise.all(lanes.map((l) => l.store.lock(l.needs, l.value, 6_000)));
+    expect(locked.map((l) => l.taken.size)).toEqual(lanes.map((l) => l.needs.length));
+    const held = await Promise.all(lanes.map((l) => l.store.holders(l.needs)));
+    expect(held.map((h) => h.map((holders) => holders.length))).toEqual(
+      lanes.map((l) => l.needs.map(() => 1))
+    );
+    await Promise.all(lanes.map((l) => l.store.renew(l.needs, l.value, 6_000)));
+    await Promise.all(lanes.map((l) => l.store.release(l.needs, l.value)));
+    const after = await Promise.all(lanes.map((l) => l.store.holders(l.needs)));
+    expect(after.flat().every((holders) => holders.length === 0)).toBe(true);
+    await Promise.all(lanes.map((l) => l.store.close()));
+  });
+});

@@ -57,6 +57,21 @@ export function checkRedisUrl(url: string, flag = "--redis"): URL {
   return parsed;
 }
 
+/**
+ * The gateway's scripts whose first argument is their key count (they take any number of keys). ioredis's
+ * auto-pipelining on a Cluster groups each command of a turn by its first argument taken as a key: these would
+ * join the pipeline of whichever primary serves the slot of "12", beside commands on other slots, and the whole
+ * pipeline would be refused ("All keys in the pipeline should belong to the same slots allocation group"), each
+ * of its commands then run on process memory (locks that another process does not see: a fetch twice). They are
+ * sent on their own; every other command names its key first and is grouped with its own primary's.
+ */
+export const KEY_COUNT_FIRST_SCRIPTS = [
+  "cmLockMany",
+  "cmHolders",
+  "cmRenewMany",
+  "cmReleaseMany",
+] as const;
+
 /** PINGs that must fail in a row, on a live connection, before Redis is taken as away. */
 const VERIFY_PINGS = 3;
 
@@ -122,6 +137,7 @@ export class RedisLink extends EventEmitter {
       const clusterOptions: ClusterOptions = {
         enableOfflineQueue: offline,
         enableAutoPipelining: !offline,
+        autoPipeliningIgnoredCommands: [...KEY_COUNT_FIRST_SCRIPTS],
         enableReadyCheck: true,
         clusterRetryStrategy: (times: number) => Math.min(200 * times, 2_000),
         // A failover moves slots: commands follow the new primary after a short pause, within the time-out.

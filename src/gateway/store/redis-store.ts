@@ -8,7 +8,7 @@
  * tampered with, never blocks an answer for good). Every key carries a TTL.
  */
 import { FETCHES_PER_NEED, LOCK_TTL_MS } from "../bounds";
-import type { RedisClient, RedisLink } from "./redis-link";
+import { KEY_COUNT_FIRST_SCRIPTS, type RedisClient, type RedisLink } from "./redis-link";
 import { RELEASED_CHANNEL, storeKeys } from "./keys";
 import { parseLockValue, type LockHolder, type Store, type Stored } from "./store";
 
@@ -114,10 +114,14 @@ const defined = new WeakSet<object>();
 export function scripted(client: RedisClient): RedisClient & Scripted {
   if (!defined.has(client)) {
     client.defineCommand("cmWriteIf", { numberOfKeys: 1, lua: WRITE_IF });
-    client.defineCommand("cmLockMany", { lua: LOCK_MANY });
-    client.defineCommand("cmHolders", { lua: HOLDERS });
-    client.defineCommand("cmRenewMany", { lua: RENEW_MANY });
-    client.defineCommand("cmReleaseMany", { lua: RELEASE_MANY });
+    // Any number of keys, the count first: never auto-pipelined on a Cluster (see KEY_COUNT_FIRST_SCRIPTS).
+    const variadic: Record<(typeof KEY_COUNT_FIRST_SCRIPTS)[number], string> = {
+      cmLockMany: LOCK_MANY,
+      cmHolders: HOLDERS,
+      cmRenewMany: RENEW_MANY,
+      cmReleaseMany: RELEASE_MANY,
+    };
+    for (const name of KEY_COUNT_FIRST_SCRIPTS) client.defineCommand(name, { lua: variadic[name] });
     defined.add(client);
   }
   return client as RedisClient & Scripted;
