@@ -132,6 +132,32 @@ export const DEFAULT_PROCESSES = 4;
 /** A Redis command that takes longer fails (and the process serves from memory): a hung Redis must not hang requests. */
 export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
 
+// ---- The team's daily refresh (team-refresh.ts) ----
+
+/**
+ * One hour after the cache's daily update (00:00 UTC): the service does not document when a day's figures are
+ * published, and a refresh that ran before would keep yesterday's latest day for all of today. 01:00 UTC is before
+ * the working morning everywhere from Singapore (09:00) westwards.
+ */
+export const REFRESH_AFTER_UPDATE_MS = 60 * 60_000;
+/** How often a process looks whether the day's refresh is due and unclaimed: a few minutes late at most. */
+export const REFRESH_CHECK_MS = 5 * 60_000;
+/** How often a process merges the requests it served into the shared record: one write a minute, not one a request. */
+export const REFRESH_FLUSH_MS = 60_000;
+/** A request used within a week is refreshed: a model opened each Monday stays warm. */
+export const REFRESH_USED_WITHIN_MS = 7 * 86_400_000;
+/**
+ * Requests refreshed at most: a team's dozens of models (a 1,000-cell model plans about 30 requests), 17 minutes
+ * of the service's 60 a minute overnight, and a record of a few hundred KB (2 MB at the longest requests).
+ */
+export const MAX_REFRESH_REQUESTS = 1_000;
+/** Requests first asked by one person that are kept: one user filling the record pushes out only their own. */
+export const MAX_REFRESH_REQUESTS_PER_USER = 250;
+/** A request longer than this (its path ids and query, as JSON) is not kept: the client's URLs stay below 2,000. */
+export const MAX_REFRESH_REQUEST_CHARS = 2_100;
+/** Replays under way at once: the budget's pace anyway, with the fair queue serving a person asking meanwhile next. */
+export const REFRESH_CONCURRENCY = 4;
+
 // ---- Metrics ----
 
 /** Users named in per-user metric series; more fall under user="other" (a series per user has a cost). */

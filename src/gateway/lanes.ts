@@ -31,6 +31,7 @@ import { MemoryStore } from "./store/memory-store";
 import type { RedisLink } from "./store/redis-link";
 import { RedisStore } from "./store/redis-store";
 import type { Store } from "./store/store";
+import { REFRESH_USER, TeamRefresh } from "./team-refresh";
 import { Upstream } from "./upstream";
 import { dayOf } from "./usage";
 
@@ -60,6 +61,8 @@ export interface LaneDeps {
   log: (level: "info" | "warn", fields: Record<string, unknown>, message: string) => void;
   /** Told when a budget's record was found lost in Redis (restarted empty). */
   onLedgerLost: () => void;
+  /** Whether the team's lane asks the requests used in the last days again each night (default true). */
+  dailyRefresh?: boolean;
 }
 
 export class Lane {
@@ -196,6 +199,8 @@ export function allowanceOf(
 
 export class Lanes {
   readonly team: Lane;
+  /** The team's daily refresh (team-refresh.ts); undefined when turned off. */
+  readonly refresh: TeamRefresh | undefined;
   private readonly lanes = new Map<string, Lane>();
   /** Which lane a user's own key has (to let it go when the key changes). */
   private readonly userLane = new LRUCache<string, string>({ max: MAX_REMEMBERED_KEY_USERS });
@@ -206,6 +211,18 @@ export class Lanes {
     this.integrity = new Integrity(deps.teamKey);
     this.team = new Lane("team", false, deps.teamKey, deps, this.integrity);
     this.lanes.set(this.team.id, this.team);
+    const team = this.team;
+    this.refresh =
+      deps.dailyRefresh === false
+        ? undefined
+        : new TeamRefresh({
+            store: team.store,
+            integrity: this.integrity,
+            clock: deps.clock,
+            serve: (ask) => team.answers.serve(ask, REFRESH_USER, undefined, REFRESH_USER),
+            processId: deps.processId,
+            log: deps.log,
+          });
     this.stopSweeping = repeat(deps.clock.timers, 60_000, () => this.sweep());
   }
 
@@ -368,6 +385,7 @@ export class Lanes {
 
   async close(): Promise<void> {
     this.stopSweeping();
+    await this.refresh?.close();
     for (const lane of [...this.lanes.values()]) await lane.close();
     this.lanes.clear();
   }

@@ -44,6 +44,7 @@ async function main(): Promise<number> {
     ...(options.userKeyKek ? { userKeyKek: options.userKeyKek } : {}),
     requireUserKeys: options.requireUserKeys,
     shareAnswersAcrossKeys: options.shareAnswersAcrossKeys,
+    dailyRefresh: options.dailyRefresh,
     admins: options.admins,
     metricsReaders: options.metricsReaders,
     ...(options.entra?.addinClientId ? { signIn: signInConfigOf(options.entra) } : {}),

@@ -38,6 +38,7 @@ Per-user service keys (signed-in users register their own; encrypted at rest):
   --user-key-kek-file FILE 32-byte key-encryption key (base64 or hex)  [GATEWAY_USER_KEY_KEK_FILE, or GATEWAY_USER_KEY_KEK]
   --user-keys MODE         optional (team key otherwise) or required   [GATEWAY_USER_KEYS, default optional]
   --share-answers-across-keys  serve answers fetched with one key to callers of another  [GATEWAY_SHARE_ANSWERS_ACROSS_KEYS=1; default off]
+  --no-daily-refresh       do not ask the team's requests of the last days again each night at 01:00 UTC  [GATEWAY_DAILY_REFRESH=0; default on]
   --help
 
 A token's line in the tokens file:  alice  $(printf '%s' "$TOKEN" | sha256sum | cut -d' ' -f1)
@@ -71,6 +72,8 @@ export interface GatewayOptions {
   userKeyKek?: Buffer;
   requireUserKeys: boolean;
   shareAnswersAcrossKeys: boolean;
+  /** The team's requests of the last days asked again each night (team-refresh.ts). */
+  dailyRefresh: boolean;
   rateLimit: number;
   logLevel: string;
   /** The rate window (a minute; shorter under CRYPTOMETRICS_TIME_SCALE, for benchmarks and tests). */
@@ -156,6 +159,7 @@ export function parseGatewayOptions(argv: readonly string[], env: Env): GatewayO
         "user-key-kek-file": { type: "string" },
         "user-keys": { type: "string" },
         "share-answers-across-keys": { type: "boolean" },
+        "no-daily-refresh": { type: "boolean" },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -182,6 +186,7 @@ export function parseGatewayOptions(argv: readonly string[], env: Env): GatewayO
       metricsReaders: [],
       requireUserKeys: false,
       shareAnswersAcrossKeys: false,
+      dailyRefresh: true,
       rateLimit: 60,
       logLevel: "info",
       windowMs: 60_000,
@@ -279,6 +284,11 @@ export function parseGatewayOptions(argv: readonly string[], env: Env): GatewayO
     values["share-answers-across-keys"] === true ||
     env.GATEWAY_SHARE_ANSWERS_ACROSS_KEYS === "1" ||
     env.GATEWAY_SHARE_ANSWERS_ACROSS_KEYS === "true";
+  const dailyRefresh = !(
+    values["no-daily-refresh"] === true ||
+    env.GATEWAY_DAILY_REFRESH === "0" ||
+    env.GATEWAY_DAILY_REFRESH === "false"
+  );
   const redis = redisTargetOf(
     pick("redis", "GATEWAY_REDIS_URL"),
     pick("redis-cluster", "GATEWAY_REDIS_CLUSTER"),
@@ -324,6 +334,7 @@ export function parseGatewayOptions(argv: readonly string[], env: Env): GatewayO
     ...(userKeyKek ? { userKeyKek } : {}),
     requireUserKeys: userKeysMode === "required",
     shareAnswersAcrossKeys,
+    dailyRefresh,
     ...(redis ? { redis } : {}),
     rateLimit,
     logLevel,

@@ -74,6 +74,8 @@ export interface GatewayConfig {
   requireUserKeys?: boolean;
   /** Whether answers fetched with one service key may serve callers of another (default false). */
   shareAnswersAcrossKeys?: boolean;
+  /** Whether the team's requests of the last days are asked again each night (team-refresh.ts; default true). */
+  dailyRefresh?: boolean;
   /** How the add-in signs in (published at /gateway/v1/sign-in); undefined: sign-in not set up. */
   signIn?: SignInConfig;
   /** Token names (tokens file) that may read everyone's usage and the per-person metrics. */
@@ -274,6 +276,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     ...(config.holdMs !== undefined ? { holdMs: config.holdMs } : {}),
     ...(config.concurrency !== undefined ? { concurrency: config.concurrency } : {}),
     shareAnswersAcrossKeys: config.shareAnswersAcrossKeys === true,
+    dailyRefresh: config.dailyRefresh !== false,
     ...(userKeys ? { userKeys } : {}),
     requireUserKeys: config.requireUserKeys === true,
     ...(config.serviceKeys ? { serviceKeys: config.serviceKeys } : {}),

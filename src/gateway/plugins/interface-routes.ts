@@ -52,6 +52,14 @@ export const interfaceRoutes = fp(
             return lane.answers.serve(ask, personOf(caller), hangUp.signal, caller.user);
           });
           if (request.label) request.label.how = served.how;
+          // Served on the team's key: asked again tonight, so tomorrow morning's refresh is all hits.
+          if (request.lane === app.lanes.team)
+            app.lanes.refresh?.note(
+              ask,
+              request.params as Record<string, unknown>,
+              request.query as Record<string, unknown>,
+              caller.user
+            );
           return respond(reply, served);
         }
       );
