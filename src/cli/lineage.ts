@@ -26,6 +26,8 @@ import {
 } from "../functions/lineage";
 import type { BoundFormula } from "../sheet/bind";
 import type { FormulaCall } from "../sheet/formula";
+import { firstLineOf } from "../client";
+import { labelOf, resultsOf, type Line } from "./lines";
 
 /** What a line contributes to the lineage: one traced call each, and what its text could not name. */
 export interface LineTrace {
@@ -118,4 +120,40 @@ export async function runLineage(
     ];
     return notes.length > 0 ? { ...row, note: notes.join("; ") } : row;
   });
+}
+
+/** What the lineage is given of each line: its trace, or why it was not evaluated. */
+export function lineageInputs(
+  lines: readonly Line[],
+  traces: ReadonlyMap<number, LineTrace>
+): LineageInput[] {
+  return lines.map((line, i): LineageInput => {
+    const trace = traces.get(i);
+    if ("result" in line && trace)
+      return { range: line.from.label, formula: line.result.formula, trace };
+    if ("refused" in line)
+      return {
+        range: line.source.label,
+        formula: line.source.text.trim(),
+        notEvaluated: `not evaluated: ${firstLineOf(line.refused)}`,
+      };
+    return {
+      range: labelOf(line),
+      formula: resultsOf([line])[0].formula,
+      notEvaluated: "not evaluated",
+    };
+  });
+}
+
+/** A lineage row for a line no runtime traced (every line refused: nothing was configured). */
+export function unTraced(input: LineageInput): Lineage {
+  return {
+    range: input.range,
+    formula: input.formula,
+    vintage: "",
+    service: "",
+    via: "service",
+    metrics: [],
+    note: "notEvaluated" in input ? input.notEvaluated : "not evaluated",
+  };
 }

@@ -56,7 +56,7 @@ import {
   lineageOfRun,
   type RuntimeSettings,
 } from "./runtime-setup";
-import { traceLine, type LineageInput, type LineTrace } from "./lineage";
+import { lineageInputs, traceLine, unTraced, type LineageInput, type LineTrace } from "./lineage";
 import type { Lineage } from "../functions/lineage";
 import { firstLineOf } from "../client";
 import { userMessage } from "../functions/messages";
@@ -358,42 +358,6 @@ function markStale(
   }
   if (entries.length > MAX_STALE_LINES)
     io.stderr(`${PROGRAM}: stale: and ${entries.length - MAX_STALE_LINES} more\n`);
-}
-
-/** What the lineage is given of each line: its trace, or why it was not evaluated. */
-function lineageInputs(
-  lines: readonly Line[],
-  traces: ReadonlyMap<number, LineTrace>
-): LineageInput[] {
-  return lines.map((line, i): LineageInput => {
-    const trace = traces.get(i);
-    if ("result" in line && trace)
-      return { range: line.from.label, formula: line.result.formula, trace };
-    if ("refused" in line)
-      return {
-        range: line.source.label,
-        formula: line.source.text.trim(),
-        notEvaluated: `not evaluated: ${firstLineOf(line.refused)}`,
-      };
-    return {
-      range: labelOf(line),
-      formula: resultsOf([line])[0].formula,
-      notEvaluated: "not evaluated",
-    };
-  });
-}
-
-/** A lineage row for a line no runtime traced (every line refused: nothing was configured). */
-function unTraced(input: LineageInput): Lineage {
-  return {
-    range: input.range,
-    formula: input.formula,
-    vintage: "",
-    service: "",
-    via: "service",
-    metrics: [],
-    note: "notEvaluated" in input ? input.notEvaluated : "not evaluated",
-  };
 }
 
 /** Prints every result in input order, a refused line's #USAGE at its place; returns the exit code. */
