@@ -1,7 +1,6 @@
 /**
  * Refresh and sharing: Refresh all (the ribbon's Refresh does the same, and opens this view on what it found),
- * Refresh selection, the time of the
- * last refresh (whoever ran it), and Freeze to values with an "as of" note.
+ * Refresh selection, the time of the last refresh (whoever ran it), and Freeze to values with an "as of" note.
  */
 import { clockTime, refresh, type RefreshRecord } from "../../excel/refresh";
 import type { AppContext } from "../app-context";
