@@ -27,6 +27,8 @@ export interface EvalOptions {
   noCache: boolean;
   /** --refresh: fetch again what the formulas use, even where the cache is fresh, and say what changed. */
   refresh: boolean;
+  /** --lineage (json only): `{"results": [...], "lineage": [...]}` instead of the plain array (lineage.ts). */
+  lineage: boolean;
   /** Requests per minute the plan allows; default the service's documented 60. */
   rateLimit?: number;
 }
@@ -41,7 +43,7 @@ export interface CacheCommand {
 export type ParsedCommandLine = { command: "help" } | EvalOptions | CacheCommand;
 
 export const USAGE =
-  "usage: cryptometrics eval [--base-url URL] [--api-key-file FILE] [--format table|csv|json] [--file PATH] " +
+  "usage: cryptometrics eval [--base-url URL] [--api-key-file FILE] [--format table|csv|json] [--lineage] [--file PATH] " +
   "[--cache-dir DIR] [--no-cache] [--refresh] [--rate-limit N] [--legacy-host] [FORMULA ...]\n" +
   "       cryptometrics cache info|clear [--cache-dir DIR] [--format table|json]";
 
@@ -68,6 +70,11 @@ Evaluates CRYPTO formulas outside Excel through the add-in's own functions, as o
   --format FORMAT    table (default, aligned text), csv (RFC 4180, CRLF) or json; a card (an entity
                      value, e.g. PROJECT("aave")) prints as its text, and in json as its
                      Excel.EntityCellValue object
+  --lineage          with --format json: print {"results": [...], "lineage": [...]} instead of the
+                     array of results; lineage[i] says where results[i] came from: its formula, the
+                     vintage its values were known at (add vintage=<it> to the formula's options to get
+                     them again), the service's address, and the service's definition and source of
+                     each metric it reads (one request per project detail not already cached)
   --cache-dir DIR    where answers are saved between runs (default: $CRYPTOMETRICS_CACHE_DIR, else
                      $XDG_CACHE_HOME/cryptometrics, i.e. ~/.cache/cryptometrics)
   --no-cache         neither read nor save answers (runs still share the rate budget kept there)
@@ -96,6 +103,7 @@ const OPTIONS = {
   "cache-dir": { type: "string" },
   "no-cache": { type: "boolean" },
   refresh: { type: "boolean" },
+  lineage: { type: "boolean" },
   "rate-limit": { type: "string" },
   "legacy-host": { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -139,6 +147,7 @@ function refuseEvalFlags(values: Values, command: string): void {
     "file",
     "no-cache",
     "refresh",
+    "lineage",
     "rate-limit",
   ] as const) {
     if (values[flag] !== undefined)
@@ -193,7 +202,14 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     formulas,
     noCache: values["no-cache"] ?? false,
     refresh: values.refresh ?? false,
+    lineage: values.lineage ?? false,
   };
+  // Lineage is data for programs: the envelope is json's; a table or csv has no place for it.
+  if (options.lineage && options.format !== "json")
+    throw new UsageError(
+      "usage",
+      `--lineage needs --format json (the lineage is printed beside the results as JSON), not '${options.format}'`
+    );
   if (values["base-url"] !== undefined) options.baseUrl = values["base-url"];
   if (values["api-key"] !== undefined) options.apiKey = values["api-key"];
   if (values["api-key-file"] !== undefined) options.apiKeyFile = values["api-key-file"];

@@ -53,8 +53,11 @@ import {
   refreshCliRuntime,
   settleCliRuntime,
   takeStaleAnswers,
+  lineageOfRun,
   type RuntimeSettings,
 } from "./runtime-setup";
+import { lineageInputs, traceLine, unTraced, type LineageInput, type LineTrace } from "./lineage";
+import type { Lineage } from "../functions/lineage";
 import { firstLineOf } from "../client";
 import { userMessage } from "../functions/messages";
 import { readKeyFile, resolveApiKey, type PromptKey, type ReadKeyFile } from "./api-key";
@@ -101,6 +104,8 @@ export interface CliDeps {
   takeStale?: () => ReadonlyMap<string, Stale>;
   /** Whether the cache directory may be used (ownership.ts); the real check by default. */
   checkCacheDir?: (dir: string) => Verdict;
+  /** --lineage: each line's lineage row (`kept`: the run saved what it saw, so vintage= can re-derive it). */
+  lineage?: (inputs: readonly LineageInput[], kept: boolean) => Promise<Lineage[]>;
 }
 
 export { USAGE_CODE } from "./lines";
@@ -119,6 +124,7 @@ export const defaultDeps: CliDeps = {
   settle: settleCliRuntime,
   release: releaseCliRuntime,
   takeStale: takeStaleAnswers,
+  lineage: lineageOfRun,
   cacheAdmin: (settings) => {
     const store = new FileBlobStore({ dir: settings.dir, maxBytes: settings.maxBytes });
     return {
@@ -236,7 +242,13 @@ async function evaluate(
   });
   // Only formulas that Excel would accept get as far as the configuration; a file whose every line was
   // refused needs no service to show why.
-  if (at.length === 0) return report(command.format, lines, io);
+  if (at.length === 0)
+    return report(
+      command.format,
+      lines,
+      io,
+      command.lineage ? lineageInputs(lines, new Map()).map(unTraced) : undefined
+    );
   const baseUrl = command.baseUrl ?? (env.CRYPTOMETRICS_BASE_URL || undefined);
   if (!baseUrl)
     throw new UsageError("usage", "no base URL: pass --base-url or set CRYPTOMETRICS_BASE_URL");
@@ -252,6 +264,7 @@ async function evaluate(
     prompt: io.promptKey,
   });
   for (const warning of warnings) io.stderr(`${PROGRAM}: ${warning}\n`);
+  const usable = usableCache(cache, deps, io);
   configure(
     deps,
     {
@@ -259,10 +272,11 @@ async function evaluate(
       apiKey,
       ...(command.rateLimit ? { rateLimitPerMinute: command.rateLimit } : {}),
     },
-    usableCache(cache, deps, io)
+    usable
   );
 
   const found = command.refresh ? deps.refresh?.() : undefined;
+  const traces = command.lineage ? new Map<number, LineTrace>() : undefined;
   const ready = (i: number): Ready => lines[at[i]] as Ready;
   const outcome = await evaluateFormulas(
     at.map((_, i) => ready(i).plan),
@@ -272,7 +286,14 @@ async function evaluate(
       signal: io.signal,
       takeStale: deps.takeStale,
       onGrid: (i, grid, formula) => {
-        lines[at[i]] = evaluatedLine(ready(i), formula, grid);
+        const line = ready(i);
+        const evaluated = evaluatedLine(line, formula, grid);
+        lines[at[i]] = evaluated;
+        // Traced from the bound call while it is at hand; its values were all known by now.
+        traces?.set(
+          at[i],
+          traceLine(formula, line.source.label, evaluated.result.formula, Date.now())
+        );
       },
     }
   );
@@ -282,9 +303,13 @@ async function evaluate(
     io.stderr(`${PROGRAM}: interrupted${signal.name === "SIGINT" ? "" : ` (${signal.name})`}\n`);
     return signal.code;
   }
+  // Before the answers are saved: project details the lineage reads are saved with them.
+  const lineage = traces
+    ? await (deps.lineage ?? lineageOfRun)(lineageInputs(lines, traces), usable?.saved === true)
+    : undefined;
   // The answers reach the cache directory before the process ends (the next run reads them).
   await deps.settle?.();
-  const code = await report(command.format, lines, io);
+  const code = await report(command.format, lines, io, lineage);
   markStale(new Map([...outcome.stale].map(([i, s]) => [at[i], s])), (i) => labelOf(lines[i]), io);
   if (found) reportChanges(found(), io);
   return code;
@@ -336,8 +361,13 @@ function markStale(
 }
 
 /** Prints every result in input order, a refused line's #USAGE at its place; returns the exit code. */
-async function report(format: OutputFormat, lines: readonly Line[], io: CliIo): Promise<number> {
-  await writeResults(io, format, resultsOf(lines));
+async function report(
+  format: OutputFormat,
+  lines: readonly Line[],
+  io: CliIo,
+  lineage?: readonly Lineage[]
+): Promise<number> {
+  await writeResults(io, format, resultsOf(lines), lineage);
   const refused = refusedCount(lines);
   if (refused > 0) {
     io.stderr(

@@ -5,6 +5,8 @@
  * "invalid-input", which main.ts turns into a usage error.
  */
 import type { Change } from "../engine/ledger";
+import type { Lineage } from "../functions/lineage";
+import { runLineage, type LineageInput } from "./lineage";
 import { FileLedgerStore } from "./cache/restatement-files";
 import { scaledRetryPolicy } from "../client";
 import { namespaceSource } from "../runtime/cache-namespace";
@@ -131,4 +133,18 @@ export function takeStaleAnswers(): ReadonlyMap<string, { fetchedAt: number; rea
   } catch {
     return new Map();
   }
+}
+
+/**
+ * --lineage: each line's lineage row, from the run's runtime (its catalogues and project details, the
+ * address it called). The CLI calls the service with a key of its own: the service is what answered, even
+ * at a gateway's address.
+ */
+export function lineageOfRun(inputs: readonly LineageInput[], kept: boolean): Promise<Lineage[]> {
+  const runtime = currentRuntime();
+  return runLineage(
+    { engine: runtime.engine, baseUrl: runtime.config.baseUrl, via: "service" },
+    inputs,
+    kept
+  );
 }

@@ -5,30 +5,16 @@
  * with its values) has no record: its arguments are read from the formula's text (literal ones; one from a
  * cell is said to be so), and its vintage is said to be unknown rather than guessed.
  */
-import { lineageOf, type Lineage, type LineageFormula } from "../functions/lineage";
-import { specFor } from "../functions/registry";
+import { callArguments, lineageOf, type Lineage, type LineageFormula } from "../functions/lineage";
 import type { Runtime } from "../runtime/runtime";
-import { parseFormula, type Argument } from "../sheet/formula";
+import { parseFormula } from "../sheet/formula";
 import type { FrozenRange } from "./port";
-
-/** A literal argument's value as a function would receive it; undefined for one computed or from a cell. */
-function literal(arg: Argument | undefined): unknown {
-  if (!arg || arg.kind === "omitted" || arg.kind === "expression") return undefined;
-  if (arg.kind === "array") return arg.rows.map((row) => row.map((cell) => cell.value));
-  return arg.value;
-}
 
 /** What the formula's text says of its call, for a range without a record. */
 function fromText(f: FrozenRange): Pick<LineageFormula, "functionName" | "args"> {
   try {
-    const call = parseFormula(f.formula);
-    const spec = specFor(call.name);
-    const args: Record<string, unknown> = {};
-    spec?.params.forEach((p, i) => {
-      const value = literal(call.args[i]);
-      if (value !== undefined) args[p.name] = value;
-    });
-    return { functionName: spec?.name ?? call.name, args };
+    const { functionName, args } = callArguments(parseFormula(f.formula));
+    return { functionName, args };
   } catch {
     // A formula the command line's reader does not take: its projects and metrics go unnamed.
     return { functionName: "", args: {} };

@@ -7,6 +7,7 @@
 import { createLogger, messageOf } from "../client";
 import type { RefreshScope } from "./port";
 import type { ExcelRun } from "./office-host";
+import type { ChangeFeed, RefreshChanges } from "./refresh-changes";
 
 export type { RefreshScope };
 
@@ -62,10 +63,12 @@ export const refreshLog = new RefreshLog();
 
 export interface RefreshDeps {
   /** The shared runtime once configured (readyRuntime); throws why there is none. */
-  runtime: () => Promise<{ engine: { refresh(): void } }>;
+  runtime: () => Promise<{ engine: { refresh(): void }; ledger?: ChangeFeed }>;
   recalculate: (scope: RefreshScope) => Promise<void>;
   now: () => number;
   log: RefreshLog;
+  /** Where a Refresh all's restatements are collected (refresh-changes.ts), listened to before it starts. */
+  changes?: RefreshChanges;
 }
 
 /** "14:05:09 UTC" */
@@ -82,6 +85,8 @@ export async function refresh(
   let record: RefreshRecord;
   try {
     const runtime = await deps.runtime();
+    // Listening before anything is fetched again: every restatement the recalculation finds is counted.
+    if (scope === "all" && runtime.ledger) deps.changes?.start(runtime.ledger, deps.now(), source);
     runtime.engine.refresh();
     await deps.recalculate(scope);
     const at = deps.now();
@@ -101,7 +106,10 @@ export async function refresh(
   return record;
 }
 
-/** The ribbon's ExecuteFunction handler: refresh all, then tell Office the command is done. */
+/**
+ * The ribbon's ExecuteFunction handler: refresh all, then tell Office the command is done. The changes it
+ * finds arrive later, as the formulas settle: commands.ts tells the user of them (tellChanges).
+ */
 export function refreshAllCommand(
   deps: RefreshDeps
 ): (event?: { completed(): void }) => Promise<void> {

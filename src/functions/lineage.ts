@@ -12,6 +12,7 @@
  */
 import { messageOf } from "../client";
 import type { Engine } from "../engine/engine";
+import type { Argument, FormulaCall } from "../sheet/formula";
 import { parseColumns } from "./impl/comps-columns";
 import { specFor, type ParamKind } from "./registry";
 
@@ -70,6 +71,89 @@ export interface LineageSource {
   baseUrl: string;
   via: "service" | "team gateway";
 }
+
+/**
+ * The address as a lineage row shows it: scheme, host, port and path only. A user name, password, query or
+ * fragment in the configured address (`https://user:secret@host/?key=…`) could carry a credential, and a
+ * lineage sheet or a json file travels with the model: they are never written.
+ */
+export function serviceAddress(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return "(an address that is not a URL)";
+  }
+  return `${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname}`;
+}
+
+/** A literal argument's value as a function receives it; undefined for one computed or left out. */
+function literalValue(arg: Argument | undefined): unknown {
+  if (!arg || arg.kind === "omitted" || arg.kind === "expression") return undefined;
+  if (arg.kind === "array") return arg.rows.map((row) => row.map((cell) => cell.value));
+  return arg.value;
+}
+
+/**
+ * What a call's text says of it, for a formula without a diagnostics record (a range Freeze did not see
+ * computed, a CLI line): its function and its literal arguments by the registry's parameter names.
+ * `computed` names the project, product or metric parameters given by an expression, whose values the text
+ * does not hold (the row says so rather than guessing); a nested call as the whole argument is not one: its
+ * own arguments name what it reads (`VALUE(CRYPTO.PROJECT("aave"),"tvl")` reads aave).
+ */
+export function callArguments(call: FormulaCall): {
+  functionName: string;
+  args: Record<string, unknown>;
+  computed: string[];
+} {
+  const spec = specFor(call.name);
+  const args: Record<string, unknown> = {};
+  const computed: string[] = [];
+  spec?.params.forEach((p, i) => {
+    const arg = call.args[i];
+    const value = literalValue(arg);
+    if (value !== undefined) args[p.name] = value;
+    else if (arg?.kind === "expression" && arg.expression.kind === "crypto") {
+      // A nested call as the project (or metric): what it names of that kind, e.g. PROJECT("aave")'s aave.
+      const named = namesOfKind(arg.expression.call, p.kind);
+      if (named.length > 0) args[p.name] = named;
+    } else if (computedArgument(arg) && NAMING_KINDS.has(p.kind)) computed.push(p.name);
+  });
+  return { functionName: spec?.name ?? call.name, args, computed };
+}
+
+/** The kinds a value of `kind` can come from: a project from a project or a list of them, and so on. */
+const SAME_KIND: Partial<Record<ParamKind, readonly ParamKind[]>> = {
+  project: ["project", "projects"],
+  projects: ["project", "projects"],
+  metric: ["metric", "metrics"],
+  metrics: ["metric", "metrics"],
+  product: ["product"],
+};
+
+/** The texts a call's literal arguments give for parameters of `kind`'s family. */
+function namesOfKind(call: FormulaCall, kind: ParamKind): string[] {
+  const family = SAME_KIND[kind];
+  if (!family) return [];
+  const { args } = callArguments(call);
+  return (specFor(call.name)?.params ?? [])
+    .filter((p) => family.includes(p.kind))
+    .flatMap((p) => texts(args[p.name]));
+}
+
+function computedArgument(arg: Argument | undefined): boolean {
+  return arg?.kind === "expression" && arg.expression.kind !== "crypto";
+}
+
+/** The parameter kinds whose values name what a formula reads. */
+const NAMING_KINDS: ReadonlySet<ParamKind> = new Set([
+  "project",
+  "projects",
+  "product",
+  "metric",
+  "metrics",
+  "columns",
+]);
 
 /** Every text inside an argument (a cell range arrives as rows of cells), each comma list split. */
 function texts(value: unknown): string[] {
@@ -193,7 +277,7 @@ export async function lineageOf(
         range: f.range,
         formula: f.formula,
         vintage: f.computedAt === undefined ? "" : vintageOf(f.computedAt),
-        service: source.baseUrl,
+        service: serviceAddress(source.baseUrl),
         via: source.via,
         metrics,
         ...(f.computedAt === undefined ? { note: UNKNOWN_VINTAGE } : {}),

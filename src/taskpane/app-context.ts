@@ -1,6 +1,7 @@
 /** What every view of the taskpane is given: the shared runtime's services, the workbook, navigation. */
 import type { Registry } from "../sheet/registry";
 import type { RefreshLog } from "../excel/refresh";
+import type { RefreshChanges } from "../excel/refresh-changes";
 import type { BuildConfig } from "../runtime/build-config";
 import type { CacheControls } from "../runtime/cache-controls";
 import type { Diagnostics } from "../runtime/diagnostics";
@@ -33,6 +34,8 @@ export interface AppContext {
   catalogue: CatalogueStore;
   registry(): Promise<Registry>;
   refreshLog: RefreshLog;
+  /** What the last Refresh all found, the ribbon's or the taskpane's (refresh-changes.ts). */
+  refreshChanges: RefreshChanges;
   now(): number;
   /** Settings changed the connection: catalogues reload. */
   connectionChanged(): void;

@@ -18,11 +18,17 @@ import { diagnosticsView } from "./views/diagnostics-view";
 import { refreshView } from "./views/refresh-view";
 import { settingsView } from "./views/settings-view";
 import { tablesView } from "./views/tables-view";
+import { tellChanges, type FoundChanges } from "../excel/refresh-changes";
 
 export type AppServices = Omit<
   AppContext,
   "navigate" | "openInBuilder" | "connectionChanged" | "onConnectionChanged"
 >;
+
+/** The last Refresh all was the ribbon's, and found restatements. */
+function ribbonFound(found: FoundChanges | undefined): boolean {
+  return found?.source === "ribbon" && found.count > 0;
+}
 
 export const DEMO_BANNER_TEXT = "Demo data — not real figures";
 
@@ -222,11 +228,18 @@ export async function startApp(root: HTMLElement, services: AppServices): Promis
 
   const snapshot = await ctx.settings.snapshot();
   tabs.select("browse");
-  if (snapshot.baseUrl && snapshot.hasKey) showPage(undefined, false);
+  // A ribbon Refresh that found restatements before the pane started: it opens on their list.
+  const openedOn = ribbonFound(ctx.refreshChanges.last) ? ctx.refreshChanges.last : undefined;
+  if (snapshot.baseUrl && snapshot.hasKey) showPage(openedOn ? "refresh" : undefined, false);
   else {
     returnFocus = undefined;
     showPage("settings", false);
   }
+  // A ribbon Refresh has no view of its own: the first restatement it finds opens the Refresh view (the
+  // command shows the pane meanwhile: src/commands/commands.ts).
+  tellChanges(ctx.refreshChanges, "ribbon", (found) => {
+    if (found !== openedOn) navigate("refresh");
+  });
   root.removeAttribute("aria-busy");
   document.body.dataset.ready = "true";
   return ctx;

@@ -4,6 +4,7 @@
  * they need, and there is no workbook, unless a test has put a recording one on the page before it loaded.
  */
 import { refreshLog } from "../excel/refresh";
+import { refreshChanges } from "../excel/refresh-changes";
 import { loadPageRegistry } from "../functions/page-registry";
 import { completeBrowserHost } from "../sheet/browser-host";
 import { buildConfig } from "../runtime/build-config";
@@ -64,6 +65,7 @@ if (root)
         catalogue: new CatalogueStore(async () => (await readyRuntime()).engine),
         registry: () => loadPageRegistry(),
         refreshLog,
+        refreshChanges,
         now: () => Date.now(),
       });
     }

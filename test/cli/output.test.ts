@@ -84,6 +84,25 @@ describe("output formats", () => {
     ]);
   });
 
+  it("json with lineage: the same array as results, the lineage rows beside it", () => {
+    const lineage = results().map((r, i) => ({
+      range: `formula ${i + 1}`,
+      formula: r.formula,
+      vintage: "2026-11-20T12:00:01Z",
+      service: "https://metrics.example",
+      via: "service" as const,
+      metrics: [],
+    }));
+    const text = formatResults("json", results(), lineage);
+    expect(text.endsWith("}\n")).toBe(true);
+    expect(JSON.parse(text)).toEqual({
+      results: JSON.parse(expected("mixed.json")) as unknown,
+      lineage,
+    });
+    // Without lineage, the array as ever.
+    expect(formatResults("json", results(), undefined)).toBe(expected("mixed.json"));
+  });
+
   it("table: formula headers, aligned columns with numbers on the right, messages below", () => {
     expect(formatResults("table", results())).toBe(expected("mixed.table.txt"));
   });

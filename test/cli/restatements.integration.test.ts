@@ -5,63 +5,18 @@
  * listing the day with before and after. The simulator restates (its `served` mode) for aave's fees of
  * 2024-02-15; the later runs' clock is a day ahead (a preload), the simulator's is not.
  */
-import { execFile } from "child_process";
 import { mkdtempSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
-import {
-  createDataset,
-  DEMO_API_KEY,
-  startSimulator,
-  type RunningSimulator,
-} from "../../src/simulator";
-import { PRELOADS } from "../harness/hostile/cli-command";
-import { builtCli } from "../support/node-build";
-
-let CLI: string;
-const DAY = "2024-02-15";
-const FACTOR = 1.25;
-const VALUE = `VALUE("aave","fees","${DAY}")`;
+import { createDataset, type RunningSimulator } from "../../src/simulator";
+import { DAY, FACTOR, startRestating, VALUE, type Restating } from "./restating";
 
 let sim: RunningSimulator;
+let cli: Restating["cli"];
 beforeAll(async () => {
-  CLI = await builtCli();
-  sim = await startSimulator({
-    port: 0,
-    rateLimit: null,
-    restatements: {
-      mode: "served",
-      days: [{ projectId: "aave", metricId: "fees", day: DAY, factor: FACTOR }],
-    },
-  });
+  ({ sim, cli } = await startRestating());
 });
 afterAll(() => sim?.close());
-
-function cli(
-  dir: string,
-  nextDay: boolean,
-  args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) =>
-    execFile(
-      process.execPath,
-      [CLI, "eval", "--cache-dir", dir, "--format", "json", ...args],
-      {
-        timeout: 120_000,
-        env: {
-          PATH: process.env.PATH ?? "",
-          CRYPTOMETRICS_BASE_URL: sim.url,
-          CRYPTOMETRICS_API_KEY: DEMO_API_KEY,
-          ...(nextDay
-            ? { NODE_OPTIONS: `--require ${PRELOADS.clockAhead}`, CLOCK_OFFSET_MS: "86400000" }
-            : {}),
-        },
-      },
-      (error, stdout, stderr) =>
-        done({ code: error ? ((error as { code?: number }).code ?? -1) : 0, stdout, stderr })
-    )
-  );
-}
 
 const cells = (stdout: string) => JSON.parse(stdout) as unknown[][][];
 

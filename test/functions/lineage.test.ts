@@ -3,7 +3,14 @@
  * record traced back to the projects and metrics it read and what the service says of them.
  */
 import { comps_, metric_, product_metric_, value_ } from "../../src/functions/functions";
-import { lineageOf, vintageOf, type LineageFormula } from "../../src/functions/lineage";
+import {
+  callArguments,
+  lineageOf,
+  serviceAddress,
+  vintageOf,
+  type LineageFormula,
+} from "../../src/functions/lineage";
+import { parseFormula } from "../../src/sheet/formula";
 import { currentRuntime, sharedDiagnostics } from "../../src/runtime/runtime";
 import { findMetric, metricSource } from "../../src/simulator/data/metrics-catalog";
 import { inv, NOW, startHarness, type Harness } from "./harness";
@@ -121,5 +128,34 @@ describe("the lineage of a formula's values", () => {
   it("dates values computed at an instant by the next whole second: vintage= of it holds all they read", () => {
     expect(vintageOf(Date.UTC(2026, 10, 24, 9, 30, 12))).toBe("2026-11-24T09:30:12Z");
     expect(vintageOf(Date.UTC(2026, 10, 24, 9, 30, 12, 1))).toBe("2026-11-24T09:30:13Z");
+  });
+
+  it("names the service by scheme, host, port and path: never a user, password, query or fragment", async () => {
+    expect(
+      serviceAddress("https://alice:s3cret@gw.example.com:8443/team/?key=s3cret#k=s3cret")
+    ).toBe("https://gw.example.com:8443/team/");
+    expect(serviceAddress("http://127.0.0.1:3001")).toBe("http://127.0.0.1:3001");
+    expect(serviceAddress("not a url s3cret")).toBe("(an address that is not a URL)");
+    const [row] = await lineageOf(
+      { ...source(), baseUrl: "https://bob:s3cret@metrics.example/?token=s3cret" },
+      [traced("Sheet1!B2", '=CRYPTO.VALUE("Aave","Revenue","2026-11-01")')]
+    );
+    expect(row.service).toBe("https://metrics.example");
+    expect(JSON.stringify(row)).not.toContain("s3cret");
+  });
+
+  it("reads a formula's text: literals by parameter, a nested call's project, and what an expression hides", () => {
+    expect(
+      callArguments(parseFormula('=CRYPTO.METRIC({"aave";"uniswap"},"fees",TODAY()-7)'))
+    ).toEqual({
+      functionName: "METRIC",
+      args: { project: [["aave"], ["uniswap"]], metric: "fees" },
+      computed: [],
+    });
+    expect(callArguments(parseFormula('VALUE(CRYPTO.PROJECT("aave"),"aa"&"tvl")'))).toEqual({
+      functionName: "VALUE",
+      args: { project: ["aave"] },
+      computed: ["metric"],
+    });
   });
 });

@@ -7,6 +7,18 @@ import {
   changesFormula,
   changesFound,
 } from "../../src/taskpane/model/refresh-changes";
+import { RefreshChanges, type FoundChanges } from "../../src/excel/refresh-changes";
+
+const NINE = Date.UTC(2026, 10, 20, 9);
+
+/** What a Refresh all started at 09:00:00 UTC found, once the ledger recorded `changes`. */
+function foundOf(changes: Change[], source: "ribbon" | "taskpane" = "taskpane"): FoundChanges {
+  const tracker = new RefreshChanges();
+  let feed: (changes: readonly Change[]) => void = () => undefined;
+  tracker.start({ subscribe: (l) => ((feed = l), () => undefined) }, NINE, source);
+  feed(changes);
+  return tracker.last!;
+}
 
 const series = (over: Partial<SeriesRef> = {}): SeriesRef => ({
   projectId: "aave",
@@ -44,33 +56,40 @@ describe("what a Refresh all found", () => {
   });
 
   it("counts them all, lists the newest, and says when there were none", () => {
-    expect(changesFound([], "09:00:00 UTC")).toEqual({
+    expect(changesFound(foundOf([]))).toEqual({
       summary: "No figure has changed since the refresh at 09:00:00 UTC.",
       lines: [],
     });
-    expect(changesFound([change()], "09:00:00 UTC").summary).toBe(
+    expect(changesFound(foundOf([change()])).summary).toBe(
       "1 figure changed since the refresh at 09:00:00 UTC."
     );
     const many = Array.from({ length: LISTED_CHANGES + 5 }, (_, i) =>
       change({ day: dayNumber("2024-01-01") + i, seenAt: 100 + i })
     );
-    const found = changesFound(many, "09:00:00 UTC");
+    const found = changesFound(foundOf(many));
     expect(found.summary).toBe(
       `${LISTED_CHANGES + 5} figures changed since the refresh at 09:00:00 UTC (the newest ${LISTED_CHANGES} below).`
     );
     expect(found.lines).toHaveLength(LISTED_CHANGES);
     expect(found.lines[0]).toContain("2024-01-25");
+    // The ribbon's refresh is named as such: the list opens in the taskpane after it.
+    expect(changesFound(foundOf([change()], "ribbon")).summary).toBe(
+      "1 figure changed since the ribbon's refresh at 09:00:00 UTC."
+    );
   });
 
   it("builds a CHANGES formula for the projects and metrics that changed", () => {
-    const state = changesFormula([
-      change(),
-      change({ series: series({ metricId: "revenue" }) }),
-      change({ series: series({ projectId: "gmx" }) }),
-    ]);
+    const state = changesFormula(
+      foundOf([
+        change(),
+        change({ series: series({ metricId: "revenue" }) }),
+        change({ series: series({ projectId: "gmx" }) }),
+      ])
+    );
     expect(state.fn).toBe("CHANGES");
     expect(state.values.projects).toEqual({ kind: "ids", ids: ["aave", "gmx"] });
     expect(state.values.metrics).toEqual({ kind: "ids", ids: ["fees", "revenue"] });
-    expect(changesFormula([]).values).toEqual({});
+    expect(changesFormula(foundOf([])).values).toEqual({});
+    expect(changesFormula(undefined).values).toEqual({});
   });
 });

@@ -6,6 +6,7 @@ import type { FormattedResult } from "./cells-text";
 import { csvChunks } from "./csv";
 import { jsonChunks } from "./json";
 import { tableChunks } from "./table";
+import type { Lineage } from "../../functions/lineage";
 
 export type { FormattedResult } from "./cells-text";
 
@@ -15,7 +16,8 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 /** The output a piece at a time (a line, a row): the CLI writes it as it goes, never all of it at once. */
 export function formatChunks(
   format: OutputFormat,
-  results: readonly FormattedResult[]
+  results: readonly FormattedResult[],
+  lineage?: readonly Lineage[]
 ): Iterable<string> {
   switch (format) {
     case "table":
@@ -23,14 +25,19 @@ export function formatChunks(
     case "csv":
       return csvChunks(results);
     case "json":
-      return jsonChunks(results);
+      // Lineage only in json (flags.ts refuses --lineage with another format).
+      return jsonChunks(results, lineage);
   }
 }
 
 /** The whole output as one text (for tests and small outputs). */
-export function formatResults(format: OutputFormat, results: readonly FormattedResult[]): string {
+export function formatResults(
+  format: OutputFormat,
+  results: readonly FormattedResult[],
+  lineage?: readonly Lineage[]
+): string {
   let text = "";
-  for (const chunk of formatChunks(format, results)) text += chunk;
+  for (const chunk of formatChunks(format, results, lineage)) text += chunk;
   return text;
 }
 
@@ -50,10 +57,11 @@ export const OUTPUT_PIECE_CHARS = 64 * 1024;
 export async function writeResults(
   sink: OutputSink,
   format: OutputFormat,
-  results: readonly FormattedResult[]
+  results: readonly FormattedResult[],
+  lineage?: readonly Lineage[]
 ): Promise<void> {
   let piece = "";
-  for (const chunk of formatChunks(format, results)) {
+  for (const chunk of formatChunks(format, results, lineage)) {
     piece += chunk;
     if (piece.length < OUTPUT_PIECE_CHARS) continue;
     sink.stdout(piece);

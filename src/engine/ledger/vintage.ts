@@ -1,8 +1,8 @@
 /**
  * `vintage=`: the instant a figure is asked as known at. A date is the end of that UTC day (what was known when
  * the day was over: `vintage=2026-11-20` is 2026-11-20T23:59:59.999Z); a date and time with its zone (Z or an
- * offset) is that instant. A time without a zone is refused (whose 09:30?), as is an instant after now: no one
- * knows yet what will be known then.
+ * offset) is that instant. A time without a zone is refused (whose 09:30?), as is an instant after now (past the
+ * current second): no one knows yet what will be known then.
  */
 import { parseDay } from "../../client";
 import type { Known } from "./timeline";
@@ -59,7 +59,9 @@ export function parseVintage(text: string, now: number): Vintage | { error: stri
     offset = (z[1] === "+" ? 1 : -1) * minutes * 60_000;
   }
   const at = d * MS_PER_DAY + ((h * 60 + mi) * 60 + s) * 1000 + Number(ms.padEnd(3, "0")) - offset;
-  if (at > now)
+  // The current second is not the future: a lineage row's vintage and CHANGES's Seen are rounded up to the
+  // second, and a program may ask for one at once. Nothing is seen after now, so it is the record as of now.
+  if (at > Math.ceil(now / 1000) * 1000)
     return { error: `vintage=${t} is in the future; a vintage is an instant that has passed` };
   vintage = { at, label: new Date(at).toISOString().replace(".000Z", "Z"), isDay: false };
   return vintage;

@@ -1,6 +1,6 @@
 /**
- * Refresh and sharing: Refresh all (the ribbon's Refresh does the same), Refresh selection, the time of the
- * last refresh (whoever ran it), and Freeze to values with an "as of" note.
+ * Refresh and sharing: Refresh all (the ribbon's Refresh does the same, and opens this view on what it found),
+ * Refresh selection, the time of the last refresh (whoever ran it), and Freeze to values with an "as of" note.
  */
 import { clockTime, refresh, type RefreshRecord } from "../../excel/refresh";
 import type { AppContext } from "../app-context";
@@ -8,7 +8,7 @@ import { freezeNote } from "../model/freeze-note";
 import { h, replaceChildren } from "../../ui/dom";
 import { statusLine } from "../../ui/status";
 import { onPress } from "./feedback";
-import type { Change } from "../../engine/ledger";
+import type { FoundChanges } from "../../excel/refresh-changes";
 import { changesFormula, changesFound } from "../model/refresh-changes";
 
 export function refreshView(ctx: AppContext): HTMLElement {
@@ -27,40 +27,34 @@ export function refreshView(ctx: AppContext): HTMLElement {
   ctx.refreshLog.subscribe(show);
   if (ctx.refreshLog.last) show(ctx.refreshLog.last);
 
-  // What the last Refresh all found: the restatements recorded while its formulas recalculate.
+  // What the last Refresh all found (the ribbon's too): the restatements recorded while its formulas
+  // recalculate, as they arrive.
   const found = h("div", { id: "refresh-changes", class: "hint", "aria-live": "polite" });
-  let changes: Change[] = [];
-  let stopListening: (() => void) | undefined;
-  const showChanges = (since: string): void => {
-    const { summary, lines } = changesFound(changes, since);
+  const showChanges = (last: FoundChanges): void => {
+    const { summary, lines } = changesFound(last);
     replaceChildren(
       found,
       h("p", {}, summary),
       ...(lines.length > 0 ? [h("ul", {}, ...lines.map((line) => h("li", {}, line)))] : [])
     );
   };
-  const listChanges = async (since: string): Promise<void> => {
-    const runtime = await ctx.runtime();
-    stopListening?.();
-    changes = [];
-    showChanges(since);
-    stopListening = runtime.ledger.subscribe((recorded) => {
-      for (const c of recorded) changes.push(c);
-      showChanges(since);
-    });
-  };
+  ctx.refreshChanges.subscribe(showChanges);
+  if (ctx.refreshChanges.last) showChanges(ctx.refreshChanges.last);
   const toChanges = h(
     "fluent-button",
     { id: "refresh-changes-formula", appearance: "outline" },
     "List them with CHANGES"
   );
-  toChanges.addEventListener("click", () => ctx.openInBuilder(changesFormula(changes)));
+  toChanges.addEventListener("click", () =>
+    ctx.openInBuilder(changesFormula(ctx.refreshChanges.last))
+  );
 
   const deps = {
     runtime: () => ctx.runtime(),
     recalculate: (scope: "all" | "selection") => ctx.workbook.recalculate(scope),
     now: () => ctx.now(),
     log: ctx.refreshLog,
+    changes: ctx.refreshChanges,
   };
   const button = (
     id: string,
@@ -72,8 +66,6 @@ export function refreshView(ctx: AppContext): HTMLElement {
     onPress(ctx, b, status, "Refreshing…", "refresh", async () => {
       // Not set up (no address, no key): said in plain words here, with Go to Settings.
       await ctx.runtime();
-      // Listening before the refresh: every restatement its recalculation finds is counted.
-      if (scope === "all") await listChanges(clockTime(ctx.now()));
       const record = await refresh(deps, scope, "taskpane");
       if (!record.ok) status.error(record.message);
       // Outside Excel the cache is cleared, but no cell recalculates: said so, not "Refreshed".
@@ -124,7 +116,7 @@ export function refreshView(ctx: AppContext): HTMLElement {
     h(
       "p",
       { class: "hint" },
-      "Fetches fresh figures: the cache is cleared (kept only as a fallback if the service fails) and the formulas recalculate. The ribbon's Refresh button does the same."
+      "Fetches fresh figures: the cache is cleared (kept only as a fallback if the service fails) and the formulas recalculate. The ribbon's Refresh button does the same, and opens this view when it finds changed figures."
     ),
     h(
       "div",

@@ -36,6 +36,15 @@ describe("vintage=", () => {
       "vintage=2026-11-27 is after today; a vintage is a day (or instant) that has passed"
     );
     expect(error("2026-11-26T16:00:00Z")).toMatch(/is in the future/);
+    // The current second is now (a vintage rounded up to the second, asked at once); the next one is not.
+    const later = NOW + 250;
+    expect(parseVintage("2026-11-26T15:00:01Z", later)).toMatchObject({ at: NOW + 1000 });
+    expect((parseVintage("2026-11-26T15:00:01.001Z", later) as { error: string }).error).toMatch(
+      /is in the future/
+    );
+    expect((parseVintage("2026-11-26T15:00:01Z", NOW) as { error: string }).error).toMatch(
+      /is in the future/
+    );
     expect(error("2026-11-20T09:30")).toBe(
       "vintage=2026-11-20T09:30 has no time zone; add Z for UTC (vintage=2026-11-20T09:30:00Z) or an offset such as +01:00"
     );
