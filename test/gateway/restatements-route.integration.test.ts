@@ -3,11 +3,29 @@
  * behind it, a figure fetched, the next day's fetch bringing the restated one, and the route listing the change
  * once, to callers of the lane that recorded it; refusals in fixed words.
  */
+import { FixedTokens } from "../../src/gateway/auth/tokens-file";
+import type { Verifier } from "../../src/gateway/auth/verifier";
 import { startSimulator, type RunningSimulator } from "../../src/simulator";
 import { startTestGateway, type TestGateway } from "./support/in-process";
 
 const SERVICE_KEY = "team-service-key";
-const tokens = { alice: "tok-alice-0123456789", bob: "tok-bob-0123456789" };
+/** Carol is served with a key of her own (a verifier names it): her lane, her lane's record. */
+const CAROL_KEY = "carol-own-service-key";
+const tokens = {
+  alice: "tok-alice-0123456789",
+  bob: "tok-bob-0123456789",
+  carol: "tok-carol-0123456789",
+};
+const carolVerifier: Verifier = {
+  name: "carol's key",
+  async verify(credential) {
+    return credential === tokens.carol
+      ? { user: "carol", via: "token", serviceKeyId: "carol" }
+      : undefined;
+  },
+  describe: () => ({}),
+  close: () => undefined,
+};
 const DAY = "2024-02-15";
 const FACTOR = 1.25;
 
@@ -27,16 +45,26 @@ describe("the team's record of restatements, through one gateway without Redis",
     simulator = await startSimulator({
       port: 0,
       rateLimit: null,
-      apiKeys: [SERVICE_KEY],
+      apiKeys: [SERVICE_KEY, CAROL_KEY],
       restatements: {
         mode: "served",
-        days: [{ projectId: "aave", metricId: "fees", day: DAY, factor: FACTOR }],
+        days: [
+          { projectId: "aave", metricId: "fees", day: DAY, factor: FACTOR },
+          { projectId: "aave", metricId: "revenue", day: DAY, factor: FACTOR },
+        ],
       },
     });
     gw = await startTestGateway({
       serviceUrl: simulator.url,
       serviceKey: SERVICE_KEY,
-      tokens,
+      verifiers: [
+        new FixedTokens([
+          { name: "alice", token: tokens.alice },
+          { name: "bob", token: tokens.bob },
+        ]),
+        carolVerifier,
+      ],
+      serviceKeys: async (id) => (id === "carol" ? CAROL_KEY : undefined),
       now: () => Date.now() + offset,
     });
   });
@@ -55,6 +83,9 @@ describe("the team's record of restatements, through one gateway without Redis",
         (r) => r.project_id === "aave" && r.timestamp.startsWith(DAY)
       )!.value;
     const before = Number(valueOf(first.body));
+    // Carol, on her own key, asks for revenue: her lane alone holds it.
+    const revenue = `${gw.url}/v2/metrics/revenue?project_ids=aave&start=2024-02-14&end=2024-02-16`;
+    expect((await get(revenue, as("carol"))).status).toBe(200);
     const record = `${gw.url}/gateway/v1/restatements?projects=aave,curve&metrics=fees`;
     expect((await get(record, as("bob"))).body).toEqual({
       data: { changes: [], truncated: false, kept_since: null },
@@ -67,6 +98,7 @@ describe("the team's record of restatements, through one gateway without Redis",
     expect(after).toBeCloseTo(before * FACTOR, 6);
     // Asked again the same day: served from the entry, nothing new recorded.
     await get(series, as("alice"));
+    expect((await get(revenue, as("carol"))).status).toBe(200);
 
     const listed = await get(record, as("alice"));
     expect(listed.status).toBe(200);
@@ -92,6 +124,17 @@ describe("the team's record of restatements, through one gateway without Redis",
     expect(Date.parse(change.seen_at as string)).toBeGreaterThanOrEqual(refetchAt);
     // Nothing secret in it: neither the service key nor a token.
     expect(JSON.stringify(listed.body)).not.toMatch(/team-service-key|tok-/);
+
+    // Each lane's record is its own: the team's lists no revenue, carol's no fees.
+    const both = `${gw.url}/gateway/v1/restatements?projects=aave&metrics=fees,revenue`;
+    const team = (await get(both, as("alice"))).body.data as {
+      changes: Array<{ metric_id: string }>;
+    };
+    expect(team.changes.map((c) => c.metric_id)).toEqual(["fees"]);
+    const own = (await get(both, as("carol"))).body.data as {
+      changes: Array<{ metric_id: string }>;
+    };
+    expect(own.changes.map((c) => c.metric_id)).toEqual(["revenue"]);
 
     // Filtered: another metric, or a day after the change, lists nothing.
     const other = await get(
