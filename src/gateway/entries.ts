@@ -161,7 +161,9 @@ export class Entries {
       );
       pending = pending.filter((_, i) => lost[i]);
     }
-    if (changes.length > 0) await this.options.restatements?.record(changes);
+    // Not waited for: the callers are answered now; record() never rejects, a lane's close waits for it, and a
+    // read of the record waits for what was recorded before it.
+    if (changes.length > 0) void this.options.restatements?.record(changes);
     return out;
   }
 

@@ -148,7 +148,10 @@ it("records the restatement once for the team, and a teammate sees it through th
   expect(refreshed.stderr.split("\n")[0]).toBe(
     "cryptometrics: refresh: 1 figure changed since it was last fetched"
   );
-  const lines = await ledgerLines();
+  // Recorded as the answer goes out: its line lands in Redis within moments.
+  let lines = await ledgerLines();
+  for (const until = Date.now() + 10_000; lines.length === 0 && Date.now() < until;)
+    lines = await new Promise<string[]>((done) => setTimeout(() => done(ledgerLines()), 50));
   expect(lines).toHaveLength(1);
   // Sealed, and nothing secret in it.
   expect(lines[0]).toMatch(/^[0-9a-f]{32} \{/);
@@ -180,8 +183,10 @@ it("records the restatement once for the team, and a teammate sees it through th
   expect(changes[1][3]).toBeCloseTo(generated, 6);
   expect(changes[1][4]).toBeCloseTo(generated * FACTOR, 6);
 
-  // Analyst 2 asking again through A, and analyst 1 refreshing through B, add nothing to the record.
+  // Analyst 2 asking again through A, and analyst 1 refreshing through B, add nothing to the record (both
+  // processes stopped first: a process writes what it recorded before it exits).
   await cli(a.url, tokens.analyst2, cacheDir("analyst2b"), true, [VALUE]);
   await cli(b.url, tokens.analyst1, analyst1, true, ["--refresh", VALUE]);
+  await Promise.all([a.stop(), b.stop()]);
   expect(await ledgerLines()).toHaveLength(1);
 }, 300_000);
