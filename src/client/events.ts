@@ -25,6 +25,8 @@ export interface ResponseEvent {
   readonly ms: number;
   readonly attempt: number;
   readonly simulated: boolean;
+  /** Answered by a team gateway (its header on the answer): its record of restatements is the team's. */
+  readonly gateway?: true;
   /** For a followed redirect: where it points. */
   readonly location?: string;
 }

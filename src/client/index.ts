@@ -57,7 +57,9 @@ export type {
   ResponseEvent,
   RetryEvent,
 } from "./events";
+export { readBody } from "./http/body";
 export {
+  GATEWAY_HEADER_NAME,
   SIMULATED_HEADER_NAME,
   type FetchLike,
   type FetchInitLike,

@@ -27,7 +27,7 @@ import type { Ask, SeriesAsk } from "./ask";
 import { HOLD_MS, WAIT_POLL_MS } from "./bounds";
 import type { Budget } from "./budget";
 import type { GatewayClock } from "./clock";
-import { Entries } from "./entries";
+import { Entries, type EntriesOptions } from "./entries";
 import { GatewayError } from "./errors";
 import { FairQueue, type Ticket } from "./fair-queue";
 import { decodeFailure, failureKeyOf } from "./failures";
@@ -87,6 +87,8 @@ export interface AnswersOptions {
   onUpstream?: (user: string) => void;
   /** Told of what is worth a log line (an answer too large to keep). */
   log?: (level: "info" | "warn", fields: Record<string, unknown>, message: string) => void;
+  /** The lane's record of restatements (entries.ts compares each series answer with what it replaces). */
+  restatements?: EntriesOptions["restatements"];
 }
 
 function bound(day: number, open: number): number {
@@ -145,6 +147,7 @@ export class Answers {
       now: options.clock.now,
       ...(options.maxEntryBytes !== undefined ? { maxEntryBytes: options.maxEntryBytes } : {}),
       ...(options.log ? { log: options.log } : {}),
+      ...(options.restatements ? { restatements: options.restatements } : {}),
     });
     this.queue = new FairQueue<Job>({ now: this.now, onQueued: () => this.fetcher.pump() });
     this.fetcher = new Fetcher({

@@ -4,10 +4,15 @@
  * in Redis is no entry), and answers merged into the store by compare-and-set on each entry's revision, so that
  * two fetches of one series over different days both stay. An entry larger than MAX_ENTRY_BYTES, or one its
  * user's daily allowance does not cover, is served and not kept.
+ *
+ * Series answers are compared with the entry they replace (series/team-record.ts): the changes go to the team's
+ * record of restatements once this process's compare-and-set write has won, so that each is recorded once
+ * whatever the number of processes (the write that lost merges again into the entry holding the new values).
  */
 import { LRUCache } from "lru-cache";
 import { DEFAULT_CACHE_POLICY } from "../engine/cache-policy";
 import { LOCAL_CACHE_BYTES, MAX_ENTRY_BYTES } from "./bounds";
+import type { Change } from "../engine/ledger";
 import type { Integrity } from "./integrity";
 import {
   freshFor,
@@ -18,6 +23,7 @@ import {
   type Need,
   type SeriesEntry,
 } from "./series/entry";
+import { compareAnswer, type SeriesAbout } from "./series/team-record";
 import type { Store, Stored } from "./store/store";
 import {
   freshWhole,
@@ -42,6 +48,8 @@ export interface EntriesOptions {
   now: () => number;
   maxEntryBytes?: number;
   log?: (level: "info" | "warn", fields: Record<string, unknown>, message: string) => void;
+  /** The lane's record of restatements (lanes.ts); record() never rejects. Without it, nothing is compared. */
+  restatements?: { record(changes: readonly Change[]): Promise<void> };
 }
 
 export class Entries {
@@ -114,17 +122,23 @@ export class Entries {
    * read of them all, their writes at once, and only the writes another process won read again; the entries.
    */
   async mergeSeries(
-    items: ReadonlyArray<{ key: string; got: Fetched }>,
+    items: ReadonlyArray<{ key: string; got: Fetched; about?: SeriesAbout }>,
     keep: boolean
   ): Promise<Map<string, SeriesEntry>> {
     const out = new Map<string, SeriesEntry>();
+    const changes: Change[] = [];
     let pending = [...items];
     for (let attempt = 0; attempt < MERGE_ATTEMPTS && pending.length > 0; attempt++) {
       const stored = await this.options.store.read(pending.map((i) => i.key));
       const now = this.options.now();
       const lost = await Promise.all(
-        pending.map(async ({ key, got }, i) => {
-          const entry = merge(this.openSeries(key, stored[i]), key, got, now);
+        pending.map(async ({ key, got, about }, i) => {
+          const held = this.openSeries(key, stored[i]);
+          const outcome =
+            about && this.options.restatements && keep
+              ? compareAnswer(held, got, now, about)
+              : undefined;
+          const entry = merge(held, key, got, now, outcome?.seen);
           out.set(key, entry);
           const text = writeEntry(entry);
           if (!this.keeps(keep, text)) return false;
@@ -140,11 +154,16 @@ export class Entries {
           )
             return true;
           this.remember(key, entry, 2 * sealed.length);
+          // This write won: what it replaced is what this answer changed (recorded by no other process).
+          if (outcome) for (const c of outcome.changes) changes.push(c);
           return false;
         })
       );
       pending = pending.filter((_, i) => lost[i]);
     }
+    // Not waited for: the callers are answered now; record() never rejects, a lane's close waits for it, and a
+    // read of the record waits for what was recorded before it.
+    if (changes.length > 0) void this.options.restatements?.record(changes);
     return out;
   }
 

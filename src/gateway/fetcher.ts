@@ -30,6 +30,7 @@ import { encodeFailure, failureKeyOf } from "./failures";
 import type { Demand, DemandResult, FairQueue } from "./fair-queue";
 import { OPEN_END, OPEN_START, freshFor, type Need, type SeriesEntry } from "./series/entry";
 import { splitAnswer, type SeriesRequest } from "./series/split";
+import { aboutOf, describeRequest } from "./series/team-record";
 import { covered, lockValue, type LockHolder, type Store } from "./store/store";
 import { Upstream, type UpstreamAnswer, type UpstreamRequest } from "./upstream";
 import { seriesRequest, wholeRequest } from "./upstream-requests";
@@ -350,10 +351,11 @@ export class Fetcher {
           user,
           2 * JSON.stringify(answer.envelope).length
         );
+        const described = describeRequest(ask, chunk.length, need.start, need.end);
         const items = chunk.flatMap((member) => {
           const got = split.get(member);
           const n = byMember.get(member);
-          return got && n ? [{ key: n.key, got }] : [];
+          return got && n ? [{ key: n.key, got, about: aboutOf(ask, member, described) }] : [];
         });
         for (const [key, entry] of await this.options.entries.mergeSeries(items, keep))
           result.series?.set(key, entry);

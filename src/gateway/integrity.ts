@@ -12,10 +12,23 @@ export class Integrity {
   /** Entries refused (tests, metrics). */
   mismatches = 0;
 
+  private readonly ledgerKey: Uint8Array<ArrayBuffer>;
+
   constructor(serviceKey: string) {
+    this.ledgerKey = new Uint8Array(
+      hkdfSync("sha256", serviceKey, "cryptometrics-gateway", "restatement ledger v1", 32)
+    );
     this.secret = Buffer.from(
       hkdfSync("sha256", serviceKey, "cryptometrics-gateway", "cache entry integrity v2", 32)
     );
+  }
+
+  /**
+   * The secret sealing the team's record of restatements (store/restatements.ts): derived apart from the
+   * entries' secret, so that neither seal can stand for the other.
+   */
+  ledgerSecret(): Uint8Array<ArrayBuffer> {
+    return this.ledgerKey;
   }
 
   private mac(key: string, text: string): string {

@@ -24,8 +24,9 @@ import { Budget } from "./budget";
 import { repeat, type GatewayClock } from "./clock";
 import { GatewayError } from "./errors";
 import { Integrity } from "./integrity";
+import { TeamRecord } from "./restatements";
 import { FailoverStore } from "./store/failover-store";
-import { hashOf, storeKeys } from "./store/keys";
+import { hashOf, PREFIX, storeKeys } from "./store/keys";
 import { FailoverLedger, RedisStartLedger } from "./store/ledger";
 import { MemoryStore } from "./store/memory-store";
 import type { RedisLink } from "./store/redis-link";
@@ -70,6 +71,8 @@ export class Lane {
   readonly budget: Budget;
   readonly store: Store;
   readonly ledger: FailoverLedger | undefined;
+  /** The record of restatements of this lane's answers (shared with the lane whose store it shares). */
+  readonly restatements: TeamRecord;
   /** Users served by this lane now (a personal key's owner, or several who registered one same key). */
   readonly users = new Set<string>();
   lastUsed: number;
@@ -99,6 +102,16 @@ export class Lane {
       (deps.link
         ? new FailoverStore(new RedisStore(deps.link, storeHash), memory, deps.link)
         : memory);
+    this.restatements =
+      shareStoreOf?.restatements ??
+      new TeamRecord({
+        namespace: storeHash,
+        ...(deps.link ? { redis: deps.link.main } : {}),
+        prefix: PREFIX,
+        secret: integrity.ledgerSecret(),
+        now: deps.clock.now,
+        log: deps.log,
+      });
     if (deps.link) {
       this.redisLedger = new RedisStartLedger({
         link: deps.link,
@@ -138,6 +151,7 @@ export class Lane {
       concurrency: deps.concurrency,
       onUpstream: deps.onUpstream,
       log: deps.log,
+      restatements: this.restatements,
     });
   }
 
@@ -153,6 +167,7 @@ export class Lane {
 
   async close(): Promise<void> {
     this.answers.close();
+    await this.restatements.ledger.flush();
     await this.budget.release();
     this.redisLedger?.close();
     if (this.ownsStore) await this.store.close();

@@ -28,6 +28,14 @@ export const ID_REGEX = new RegExp(ID_PATTERN);
 const LIST_PATTERN = `^[${ID_CHARS},]+$`;
 const LIST_MAX_LENGTH = MAX_LIST_IDS * (MAX_ID_LENGTH + 1);
 
+/** A query parameter holding a list of ids (each item is then checked with ID_REGEX). */
+export const ID_LIST_SCHEMA = {
+  type: "string",
+  minLength: 1,
+  maxLength: LIST_MAX_LENGTH,
+  pattern: LIST_PATTERN,
+} as const;
+
 function kindSchema(kind: ParamKind): Record<string, unknown> {
   switch (kind.kind) {
     case "ids":

@@ -7,6 +7,7 @@
  *   lanes (plugins/lanes-plugin.ts)   one lane per service key in use, usage, metrics; the request log line
  *   interface (interface-routes.ts)   one route per operation of the table, with its derived JSON schema
  *   account (account-routes.ts)       /gateway/v1/…, with body schemas
+ *   restatements (restatements-route) /gateway/v1/restatements: the team's record of restatements
  *   health, metrics                   /healthz, /readyz, /metrics
  *
  * with ONE error handler (errors.ts) and one not-found handler. Clock and timers are injected (GatewayConfig.now,
@@ -44,6 +45,7 @@ import {
   KEY_BODY_TEXT,
   type SignInConfig,
 } from "./plugins/account-routes";
+import { restatementsRoute } from "./plugins/restatements-route";
 import { authPlugin } from "./plugins/auth";
 import { healthRoutes } from "./plugins/health";
 import { interfaceRoutes } from "./plugins/interface-routes";
@@ -289,6 +291,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     windowMs,
     now: clock.now,
   });
+  await app.register(restatementsRoute);
   await app.register(healthRoutes, {
     verifiers: config.verifiers,
     rateLimit,

@@ -22,15 +22,49 @@ import {
 import { Engine, type EngineOptions } from "../engine/engine";
 import { PersistentCache, type BlobStore, type BlobStoreUsage } from "../engine/persistence";
 import {
+  LedgerView,
   MemoryLedgerStore,
   RestatementLedger,
+  cellId,
   type Change,
   type ChangeFilter,
   type LedgerStore,
+  type SeriesRef,
 } from "../engine/ledger";
+import { TeamRecordSource } from "./team-record";
 import { namespaceSource, type Digest } from "./cache-namespace";
 import { DataSourceWatch } from "./data-source";
 import { Diagnostics } from "./diagnostics";
+
+/**
+ * This computer's changes and the team's, each once, newest first: a restatement both saw (the same figure,
+ * from the same value to the same value) is listed once, at the first sighting of the two.
+ */
+function onceEach(own: readonly Change[], team: readonly Change[]): Change[] {
+  const key = (c: Change) => `${cellId(c)}${JSON.stringify([c.before, c.after])}`;
+  const mine = new Map<string, number>();
+  const out = own.map((c, i) => {
+    mine.set(key(c), i);
+    return c;
+  });
+  for (const c of team) {
+    const i = mine.get(key(c));
+    if (i === undefined) out.push(c);
+    else if (c.seenAt < out[i].seenAt) out[i] = { ...out[i], seenAt: c.seenAt };
+  }
+  const order = (c: Change) =>
+    JSON.stringify([
+      c.series.projectId,
+      c.series.productId,
+      c.series.metricId,
+      c.series.filter,
+      c.dim,
+    ]);
+  return out.sort(
+    (a, b) =>
+      b.seenAt - a.seenAt || (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : a.day - b.day)
+  );
+}
 
 /** The cache saved on this computer: the host's store (IndexedDB on the page, a directory for the CLI). */
 export interface SavedCacheConfig {
@@ -94,6 +128,8 @@ export class Runtime {
    * session only when there is none.
    */
   readonly ledger: RestatementLedger;
+  /** The team gateway's record, when the data source is a gateway (team-record.ts). */
+  readonly team: TeamRecordSource;
   readonly timers: Timers;
   /** Whether this runtime's answers come from the simulator: the stamp on its latest response. */
   readonly source = new DataSourceWatch(undefined);
@@ -180,8 +216,22 @@ export class Runtime {
       saved: this.saved,
       ledger: this.ledger,
     });
+    this.team = new TeamRecordSource({
+      baseUrl: this.client.baseUrl,
+      apiKey: config.apiKey,
+      ...(config.fetch ? { fetch: config.fetch } : {}),
+      timers,
+      now: this.now,
+    });
     diagnostics.setLimit(limit);
-    this.unsubscribe = this.client.subscribe(diagnostics.onClientEvent);
+    const unsubscribeClient = this.client.subscribe(diagnostics.onClientEvent);
+    const unsubscribeTeam = this.client.on("response", (e) =>
+      this.team.servedBy(e.gateway === true)
+    );
+    this.unsubscribe = () => {
+      unsubscribeClient();
+      unsubscribeTeam();
+    };
     this.source.follow({ client: this.client });
   }
 
@@ -197,13 +247,45 @@ export class Runtime {
    */
   async restatementsSince(
     since: number,
-    filter: ChangeFilter
+    filter: Required<ChangeFilter>
   ): Promise<{ changes: Change[]; how: string }> {
-    const view = await this.ledger.view();
-    return {
-      changes: view.since(since, filter),
-      how: `the record of restatements on this computer (${this.ledger.location})`,
-    };
+    const [view, team] = await Promise.all([this.ledger.view(), this.team.changes(since, filter)]);
+    const own = view.since(since, filter);
+    const here = `the record of restatements on this computer (${this.ledger.location})`;
+    if (team.kind === "none") return { changes: own, how: here };
+    if (team.kind === "unavailable")
+      return { changes: own, how: `${here}; the team gateway's record: ${team.why}` };
+    return { changes: onceEach(own, team.changes), how: `${here} and the team gateway's record` };
+  }
+
+  /**
+   * The record a vintage= of one series reads: this computer's, and signed in to a team gateway, the team's
+   * changes of the series too (the figure as the team's gateway knew it).
+   */
+  async vintageView(series: SeriesRef): Promise<LedgerView> {
+    const [view, team] = await Promise.all([
+      this.ledger.view(),
+      this.team.changes(-Infinity, {
+        projects: new Set([series.projectId]),
+        metrics: new Set([series.metricId]),
+      }),
+    ]);
+    if (team.kind !== "changes") return view;
+    const same = (c: Change) =>
+      c.series.productId === series.productId && c.series.filter === series.filter;
+    const theirs = team.changes.filter(same);
+    if (theirs.length === 0) return view;
+    const merged = new LedgerView(view.keptSince);
+    merged.add(
+      view
+        .since(-Infinity, {
+          projects: new Set([series.projectId]),
+          metrics: new Set([series.metricId]),
+        })
+        .filter(same)
+    );
+    merged.add(theirs);
+    return merged;
   }
 
   /** Size of the saved cache; undefined when this runtime has none. */

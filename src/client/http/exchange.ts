@@ -8,7 +8,12 @@
 import { linkSignals, raceAbort } from "./abort";
 import { BodyTooLargeError, readBody } from "./body";
 import { CryptometricsError } from "../errors";
-import { isRedirectStatus, SIMULATED_HEADER_NAME, type FetchResponseLike } from "./fetch";
+import {
+  GATEWAY_HEADER_NAME,
+  isRedirectStatus,
+  SIMULATED_HEADER_NAME,
+  type FetchResponseLike,
+} from "./fetch";
 import { requestLabel } from "../label";
 import { redact } from "../redact";
 import type { CallContext, RequestSpec, TransportDeps } from "./request";
@@ -104,6 +109,7 @@ export async function fetchOnce(
         ms: deps.now() - startedAt,
         attempt,
         simulated: call.stats.simulated,
+        ...(response.headers.get(GATEWAY_HEADER_NAME) !== null ? { gateway: true } : {}),
         ...(location && isRedirectStatus(response.status)
           ? { location: redact(location, [call.apiKey]) }
           : {}),

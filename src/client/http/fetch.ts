@@ -41,6 +41,9 @@ export type FetchLike = (url: string, init: FetchInitLike) => Promise<FetchRespo
 /** Header the local simulator puts on every response, so simulated figures are never taken as real. */
 export const SIMULATED_HEADER_NAME = "x-cryptometrics-simulated";
 
+/** Header a team gateway puts on every answer of the interface (how it served it): the source is a gateway. */
+export const GATEWAY_HEADER_NAME = "x-cryptometrics-gateway";
+
 export function isRedirectStatus(status: number): boolean {
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 }

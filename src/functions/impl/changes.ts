@@ -2,8 +2,8 @@
  * CHANGES(projects, metrics, [since]): every restatement recorded for those projects and metrics since a day
  * (default: the last 30 days), newest first, as a table: Project, Metric, Day, Before, After, Seen.
  *
- * - What was recorded is what this computer saw (the saved cache's ledger, src/engine/ledger). The gateway's
- *   Redis store for a team's record exists, but the gateway's own cache does not feed it yet.
+ * - What was recorded is what this computer saw (the saved cache's ledger, src/engine/ledger) and, when the
+ *   data source is a team gateway, what the team's gateway saw (runtime/team-record.ts): each change once.
  * - A figure is one series of the service: a product's series names its product beside the project
  *   ("aave (product aave-v3)"), a series asked with options that change its answer names them beside the
  *   metric ("fees (chains=base)"), a breakdown member likewise ("fees (chain: base)").

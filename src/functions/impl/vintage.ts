@@ -1,7 +1,7 @@
 /**
  * `vintage=` at the functions' side: a call's context as of an instant, and a series read through it as it was
  * known then (engine/vintage-answer.ts, from the value held now, when it was first seen and the ledger's
- * changes). Every series a function reads goes through fetchSeries (series-common.ts), so every function that
+ * changes: this computer's, and with a team gateway as the data source, the team's record too). Every series a function reads goes through fetchSeries (series-common.ts), so every function that
  * computes from daily series (VALUE, ASOF, METRIC, PRODUCT_METRIC, COMPS, BREAKDOWN) takes it alike: periods and
  * windows are summed from the values known then, by the same rule of whole periods.
  *
@@ -51,10 +51,12 @@ export async function seriesAtVintage(
   const held = answer.held ?? ctx.engine.seriesNow(query)?.held;
   const fetchedAt =
     held?.fetchedAt ?? answer.stale?.fetchedAt ?? answer.restored?.fetchedAt ?? ctx.runtime.now();
-  const view = await ctx.runtime.ledger.view();
+  const series = seriesRefOf(query);
+  // This computer's record, and signed in to a team gateway the team's: the figure as the team knew it.
+  const view = await ctx.runtime.vintageView(series);
   const known = knownAt(
     view,
-    seriesRefOf(query),
+    series,
     { dims: answer.dims, ...(held?.seen ? { seen: held.seen } : {}), fetchedAt },
     query.start,
     query.end,

@@ -6,7 +6,7 @@
  */
 import fp from "fastify-plugin";
 import type { FastifyReply } from "fastify";
-import { SIMULATED_HEADER_NAME } from "../../client";
+import { GATEWAY_HEADER_NAME, SIMULATED_HEADER_NAME } from "../../client";
 import type { Served } from "../answers";
 import { parseAsk } from "../ask";
 import { personOf } from "../auth/verifier";
@@ -17,7 +17,7 @@ import "./types";
 
 function respond(reply: FastifyReply, served: Served): FastifyReply {
   if (served.simulated) reply.header(SIMULATED_HEADER_NAME, "true");
-  reply.header("x-cryptometrics-gateway", served.how);
+  reply.header(GATEWAY_HEADER_NAME, served.how);
   reply.header("x-cryptometrics-fetched-at", new Date(served.fetchedAt).toISOString());
   if (served.how === "stale")
     reply.header(

@@ -21,6 +21,7 @@
 import { Coverage, type Interval } from "../../engine/coverage";
 import { nextDailyUpdate, DEFAULT_CACHE_POLICY } from "../../engine/cache-policy";
 import type { JsonObject, JsonValue } from "../../client";
+import { decodeRuns, encodeRuns, NO_RUNS, spliceRuns, type SeenRun } from "../../engine/ledger";
 import type { SeriesForm } from "../operations";
 
 /** Day numbers standing for "left to the service": from launch, to the latest data (JSON has no Infinity). */
@@ -51,6 +52,11 @@ export interface SeriesSnapshot {
   issues: SeriesIssue[];
   /** Fetched from the simulator (it stamps its answers): the caller is told so too. */
   simulated: boolean;
+  /**
+   * When each value held was first seen, per breakdown member ("" none): the ledger's runs (seen.ts), as saved
+   * ([from, to, at] triples). Absent (an entry of an older version): first seen at `fetchedAt`.
+   */
+  seen?: Array<[string, number[]]>;
 }
 
 export interface SeriesEntry {
@@ -155,7 +161,9 @@ export function merge(
   entry: SeriesEntry | undefined,
   key: string,
   got: Fetched,
-  now: number
+  now: number,
+  /** When each day of the answer was first seen, per member (team-record.ts); absent: not compared. */
+  seen?: ReadonlyMap<string, readonly SeenRun[]>
 ): SeriesEntry {
   const old = entry && entry.key === key ? entry : undefined;
   const fresh = old && isFresh(old.cur, now) ? old.cur : undefined;
@@ -192,6 +200,17 @@ export function merge(
     issues,
     simulated: base.simulated || got.simulated,
   };
+  if (seen) {
+    // The answered days' sightings replace what the base knew of them; its other days keep theirs.
+    const runs = new Map<string, number[]>(base.seen ?? []);
+    for (const dim of new Set([...runs.keys(), ...seen.keys()])) {
+      const held = runs.has(dim) ? (decodeRuns(runs.get(dim)) ?? NO_RUNS) : NO_RUNS;
+      const next = spliceRuns(held, got.start, got.end, seen.get(dim) ?? []);
+      if (next.length > 0) runs.set(dim, encodeRuns(next));
+      else runs.delete(dim);
+    }
+    cur.seen = [...runs];
+  } else if (base.seen) cur.seen = base.seen;
   return { key, cur, ...(prev ? { prev } : {}) };
 }
 
@@ -202,10 +221,27 @@ export function readEntry(text: string | undefined, key: string): SeriesEntry | 
     const parsed = JSON.parse(text) as { v?: number } & SeriesEntry;
     if (parsed.v !== 1 || parsed.key !== key || typeof parsed.cur?.expiresAt !== "number")
       return undefined;
+    // Sightings that cannot be read would date values wrongly: the entry is refused (fetched again).
+    if (!seenReadable(parsed.cur) || (parsed.prev && !seenReadable(parsed.prev))) return undefined;
     return { key: parsed.key, cur: parsed.cur, ...(parsed.prev ? { prev: parsed.prev } : {}) };
   } catch {
     return undefined;
   }
+}
+
+function seenReadable(s: SeriesSnapshot): boolean {
+  const seen: unknown = s.seen;
+  if (seen === undefined) return true;
+  return (
+    Array.isArray(seen) &&
+    seen.every(
+      (pair: unknown) =>
+        Array.isArray(pair) &&
+        pair.length === 2 &&
+        typeof pair[0] === "string" &&
+        decodeRuns(pair[1]) !== undefined
+    )
+  );
 }
 
 export function writeEntry(entry: SeriesEntry): string {
