@@ -19,7 +19,6 @@ import {
   refreshModel,
   type Analyst,
 } from "../../src/tools/bench/gateway-analysts";
-import type { CellOutcome } from "../../src/tools/bench/outcomes";
 import { MODEL_METRICS, modelSheet } from "../../src/tools/bench/workloads";
 import {
   gatewayFiles,
@@ -30,6 +29,7 @@ import {
 import { startLocalIssuer, type LocalIssuer } from "./support/oidc-issuer";
 import { startRecordingProxy, type RecordingProxy } from "./support/recording-proxy";
 import { startRedisSentinel, type RedisSentinelSet } from "./support/redis-sentinel";
+import { runThroughFailover } from "./support/failover-run";
 
 jest.setTimeout(240_000);
 
@@ -247,56 +247,39 @@ describe("a team on two gateway processes through three Sentinels", () => {
       body: { key: ALICE_KEY },
     });
     expect(put.status).toBe(200);
-    // The service enforces its limit now, the window exactly.
-    simulator.setKnobs({
-      rateLimit: { limit: 60, windowMs: WINDOW_MS, retryAfter: false },
-      latencyMs: [100, 200],
+    let moved = "";
+    const statuses: number[] = [];
+    const run = await runThroughFailover({
+      simulator,
+      serviceKey: SERVICE_KEY,
+      gateways: gateways.map((g) => g.url),
+      tokens: ANALYSTS.slice(0, 6).map(tokenOf),
+      windowMs: WINDOW_MS,
+      analyst,
+      failover: async () => {
+        const { from, to } = await sentinel.failover();
+        moved = `${from.port} → ${to.port}`;
+        // While its link moves to the new primary, a process refuses to register (503: try again), never
+        // keeps a key in its own memory only.
+        while (statuses.length < 100 && statuses.at(-1) !== 200) {
+          if (statuses.length > 0) await new Promise((r) => setTimeout(r, 100));
+          const put = await call(`${gateways[1].url}/gateway/v1/me/key`, bob, {
+            method: "PUT",
+            body: { key: BOB_KEY },
+          });
+          statuses.push(put.status);
+        }
+      },
     });
-    try {
-      // Six analysts, each on a model of their own day: enough requests for the run to outlast the failover.
-      const models = Array.from({ length: 6 }, (_, i) =>
-        modelSheet(16, MODEL_METRICS.slice(0, 12), `2026-06-${String(20 + i).padStart(2, "0")}`)
-      );
-      const directs: CellOutcome[][] = [];
-      for (const m of models)
-        directs.push(await refreshModel(analyst(simulator.url, SERVICE_KEY).engine, m));
-      await new Promise((r) => setTimeout(r, WINDOW_MS + 500));
-      simulator.clearLog();
-      const team = ANALYSTS.slice(0, 6).map((name, i) =>
-        analyst(gateways[i % 2].url, tokenOf(name))
-      );
-      const runs = team.map((a, i) => refreshModel(a.engine, models[i]));
-      // Once the service has seen a few requests, the primary hands over to its replica.
-      while (gets() < 3) await new Promise((r) => setTimeout(r, 10));
-      const { from, to } = await sentinel.failover();
-      const atFailover = gets();
-      // While its link moves to the new primary, a process refuses to register (503: try again), never keeps a
-      // key in its own memory only.
-      const statuses: number[] = [];
-      while (statuses.length < 100 && statuses.at(-1) !== 200) {
-        if (statuses.length > 0) await new Promise((r) => setTimeout(r, 100));
-        const put = await call(`${gateways[1].url}/gateway/v1/me/key`, bob, {
-          method: "PUT",
-          body: { key: BOB_KEY },
-        });
-        statuses.push(put.status);
-      }
-      expect(statuses.at(-1)).toBe(200);
-      expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
-      const results = await Promise.all(runs);
-      const log = simulator.requestLog.filter((r) => r.method === "GET");
-      process.stdout.write(
-        `failover ${from.port} → ${to.port} mid-run: ${log.length} upstream requests (${atFailover} before the Sentinels named the new primary), ${log.filter((r) => r.status === 429).length} answered 429; a key registered just after it: ${statuses.join(", ")}\n`
-      );
-      results.forEach((outcome, i) =>
-        expect(differences(outcome, directs[i])).toEqual({ count: 0 })
-      );
-      expect(log.filter((r) => r.status === 429)).toEqual([]);
-      // It was mid-run: the team went on asking after the new primary took over.
-      expect(log.length).toBeGreaterThan(atFailover);
-    } finally {
-      simulator.setKnobs({ rateLimit: null, latencyMs: 0 });
-    }
+    process.stdout.write(
+      `failover ${moved} mid-run: ${run.upstream} upstream requests (${run.atFailover} before it and the next registration), ${run.tooMany} answered 429; a key registered just after it: ${statuses.join(", ")}\n`
+    );
+    expect(statuses.at(-1)).toBe(200);
+    expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
+    expect(run.differing).toEqual(run.differing.map(() => ({ count: 0 })));
+    expect(run.tooMany).toBe(0);
+    // It was mid-run: the team went on asking after the new primary took over.
+    expect(run.upstream).toBeGreaterThan(run.atFailover);
     // Both processes are on the new primary, with Redis (not process memory).
     for (const ready of await readyz())
       expect(ready).toMatchObject({ status: "ready", store: "redis", redis: "up", processes: 2 });
