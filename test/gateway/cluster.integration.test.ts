@@ -13,7 +13,6 @@ import {
   refreshModel,
   type Analyst,
 } from "../../src/tools/bench/gateway-analysts";
-import type { CellOutcome } from "../../src/tools/bench/outcomes";
 import { MODEL_METRICS, modelSheet } from "../../src/tools/bench/workloads";
 import {
   gatewayFiles,
@@ -21,6 +20,7 @@ import {
   type GatewayFiles,
   type GatewayProcess,
 } from "./support/gateway-process";
+import { runThroughFailover } from "./support/failover-run";
 import { startRedisCluster, type RedisCluster } from "./support/redis-cluster";
 
 jest.setTimeout(240_000);
@@ -110,47 +110,30 @@ describe("a team on two gateway processes sharing a 3-primary Redis Cluster", ()
   });
 
   it("loses nothing and draws no 429 when a primary fails over mid-run", async () => {
-    // The service enforces its limit now, the window exactly.
-    simulator.setKnobs({
-      rateLimit: { limit: 60, windowMs: WINDOW_MS, retryAfter: false },
-      latencyMs: [100, 200],
+    const moved: Array<{ from: { port: number }; to: { port: number } }> = [];
+    const run = await runThroughFailover({
+      simulator,
+      serviceKey: SERVICE_KEY,
+      gateways: gateways.map((g) => g.url),
+      tokens: ANALYSTS.slice(0, 6).map(tokenOf),
+      windowMs: WINDOW_MS,
+      analyst,
+      // The primary holding the team's budget, then the one holding its cache (if another), hand over to
+      // their replicas.
+      failover: async () => {
+        const budgetKey = budgetKeys(hashOf(`budget\n${SERVICE_KEY}`, 24)).ledger;
+        const storeKey = `${storeKeys(hashOf(`${simulator.url}\n${SERVICE_KEY}`, 24)).tag}:probe`;
+        moved.push(await cluster.failover(budgetKey));
+        const storePrimary = await cluster.primaryOf(storeKey);
+        if (storePrimary.port !== moved[0].to.port) moved.push(await cluster.failover(storeKey));
+      },
     });
-    try {
-      // Six analysts, each on a model of their own day: enough requests for the run to outlast the failover.
-      const models = Array.from({ length: 6 }, (_, i) =>
-        modelSheet(16, MODEL_METRICS.slice(0, 12), `2026-06-${String(20 + i).padStart(2, "0")}`)
-      );
-      const directs: CellOutcome[][] = [];
-      for (const m of models)
-        directs.push(await refreshModel(analyst(simulator.url, SERVICE_KEY).engine, m));
-      await new Promise((r) => setTimeout(r, WINDOW_MS + 500));
-      simulator.clearLog();
-      const team = ANALYSTS.slice(0, 6).map((name, i) =>
-        analyst(gateways[i % 2].url, tokenOf(name))
-      );
-      const runs = team.map((a, i) => refreshModel(a.engine, models[i]));
-      // Once the service has seen a few requests: the primary holding the team's budget, then the one holding
-      // its cache (if another), hand over to their replicas.
-      while (gets() < 3) await new Promise((r) => setTimeout(r, 10));
-      const budgetKey = budgetKeys(hashOf(`budget\n${SERVICE_KEY}`, 24)).ledger;
-      const storeKey = `${storeKeys(hashOf(`${simulator.url}\n${SERVICE_KEY}`, 24)).tag}:probe`;
-      const moved = [await cluster.failover(budgetKey)];
-      const storePrimary = await cluster.primaryOf(storeKey);
-      if (storePrimary.port !== moved[0].to.port) moved.push(await cluster.failover(storeKey));
-      const atFailover = gets();
-      const results = await Promise.all(runs);
-      const log = simulator.requestLog.filter((r) => r.method === "GET");
-      process.stdout.write(
-        `failover of ${moved.map((m) => `${m.from.port} → ${m.to.port}`).join(", ")} mid-run: ${log.length} upstream requests, ${log.filter((r) => r.status === 429).length} answered 429\n`
-      );
-      results.forEach((outcome, i) =>
-        expect(differences(outcome, directs[i])).toEqual({ count: 0 })
-      );
-      expect(log.filter((r) => r.status === 429)).toEqual([]);
-      // It was mid-run: the team went on asking after the new primaries took over.
-      expect(log.length).toBeGreaterThan(atFailover);
-    } finally {
-      simulator.setKnobs({ rateLimit: null, latencyMs: 0 });
-    }
+    process.stdout.write(
+      `failover of ${moved.map((m) => `${m.from.port} → ${m.to.port}`).join(", ")} mid-run: ${run.upstream} upstream requests, ${run.tooMany} answered 429\n`
+    );
+    expect(run.differing).toEqual(run.differing.map(() => ({ count: 0 })));
+    expect(run.tooMany).toBe(0);
+    // It was mid-run: the team went on asking after the new primaries took over.
+    expect(run.upstream).toBeGreaterThan(run.atFailover);
   });
 });

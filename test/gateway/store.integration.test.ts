@@ -1,6 +1,7 @@
 /**
  * The store every process shares, the same suite on each kind it comes in: process memory, a real Redis server,
- * and a real 3-primary Redis Cluster (every script names keys of one hash slot). Revisions make concurrent
+ * a real 3-primary Redis Cluster (every script names keys of one hash slot), and a real primary with its replica
+ * watched by three Sentinels (the gateway reaching the primary through them). Revisions make concurrent
  * writes merge, a need takes at most FETCHES_PER_NEED locks and never one a covering fetch already holds, a
  * lock without an expiry holds nothing, release notices reach every process, and the budget's record survives
  * nothing but what it should.
@@ -17,21 +18,27 @@ import { lockValue, type Store } from "../../src/gateway/store/store";
 import { realTimers } from "../../src/client";
 import { startRedis, type RedisServer } from "./support/redis";
 import { startRedisCluster, type RedisCluster } from "./support/redis-cluster";
+import { startRedisSentinel, type RedisSentinelSet } from "./support/redis-sentinel";
 
 jest.setTimeout(120_000);
 
 let redis: RedisServer;
 let cluster: RedisCluster;
+let sentinel: RedisSentinelSet;
 const links: RedisLink[] = [];
 const errors: string[] = [];
 
 beforeAll(async () => {
-  [redis, cluster] = await Promise.all([startRedis(), startRedisCluster({ masters: 3 })]);
+  [redis, cluster, sentinel] = await Promise.all([
+    startRedis(),
+    startRedisCluster({ masters: 3 }),
+    startRedisSentinel({ sentinels: 3 }),
+  ]);
 }, 120_000);
 
 afterAll(async () => {
   await Promise.all(links.map((l) => l.close()));
-  await Promise.all([redis?.stop(), cluster?.stop()]);
+  await Promise.all([redis?.stop(), cluster?.stop(), sentinel?.stop()]);
 });
 
 async function linkTo(target: RedisTarget): Promise<RedisLink> {
@@ -65,6 +72,18 @@ const kinds: Array<[string, () => Promise<{ a: Store; b: Store }>]> = [
     async () => {
       const hash = randomBytes(8).toString("hex");
       const target: RedisTarget = { kind: "cluster", urls: cluster.urls };
+      return {
+        a: new RedisStore(await linkTo(target), hash),
+        b: new RedisStore(await linkTo(target), hash),
+      };
+    },
+  ],
+  [
+    "a Sentinel-watched primary",
+    async () => {
+      await sentinel.flush();
+      const hash = randomBytes(8).toString("hex");
+      const target: RedisTarget = { kind: "sentinel", urls: sentinel.urls, name: sentinel.name };
       return {
         a: new RedisStore(await linkTo(target), hash),
         b: new RedisStore(await linkTo(target), hash),

@@ -129,6 +129,11 @@ export class RedisLink extends EventEmitter {
           ...credentials(urls[0]),
           sentinels: nodes,
           name: target.name,
+          // Told by the Sentinels (+switch-master) the moment they promote a replica, ioredis reconnects to
+          // the new primary. Without it, the connection stays on the old primary, which takes writes until the
+          // Sentinels demote it some 8 s later (and then drops them for the new primary's copy): a user's key
+          // registered, a cache entry or a budget start written then, acknowledged and lost.
+          failoverDetector: true,
           connectionName: name,
           ...(offline
             ? { enableOfflineQueue: true, commandTimeout: undefined, enableAutoPipelining: false }
@@ -297,6 +302,9 @@ export class RedisLink extends EventEmitter {
       [this.main, this.sub].map(async (c) => {
         try {
           await c.quit();
+          // QUIT ends the connection but not, on a Sentinel target, the failover detector's subscriptions to
+          // the Sentinels (ioredis keeps those reconnecting): disconnect() ends them too.
+          if (this.options.target.kind === "sentinel") c.disconnect();
         } catch {
           c.disconnect();
         }
