@@ -4,9 +4,12 @@
  *
  *   <seal> {"v":1,"t":SEEN_AT,"r":REQUEST,"s":[[PROJECT,METRIC(,PRODUCT(,FILTER))],…],"c":[[S,DAY,BEFORE,AFTER,AGO(,DIM)],…]}
  *
- * SEEN_AT is when the changes were seen (ms since epoch); S the index of the change's series in `s`; AGO how long
- * before SEEN_AT its `before` had been first seen, in whole seconds rounded down (so the instant read back is never
- * earlier than the real one: a figure is never claimed known before it was); DIM the breakdown member, left out
+ * SEEN_AT is when the changes were seen (ms since epoch); S the index of the change's series in `s`; AGO how many
+ * whole seconds before SEEN_AT's second its `before` had been first seen, that instant rounded up to its second:
+ * read back, it is the end of the second it was first seen in, never earlier than the real one (a figure is never
+ * claimed known before it was) and never later than a vintage= or a lineage row rounded up to the second after
+ * it (a value shown at 09:30:12.4 is known at 09:30:13Z, as the row says); -1 when both fall in one second
+ * (read back as SEEN_AT itself); DIM the breakdown member, left out
  * when "", as are a series' product and filter when "". One metric asked of fifty projects is one line, its
  * series named once each. The seal is a digest of
  * the JSON text exactly as written (the host's: SHA-256 on a laptop, an HMAC with the gateway's secret in Redis).
@@ -117,7 +120,7 @@ export function isWritable(ch: Change): boolean {
 
 /**
  * The changes as lines: one per (request, series, instant), in the order first met. Each change's `before`
- * instant travels as seconds before the line's instant. Changes that could not be read back (isWritable)
+ * instant travels as whole seconds before the line's second (see the module comment). Changes that could not be read back (isWritable)
  * are left out and counted.
  */
 export async function encodeLines(
@@ -158,7 +161,9 @@ export async function encodeLines(
           }
           byObject.set(ch.series, si);
         }
-        const ago = Math.max(0, Math.floor((ch.seenAt - ch.beforeSeenAt) / 1000));
+        // Whole seconds from the second `before` was first seen in, rounded up, to the line's second: -1 when
+        // both fall in one second (read back as the line's own instant).
+        const ago = Math.max(-1, Math.floor(ch.seenAt / 1000) - Math.ceil(ch.beforeSeenAt / 1000));
         c.push(
           ch.dim === ""
             ? [si, ch.day, ch.before, ch.after, ago]
@@ -239,8 +244,8 @@ export async function decodeLine(
     if (!Number.isInteger(day) || (day as number) < 0 || (day as number) > MAX_DAY)
       return { fault: "malformed" };
     if (!isValue(before) || !isValue(after) || before === after) return { fault: "malformed" };
-    if (!Number.isSafeInteger(ago) || (ago as number) < 0) return { fault: "malformed" };
-    const beforeSeenAt = t - (ago as number) * 1000;
+    if (!Number.isSafeInteger(ago) || (ago as number) < -1) return { fault: "malformed" };
+    const beforeSeenAt = Math.min(t, Math.floor(t / 1000) * 1000 - (ago as number) * 1000);
     if (beforeSeenAt < MIN_INSTANT) return { fault: "malformed" };
     if (!isText(dim, LINE_LIMITS.idChars) || (item.length === 6 && dim === ""))
       return { fault: "malformed" };

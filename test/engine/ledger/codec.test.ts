@@ -157,7 +157,7 @@ describe("the ledger's lines", () => {
       ["a day that is no day", one([0, 20_000.5, 1, 2, 60])],
       ["a value that is text", one([0, 20_000, "1", 2, 60])],
       ["a change to the same value", one([0, 20_000, 2, 2, 60])],
-      ["a negative age", one([0, 20_000, 1, 2, -1])],
+      ["a first sighting after the change was seen (age -2)", one([0, 20_000, 1, 2, -2])],
       ["an empty member written out", one([0, 20_000, 1, 2, 60, ""])],
       ["a member that is not text", one([0, 20_000, 1, 2, 60, 7])],
       ["a list, not an object", [good]],
