@@ -35,6 +35,7 @@ import type { Integrity } from "./integrity";
 import { OPERATIONS, type OperationSpec } from "./operations";
 import { hashOf } from "./store/keys";
 import type { Store } from "./store/store";
+import { dayOf } from "./usage";
 import { DEFAULT_CACHE_POLICY, nextDailyUpdate } from "../engine/cache-policy";
 
 /** Whose turn the replays take in the fair queue, and whose usage their upstream requests count as. */
@@ -142,8 +143,6 @@ export function mergeUsed(
   }
   return kept;
 }
-
-const dayOf = (t: number): string => new Date(t).toISOString().slice(0, 10);
 
 export class TeamRefresh {
   /** Served since the last merge into the record, by request key (bounded like the record itself). */

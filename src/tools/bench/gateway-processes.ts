@@ -103,6 +103,24 @@ export function launchRedis(
   });
 }
 
+/** Stops redis-server processes (SIGTERM), each once it has exited, then removes their folder. */
+export async function stopRedisProcesses(
+  children: readonly ChildProcess[],
+  dir: string
+): Promise<void> {
+  await Promise.all(
+    children.map(
+      (c) =>
+        new Promise<void>((done) => {
+          if (c.exitCode !== null || c.signalCode !== null) return done();
+          c.once("exit", () => done());
+          c.kill("SIGTERM");
+        })
+    )
+  );
+  rmSync(dir, { recursive: true, force: true });
+}
+
 export async function startRedis(): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), "cm-redis-"));
   let child: ChildProcess | undefined;

@@ -10,7 +10,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { freeLoopbackPort, launchRedis } from "../../../src/tools/bench/gateway-processes";
+import {
+  freeLoopbackPort,
+  launchRedis,
+  stopRedisProcesses,
+} from "../../../src/tools/bench/gateway-processes";
 
 const REDIS_CLI = process.env.REDIS_CLI_PATH ?? "/usr/bin/redis-cli";
 
@@ -168,17 +172,7 @@ export async function startRedisCluster(
     },
     async stop() {
       process.off("exit", cleanup);
-      await Promise.all(
-        children.map(
-          (c) =>
-            new Promise<void>((done) => {
-              if (c.exitCode !== null || c.signalCode !== null) return done();
-              c.once("exit", () => done());
-              c.kill("SIGTERM");
-            })
-        )
-      );
-      rmSync(dir, { recursive: true, force: true });
+      await stopRedisProcesses(children, dir);
     },
   };
 }

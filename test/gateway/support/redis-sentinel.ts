@@ -18,6 +18,7 @@ import {
   REDIS_SERVER,
   freeLoopbackPort,
   launchRedis,
+  stopRedisProcesses,
 } from "../../../src/tools/bench/gateway-processes";
 
 export interface SentinelNode {
@@ -224,17 +225,7 @@ export async function startRedisSentinel(
     },
     async stop() {
       process.off("exit", cleanup);
-      await Promise.all(
-        children.map(
-          (c) =>
-            new Promise<void>((done) => {
-              if (c.exitCode !== null || c.signalCode !== null) return done();
-              c.once("exit", () => done());
-              c.kill("SIGTERM");
-            })
-        )
-      );
-      rmSync(dir, { recursive: true, force: true });
+      await stopRedisProcesses(children, dir);
     },
   };
 }
