@@ -159,6 +159,9 @@ module.exports = (env = {}, argv = {}) => {
     output: {
       path: path.resolve(__dirname, "dist/web"),
       filename: "[name].js",
+      // The chunks loaded on demand (the functions a workbook may never call, functions.ts): named by their
+      // content, so a page cached by Office before a deployment never pairs an old entry with a new chunk.
+      chunkFilename: "[name].[contenthash:8].js",
       clean: true,
     },
     resolve: {

@@ -5,14 +5,19 @@
  * Dates take a date cell, DATE(), TODAY() or text "YYYY-MM-DD". Options are "key=value" pairs separated by ";".
  */
 import { run, runCached } from "./edge";
-import * as aggregates from "./impl/aggregations";
-import * as catalogue from "./impl/catalogue";
-import { changes } from "./impl/changes";
-import { comps } from "./impl/comps";
-import * as series from "./impl/series";
 import { asOf, value } from "./impl/value";
 import { cachedAsOf, cachedValue } from "./impl/value-now";
-import * as statements from "./impl/statement";
+
+// VALUE and ASOF, the cells of every model, are in functions.js with the runtime, client and engine they share.
+// Every other implementation is a chunk of its own, loaded from the add-in's origin the first time a workbook
+// calls it: Excel loads functions.js for every workbook, and most use a few of these functions, or none.
+const aggregatesChunk = () =>
+  import(/* webpackChunkName: "fn-aggregations" */ "./impl/aggregations");
+const catalogueChunk = () => import(/* webpackChunkName: "fn-catalogue" */ "./impl/catalogue");
+const changesChunk = () => import(/* webpackChunkName: "fn-changes" */ "./impl/changes");
+const compsChunk = () => import(/* webpackChunkName: "fn-comps" */ "./impl/comps");
+const seriesChunk = () => import(/* webpackChunkName: "fn-series" */ "./impl/series");
+const statementChunk = () => import(/* webpackChunkName: "fn-statement" */ "./impl/statement");
 
 /**
  * One number: a project's metric on a date, or its latest value when the date is omitted.
@@ -95,7 +100,7 @@ export async function comps_(
   invocation: CustomFunctions.CancelableInvocation
 ): Promise<any[][]> {
   return run("COMPS", invocation, { projects, columns, date, options }, (ctx) =>
-    comps(ctx, projects, columns, date, options)
+    compsChunk().then((m) => m.comps(ctx, projects, columns, date, options))
   ) as Promise<any[][]>;
 }
 
@@ -122,7 +127,7 @@ export async function metric_(
   invocation: CustomFunctions.CancelableInvocation
 ): Promise<any[][]> {
   return run("METRIC", invocation, { project, metric, start, end, options }, (ctx) =>
-    series.metric(ctx, project, metric, start, end, options)
+    seriesChunk().then((m) => m.metric(ctx, project, metric, start, end, options))
   ) as Promise<any[][]>;
 }
 
@@ -146,7 +151,7 @@ export async function statement_(
   invocation: CustomFunctions.Invocation
 ): Promise<any[][]> {
   return run("STATEMENT", invocation, { project, granularity, interval, options }, (ctx) =>
-    statements.statement(ctx, project, granularity, interval, options)
+    statementChunk().then((m) => m.statement(ctx, project, granularity, interval, options))
   ) as Promise<any[][]>;
 }
 
@@ -164,7 +169,7 @@ export async function projects_(
   invocation: CustomFunctions.Invocation
 ): Promise<any[][]> {
   return run("PROJECTS", invocation, { options }, (ctx) =>
-    catalogue.projects(ctx, options)
+    catalogueChunk().then((m) => m.projects(ctx, options))
   ) as Promise<any[][]>;
 }
 
@@ -184,7 +189,7 @@ export async function project_(
   invocation: CustomFunctions.Invocation
 ): Promise<any[][]> {
   return run("PROJECT", invocation, { project, field }, (ctx) =>
-    catalogue.project(ctx, project, field)
+    catalogueChunk().then((m) => m.project(ctx, project, field))
   ) as Promise<any[][]>;
 }
 
@@ -206,7 +211,7 @@ export async function product_(
   invocation: CustomFunctions.Invocation
 ): Promise<any[][]> {
   return run("PRODUCT", invocation, { project, product, field }, (ctx) =>
-    catalogue.product(ctx, project, product, field)
+    catalogueChunk().then((m) => m.product(ctx, project, product, field))
   ) as Promise<any[][]>;
 }
 
@@ -238,7 +243,8 @@ export async function product_metric_(
     "PRODUCT_METRIC",
     invocation,
     { project, product, metric, start, end, options },
-    (ctx) => series.productMetric(ctx, project, product, metric, start, end, options)
+    (ctx) =>
+      seriesChunk().then((m) => m.productMetric(ctx, project, product, metric, start, end, options))
   ) as Promise<any[][]>;
 }
 
@@ -256,7 +262,7 @@ export async function metrics_(
   invocation: CustomFunctions.Invocation
 ): Promise<any[][]> {
   return run("METRICS", invocation, { project }, (ctx) =>
-    catalogue.metrics(ctx, project)
+    catalogueChunk().then((m) => m.metrics(ctx, project))
   ) as Promise<any[][]>;
 }
 
@@ -269,7 +275,9 @@ export async function metrics_(
  * @requiresAddress
  */
 export async function sectors_(invocation: CustomFunctions.Invocation): Promise<any[][]> {
-  return run("SECTORS", invocation, {}, (ctx) => catalogue.sectors(ctx)) as Promise<any[][]>;
+  return run("SECTORS", invocation, {}, (ctx) =>
+    catalogueChunk().then((m) => m.sectors(ctx))
+  ) as Promise<any[][]>;
 }
 
 /**
@@ -285,9 +293,9 @@ export async function sector_(
   sector: any,
   invocation: CustomFunctions.Invocation
 ): Promise<any[][]> {
-  return run("SECTOR", invocation, { sector }, (ctx) => catalogue.sector(ctx, sector)) as Promise<
-    any[][]
-  >;
+  return run("SECTOR", invocation, { sector }, (ctx) =>
+    catalogueChunk().then((m) => m.sector(ctx, sector))
+  ) as Promise<any[][]>;
 }
 
 /**
@@ -308,7 +316,7 @@ export async function aggregation_(
   invocation: CustomFunctions.Invocation
 ): Promise<any> {
   return run("AGGREGATION", invocation, { project, metric, name }, (ctx) =>
-    aggregates.aggregation(ctx, project, metric, name)
+    aggregatesChunk().then((m) => m.aggregation(ctx, project, metric, name))
   );
 }
 
@@ -328,7 +336,7 @@ export async function aggregations_(
   invocation: CustomFunctions.Invocation
 ): Promise<any[][]> {
   return run("AGGREGATIONS", invocation, { projects, metrics }, (ctx) =>
-    aggregates.aggregations(ctx, projects, metrics)
+    aggregatesChunk().then((m) => m.aggregations(ctx, projects, metrics))
   ) as Promise<any[][]>;
 }
 
@@ -354,7 +362,7 @@ export async function breakdown_(
   invocation: CustomFunctions.Invocation
 ): Promise<any[][]> {
   return run("BREAKDOWN", invocation, { metric, projects, start, end, options }, (ctx) =>
-    aggregates.breakdown(ctx, metric, projects, start, end, options)
+    aggregatesChunk().then((m) => m.breakdown(ctx, metric, projects, start, end, options))
   ) as Promise<any[][]>;
 }
 
@@ -376,6 +384,6 @@ export async function changes_(
   invocation: CustomFunctions.Invocation
 ): Promise<any[][]> {
   return run("CHANGES", invocation, { projects, metrics, since }, (ctx) =>
-    changes(ctx, projects, metrics, since)
+    changesChunk().then((m) => m.changes(ctx, projects, metrics, since))
   ) as Promise<any[][]>;
 }
