@@ -23,6 +23,9 @@ const scripts: Record<string, string> = {
   ).join("\n"),
   "commands.js": "Office.actions.associate('refresh', function(){});",
   "taskpane.js": "document.getElementById('app').textContent='ready';",
+  // A function's chunk, loaded on its first call, and a chunk of the pages that is none of the functions'.
+  "fn-statement.0123abcd.js": "self.chunk=function(){return 'statement'};",
+  "938.4bfbb95e.js": "self.vendor=function(){return 'sign-in'};",
 };
 
 beforeAll(() => {
@@ -72,6 +75,18 @@ describe("measuring a build", () => {
         reason: expect.stringMatching(/office\.js/),
       },
       { src: "./missing.js", reason: "not in the build" },
+    ]);
+  });
+
+  it("measures the functions' chunks loaded on demand, and no other chunk", () => {
+    const report = measureBundles(web);
+    const file = "fn-statement.0123abcd.js";
+    expect(report.onDemand).toEqual([
+      {
+        file,
+        bytes: Buffer.byteLength(scripts[file]),
+        gzipBytes: gzipSync(Buffer.from(scripts[file])).length,
+      },
     ]);
   });
 

@@ -25,12 +25,19 @@ export interface PageScripts {
 
 export interface BundleReport {
   functions: BundleFile;
+  /** The functions' chunks loaded the first time a workbook calls one of them (ON_DEMAND_CHUNK), by name. */
+  onDemand?: BundleFile[];
   /** The shared-runtime page first, then any other built page, for information. */
   pages: PageScripts[];
 }
 
 export const SHARED_RUNTIME_PAGE = "taskpane.html";
 export const FUNCTIONS_BUNDLE = "functions.js";
+/**
+ * A chunk of the functions loaded on demand: src/functions/functions.ts names each `fn-…`, and
+ * webpack.config.js adds its content hash.
+ */
+export const ON_DEMAND_CHUNK = /^fn-[a-z-]+\.[0-9a-f]{8}\.js$/;
 
 /** The `src` of every <script> element, in document order (inline scripts have none). */
 export function scriptSources(html: string): string[] {
@@ -95,6 +102,10 @@ export function measureBundles(webDir: string): BundleReport {
     .sort();
   return {
     functions: measureFile(webDir, FUNCTIONS_BUNDLE),
+    onDemand: readdirSync(webDir)
+      .filter((f) => ON_DEMAND_CHUNK.test(f))
+      .sort()
+      .map((f) => measureFile(webDir, f)),
     pages: [SHARED_RUNTIME_PAGE, ...others].map((page) => measurePage(webDir, page)),
   };
 }

@@ -215,6 +215,15 @@ function bundleLines(r: BenchResults): string[] {
     `Bundles (gzip, zlib's default level; 1 kB = 1,000 bytes): functions.js ` +
       `${formatBytes(r.bundles.functions.gzipBytes)} (${formatBytes(r.bundles.functions.bytes)} raw).`,
   ];
+  const onDemand = r.bundles.onDemand ?? [];
+  if (onDemand.length > 0)
+    lines.push(
+      `Loaded on a function's first call: ` +
+        onDemand
+          .map((c) => `${c.file.replace(/\.[0-9a-f]{8}\.js$/, "")} ${formatBytes(c.gzipBytes)}`)
+          .join(", ") +
+        `; ${formatBytes(onDemand.reduce((n, c) => n + c.gzipBytes, 0))} in all.`
+    );
   r.bundles.pages.forEach((page, i) => {
     const scripts = page.scripts.map((s) => `${s.file} ${formatBytes(s.gzipBytes)}`).join(", ");
     const excluded = page.excluded.map((e) => `${e.src} (${e.reason})`).join("; ");
