@@ -7,9 +7,8 @@ import { buildConfig } from "./build-config";
 import { cacheControls, type CacheControls } from "./cache-controls";
 import { IdbBlobStore } from "./idb-store";
 import { runtimeIfReady } from "./runtime";
-import { Settings, type KeyValueStorage } from "./settings";
-import { officeSignInPorts } from "./sign-in/office-ports";
-import { GatewaySession } from "./sign-in/session";
+import { Settings, type GatewaySignIn, type KeyValueStorage } from "./settings";
+import type { GatewaySession } from "./sign-in/session";
 
 function browserStorage(): KeyValueStorage {
   return {
@@ -26,7 +25,7 @@ function pageStorage(): KeyValueStorage {
 }
 
 let settings: Settings | undefined;
-let session: GatewaySession | undefined;
+let session: Promise<GatewaySession> | undefined;
 let savedCache: IdbBlobStore | undefined;
 
 /** The page's saved cache (IndexedDB), one for every runtime the page configures; none without IndexedDB. */
@@ -36,15 +35,38 @@ function pageCacheStore(): IdbBlobStore | undefined {
   return savedCache;
 }
 
-/** Signing in to the team gateway (Team gateway mode), one session for the page. */
-export function officeSignIn(): GatewaySession {
-  session ??= new GatewaySession({
-    baseUrl: () => officeSettings().baseUrl(),
-    storage: pageStorage(),
-    ports: officeSignInPorts(),
-  });
+/**
+ * Signing in to the team gateway (Team gateway mode), one session for the page. Its code is a chunk of its own,
+ * loaded the first time it is asked for (the taskpane, or a cell in Team gateway mode): the functions of a
+ * workbook connected with a key never need it. A chunk that could not be loaded is asked for again next time.
+ */
+export function officeSignIn(): Promise<GatewaySession> {
+  session ??= Promise.all([
+    import(/* webpackChunkName: "sign-in" */ "./sign-in/session"),
+    import(/* webpackChunkName: "sign-in" */ "./sign-in/office-ports"),
+  ]).then(
+    ([{ GatewaySession }, { officeSignInPorts }]) =>
+      new GatewaySession({
+        baseUrl: () => officeSettings().baseUrl(),
+        storage: pageStorage(),
+        ports: officeSignInPorts(),
+      }),
+    (error: unknown) => {
+      session = undefined;
+      throw error;
+    }
+  );
   return session;
 }
+
+/** The session as the settings use it, loaded when they first do. */
+const pageSignIn: GatewaySignIn = {
+  token: async () => {
+    const { token } = await officeSignIn();
+    return typeof token === "function" ? token() : token;
+  },
+  account: async () => (await officeSignIn()).account(),
+};
 
 export function officeSettings(): Settings {
   if (!settings) {
@@ -53,7 +75,7 @@ export function officeSettings(): Settings {
       pageStorage(),
       buildConfig,
       store ? { savedCache: { store } } : {},
-      officeSignIn()
+      pageSignIn
     );
   }
   return settings;

@@ -35,8 +35,8 @@ export type ConnectionMode = "key" | "gateway";
 export interface GatewaySignIn {
   /** The access token for the next call: waits while one renews, never shows a sign-in. */
   token: ApiKeySource;
-  /** Who is signed in (the saved cache's identity), undefined when nobody is. */
-  account(): string | undefined;
+  /** Who is signed in (the saved cache's identity), undefined when nobody is; a page may first load it. */
+  account(): string | undefined | Promise<string | undefined>;
 }
 
 export interface SettingsSnapshot {
@@ -84,7 +84,7 @@ export class Settings {
   /** The saved cache's identity: the key, or in Team gateway mode the account signed in. */
   private readonly cacheIdentity: ApiKeySource = async () => {
     if ((await this.mode()) === "gateway" && this.signIn) {
-      const account = this.signIn.account();
+      const account = await this.signIn.account();
       return account ? `signed-in account\n${account}` : undefined;
     }
     return typeof this.apiKey === "function" ? this.apiKey() : this.apiKey;

@@ -56,7 +56,7 @@ if (root)
       await startApp(root, {
         build: buildConfig,
         settings: officeSettings(),
-        signIn: officeSignIn(),
+        signIn: await officeSignIn(),
         runtime: readyRuntime,
         diagnostics: sharedDiagnostics(),
         cache: officeCacheControls(),
