@@ -94,7 +94,8 @@ Exit status: 0 when no formula's whole result is an error, 1 when one is, 2 for 
 (a --file line included).
 `;
 
-const OPTIONS = {
+/** The command line's flags, util.parseArgs's table (the help and the README name each; a test holds them). */
+export const FLAGS = {
   "base-url": { type: "string" },
   "api-key": { type: "string" },
   "api-key-file": { type: "string" },
@@ -117,7 +118,7 @@ function firstSentence(message: string): string {
 
 function readArgs(argv: readonly string[]) {
   try {
-    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    return parseArgs({ args: [...argv], options: FLAGS, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError("usage", `${firstSentence(firstLineOf(error))} (see --help)`, {
       cause: error,
