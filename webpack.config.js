@@ -170,6 +170,12 @@ module.exports = (env = {}, argv = {}) => {
     module: {
       rules: [
         {
+          // The core's modules only declare (no Office, no DOM, nothing run on import): what the page never uses
+          // of their indexes is left out of the bundles, and a part loaded on demand stays out of functions.js.
+          test: /[\\/]src[\\/](client|engine)[\\/].*\.ts$/,
+          sideEffects: false,
+        },
+        {
           test: /\.ts$/,
           exclude: /node_modules/,
           use: {

@@ -22,15 +22,15 @@ import {
 import { Engine, type EngineOptions } from "../engine/engine";
 import { PersistentCache, type BlobStore, type BlobStoreUsage } from "../engine/persistence";
 import {
-  LedgerView,
   MemoryLedgerStore,
-  RestatementLedger,
   cellId,
   type Change,
   type ChangeFilter,
   type LedgerStore,
+  type LedgerView,
   type SeriesRef,
 } from "../engine/ledger";
+import { LazyLedger } from "./lazy-ledger";
 import { TeamRecordSource } from "./team-record";
 import { namespaceSource, type Digest } from "./cache-namespace";
 import { DataSourceWatch } from "./data-source";
@@ -127,7 +127,7 @@ export class Runtime {
    * Every restatement this computer has seen (src/engine/ledger): kept beside the saved cache, or for this
    * session only when there is none.
    */
-  readonly ledger: RestatementLedger;
+  readonly ledger: LazyLedger;
   /** The team gateway's record, when the data source is a gateway (team-record.ts). */
   readonly team: TeamRecordSource;
   readonly timers: Timers;
@@ -198,7 +198,7 @@ export class Runtime {
       config.cacheIdentity ?? config.apiKey,
       config.savedCache?.digest
     );
-    this.ledger = new RestatementLedger({
+    this.ledger = new LazyLedger({
       store: config.savedCache?.ledger ?? new MemoryLedgerStore(),
       namespace: ledgerNamespace,
       now: this.now,
@@ -275,7 +275,7 @@ export class Runtime {
       c.series.productId === series.productId && c.series.filter === series.filter;
     const theirs = team.changes.filter(same);
     if (theirs.length === 0) return view;
-    const merged = new LedgerView(view.keptSince);
+    const merged = await this.ledger.emptyView(view.keptSince);
     merged.add(
       view
         .since(-Infinity, {

@@ -10,6 +10,9 @@ import { linesBytes, type LedgerStore } from "./store";
 import type { Change } from "./types";
 import { LedgerView } from "./view";
 
+// The view's class too, for a runtime that loads this module on demand and merges views (runtime/lazy-ledger.ts).
+export { LedgerView };
+
 /**
  * The ledger's bound: 36 MB, at least a year of the worst a model meets. A year of daily restatements of every
  * figure of a 1,000-cell model (365,000 changes) measures 30.2 MB, 83 bytes a change (`npm run bench -- --only
