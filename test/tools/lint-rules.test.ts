@@ -25,8 +25,8 @@ const results = await eslint.lintText(code, { filePath: process.argv[1] });
 process.stdout.write(JSON.stringify(results));
 `;
 
-/** Lines of `code` that the spread rule flags, linted as if it were the file `filePath`. */
-function flaggedLines(code: string, filePath: string): number[] {
+/** Lines of `code` that a rule (the spread rule by default) flags, linted as if it were the file `filePath`. */
+function flaggedLines(code: string, filePath: string, rule = "no-restricted-syntax"): number[] {
   const run = spawnSync(
     process.execPath,
     ["--input-type=module", "--eval", LINT_WITHOUT_TYPES, resolve(ROOT, filePath)],
@@ -36,7 +36,7 @@ function flaggedLines(code: string, filePath: string): number[] {
   const [result] = JSON.parse(run.stdout) as Array<{
     messages: Array<{ ruleId: string | null; line: number }>;
   }>;
-  return result.messages.filter((m) => m.ruleId === "no-restricted-syntax").map((m) => m.line);
+  return result.messages.filter((m) => m.ruleId === rule).map((m) => m.line);
 }
 
 const REFUSED = [
@@ -88,5 +88,23 @@ describe("the pages write element text only through src/ui/dom.ts (bidi controls
 
   it("allows them in src/ui/dom.ts, where setText neutralises the text", () => {
     expect(flaggedLines(WRITES, "src/ui/dom.ts")).toEqual([]);
+  }, 60_000);
+});
+
+describe("`any` only where Excel's metadata needs it", () => {
+  const ANY = "export const a = (x: any) => String(x);";
+
+  it.each(["src/functions/impl/example.ts", "src/functions/edge.ts", "src/engine/example.ts"])(
+    "refuses it in %s",
+    (filePath) => {
+      expect(flaggedLines(ANY, filePath, "@typescript-eslint/no-explicit-any")).toEqual([1]);
+    },
+    60_000
+  );
+
+  it("allows it in src/functions/functions.ts, the custom functions' signatures", () => {
+    expect(
+      flaggedLines(ANY, "src/functions/functions.ts", "@typescript-eslint/no-explicit-any")
+    ).toEqual([]);
   }, 60_000);
 });
