@@ -36,7 +36,7 @@ function setup() {
 describe("the runtime's record of restatements", () => {
   it("tells its listeners of each change as it is recorded, before anything is loaded or written", () => {
     const { ledger } = setup();
-    const heard: number[] = [];
+    const heard: Array<number | null> = [];
     ledger.subscribe((changes) => changes.forEach((c) => heard.push(c.after)));
     void ledger.record([change(20_400, 10, 11)]);
     expect(heard).toEqual([11]);
