@@ -44,7 +44,8 @@ export async function seriesAtVintage(
   ctx: FnContext,
   vintage: Vintage,
   query: SeriesQuery,
-  answer: SeriesAnswer
+  answer: SeriesAnswer,
+  untrimmed = false
 ): Promise<SeriesAnswer> {
   if (answer.issue) return answer;
   // An answer handed straight from its request has no first sightings: the cache's copy of it has.
@@ -72,7 +73,7 @@ export async function seriesAtVintage(
         })
       : points;
     // Up to the latest data: the series as it ended then, without the days seen only afterwards.
-    if (query.end === Infinity && texts) {
+    if (query.end === Infinity && texts && !untrimmed) {
       let last = out.length;
       while (last > 0 && out[last - 1].notKnown !== undefined) last--;
       out = out.slice(0, last);
