@@ -138,7 +138,7 @@ export async function metric_(
  * @param project Project id, symbol or name.
  * @param [granularity] year, quarter (default), month or week.
  * @param [interval] 1m, 1y (default), 2y, 3y, 5y or max.
- * @param [options] e.g. "order=desc", "layout=long", "values=pop" (period-on-period change), "values=coverage" (days with data), "headers=2" (adds date ranges), "partial=include", "rows=service".
+ * @param [options] e.g. "order=desc", "layout=long", "values=pop" (period-on-period change), "values=coverage" (days with data), "headers=2" (adds date ranges), "partial=include", "rows=service", "vintage=2026-11-20" (as known then).
  * @param invocation Invocation object.
  * @returns The statement table.
  * @requiresAddress

@@ -268,7 +268,7 @@ const ACCEPTS: Readonly<Record<string, readonly OptionKey[]>> = {
   METRIC: SERIES_ACCEPTS,
   // A product's series: no product or sector filter (it is one product of one project).
   PRODUCT_METRIC: SERIES_ACCEPTS.filter((key) => key !== "products" && key !== "sectors"),
-  STATEMENT: ["order", "headers", "layout", "values", "partial", "rows", "dating"],
+  STATEMENT: ["order", "headers", "layout", "values", "partial", "rows", "dating", "vintage"],
   PROJECTS: ["headers", "sectors"],
   COMPS: [
     "headers",
