@@ -138,7 +138,7 @@ export async function metric_(
  * @param project Project id, symbol or name.
  * @param [granularity] year, quarter (default), month or week.
  * @param [interval] 1m, 1y (default), 2y, 3y, 5y or max.
- * @param [options] e.g. "order=desc", "layout=long", "values=pop" (period-on-period change), "values=coverage" (days with data), "headers=2" (adds date ranges), "partial=include", "rows=service".
+ * @param [options] e.g. "order=desc", "layout=long", "values=pop" (period-on-period change), "values=coverage" (days with data), "headers=2" (adds date ranges), "partial=include", "rows=service", "vintage=2026-11-20" (as known then).
  * @param invocation Invocation object.
  * @returns The statement table.
  * @requiresAddress
@@ -305,6 +305,7 @@ export async function sector_(
  * @param project Project id, symbol or name.
  * @param metric Metric id.
  * @param name Aggregation name, e.g. "sum_30d".
+ * @param [options] "vintage=2026-11-20": as known at the end of that day, rebuilt from the days known then.
  * @param invocation Invocation object.
  * @returns The aggregated value.
  * @requiresAddress
@@ -313,10 +314,11 @@ export async function aggregation_(
   project: any,
   metric: any,
   name: any,
+  options: any,
   invocation: CustomFunctions.Invocation
 ): Promise<any> {
-  return run("AGGREGATION", invocation, { project, metric, name }, (ctx) =>
-    aggregatesChunk().then((m) => m.aggregation(ctx, project, metric, name))
+  return run("AGGREGATION", invocation, { project, metric, name, options }, (ctx) =>
+    aggregatesChunk().then((m) => m.aggregation(ctx, project, metric, name, options))
   );
 }
 
@@ -326,6 +328,7 @@ export async function aggregation_(
  * @helpurl https://localhost:3000/help.html#aggregations
  * @param [projects] Project ids (comma list or range); omitted: all projects.
  * @param [metrics] Metric ids (comma list or range); omitted: all metrics.
+ * @param [options] "vintage=2026-11-20": as known at the end of that day, rebuilt from the days known then.
  * @param invocation Invocation object.
  * @returns One row per project, metric and aggregation.
  * @requiresAddress
@@ -333,10 +336,11 @@ export async function aggregation_(
 export async function aggregations_(
   projects: any[][],
   metrics: any[][],
+  options: any,
   invocation: CustomFunctions.Invocation
 ): Promise<any[][]> {
-  return run("AGGREGATIONS", invocation, { projects, metrics }, (ctx) =>
-    aggregatesChunk().then((m) => m.aggregations(ctx, projects, metrics))
+  return run("AGGREGATIONS", invocation, { projects, metrics, options }, (ctx) =>
+    aggregatesChunk().then((m) => m.aggregations(ctx, projects, metrics, options))
   ) as Promise<any[][]>;
 }
 

@@ -189,12 +189,18 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("project", "project", "Project"),
       p("metric", "metric", "Metric"),
       p("name", "aggregation", "Aggregation"),
+      // vintage= only, which the builder does not offer (it offers no vintage= anywhere).
+      p("options", "options", "Options", true, []),
     ],
   },
   {
     name: "AGGREGATIONS",
     summary: "The service's aggregates for projects and metrics, as a table.",
-    params: [p("projects", "projects", "Projects", true), p("metrics", "metrics", "Metrics", true)],
+    params: [
+      p("projects", "projects", "Projects", true),
+      p("metrics", "metrics", "Metrics", true),
+      p("options", "options", "Options", true, []),
+    ],
   },
   {
     name: "BREAKDOWN",
@@ -262,7 +268,7 @@ const ACCEPTS: Readonly<Record<string, readonly OptionKey[]>> = {
   METRIC: SERIES_ACCEPTS,
   // A product's series: no product or sector filter (it is one product of one project).
   PRODUCT_METRIC: SERIES_ACCEPTS.filter((key) => key !== "products" && key !== "sectors"),
-  STATEMENT: ["order", "headers", "layout", "values", "partial", "rows", "dating"],
+  STATEMENT: ["order", "headers", "layout", "values", "partial", "rows", "dating", "vintage"],
   PROJECTS: ["headers", "sectors"],
   COMPS: [
     "headers",
@@ -277,6 +283,9 @@ const ACCEPTS: Readonly<Record<string, readonly OptionKey[]>> = {
     "vintage",
   ],
   BREAKDOWN: ["partial", "agg", "fill", "bridged", "vintage"],
+  // The service's aggregates as they are, or under vintage= rebuilt from the days known then.
+  AGGREGATION: ["vintage"],
+  AGGREGATIONS: ["vintage"],
 };
 
 /** The option keys `name` accepts. */

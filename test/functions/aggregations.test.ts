@@ -10,14 +10,14 @@ afterAll(() => h.close());
 describe("aggregation functions", () => {
   it("AGGREGATION returns the service's aggregate of a project's metric", async () => {
     const expected = dataset.aggregations("aave", ["revenue"]).find((r) => r.name === "sum_30d")!;
-    expect(await fns.aggregation_("aave", "revenue", "SUM_30D", inv())).toBeCloseTo(
+    expect(await fns.aggregation_("aave", "revenue", "SUM_30D", null, inv())).toBeCloseTo(
       expected.value as number,
       4
     );
   });
 
   it("AGGREGATION lists the names it knows when asked for another", async () => {
-    const error = await excelError(fns.aggregation_("aave", "revenue", "median", inv()));
+    const error = await excelError(fns.aggregation_("aave", "revenue", "median", null, inv()));
     expect(error.code).toBe("#N/A");
     expect(error.message).toMatch(
       /no aggregation "median" of revenue for aave; available: .*sum_30d/
@@ -40,7 +40,9 @@ describe("aggregation functions", () => {
     await fns.projects_(null, inv()); // the catalogue, read once, is not what this counts
     h.sim.requestLog.length = 0;
     const got = await Promise.all(
-      projects.map((p, i) => fns.aggregation_(p, i % 2 ? "fees" : "revenue", "sum_30d", inv()))
+      projects.map((p, i) =>
+        fns.aggregation_(p, i % 2 ? "fees" : "revenue", "sum_30d", null, inv())
+      )
     );
     // One request for the aggregates; their days are checked against the daily series (one read per metric
     // for every project: a sum_30d of 29 days with data would pass a part as the whole).
@@ -60,8 +62,8 @@ describe("aggregation functions", () => {
 
   it("AGGREGATION says so when the metric is not available for the project, the other cells of the batch unharmed", async () => {
     const [missing, fine] = await Promise.all([
-      excelError(fns.aggregation_("bitcoin", "revenue", "sum_30d", inv())),
-      fns.aggregation_("aave", "revenue", "sum_30d", inv()),
+      excelError(fns.aggregation_("bitcoin", "revenue", "sum_30d", null, inv())),
+      fns.aggregation_("aave", "revenue", "sum_30d", null, inv()),
     ]);
     expect(missing.code).toBe("#N/A");
     expect(typeof fine).toBe("number");
@@ -69,7 +71,7 @@ describe("aggregation functions", () => {
 
   it("AGGREGATIONS spills rows for projects and metrics, keeping unknown ids visible with their reason", async () => {
     const rows = showTable(
-      (await fns.aggregations_([["aave", "nope"]], [["revenue"]], inv())) as unknown[][]
+      (await fns.aggregations_([["aave", "nope"]], [["revenue"]], null, inv())) as unknown[][]
     );
     const header = rows[0] as string[];
     expect(header).toEqual(expect.arrayContaining(["project_id", "metric_id", "value"]));

@@ -70,7 +70,7 @@ describe("ASOF and latest values", () => {
     for (const call of [
       fns.value_("anchor-protocol", "tvl", null, null, inv()),
       fns.asof_("anchor-protocol", "tvl", null, null, inv()),
-      fns.aggregation_("anchor-protocol", "tvl", "latest", inv()),
+      fns.aggregation_("anchor-protocol", "tvl", "latest", null, inv()),
     ]) {
       const error = await excelError(call);
       expect(error.code).toBe("#N/A");

@@ -267,8 +267,8 @@ describe("cards go where projects go", () => {
       fns.product_metric_(p, "aave-v3", [["fees"]], "2024-03-01", "2024-03-03", null, inv())
     );
     await same((p) => fns.metrics_(p, inv()));
-    await same((p) => fns.aggregation_(p, "fees", "sum_30d", inv()));
-    await same((p) => fns.aggregations_([[p]], [["fees"]], inv()));
+    await same((p) => fns.aggregation_(p, "fees", "sum_30d", null, inv()));
+    await same((p) => fns.aggregations_([[p]], [["fees"]], null, inv()));
     await same((p) => fns.breakdown_("fees", [[p]], "2024-03-01", "2024-03-31", null, inv()));
   });
 

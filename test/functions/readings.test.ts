@@ -116,11 +116,11 @@ describe("BREAKDOWN", () => {
 
 describe("AGGREGATION", () => {
   it("asks a project's own aggregations (§4.4) when §4.12's rows cannot be read, with the same figure", async () => {
-    const expected = await fns.aggregation_("aave", "revenue", "sum_30d", inv());
+    const expected = await fns.aggregation_("aave", "revenue", "sum_30d", null, inv());
     currentRuntime().engine.clear();
     h.sim.clearLog();
     h.sim.setKnobs({ readings: { aggregationsRows: "opaque" } });
-    expect(await fns.aggregation_("aave", "revenue", "sum_30d", inv())).toBe(expected);
+    expect(await fns.aggregation_("aave", "revenue", "sum_30d", null, inv())).toBe(expected);
     expect(
       queries()
         .map((r) => r.path)

@@ -232,6 +232,7 @@ describe("AGGREGATIONS and BREAKDOWN keep input order and every position", () =>
       (await fns.aggregations_(
         [["uniswap"], ["anchor-protocol"], ["aave"]],
         [["fees"]],
+        null,
         inv()
       )) as unknown[][]
     );

@@ -162,9 +162,10 @@ describe("vintage= on the data functions", () => {
     expect(
       (await refused(fns.value_("aave", "fees", DAY, "vintage=2026-11-23", inv()))).message
     ).toContain("is after today");
-    expect(
-      (await refused(fns.statement_("aave", "quarter", "1y", "vintage=2026-11-20", inv()))).message
-    ).toContain('option "vintage" does not apply to STATEMENT');
+    // The catalogues are not figures of a day: they have no vintage.
+    expect((await refused(fns.projects_("vintage=2026-11-20", inv()))).message).toContain(
+      'option "vintage" does not apply to PROJECTS'
+    );
   });
 });
 

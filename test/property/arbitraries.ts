@@ -17,6 +17,7 @@ const STATEMENT_OPTIONS = acceptedOptions("STATEMENT");
 const PROJECTS_OPTIONS = acceptedOptions("PROJECTS");
 const COMPS_OPTIONS = acceptedOptions("COMPS");
 const BREAKDOWN_OPTIONS = acceptedOptions("BREAKDOWN");
+const AGGREGATION_OPTIONS = acceptedOptions("AGGREGATION");
 
 export type ParamKind =
   | "text" // one required text: project, metric, product, sector, aggregation name
@@ -38,6 +39,8 @@ export const OPTION_KEYS: Partial<Record<FunctionName, readonly OptionKey[]>> = 
   STATEMENT: STATEMENT_OPTIONS,
   PROJECTS: PROJECTS_OPTIONS,
   BREAKDOWN: BREAKDOWN_OPTIONS,
+  AGGREGATION: AGGREGATION_OPTIONS,
+  AGGREGATIONS: AGGREGATION_OPTIONS,
 };
 
 const ALL_OPTION_KEYS: readonly OptionKey[] = [
@@ -154,13 +157,15 @@ function validOptions(name: FunctionName): fc.Arbitrary<unknown> {
     products: ["products=aave-v3"],
     dating: ["dating=start", "dating=end"],
     annualize: ["annualize=1"],
+    // The end of the suite's today: everything fetched so far was known then.
+    vintage: ["vintage=2026-11-20"],
   };
   const keys = OPTION_KEYS[name] ?? [];
   const pairs = keys.flatMap((k) => samples[k] ?? []);
   if (pairs.length === 0) return fc.constant(null);
   return fc.oneof(
     fc.constant(null),
-    fc.subarray(pairs, { maxLength: 2 }).map((p) => p.join("; "))
+    fc.subarray(pairs, { maxLength: Math.min(2, pairs.length) }).map((p) => p.join("; "))
   );
 }
 
@@ -263,8 +268,13 @@ export const SIGNATURES: Record<FunctionName, readonly Param[]> = {
     param("text", project),
     param("text", metric),
     param("text", fc.constantFrom("sum_30d", "avg_7d", "latest", "ATH", "median_1y")),
+    param("options", validOptions("AGGREGATION")),
   ],
-  AGGREGATIONS: [param("optionalIds", orAll(projects)), param("optionalIds", orAll(metrics))],
+  AGGREGATIONS: [
+    param("optionalIds", orAll(projects)),
+    param("optionalIds", orAll(metrics)),
+    param("options", validOptions("AGGREGATIONS")),
+  ],
   BREAKDOWN: [
     param("text", metric),
     param("optionalIds", orAll(projects)),
@@ -381,8 +391,8 @@ export const EXAMPLES: Record<FunctionName, readonly unknown[]> = {
   METRICS: ["aave"],
   SECTORS: [],
   SECTOR: ["lending"],
-  AGGREGATION: ["aave", "fees", "sum_30d"],
-  AGGREGATIONS: [[["aave"]], [["fees"]]],
+  AGGREGATION: ["aave", "fees", "sum_30d", null],
+  AGGREGATIONS: [[["aave"]], [["fees"]], null],
   BREAKDOWN: ["fees", [["aave"]], 45_292, 45_300, null],
   CHANGES: [[["aave"]], [["fees"]], null],
 };

@@ -8,6 +8,7 @@
  * days", or the same #VALUE!.
  */
 import fc from "fast-check";
+import { metricKind } from "../../src/engine/metric-kinds";
 import { createDataset } from "../../src/simulator";
 import { findMetric } from "../../src/simulator/data/metrics-catalog";
 import { chainShares, sharesSum } from "../../src/simulator/data/shares";
@@ -581,6 +582,52 @@ describe("every figure agrees with the reference oracle", () => {
         });
       }),
       { numRuns: 60 }
+    );
+  }, 240_000);
+
+  it("AGGREGATION with vintage=: the service's aggregate rebuilt by its name's formula from the days known then", async () => {
+    const names = ["latest", "sum_30d", "avg_7d", "change_30d", "trend_90d", "ath"];
+    /** The base a change or trend divides by (the N days, or the day, before the latest N), from the dataset. */
+    const baseOf = (p: string, m: string, name: string): number => {
+      const n = Number(/_(\d+)d$/.exec(name)![1]);
+      const last = oracle.series(p, m).last!;
+      const values = (from: number, to: number) =>
+        dataset.daily(p, m, { start: textOf(from), end: textOf(to) }).map((r) => r.value!);
+      const flow = findMetric(m)?.kind === "flow";
+      if (name.startsWith("change") && !flow) return values(last - n, last - n)[0];
+      const before = values(last - 2 * n + 1, last - n);
+      const total = before.reduce((a, b) => a + b, 0);
+      return name.startsWith("trend") ? total / before.length : total;
+    };
+    await fc.assert(
+      fc.asyncProperty(projectMetric, fc.constantFrom(...names), async ([p, m], name) => {
+        // Read first, then as known at once: every day read was known then.
+        const today = await call("AGGREGATION", [p, m, name]);
+        const at = new Date(Math.ceil(lab.time.now() / 1000) * 1000).toISOString();
+        const outcome = await call("AGGREGATION", [p, m, name, `vintage=${at}`]);
+        const row = dataset.aggregations(p, [m]).find((r) => r.name === name);
+        const info = dataset.project(p)!;
+        const ratio = /^(change|trend)_/.test(name);
+        const expected: Expected =
+          info.isArchived || !row || row.value === null
+            ? { kind: "na", why: "no-data" }
+            : name === "ath"
+              ? { kind: "na", why: "no-data" }
+              : oracle.aggregation(p, m, name, row.value) === "na"
+                ? { kind: "na", why: "incomplete" }
+                : ratio && name.startsWith("change") && metricKind(m) === undefined
+                  ? { kind: "na", why: "kind-unknown" }
+                  : ratio && baseOf(p, m, name) <= 0
+                    ? { kind: "na", why: "nm" }
+                    : { kind: "value", value: row.value, asOf: 0 };
+        expect({ p, m, name, problem: mismatch(outcome, expected) }).toMatchObject({
+          problem: undefined,
+        });
+        // Where both are figures, they are one figure: the service's formula is the one rebuilt.
+        if (!("error" in outcome) && !("error" in today))
+          expect(close(plain(outcome.value), plain(today.value) as number)).toBe(true);
+      }),
+      { numRuns: 40 }
     );
   }, 240_000);
 

@@ -181,8 +181,8 @@ describe("production build", () => {
       METRICS: "project?",
       SECTORS: "",
       SECTOR: "sector",
-      AGGREGATION: "project,metric,name",
-      AGGREGATIONS: "projects?[],metrics?[]",
+      AGGREGATION: "project,metric,name,options?",
+      AGGREGATIONS: "projects?[],metrics?[],options?",
       BREAKDOWN: "metric,projects?[],start?,end?,options?",
       CHANGES: "projects[],metrics[],since?",
     });

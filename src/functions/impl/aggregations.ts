@@ -9,6 +9,8 @@
  *   Omitted projects mean all of them, in the service's order.
  * - §2.6's columns whatever shape §4.12's rows take (the interface does not show it); an answer the client
  *   cannot read is asked of §4.4 per project instead (engine/aggregation-fallback.ts).
+ * - `vintage=` (their one option): each aggregate as it would have been then, rebuilt from the daily series
+ *   as known then; the service's value today is never shown under it (./aggregation-vintage.ts).
  */
 import { formatDay } from "../../client";
 import { DEFAULT_VARIANT } from "../../engine/series-types";
@@ -20,11 +22,15 @@ import {
   type OpenRow,
   type Project,
 } from "../../client";
+import { acceptedOptions } from "../registry";
 import { idList, idPositions, requiredText, uniqueIds } from "../coerce";
 import { traced, type FnContext } from "../context";
+import { parseOptions } from "../options";
 import { FunctionError, notAvailable, type Cell, type ErrorCell, type Table } from "../result";
+import { aggregateAsKnown } from "./aggregation-vintage";
 import { archivedCell } from "./archived";
 import { latestPoint, pointsOf } from "./latest";
+import { atVintage } from "./vintage";
 import {
   projectCatalogue,
   resolveMetric,
@@ -40,8 +46,11 @@ export async function aggregation(
   ctx: FnContext,
   projectArg: unknown,
   metricArg: unknown,
-  nameArg: unknown
+  nameArg: unknown,
+  optionsArg?: unknown
 ): Promise<Cell> {
+  const options = parseOptions(optionsArg, "AGGREGATION", acceptedOptions("AGGREGATION"));
+  ctx = atVintage(ctx, options);
   const projectText = requiredText(projectArg, "project");
   const metricText = requiredText(metricArg, "metric");
   const name = requiredText(nameArg, "aggregation name").toLowerCase();
@@ -68,6 +77,9 @@ export async function aggregation(
       `no aggregation "${name}" of ${m.metricId} for ${p.projectId}; available: ${ofMetric.map((r) => r.aggregation).join(", ")}`
     );
   }
+  // Under vintage= the service's value is today's: the figure as known then is rebuilt from its days.
+  if (ctx.vintage)
+    return aggregateAsKnown(ctx, ctx.vintage, p.projectId, m.metricId, row.aggregation);
   if (row.value === null || row.value === undefined)
     throw notAvailable(`${name} of ${m.metricId} for ${p.projectId} is empty`);
   const refused = await aggregationCheck(ctx, p.projectId, m.metricId, row.aggregation);
@@ -90,7 +102,7 @@ const MAX_OPEN_COLUMNS = 256;
 
 /** A row of the output: a service row, or a position that has none, with the reason in `value`. */
 type Line =
-  | { kind: "row"; row: OpenRow; value?: ErrorCell }
+  | { kind: "row"; row: OpenRow; value?: ErrorCell | number }
   | { kind: "reason"; fields: Record<string, string>; error: ErrorCell };
 
 /** Rows of an open shape (§2.12): columns are the union of their members, in first-seen order. */
@@ -152,8 +164,11 @@ function asAggregationRow(row: MetricAggregationRow): MetricAggregationRow {
 export async function aggregations(
   ctx: FnContext,
   projectsArg: unknown,
-  metricsArg: unknown
+  metricsArg: unknown,
+  optionsArg?: unknown
 ): Promise<Table> {
+  const options = parseOptions(optionsArg, "AGGREGATIONS", acceptedOptions("AGGREGATIONS"));
+  ctx = atVintage(ctx, options);
   const all = idList(projectsArg, "projects").length === 0;
   const projectTexts = all ? [] : idPositions(projectsArg, "projects");
   const metricTexts =
@@ -255,13 +270,28 @@ export async function aggregations(
   return openTable(await checkedLines(ctx, lines));
 }
 
-/** Each aggregate's line with its value refused where its days are not all there (aggregationCheck). */
+/**
+ * Each aggregate's line with its value refused where its days are not all there (aggregationCheck); under
+ * vintage=, its value as known then instead of the service's (aggregateAsKnown), or why there is none.
+ */
 async function checkedLines(ctx: FnContext, lines: readonly Line[]): Promise<Line[]> {
+  const vintage = ctx.vintage;
   return Promise.all(
     lines.map(async (l): Promise<Line> => {
-      if (l.kind !== "row" || l.value || !l.row.projectId || !l.row.metricId) return l;
+      if (l.kind !== "row" || l.value !== undefined || !l.row.projectId || !l.row.metricId)
+        return l;
       // The lines of AGGREGATIONS hold aggregation rows (§4.12), their name read by the client.
       const name = (l.row as MetricAggregationRow).aggregation;
+      if (vintage && name !== undefined) {
+        try {
+          const value = await aggregateAsKnown(ctx, vintage, l.row.projectId, l.row.metricId, name);
+          return { ...l, value };
+        } catch (error) {
+          if (error instanceof FunctionError && error.code === "na")
+            return { ...l, value: { error: "na", message: error.message } };
+          throw error;
+        }
+      }
       if (name === undefined || l.row.value === null || l.row.value === undefined) return l;
       const refused = await aggregationCheck(ctx, l.row.projectId, l.row.metricId, name);
       return refused ? { ...l, value: { error: "na", message: refused } } : l;

@@ -29,10 +29,16 @@ export function variantOf(o: Readonly<Options>): SeriesVariant {
   return v;
 }
 
+/**
+ * A series through the engine; under vintage= as it was known then (impl/vintage.ts). `untrimmed`: a read up to
+ * the latest data keeps the days first seen after the vintage as days not known then, rather than ending the
+ * series where it ended then (what a caller needs to say why nothing was known).
+ */
 export async function fetchSeries(
   ctx: FnContext,
   query: SeriesQuery,
-  label: string
+  label: string,
+  untrimmed = false
 ): Promise<SeriesAnswer> {
   // A getter, so the signal is made only if the engine has to wait (it reads it after its cache look-up).
   const answer = await ctx.engine.series(query, {
@@ -41,7 +47,7 @@ export async function fetchSeries(
     },
   });
   ctx.trace.noteSeries(label, answer);
-  return ctx.vintage ? seriesAtVintage(ctx, ctx.vintage, query, answer) : answer;
+  return ctx.vintage ? seriesAtVintage(ctx, ctx.vintage, query, answer, untrimmed) : answer;
 }
 
 /**

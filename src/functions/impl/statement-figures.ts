@@ -18,6 +18,17 @@
  * - values=yoy: the change on the same period a year earlier, by the same checks.
  * A line without a daily series of its own (a line only the statement has) cannot be checked: its figures are
  * shown as sent, and Diagnostics says so.
+ *
+ * Under vintage= (asKnownFigure): the statement is a whole answer the record of restatements does not keep, and
+ * today's figure holds every restatement seen since. What STATEMENT showed then was the service's figure where
+ * it equalled the rule figure of the line's days as known then; so the figure as known then is that rule
+ * figure, rebuilt from the days as known then (a day first seen after the vintage is a #N/A "not known on …:
+ * first seen …", a period still running then is partial then). It is shown only where the statement is the
+ * rule of its days: today's figure agrees with today's days (the service recomputes it from them) or with the
+ * days as known then (it has not changed since). Where it agrees with neither, nobody can say what it said
+ * then: a #N/A naming the three figures. A line without a daily series cannot be known as of a date: a #N/A.
+ * values=pop under vintage= is computed from the two figures as known then (the service's own change is
+ * today's). The columns and lines are the statement's as held now.
  */
 import type { FinancialStatementRow } from "../../client";
 import { formatDay } from "../../client";
@@ -33,9 +44,11 @@ import {
 import { growthOf, type Growth } from "../../engine/growth";
 import { defaultAggregation, unknownKindMessage } from "../../engine/metric-kinds";
 import { DEFAULT_VARIANT } from "../../engine/series-types";
+import type { Vintage } from "../../engine/ledger";
 import type { FnContext } from "../context";
 import { FunctionError, type Cell, type ErrorCell } from "../result";
-import { horizonFor, pointsOf } from "./latest";
+import { horizonFor, pointsIn, pointsOf } from "./latest";
+import { fetchSeries } from "./series-common";
 import { lineKey, type StatementLine } from "./statement-lines";
 
 /** Line key -> the line's days from the first period checked on; undefined: no daily series to check. */
@@ -73,6 +86,32 @@ export async function readLineDays(
   return out;
 }
 
+/**
+ * Under vintage=, the lines' days as known then, from the same reads as `now` (today's days, read first):
+ * no request more. A day first seen after the vintage stays in, as a day not known then (DayPoint.notKnown),
+ * so that a period holding it is a #N/A saying so; the horizon is the vintage's day or today's, the earlier.
+ */
+export async function readLinesAsKnown(
+  ctx: FnContext,
+  projectId: string,
+  lines: readonly StatementLine[],
+  now: LineDays,
+  from: number
+): Promise<LineDays> {
+  const out: LineDays = new Map();
+  await Promise.all(
+    lines.map(async (line) => {
+      const today = now.get(lineKey(line));
+      if (today === undefined) return out.set(lineKey(line), undefined);
+      const base = { projectId, metricId: line.metricId, variant: DEFAULT_VARIANT };
+      const query = { ...base, start: from, end: Infinity };
+      const points = pointsIn(await fetchSeries(ctx, query, `${projectId} ${line.metricId}`, true));
+      return out.set(lineKey(line), { points, horizon: Math.min(ctx.today, today.horizon) });
+    })
+  );
+  return out;
+}
+
 /** The coverage of one line's period: its figure of days (undefined: the line cannot be checked). */
 export function lineFigure(
   days: LineDays,
@@ -105,11 +144,15 @@ export function lineJudged(
 
 /** What the figure cells need to know of the statement. */
 export interface StatementContext {
+  /** Under vintage=, the call's context as of then (its today the vintage's day). */
   ctx: FnContext;
   projectId: string;
   granularity: StatementGranularity;
+  /** The lines' days (under vintage=, as known then). */
   days: LineDays;
   include: boolean;
+  /** Under vintage=: the vintage, and the lines' days as held now with today's day (readLinesAsKnown). */
+  asKnown?: { vintage: Vintage; now: LineDays; today: number };
 }
 
 /** Line key -> period start -> the service's row and its period (as the row declares it). */
@@ -181,6 +224,7 @@ export function checkedFigure(
     return na(
       `the service sent "${row.unreadable}" for ${subject} in ${label}, which is not a number`
     );
+  if (s.asKnown) return asKnownFigure(s, s.asKnown, row, line, w, include);
   const d = s.days.get(lineKey(line));
   if (d === undefined) {
     if (row.value === null) return na(`the service sent no ${line.metricId} figure for ${label}`);
@@ -200,6 +244,54 @@ export function checkedFigure(
       `the service's ${subject} for ${label} is ${amount(row.value)}, but its daily series give ${amount(judged.value)} (${formatDay(w.start)}..${formatDay(figure.lastCovered ?? w.end)}): no figure rather than either`
     );
   return { value: row.value };
+}
+
+/** A line's figure for a period as known at a vintage (the module comment says the rule). */
+function asKnownFigure(
+  s: StatementContext,
+  asKnown: NonNullable<StatementContext["asKnown"]>,
+  row: FinancialStatementRow,
+  line: StatementLine,
+  w: PeriodWindow,
+  include: boolean
+): Checked {
+  const label = periodLabel(w);
+  const subject = `${s.projectId} ${line.metricId}`;
+  const asOf = `as of ${asKnown.vintage.label}`;
+  const na = (message: string): Checked => ({ error: { error: "na", message } });
+  const then = s.days.get(lineKey(line));
+  const now = asKnown.now.get(lineKey(line));
+  if (then === undefined || now === undefined)
+    return na(
+      `${subject} for ${label} cannot be known ${asOf}: the line has no daily series of its own, and the service's statements are not kept`
+    );
+  const agg = defaultAggregation(line.metricId);
+  if (agg === undefined)
+    return na(
+      `${unknownKindMessage(line.metricId)}; ${subject} for ${label} cannot be known ${asOf}`
+    );
+  const judged = judge(windowFigure(then, w.start, w.end, "none", agg), include, {
+    label,
+    subject,
+    today: s.ctx.today,
+  });
+  if ("reason" in judged) return na(judged.reason);
+  if (row.value === null)
+    return na(
+      `the service sent no ${line.metricId} figure for ${label}, so it cannot be rebuilt ${asOf}`
+    );
+  // The same statement as then: what STATEMENT showed then.
+  if (agrees(row.value, judged.value)) return { value: row.value };
+  const today = judge(windowFigure(now, w.start, w.end, "none", agg), include, {
+    label,
+    subject,
+    today: asKnown.today,
+  });
+  // Recomputed since from the days as they are now: then, it was the rule of the days as they were then.
+  if ("value" in today && agrees(row.value, today.value)) return { value: judged.value };
+  return na(
+    `the service's ${subject} for ${label} is ${amount(row.value)}, but its daily series give ${"value" in today ? amount(today.value) : "no whole figure"} now and ${amount(judged.value)} ${asOf}: it is not the rule of its days, so it cannot be rebuilt ${asOf}`
+  );
 }
 
 /** The service's figure of a line's period, by the rule. */
@@ -236,7 +328,8 @@ export function changeCell(
     return { error: "na", message: `${what}: its base: ${baseFigure.error.message}` };
   const g = growthOf(current.value, baseFigure.value);
   if (!("value" in g)) return { error: "na", message: `${what}: ${g.missing}` };
-  if (growth === "yoy") return { percent: g.value };
+  // Under vintage= the service's own change is today's: the change of the two figures as known then.
+  if (growth === "yoy" || s.asKnown) return { percent: g.value };
   if (row.popChange === null)
     return { error: "na", message: `${what}: the service sent no change` };
   if (!agrees(row.popChange, g.value) && Math.abs(row.popChange - g.value) > 1e-6)

@@ -21,6 +21,9 @@
  *   yoy) are percentages.
  * - Each line is named as the service's metric catalogue names it ("Supply-side fees"; labels.ts): the
  *   catalogue is asked beside the statement and kept for the day, as every function's is.
+ * - vintage=: the statement as held now (its periods and lines), each figure as it was known then, rebuilt
+ *   from the line's days as known then where the statement is the rule of its days (statement-figures.ts
+ *   says when); the same requests as without it.
  */
 import { acceptedOptions } from "../registry";
 import {
@@ -47,12 +50,15 @@ import { FunctionError, invalid, notAvailable, type Cell, type Table } from "../
 import { latestPoint } from "./latest";
 import { metricNamesFrom } from "./labels";
 import { metricCatalogue, resolveProject } from "./resolve";
+import { atVintage } from "./vintage";
 import { lineKey, STANDARD_STATEMENT, statementLines, type StatementLine } from "./statement-lines";
 import { canonicalSection, periodOfRow, type StatementPeriod } from "./statement-periods";
 import {
   changeCell,
   lineFigure,
+  lineJudged,
   readLineDays,
+  readLinesAsKnown,
   rowIndex,
   valueCell,
   type LineDays,
@@ -95,6 +101,9 @@ export async function statement(
   optionsArg: unknown
 ): Promise<Table> {
   const options = parseOptions(optionsArg, "STATEMENT", acceptedOptions("STATEMENT"));
+  // Under vintage=, `ctx` answers as of then; the statement and today's days are read as without it.
+  const plain = ctx;
+  ctx = atVintage(ctx, options);
   const projectText = requiredText(projectArg, "project");
   const granularity = choice<StatementGranularity>(
     granularityArg,
@@ -115,10 +124,10 @@ export async function statement(
   // (§4.11, for all the projects), not one per statement as each answer arrives. The reads below find them
   // in the cache; a line the template does not know is read when the answer names it.
   void readLineDays(
-    ctx,
+    plain,
     id,
     STANDARD_STATEMENT,
-    lineReadStart(ctx.today, granularity, interval, growth)
+    lineReadStart(plain.today, granularity, interval, growth)
   ).catch(() => undefined);
   const sent = await traced(
     ctx,
@@ -143,7 +152,8 @@ export async function statement(
         all[0].window.start
       )
     : all[0].window.start;
-  const days = await readLineDays(ctx, id, present, checkFrom);
+  const now = await readLineDays(plain, id, present, checkFrom);
+  const days = ctx.vintage ? await readLinesAsKnown(ctx, id, present, now, checkFrom) : now;
   const include = options.partial === "include";
   const periods = await shownPeriods(ctx, id, rows, present, days, all, include);
   const anchor = present.find((line) => days.get(lineKey(line)) !== undefined);
@@ -156,7 +166,14 @@ export async function statement(
       ? `no data yet (0 of ${f.days} days)`
       : `${rangeText(f.firstCovered, f.lastCovered)} (${covered})`;
   };
-  const s: StatementContext = { ctx, projectId: id, granularity, days, include };
+  const s: StatementContext = {
+    ctx,
+    projectId: id,
+    granularity,
+    days,
+    include,
+    ...(ctx.vintage ? { asKnown: { vintage: ctx.vintage, now, today: plain.today } } : {}),
+  };
   const figures = await figuresOf(s, rows, bases, lines, periods, options);
 
   if (options.layout === "long") {
@@ -231,6 +248,13 @@ async function shownPeriods(
   while (hi >= lo && !whole(all[hi])) hi--;
   if (lo > hi) {
     const last = all[all.length - 1];
+    // Under vintage=: the period of the vintage's day (or the last before it) says why, a day not known then
+    // ("not known on 2026-11-19: first seen 2026-11-20 …") rather than a count of days.
+    if (ctx.vintage) {
+      const then = [...all].reverse().find((p) => p.window.start <= ctx.today) ?? last;
+      const judged = lineJudged(ctx, id, days, checked[0], then.window, false);
+      if (judged && "reason" in judged && judged.conflict) throw notAvailable(judged.reason);
+    }
     const f = lineFigure(days, checked[0], last.window)!;
     throw notAvailable(
       `no period of ${id}'s statement is whole: ${last.heading} has ${checked[0].metricId} data on ${f.covered} of ${f.days} days; partial=include shows it`

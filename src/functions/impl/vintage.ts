@@ -12,8 +12,11 @@
  *   known then is a #N/A "not known on 2026-11-20: first seen 2026-11-24".
  * - It always reads through the cache and the ledger (never the warm path that answers without waiting): the
  *   ledger is loaded once, on the first vintage= of a session.
- * - The whole answers of the service (statements, its aggregations) are not days of a series and have no
- *   vintage (engine/ledger/README.md): STATEMENT and AGGREGATION(S) do not take the option.
+ * - The whole answers of the service (statements, its aggregations) are not days of a series and are not kept
+ *   (engine/ledger/README.md); today's hold every restatement seen since. STATEMENT and AGGREGATION(S) take the
+ *   option all the same, each figure rebuilt from the line's or metric's daily series as known then: STATEMENT
+ *   where its figure is the rule of its days (statement-figures.ts), an aggregate where its name says its days
+ *   (aggregation-vintage.ts); otherwise a #N/A saying why. Every data function takes it.
  */
 import { dayOfInstant } from "../../client";
 import { parseVintage, type Vintage } from "../../engine/ledger";
@@ -44,7 +47,8 @@ export async function seriesAtVintage(
   ctx: FnContext,
   vintage: Vintage,
   query: SeriesQuery,
-  answer: SeriesAnswer
+  answer: SeriesAnswer,
+  untrimmed = false
 ): Promise<SeriesAnswer> {
   if (answer.issue) return answer;
   // An answer handed straight from its request has no first sightings: the cache's copy of it has.
@@ -72,7 +76,7 @@ export async function seriesAtVintage(
         })
       : points;
     // Up to the latest data: the series as it ended then, without the days seen only afterwards.
-    if (query.end === Infinity && texts) {
+    if (query.end === Infinity && texts && !untrimmed) {
       let last = out.length;
       while (last > 0 && out[last - 1].notKnown !== undefined) last--;
       out = out.slice(0, last);

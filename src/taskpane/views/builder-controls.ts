@@ -280,6 +280,8 @@ function optionsControl(param: ParamSpec, env: ControlEnv, report: Report): Cont
     }
   }
   group.replaceChildren(...parts);
+  // A function whose one option the builder does not offer (AGGREGATION's vintage=): no empty fold.
+  if (parts.length === 0) return { element: h("div", { hidden: true }), set: () => emit() };
   return {
     element: h("div", { class: "field options-control" }, folded.element),
     set: () => emit(),

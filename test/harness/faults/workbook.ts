@@ -26,8 +26,8 @@ export const FUNCTIONS = {
   METRICS: { fn: fns.metrics_ as Fn, arity: 1 },
   SECTORS: { fn: fns.sectors_ as Fn, arity: 0 },
   SECTOR: { fn: fns.sector_ as Fn, arity: 1 },
-  AGGREGATION: { fn: fns.aggregation_ as Fn, arity: 3 },
-  AGGREGATIONS: { fn: fns.aggregations_ as Fn, arity: 2 },
+  AGGREGATION: { fn: fns.aggregation_ as Fn, arity: 4 },
+  AGGREGATIONS: { fn: fns.aggregations_ as Fn, arity: 3 },
   BREAKDOWN: { fn: fns.breakdown_ as Fn, arity: 5 },
   CHANGES: { fn: fns.changes_ as Fn, arity: 3 },
 } as const;
