@@ -79,6 +79,8 @@ export const TARGETS = {
   },
   "src/functions/impl/breakdown.ts": {
     tests: [
+      "test/functions/breakdown.test.ts",
+      "test/functions/breakdown-bound.test.ts",
       "test/functions/figure-classes.test.ts",
       "test/functions/aggregations.test.ts",
       "test/functions/shapes.test.ts",
