@@ -72,6 +72,7 @@ export const TARGETS = {
   "src/engine/as-of.ts": { tests: ["test/engine/as-of.test.ts"] },
   "src/functions/impl/comps.ts": {
     tests: [
+      "test/functions/comps-terms.test.ts",
       "test/functions/comps.test.ts",
       "test/functions/figure-classes.test.ts",
       "test/functions/labels.test.ts",
