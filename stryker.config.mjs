@@ -89,7 +89,11 @@ export const TARGETS = {
     ],
   },
   "src/functions/impl/statement-figures.ts": {
-    tests: ["test/functions/statement.test.ts", "test/functions/figure-classes.test.ts"],
+    tests: [
+      "test/functions/statement-figures.test.ts",
+      "test/functions/statement.test.ts",
+      "test/functions/figure-classes.test.ts",
+    ],
   },
   "src/functions/impl/statement-periods.ts": {
     tests: ["test/functions/statement-periods.test.ts", "test/functions/statement.test.ts"],
