@@ -119,6 +119,19 @@ describe("a line's figure for a period", () => {
     });
   });
 
+  it("names the two figures to two decimals at most", () => {
+    // 100.125 a day: 3,103.875 in January.
+    const days = daysOf(
+      REVENUE,
+      points("2024-01-01", "2024-01-31", () => 100.125)
+    );
+    expect(valueCell(statement(days), row(REVENUE, JAN, 3000.5), REVENUE, JAN)).toEqual({
+      error: "na",
+      message:
+        "the service's stmt revenue for January 2024 is 3,000.5, but its daily series give 3,103.88 (2024-01-01..2024-01-31): no figure rather than either",
+    });
+  });
+
   it("is #N/A naming the days there are where the period is not whole, or the figure with partial=include", () => {
     const half = daysOf(
       REVENUE,
