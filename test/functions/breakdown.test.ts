@@ -25,15 +25,6 @@ beforeEach(() => {
   h.sim.clearLog();
 });
 
-const HEADER = [
-  "project_id",
-  "project_name",
-  "metric_id",
-  "value",
-  "share",
-  "start_date",
-  "end_date",
-];
 const table = async (call: unknown): Promise<unknown[][]> => showTable((await call) as unknown[][]);
 const breakdown = (
   metric: string,
@@ -194,7 +185,6 @@ describe("shares", () => {
 describe("every project, when none is listed", () => {
   it("lists the projects with data largest first, then those whose period is not whole by id, and leaves out the rest", async () => {
     const rows = await breakdown("fees", null, "2025-01-15", "2025-12-31");
-    expect(rows[0]).toEqual(HEADER);
     const ids = rows.slice(1).map((r) => r[0]);
     // fantom's data stops in January, monad's starts in November: each is #N/A, listed last; anchor-protocol
     // (archived in 2022) has no day in the period and no row.

@@ -8,7 +8,7 @@ import { MAX_COMPS_CELLS } from "../../src/functions/impl/comps";
 import { currentRuntime } from "../../src/runtime/runtime";
 import type { FetchLike } from "../../src/client";
 import { conflictingFetch } from "../property/conflicting-fetch";
-import { NOW, excelError, inv, show, showTable, startHarness, type Harness } from "./harness";
+import { NOW, excelError, inv, showTable, shown, startHarness, type Harness } from "./harness";
 
 /** The runtime's clock and the service's (its day is published when this passes midnight). */
 let clock = NOW;
@@ -57,18 +57,8 @@ const comps = async (
   showTable(
     (await fns.comps_(projects as never, columns as never, date, options, inv())) as unknown[][]
   );
-async function valueOf(
-  project: string,
-  metric: string,
-  date: string | null,
-  options: string | null
-) {
-  try {
-    return show(await fns.value_(project, metric, date, options, inv()));
-  } catch (error) {
-    return show(error);
-  }
-}
+const valueOf = (project: string, metric: string, date: string | null, options: string | null) =>
+  shown(fns.value_(project, metric, date, options, inv()));
 
 describe("the columns and arguments COMPS takes", () => {
   it("takes its columns as one comma text, or as a range whose empty cells it skips", async () => {
