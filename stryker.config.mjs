@@ -93,6 +93,8 @@ export const TARGETS = {
       "test/functions/statement-figures.test.ts",
       "test/functions/statement.test.ts",
       "test/functions/figure-classes.test.ts",
+      // STATEMENT under vintage= (asKnownFigure, readLinesAsKnown).
+      "test/functions/vintage-whole.test.ts",
     ],
   },
   "src/functions/impl/statement-periods.ts": {

@@ -389,3 +389,58 @@ describe("the lines' daily series, read from the service", () => {
     }
   });
 });
+
+describe("a line's figure as known at a vintage", () => {
+  const vintage = { at: Date.UTC(2024, 2, 1), label: "2024-03-01", isDay: true };
+  /** The statement as of the vintage: `then`, the days as known then; `now`, as held today. */
+  const asKnown = (then: LineDays, now: LineDays): StatementContext => ({
+    ...statement(then),
+    asKnown: { vintage, now, today: TODAY },
+  });
+  const AS_OF = "as of 2024-03-01";
+
+  it("is the service's where it is the rule of the days as known then", () => {
+    expect(valueCell(asKnown(WHOLE, WHOLE), row(REVENUE, JAN, 3100), REVENUE, JAN)).toBe(3100);
+  });
+
+  it("is the rule figure of the days then where the service recomputed it from the days as they are now", () => {
+    const now = daysOf(
+      REVENUE,
+      points("2024-01-01", "2024-02-29", () => 110)
+    );
+    expect(valueCell(asKnown(WHOLE, now), row(REVENUE, JAN, 3410), REVENUE, JAN)).toBe(3100);
+  });
+
+  it("is #N/A naming the three figures where the service's is the rule of neither", () => {
+    const now = daysOf(
+      REVENUE,
+      points("2024-01-01", "2024-01-20", () => 110)
+    );
+    expect(valueCell(asKnown(WHOLE, now), row(REVENUE, JAN, 999), REVENUE, JAN)).toEqual({
+      error: "na",
+      message: `the service's stmt revenue for January 2024 is 999, but its daily series give no whole figure now and 3,100 ${AS_OF}: it is not the rule of its days, so it cannot be rebuilt ${AS_OF}`,
+    });
+  });
+
+  it("cannot be known for a line without daily series, a metric of unknown kind or a figure sent empty", () => {
+    const none: LineDays = new Map([[lineKey(REVENUE), undefined]]);
+    const other: StatementLine = { section: "Key Metrics", metricId: "fees_cumulative" };
+    const otherDays = daysOf(
+      other,
+      points("2024-01-01", "2024-01-31", () => 2)
+    );
+    expect([
+      valueCell(asKnown(none, WHOLE), row(REVENUE, JAN, 3100), REVENUE, JAN),
+      valueCell(asKnown(WHOLE, none), row(REVENUE, JAN, 3100), REVENUE, JAN),
+      valueCell(asKnown(otherDays, otherDays), row(other, JAN, 62), other, JAN),
+      valueCell(asKnown(WHOLE, WHOLE), row(REVENUE, JAN, null), REVENUE, JAN),
+    ]).toEqual(
+      [
+        `stmt revenue for January 2024 cannot be known ${AS_OF}: the line has no daily series of its own, and the service's statements are not kept`,
+        `stmt revenue for January 2024 cannot be known ${AS_OF}: the line has no daily series of its own, and the service's statements are not kept`,
+        "the kind of fees_cumulative is not known: add agg=sum, avg or last (sum for an amount per day, avg for a rate or an average, last for a level or a running total); stmt fees_cumulative for January 2024 cannot be known as of 2024-03-01",
+        `the service sent no revenue figure for January 2024, so it cannot be rebuilt ${AS_OF}`,
+      ].map((message) => ({ error: "na", message }))
+    );
+  });
+});
