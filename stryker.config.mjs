@@ -72,6 +72,7 @@ export const TARGETS = {
   "src/engine/as-of.ts": { tests: ["test/engine/as-of.test.ts"] },
   "src/functions/impl/comps.ts": {
     tests: [
+      "test/functions/comps-terms.test.ts",
       "test/functions/comps.test.ts",
       "test/functions/figure-classes.test.ts",
       "test/functions/labels.test.ts",
@@ -79,6 +80,8 @@ export const TARGETS = {
   },
   "src/functions/impl/breakdown.ts": {
     tests: [
+      "test/functions/breakdown.test.ts",
+      "test/functions/breakdown-bound.test.ts",
       "test/functions/figure-classes.test.ts",
       "test/functions/aggregations.test.ts",
       "test/functions/shapes.test.ts",
@@ -86,7 +89,13 @@ export const TARGETS = {
     ],
   },
   "src/functions/impl/statement-figures.ts": {
-    tests: ["test/functions/statement.test.ts", "test/functions/figure-classes.test.ts"],
+    tests: [
+      "test/functions/statement-figures.test.ts",
+      "test/functions/statement.test.ts",
+      "test/functions/figure-classes.test.ts",
+      // STATEMENT under vintage= (asKnownFigure, readLinesAsKnown).
+      "test/functions/vintage-whole.test.ts",
+    ],
   },
   "src/functions/impl/statement-periods.ts": {
     tests: ["test/functions/statement-periods.test.ts", "test/functions/statement.test.ts"],

@@ -1,6 +1,6 @@
 /** COMPS: a projects × columns panel in one call, through real HTTP against the simulator. */
 import * as fns from "../../src/functions/functions";
-import { excelError, inv, show, showTable, startHarness, type Harness } from "./harness";
+import { excelError, inv, show, showTable, shown, startHarness, type Harness } from "./harness";
 
 let h: Harness;
 beforeAll(async () => {
@@ -10,13 +10,8 @@ afterAll(() => h.close());
 
 const DATE = "2024-03-31";
 
-async function valueOf(project: string, metric: string, options: string | null): Promise<unknown> {
-  try {
-    return show(await fns.value_(project, metric, DATE, options, inv()));
-  } catch (error) {
-    return show(error);
-  }
-}
+const valueOf = (project: string, metric: string, options: string | null): Promise<unknown> =>
+  shown(fns.value_(project, metric, DATE, options, inv()));
 
 describe("CRYPTO.COMPS", () => {
   it("gives one row per project in input order, each cell exactly what VALUE gives", async () => {

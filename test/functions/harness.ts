@@ -80,6 +80,15 @@ export function show(cell: unknown): unknown {
   return cell;
 }
 
+/** What a call shows in its cell: its value in readable form, or its Excel error as "#CODE: message". */
+export async function shown(call: unknown): Promise<unknown> {
+  try {
+    return show(await call);
+  } catch (error) {
+    return show(error);
+  }
+}
+
 export function showTable(rows: unknown[][]): unknown[][] {
   return rows.map((r) => r.map(show));
 }

@@ -105,17 +105,17 @@ export async function breakdown(
     from === to
       ? (defaultAggregation(metricId, options.agg) ?? "last")
       : aggregationOf(metricId, options.agg);
+  // The catalogue is every project asked when none is listed; listed projects need none of their own.
   const [projects, catalogue] = await Promise.all([
     resolveProjects(ctx, projectTexts),
-    all ? projectCatalogue(ctx) : Promise.resolve([]),
+    all ? projectCatalogue(ctx) : undefined,
   ]);
-  if (all && catalogue.length > MAX_ALL)
+  if (catalogue && catalogue.length > MAX_ALL)
     throw invalid(
       `BREAKDOWN of every project would ask for ${catalogue.length} projects, more than ${MAX_ALL}; list the projects (a sector's, for example)`
     );
-  const asked = all
-    ? catalogue
-    : uniqueProjects(projects.flatMap((p) => ("value" in p ? [p.value] : [])));
+  const asked =
+    catalogue ?? uniqueProjects(projects.flatMap((p) => ("value" in p ? [p.value] : [])));
   const figures = new Map<string, Figure>();
   await Promise.all(
     asked.map(async (project) =>
@@ -209,9 +209,10 @@ async function figureOf(
         : judged.reason;
     return { project, error: { error: "na", message }, noData };
   } catch (error) {
-    // A series the service does not serve (a metric the project lacks): its reason, no data.
-    if (error instanceof FunctionError && error.code === "na")
-      return { project, error: { error: "na", message: error.message }, noData: true };
+    // A series the service does not serve (a metric the project lacks): its reason (an #N/A: the only
+    // FunctionError a read throws), no data.
+    if (error instanceof FunctionError)
+      return { project, error: { error: error.code, message: error.message }, noData: true };
     throw error;
   }
 }

@@ -70,8 +70,7 @@ export async function comps(
   const columns = parseColumns(columnTexts(columnsArg));
   const projectTexts = idPositions(projectsArg, "projects");
   if (projectTexts.length * columns.length > MAX_COMPS_CELLS)
-    throw new FunctionError(
-      "value",
+    throw invalid(
       `COMPS of ${projectTexts.length} projects × ${columns.length} columns is more than ${MAX_COMPS_CELLS} cells`
     );
   const date = optionalDate(dateArg, "date");
@@ -125,7 +124,8 @@ export async function comps(
         compsColumnLabel(
           c,
           names,
-          (t) => options.annualize && t.window !== undefined && summedOf(t)
+          // A term without a window is never headed annualised (labels.ts): no need to ask.
+          (t) => options.annualize && summedOf(t)
         )
       ),
     ],
@@ -153,31 +153,32 @@ async function termKinds(
   columns: readonly CompsColumn[],
   options: Readonly<Options>
 ): Promise<{ fillOf: (t: CompsTerm) => Fill; summedOf: (t: CompsTerm) => boolean }> {
-  const fills: readonly Fill[] = options.fills.length > 0 ? options.fills : [options.fill];
-  const needIds = options.annualize || fills.some((f) => f !== "none");
-  if (!needIds) return { fillOf: () => "none", summedOf: () => false };
+  // No fill= given: none (options.fill is then "none" too). The metrics are resolved whatever the options:
+  // every cell resolves its own against the same catalogue (one read), so this costs no request.
+  const fills = options.fills;
   const terms = columns.flatMap((c) =>
     c.denominator ? [c.numerator, c.denominator] : [c.numerator]
   );
   const ids = new Map<string, string | undefined>();
   await Promise.all(
-    [...new Set(terms.map((t) => t.metric))].map(async (text) => {
-      try {
-        ids.set(text, (await resolveMetric(ctx, text)).metricId);
-      } catch (error) {
-        // An unknown metric is its cells' #N/A (VALUE says it); it takes no fill.
-        if (error instanceof FunctionError || isCryptometricsError(error)) ids.set(text, undefined);
-        else throw error;
-      }
-    })
+    [...new Set(terms.map((t) => t.metric))].map(async (text) =>
+      // A metric that does not resolve takes no fill and sums nothing: its cells' VALUE says why (an unknown
+      // metric is their #N/A, a failing service fails the panel there).
+      ids.set(
+        text,
+        await resolveMetric(ctx, text).then(
+          (m) => m.metricId,
+          () => undefined
+        )
+      )
+    )
   );
   const fillOf = (t: CompsTerm): Fill => {
     const id = ids.get(t.metric);
     return (
       (id === undefined
         ? undefined
-        : fills.find((f) => f === "none" || fillRefusal(f, id, options.agg) === undefined)) ??
-      "none"
+        : fills.find((f) => fillRefusal(f, id, options.agg) === undefined)) ?? "none"
     );
   };
   const summedOf = (t: CompsTerm): boolean => {
@@ -197,6 +198,7 @@ async function termKinds(
 /**
  * The VALUE options of one term. `latest`: no date, so maxage applies. agg= and annualize=1 go to windowed
  * terms (a single day rolls nothing up); annualize only to terms summed, the only ones a year's rate scales.
+ * vintage= is the call's context (atVintage), which each term's VALUE keeps: it needs no option of its own.
  */
 function termOptions(
   o: Readonly<Options>,
@@ -210,8 +212,6 @@ function termOptions(
   if (latest && o.maxage !== undefined) text += `maxage=${o.maxage}d; `;
   if (t.window && o.agg !== undefined) text += `agg=${o.agg}; `;
   if (t.window && o.annualize && summed) text += "annualize=1; ";
-  // Its day and instant: the form is checked, it holds no ";" (engine/ledger/vintage.ts).
-  if (o.vintage !== undefined) text += `vintage=${o.vintage}; `;
   if (t.window) text += `window=${t.window.text}`;
   return text;
 }
