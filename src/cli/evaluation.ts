@@ -23,7 +23,7 @@ import { recalculate } from "../sheet/recalculate";
  * single recalculation, 6); the live heap stayed near 100 MB at 5,000, and the peak RSS under `npm run cli`'s
  * heap bound 270–285 MB. Larger than a real model, which remains one recalculation.
  */
-export const CHUNK_CELLS = 5_000;
+const CHUNK_CELLS = 5_000;
 
 export interface Stale {
   fetchedAt: number;

@@ -42,7 +42,7 @@ export interface CacheCommand {
 
 export type ParsedCommandLine = { command: "help" } | EvalOptions | CacheCommand;
 
-export const USAGE =
+const USAGE =
   "usage: cryptometrics eval [--base-url URL] [--api-key-file FILE] [--format table|csv|json] [--lineage] [--file PATH] " +
   "[--cache-dir DIR] [--no-cache] [--refresh] [--rate-limit N] [--legacy-host] [FORMULA ...]\n" +
   "       cryptometrics cache info|clear [--cache-dir DIR] [--format table|json]";

@@ -4,7 +4,7 @@
  */
 import { redact, sanitizeCause } from "./redact";
 
-export { containsSecret, redact, snippet, sanitizeCause, REDACTED } from "./redact";
+export { containsSecret, redact, snippet } from "./redact";
 
 export const ERROR_KINDS = [
   "invalid-input", // caught before sending, or a 400 from the service

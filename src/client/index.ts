@@ -16,7 +16,6 @@ export {
   kindForStatus,
   redact,
   snippet,
-  REDACTED,
   type ErrorKind,
   type ErrorDetails,
 } from "./errors";
@@ -84,7 +83,7 @@ export { isObject } from "./data/read";
 export { toIsoDate, toMetricValue } from "./data/values";
 export { isMetricAvailable } from "./data/normalise-catalogue";
 export { isReadableAggregation } from "./data/normalise-series";
-export { DEFAULT_OPEN_TEXT_LIMITS, openText, type OpenTextLimits } from "./data/open-text";
+export { openText, type OpenTextLimits } from "./data/open-text";
 export { buildUrl, chunkIds, isLoopbackHost, parseBaseUrl } from "./http/url";
 export { defaultFetch } from "./http/fetch";
 export { runCall } from "./call";

@@ -116,7 +116,7 @@ interface PendingWrite {
 /** Separates namespace, section and key in store keys; it appears in none of them. */
 const SEP = "\u001f";
 
-export function storeKey(ns: string, section: string, key: string): string {
+function storeKey(ns: string, section: string, key: string): string {
   return `${ns}${SEP}${section}${SEP}${key}`;
 }
 

@@ -87,7 +87,7 @@ export const UNEXPECTED = "The team gateway failed unexpectedly; its log says mo
  * Any failure as the caller's status, message and Retry-After. `ownKey`: the request was served with the
  * caller's own registered key.
  */
-export function answerOf(error: unknown, ownKey = false): Answer {
+function answerOf(error: unknown, ownKey = false): Answer {
   if (error instanceof GatewayError)
     return {
       status: error.status,

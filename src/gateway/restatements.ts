@@ -25,7 +25,7 @@ import { RedisLedgerStore } from "./store/restatements";
  * Changes one read of the record returns at most: about 2.5 MB of JSON, within what the add-in reads of one
  * answer (its response bound) and far more than a table a person reads (CHANGES shows 10,000 rows at most).
  */
-export const MAX_CHANGES_PER_READ = 10_000;
+const MAX_CHANGES_PER_READ = 10_000;
 
 export interface TeamRecordOptions {
   /** The lane's store namespace (lanes.ts's store hash). */

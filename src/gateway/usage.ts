@@ -9,7 +9,7 @@
 import { usageKey } from "./store/keys";
 import type { RedisLink } from "./store/redis-link";
 
-export const USAGE_COUNTERS = ["requests", "hits", "upstream"] as const;
+const USAGE_COUNTERS = ["requests", "hits", "upstream"] as const;
 export type UsageCounter = (typeof USAGE_COUNTERS)[number];
 export type UsageCounts = Record<UsageCounter, number>;
 

@@ -32,7 +32,7 @@ export interface PlainFunction {
 }
 
 /** Excel's own limit on a function's arguments. */
-export const MAX_PLAIN_ARGUMENTS = 255;
+const MAX_PLAIN_ARGUMENTS = 255;
 
 const one = (cell: Cell): Grid => [[cell]];
 
@@ -159,7 +159,7 @@ function index(args: readonly PlainArgument[], name: string): Grid {
   return rows.map((r) => (column === 0 ? [...r] : [r[column - 1]]));
 }
 
-export const PLAIN_FUNCTIONS: Readonly<Record<string, PlainFunction>> = {
+const PLAIN_FUNCTIONS: Readonly<Record<string, PlainFunction>> = {
   SUM: {
     parameters: ["number1", "number2…"],
     minArgs: 1,

@@ -5,7 +5,7 @@
  */
 export { DEMO_API_KEY, SIMULATED_HEADER } from "./constants";
 export { startSimulator } from "./server";
-export { SimulatorOptionError, simulatorOptionsFromEnv } from "./cli-options";
+export { simulatorOptionsFromEnv } from "./cli-options";
 export type {
   Fault,
   RateLimitKnob,
@@ -26,8 +26,6 @@ export {
 export {
   createDataset,
   OUTAGE,
-  GAPS_IN_DATA,
-  RANDOM_NULLS_UNTIL,
   type Dataset,
   type DailyOptions,
   type DatasetOptions,
@@ -36,6 +34,6 @@ export {
   type ProjectInfo,
 } from "./data/dataset";
 export type { StatementRow } from "./data/statement";
-export { AGGREGATION_NAMES, type AggregationName, type AggregationRow } from "./data/aggregations";
+export { type AggregationName, type AggregationRow } from "./data/aggregations";
 export type { MetricDef, MetricKind } from "./data/metrics-catalog";
-export { GRANULARITIES, INTERVALS, type Granularity, type Interval } from "./data/periods";
+export { type Granularity, type Interval } from "./data/periods";

@@ -314,7 +314,7 @@ export const DEFAULT_READINGS: Readonly<Readings> = Object.freeze(
   ) as Readings
 );
 
-export function isReadingName(name: string): name is ReadingName {
+function isReadingName(name: string): name is ReadingName {
   return Object.prototype.hasOwnProperty.call(READING_VALUES, name);
 }
 

@@ -23,7 +23,7 @@ export interface Outcome {
 }
 
 /** An error like the runtime's CryptometricsError for a refused configuration. */
-export class InvalidInput extends Error {
+class InvalidInput extends Error {
   readonly kind = "invalid-input";
 }
 

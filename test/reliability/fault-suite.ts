@@ -40,7 +40,7 @@ export function useFaultWorld(projects = Infinity): FaultWorld {
   return world;
 }
 
-export function errors(row: FaultRow): number {
+function errors(row: FaultRow): number {
   return Object.values(row.errorsByKind).reduce((n, k) => n + (k ?? 0), 0);
 }
 

@@ -14,7 +14,7 @@
  */
 
 /** The error codes a README example may announce (Excel's, and the CLI's #USAGE for a refused formula). */
-export const ANNOUNCED_CODES = [
+const ANNOUNCED_CODES = [
   "#N/A",
   "#VALUE!",
   "#NAME?",

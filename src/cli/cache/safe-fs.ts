@@ -25,7 +25,7 @@ function code(error: unknown): string | undefined {
 }
 
 /** A link where a file was expected: treated as absent. */
-export function isLinkOrMissing(error: unknown): boolean {
+function isLinkOrMissing(error: unknown): boolean {
   const c = code(error);
   return c === "ENOENT" || c === "ELOOP";
 }
@@ -54,7 +54,7 @@ export async function readNoFollow(path: string, maxBytes = Infinity): Promise<R
   }
 }
 
-export class ShortWriteError extends Error {
+class ShortWriteError extends Error {
   readonly code = "ESHORTWRITE";
 }
 

@@ -12,7 +12,7 @@ export interface OpenTextLimits {
 }
 
 /** Deep enough for every real shape (two or three levels), shallow enough to show at a glance. */
-export const DEFAULT_OPEN_TEXT_LIMITS: Readonly<OpenTextLimits> = Object.freeze({
+const DEFAULT_OPEN_TEXT_LIMITS: Readonly<OpenTextLimits> = Object.freeze({
   maxDepth: 16,
   // Excel holds 32,767 characters in a cell; a field's text is for reading, so far less.
   maxLength: 4_000,

@@ -21,7 +21,7 @@
  */
 import { seriesId, type Change, type FigureValue, type SeriesRef } from "./types";
 
-export const LEDGER_LINE_VERSION = 1;
+const LEDGER_LINE_VERSION = 1;
 
 /** Makes a line's seal from its JSON text; sealed lines are checked with the same function. */
 export type LedgerSeal = (text: string) => Promise<string>;

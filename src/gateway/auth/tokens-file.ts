@@ -39,7 +39,7 @@ export interface ParsedTokens {
 }
 
 /** The tokens file's lines as hash -> name. */
-export function parseTokens(text: string): ParsedTokens {
+function parseTokens(text: string): ParsedTokens {
   const byHash = new Map<string, string>();
   const problems: string[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {

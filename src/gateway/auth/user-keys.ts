@@ -153,10 +153,7 @@ export function readKekFile(file: string): Buffer {
  * What a key may look like: what the service's keys look like, bounded. At least MIN_USER_KEY_LENGTH and at least
  * as long as the team's own key (`minLength`): a four-character "key" is no key of the service.
  */
-export function serviceKeyProblem(
-  key: string,
-  minLength = MIN_USER_KEY_LENGTH
-): string | undefined {
+function serviceKeyProblem(key: string, minLength = MIN_USER_KEY_LENGTH): string | undefined {
   if (key === "") return "The key is empty: paste your service key.";
   if (key.length > MAX_USER_KEY_LENGTH) return "That is too long to be a service key.";
   if (!/^[\x21-\x7e]+$/.test(key))

@@ -49,7 +49,7 @@ function rangeLabel(start: number, end: number): string {
   return a.year === b.year ? `${first} – ${last}` : `${first}, ${a.year} – ${last}`;
 }
 
-export function period(g: Granularity, start: number): Period {
+function period(g: Granularity, start: number): Period {
   const end = nextPeriodStart(g, start) - 1;
   const { year, month } = civilFromDays(start);
   let heading: string;

@@ -67,7 +67,7 @@ export function emptyState(fn: string): BuilderState {
  * Where the builder starts for a function: a series with a start date starts a year back (TODAY()-365),
  * so its preview and its first insert are a bounded, recent range rather than years of daily rows.
  */
-export const DEFAULT_START: DateValue = { mode: "rolling", days: 365 };
+const DEFAULT_START: DateValue = { mode: "rolling", days: 365 };
 
 export function startingState(fn: string): BuilderState {
   const spec = specFor(fn);

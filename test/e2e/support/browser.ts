@@ -14,7 +14,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const OFFICE_JS = join(ROOT, "node_modules/@microsoft/office-js/dist");
 const CDN = "https://appsforoffice.microsoft.com/lib/1/hosted/";
 const TELEMETRY = "https://telemetryservice.firstpartyapps.oaspapps.com";
-export const SCREENSHOTS = join(ROOT, "test-results", "screenshots");
+const SCREENSHOTS = join(ROOT, "test-results", "screenshots");
 const COMMITTED_SCREENSHOTS = join(ROOT, "assets", "screenshots");
 
 /**

@@ -22,7 +22,7 @@ import { launch, openPage, type PageOptions, type Problems } from "./browser";
 import { serveStatic, type StaticServer } from "./static-server";
 
 /** The taskpane outside Excel, with the recording workbook the tests read back (recording-entry.ts). */
-export const TASKPANE = "/taskpane.html?workbook=recording";
+const TASKPANE = "/taskpane.html?workbook=recording";
 
 /**
  * The simulator's settings unless a file says otherwise: an ephemeral port; no rate limit, since a

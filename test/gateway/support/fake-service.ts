@@ -51,7 +51,7 @@ export function fakeService(
 }
 
 /** A row of §4.11 (metric by id) for a project and a day. */
-export function metricRow(
+function metricRow(
   project: string,
   metric: string,
   day: string,

@@ -14,7 +14,7 @@ import { buildWorkbook, evaluate, type Formula } from "../faults/workbook";
 
 const DAY = 86_400_000;
 /** Heap growth allowed from the end of day 1 to the end of the run: noise, not a trend. */
-export const HEAP_SLACK_BYTES = 24 * 1024 * 1024;
+const HEAP_SLACK_BYTES = 24 * 1024 * 1024;
 
 export function mb(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
