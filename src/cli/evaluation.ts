@@ -30,7 +30,7 @@ export interface Stale {
   reason: string;
 }
 
-export interface EvaluationOptions {
+interface EvaluationOptions {
   /** Each formula's grid (and the formula, to print it), as soon as its chunk is done. */
   onGrid(index: number, grid: Grid, formula: BoundFormula): void;
   clock?: SheetClock;
@@ -41,7 +41,7 @@ export interface EvaluationOptions {
   takeStale?: () => ReadonlyMap<string, Stale>;
 }
 
-export type Evaluation = { stale: Map<number, Stale>; chunks: number } | { interrupted: true };
+type Evaluation = { stale: Map<number, Stale>; chunks: number } | { interrupted: true };
 
 /** What the evaluation plans a formula's turn with, kept while the formula itself is not. */
 export interface Planned {

@@ -9,7 +9,7 @@ import { UsageError } from "./errors";
 import { OUTPUT_FORMATS, OutputFormat } from "./output";
 import { firstLineOf } from "../client";
 
-export interface EvalOptions {
+interface EvalOptions {
   command: "eval";
   baseUrl?: string;
   /** --api-key-file: where the key is read from (`-`: standard input); see api-key.ts. */
@@ -40,7 +40,7 @@ export interface CacheCommand {
   format: OutputFormat;
 }
 
-export type ParsedCommandLine = { command: "help" } | EvalOptions | CacheCommand;
+type ParsedCommandLine = { command: "help" } | EvalOptions | CacheCommand;
 
 const USAGE =
   "usage: cryptometrics eval [--base-url URL] [--api-key-file FILE] [--format table|csv|json] [--lineage] [--file PATH] " +

@@ -30,7 +30,7 @@ const RETRYABLE: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
   "timeout",
 ]);
 
-export interface ErrorDetails {
+interface ErrorDetails {
   /** Client method that failed, e.g. "getProjectMetrics". */
   operation: string;
   status?: number;

@@ -12,7 +12,7 @@ import {
   type MetricsClient,
 } from "../client";
 
-export type ProjectAggregationsClient = Pick<MetricsClient, "getProjectMetricAggregations">;
+type ProjectAggregationsClient = Pick<MetricsClient, "getProjectMetricAggregations">;
 
 /**
  * Most projects asked of §4.4 one by one in place of one §4.12 answer. 100 requests is most of two minutes
@@ -25,7 +25,7 @@ export function readable(rows: readonly MetricAggregationRow[]): boolean {
   return rows.every(isReadableAggregation);
 }
 
-export interface FallbackAnswer {
+interface FallbackAnswer {
   rows: MetricAggregationRow[];
   /** Projects the service does not know (§4.4 answered 404). */
   unknown: Set<string>;

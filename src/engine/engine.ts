@@ -103,7 +103,7 @@ function engineDefaults(limits: Readonly<ClientLimits> = DEFAULT_LIMITS): Readon
 
 export const DEFAULT_ENGINE_OPTIONS: Readonly<EngineOptions> = engineDefaults();
 
-export interface EngineDeps {
+interface EngineDeps {
   client: EngineClient;
   now?: () => number;
   timers: Timers;

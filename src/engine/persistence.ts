@@ -63,7 +63,7 @@ export const CACHE_FORMAT = "cryptometrics-cache";
 /** Raise on any change of an envelope or a body: entries of other versions are then dropped on read. */
 export const CACHE_FORMAT_VERSION = 1;
 
-export interface PersistenceOptions {
+interface PersistenceOptions {
   store: BlobStore;
   /** The current service and key as a namespace; undefined (no key yet): nothing is read or written. */
   namespace: () => Promise<string | undefined>;

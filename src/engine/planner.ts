@@ -54,7 +54,7 @@ export interface PlannedRequest {
   all?: boolean;
 }
 
-export interface PlanOptions {
+interface PlanOptions {
   /**
    * Metrics whose request may ask for every project at once (the answer stays small enough). Such a
    * request costs one, and is sent that way when its projects would take more than one chunk.

@@ -46,7 +46,7 @@ The gateway prints "Gateway listening on http://HOST:PORT" when ready; its log g
 
 export class GatewayOptionError extends Error {}
 
-export interface GatewayOptions {
+interface GatewayOptions {
   port: number;
   host: string;
   serviceUrl: string;

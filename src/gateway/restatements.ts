@@ -27,7 +27,7 @@ import { RedisLedgerStore } from "./store/restatements";
  */
 const MAX_CHANGES_PER_READ = 10_000;
 
-export interface TeamRecordOptions {
+interface TeamRecordOptions {
   /** The lane's store namespace (lanes.ts's store hash). */
   namespace: string;
   /** The team's Redis connection; undefined: this process's memory. */
@@ -39,7 +39,7 @@ export interface TeamRecordOptions {
   log: (level: "info" | "warn", fields: Record<string, unknown>, message: string) => void;
 }
 
-export interface RecordRead {
+interface RecordRead {
   changes: Change[];
   /** More changes matched than one read returns (the oldest were left out). */
   truncated: boolean;

@@ -37,7 +37,7 @@ import type { GatewayClock } from "./clock";
 import { matchPath, pathIdNames } from "./operations";
 import { ID_REGEX } from "./schema";
 
-export interface UpstreamOptions {
+interface UpstreamOptions {
   serviceUrl: string;
   serviceKey: string;
   clock: GatewayClock;

@@ -64,7 +64,7 @@ export function localSourceMemory(storage?: Storage): SourceMemory | undefined {
   };
 }
 
-export interface SourceWatchOptions {
+interface SourceWatchOptions {
   memory?: SourceMemory;
   /** The state with nothing remembered for an address (a development build: "simulated"). */
   fallback?: SourceState;

@@ -27,7 +27,7 @@ interface CacheSchema extends DBSchema {
   usage: { key: string; value: UsageRecord; indexes: { byUse: number } };
 }
 
-export interface IdbStoreOptions {
+interface IdbStoreOptions {
   database?: string;
   maxBytes?: number;
   now?: () => number;

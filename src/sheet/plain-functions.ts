@@ -22,7 +22,7 @@ import { ERROR_CODES } from "./host";
 /** One argument as the function receives it: a range's cells, or a value written as the argument itself. */
 export type PlainArgument = { kind: "range"; grid: Grid } | { kind: "value"; cell: Cell };
 
-export interface PlainFunction {
+interface PlainFunction {
   /** Parameter names as Excel's help writes them (for messages); `repeating` ends in "…". */
   parameters: readonly string[];
   minArgs: number;

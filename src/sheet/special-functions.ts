@@ -7,7 +7,7 @@
  * spill replaces each error cell; IF over a spilled condition chooses cell by cell.
  */
 
-export interface SpecialFunction {
+interface SpecialFunction {
   parameters: readonly string[];
   minArgs: number;
   /** An empty argument (`IF(x,,b)`) is allowed and reads as 0. */

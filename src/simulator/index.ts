@@ -6,14 +6,7 @@
 export { DEMO_API_KEY, SIMULATED_HEADER } from "./constants";
 export { startSimulator } from "./server";
 export { simulatorOptionsFromEnv } from "./cli-options";
-export type {
-  Fault,
-  RateLimitKnob,
-  RequestLogEntry,
-  RunningSimulator,
-  SimulatorKnobs,
-  SimulatorOptions,
-} from "./types";
+export type { RateLimitKnob, RunningSimulator, SimulatorKnobs, SimulatorOptions } from "./types";
 export { FAULTS } from "./types";
 export {
   DEFAULT_READINGS,
@@ -21,19 +14,5 @@ export {
   READING_VALUES,
   type ReadingName,
   type Readings,
-  type ReadingSwitch,
 } from "./readings";
-export {
-  createDataset,
-  OUTAGE,
-  type Dataset,
-  type DailyOptions,
-  type DatasetOptions,
-  type DailyPoint,
-  type ProductInfo,
-  type ProjectInfo,
-} from "./data/dataset";
-export type { StatementRow } from "./data/statement";
-export { type AggregationName, type AggregationRow } from "./data/aggregations";
-export type { MetricDef, MetricKind } from "./data/metrics-catalog";
-export { type Granularity, type Interval } from "./data/periods";
+export { createDataset, OUTAGE, type Dataset } from "./data/dataset";

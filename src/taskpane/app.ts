@@ -20,7 +20,7 @@ import { settingsView } from "./views/settings-view";
 import { tablesView } from "./views/tables-view";
 import { tellChanges, type FoundChanges } from "../excel/refresh-changes";
 
-export type AppServices = Omit<
+type AppServices = Omit<
   AppContext,
   "navigate" | "openInBuilder" | "connectionChanged" | "onConnectionChanged"
 >;

@@ -8,7 +8,7 @@ import { request } from "https";
 import { createServer } from "net";
 
 /** What holds a port: nothing, an npm start of this project, its simulator alone, or another program. */
-export type PortHolder = "free" | "cryptometrics" | "simulator" | "other";
+type PortHolder = "free" | "cryptometrics" | "simulator" | "other";
 
 /** How long a port's holder has to answer who it is: a local server answers in milliseconds. */
 const PROBE_TIMEOUT_MS = 2_000;

@@ -20,7 +20,7 @@ const READ_ATTRIBUTES: ReadonlySet<string> = new Set([
 
 export type Child = Node | string | number | null | undefined | false;
 
-export type Attributes = Readonly<
+type Attributes = Readonly<
   Record<string, string | number | boolean | null | undefined | EventListener>
 >;
 

@@ -24,7 +24,7 @@ const HEADER_BUDGET = 1 / 4;
 /** Room kept between a revealed element and a bar (focus rings are 2 px wide, 1 px off the element). */
 const MARGIN_PX = 8;
 
-export interface PaneLayout {
+interface PaneLayout {
   /** Measures again (a section changed, content moved); runs by itself on resizes. */
   update(): void;
   /** The band between the bars that stay, in viewport pixels. */

@@ -15,7 +15,7 @@ export const fixtureMeta: unknown = JSON.parse(
 
 export const BASE = ["--base-url", "https://metrics.example"];
 
-export interface Outcome {
+interface Outcome {
   code: number;
   stdout: string;
   stderr: string;

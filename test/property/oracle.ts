@@ -260,7 +260,7 @@ export interface ValueOptions {
 }
 
 /** One row of a breakdown: its figure or why none, and its share. */
-export interface BreakdownRow {
+interface BreakdownRow {
   projectId: string;
   value: Expected;
   share: number | "na";

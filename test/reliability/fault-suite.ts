@@ -16,7 +16,7 @@ export function isNetworkFault(s: FaultScenario): boolean {
   return s.knobs.hang !== undefined || s.knobs.fault !== undefined;
 }
 
-export interface FaultWorld {
+interface FaultWorld {
   lab: Lab;
   formulas: Formula[];
   baseline: CellResult[];

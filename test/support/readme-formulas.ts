@@ -34,7 +34,7 @@ export interface ShownFormula {
   shows?: string;
 }
 
-export interface Extraction {
+interface Extraction {
   formulas: ShownFormula[];
   /** Formulas whose closing parenthesis is not on their line: the document is to be fixed. */
   problems: string[];

@@ -30,7 +30,7 @@ function isLinkOrMissing(error: unknown): boolean {
   return c === "ENOENT" || c === "ELOOP";
 }
 
-export type ReadResult = { text: string } | { tooLarge: number } | undefined;
+type ReadResult = { text: string } | { tooLarge: number } | undefined;
 
 /**
  * The file's text, undefined when it is absent or a link, `{ tooLarge }` (its size) when it holds more than

@@ -4,7 +4,7 @@
  * Rendering stops as soon as either is reached, so a member nested thousands of levels deep or holding a
  * million entries costs a few microseconds and never overflows the stack (JSON.stringify does both).
  */
-export interface OpenTextLimits {
+interface OpenTextLimits {
   /** Levels of objects and arrays shown; deeper ones read "…". */
   maxDepth: number;
   /** Characters of output; past it the text ends with "…". */

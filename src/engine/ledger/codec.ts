@@ -188,7 +188,7 @@ function boundedText(text: string, max: number): string {
 /** Why a line was refused. */
 export type LineFault = "seal" | "malformed" | "version";
 
-export type DecodedLine = { changes: Change[] } | { fault: LineFault };
+type DecodedLine = { changes: Change[] } | { fault: LineFault };
 
 /** The changes of one line, or why it cannot be trusted. `now`: the reader's clock (no change from later). */
 export async function decodeLine(

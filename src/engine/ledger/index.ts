@@ -1,12 +1,6 @@
 /** The restatement ledger's door (README.md beside this file). */
-export {
-  compareRange,
-  type HeldFigure,
-  type RangeComparison,
-  type RangeOutcome,
-  type SentFigure,
-} from "./compare";
-export { hmacSeal, type LedgerSeal } from "./codec";
+export { compareRange, type HeldFigure } from "./compare";
+export { hmacSeal } from "./codec";
 export { RestatementLedger, type LedgerOptions } from "./ledger";
 export { LedgerView, type ChangeFilter } from "./view";
 export {
@@ -19,8 +13,7 @@ export {
   type SeenRun,
   type SeenRuns,
 } from "./seen";
-export { MemoryLedgerStore, type LedgerSegmentInfo, type LedgerStore } from "./store";
-export { type HeldNow, type Known } from "./timeline";
-export { cellId, type CellRef, type Change, type FigureValue, type SeriesRef } from "./types";
+export { MemoryLedgerStore, type LedgerStore } from "./store";
+export { cellId, type Change, type SeriesRef } from "./types";
 export { changeText, newestChanges } from "./describe";
 export { notKnownMessage, parseVintage, type Vintage } from "./vintage";

@@ -5,7 +5,7 @@
  * which never dresses a number up as dollars it may not be.
  */
 
-export type Unit = "usd" | "price" | "count" | "ratio" | "plain";
+type Unit = "usd" | "price" | "count" | "ratio" | "plain";
 
 const UNITS: Readonly<Record<string, Unit>> = {
   fees: "usd",

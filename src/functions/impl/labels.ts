@@ -18,7 +18,7 @@ import type { TrailingWindow } from "../../engine/trailing-window";
 import type { CompsColumn, CompsTerm } from "./comps-columns";
 
 /** A metric's name for a metric id (or name) as written. */
-export type MetricNames = (idOrName: string) => string;
+type MetricNames = (idOrName: string) => string;
 
 export function metricNamesFrom(catalogue: readonly Metric[]): MetricNames {
   const byKey = new Map<string, string>();

@@ -21,7 +21,7 @@ const HASH = /^[0-9a-fA-F]{64}$/;
 /** Largest tokens file read: 1 MB is thousands of people. */
 const MAX_BYTES = 1_048_576;
 
-export interface TokensFileOptions {
+interface TokensFileOptions {
   path: string;
   /** The clock and timers of the periodic reading (tests drive them). Default: the real ones. */
   now?: () => number;
@@ -32,7 +32,7 @@ export interface TokensFileOptions {
   log?: (level: "info" | "warn" | "error", message: string) => void;
 }
 
-export interface ParsedTokens {
+interface ParsedTokens {
   byHash: Map<string, string>;
   /** Lines skipped, by number, with why. */
   problems: string[];

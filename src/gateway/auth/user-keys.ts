@@ -89,7 +89,7 @@ export class RedisKeyRecords implements KeyRecords {
 }
 
 /** What a user may know of their registered key. */
-export interface KeyInfo {
+interface KeyInfo {
   registered: boolean;
   /** ISO time of registration. */
   since?: string;
@@ -102,7 +102,7 @@ export interface KeyInfo {
 }
 
 /** The key serving a user: theirs (with an id naming this record), none, or lost/unknown (see KeyInfo). */
-export type KeyState =
+type KeyState =
   | { state: "key"; id: string; key: string }
   | { state: "none" }
   | { state: "lost" }

@@ -15,7 +15,7 @@ import { GatewayError } from "../errors";
 import { bearerOf, identify, type Verifier } from "../auth/verifier";
 import "./types";
 
-export interface AuthPluginOptions {
+interface AuthPluginOptions {
   verifiers: readonly Verifier[];
   /** Token names that are administrators (everyone's usage, per-person metrics). */
   admins: readonly string[];

@@ -18,7 +18,7 @@ import "./types";
 const RESTATEMENTS_ROUTE = `${ACCOUNT_PREFIX}restatements`;
 
 /** One change as sent (the README's wire shape): days as YYYY-MM-DD, instants as ISO texts (ms kept). */
-export interface WireChange {
+interface WireChange {
   project_id: string;
   product_id: string;
   metric_id: string;

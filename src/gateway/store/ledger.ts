@@ -124,7 +124,7 @@ function unionOf(a: LedgerRecord, b: LedgerRecord): LedgerRecord {
   };
 }
 
-export interface RedisLedgerOptions {
+interface RedisLedgerOptions {
   link: RedisLink;
   /** The budget's namespace (the service key, hashed). */
   budgetHash: string;

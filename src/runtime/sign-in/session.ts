@@ -37,7 +37,7 @@ export interface SignInPorts {
   pageOrigin: string;
 }
 
-export interface SessionOptions {
+interface SessionOptions {
   baseUrl: () => Promise<string>;
   storage: KeyValueStorage;
   ports: SignInPorts;

@@ -94,7 +94,7 @@ export function projectAggregations(
   return rows;
 }
 
-export interface BreakdownRow {
+interface BreakdownRow {
   projectId: string;
   metricId: string;
   /** Flows summed over the range, levels' last value, user counts' mean. */

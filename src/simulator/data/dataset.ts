@@ -22,7 +22,7 @@ import { chainShares, productShares, shareAt, sharesSum, type ShareTable } from 
 import { financialStatement, type StatementOptions, type StatementRow } from "./statement";
 import { syntheticProjects } from "./synthetic";
 
-export interface DatasetOptions {
+interface DatasetOptions {
   /**
    * Size of the universe: the 51 demo projects, then synthetic ones up to this many (see synthetic.ts).
    * Default (and anything up to 51): the demo projects alone.
@@ -70,12 +70,12 @@ export interface ProjectInfo {
   def: ProjectDef;
 }
 
-export interface DailyPoint {
+interface DailyPoint {
   date: string;
   value: number | null;
 }
 
-export interface DailyOptions {
+interface DailyOptions {
   start?: string;
   end?: string;
   /** false removes bridged assets from asset metrics (default true). */

@@ -10,7 +10,7 @@ export type Granularity = (typeof GRANULARITIES)[number];
 export const INTERVALS = ["1m", "1y", "2y", "3y", "5y", "max"] as const;
 export type Interval = (typeof INTERVALS)[number];
 
-export interface Period {
+interface Period {
   start: number;
   /** Inclusive. */
   end: number;

@@ -23,7 +23,7 @@ export function daysFromCivil(year: number, month: number, day: number): number 
   return era * 146097 + doe - 719468;
 }
 
-export interface Civil {
+interface Civil {
   year: number;
   month: number;
   day: number;

@@ -55,7 +55,7 @@ export const SUM_OPTIONS = "headers=0; dates=0";
  * Not ready: `missing` says what is still to be chosen (guidance, never an error: nothing is wrong before
  * the user has chosen), `problems` what is wrong with what was chosen (an error).
  */
-export type BuildResult =
+type BuildResult =
   | { ok: true; formula: string; name: string; args: FormulaArg[]; sum?: boolean }
   | { ok: false; problems: string[]; missing: string[] };
 

@@ -49,7 +49,7 @@ const PREVIEW_DELAY_MS = 350;
 const PREVIEW_ROWS = 6;
 const PREVIEW_ADDRESS = "Formula builder";
 
-export interface BuilderView {
+interface BuilderView {
   element: HTMLElement;
   open: (state: BuilderState) => void;
 }

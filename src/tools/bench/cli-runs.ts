@@ -120,7 +120,7 @@ function errorCells(stdout: string): number {
   }
 }
 
-export interface CliRunsOptions {
+interface CliRunsOptions {
   root: string;
   scale: number;
   latencyMs: [number, number];

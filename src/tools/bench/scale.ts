@@ -324,7 +324,7 @@ async function warmSimulator(env: BenchEnvironment, values: boolean, spills: boo
   }
 }
 
-export interface ScaleOptions {
+interface ScaleOptions {
   runs: (part: ScalePart) => boolean;
   progress: (line: string) => void;
   /** Warm recalculations timed per big workbook (median reported). */

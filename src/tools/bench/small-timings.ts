@@ -6,7 +6,7 @@
 import { CatalogueIndex } from "../../taskpane/model/catalogue-search";
 import { DEMO_API_KEY, startSimulator } from "../../simulator";
 
-export interface KeystrokeTiming {
+interface KeystrokeTiming {
   query: string;
   ms: number;
   hits: number;

@@ -13,7 +13,7 @@ import { ROOT } from "./build";
 const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 export const WCAG_AA_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
-export interface AxeViolation {
+interface AxeViolation {
   rule: string;
   impact: string;
   help: string;

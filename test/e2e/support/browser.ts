@@ -30,7 +30,7 @@ function spkiHash(certificatePem: Buffer): string {
   return createHash("sha256").update(spki).digest("base64");
 }
 
-export interface LaunchOptions {
+interface LaunchOptions {
   /** A server certificate (PEM) the browser accepts, as a user who trusted it would. */
   trustCertificate?: Buffer;
 }

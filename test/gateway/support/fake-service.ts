@@ -7,7 +7,7 @@ import type { FetchLike } from "../../../src/client";
 
 export const FAKE_SERVICE_URL = "http://127.0.0.1:9";
 
-export interface FakeAnswer {
+interface FakeAnswer {
   status?: number;
   body?: unknown;
   headers?: Record<string, string>;

@@ -47,9 +47,9 @@ export const TOKENS = {
   constructor: "tok_constructor_lab_0c1b",
 } as const;
 
-export type TokenName = keyof typeof TOKENS;
+type TokenName = keyof typeof TOKENS;
 
-export interface ProxyHook {
+interface ProxyHook {
   /** An answer of the attack's own for this request, or undefined to let the simulator answer. */
   (
     req: IncomingMessage,

@@ -29,7 +29,7 @@ export function heapViolations(heapByDay: readonly number[]): string[] {
     : [];
 }
 
-export interface SoakOptions {
+interface SoakOptions {
   /** Cell evaluations in all (default 10,000). */
   evaluations?: number;
   /** Simulated days they spread over (default 5). */
@@ -62,7 +62,7 @@ export interface RoundStats {
   refreshed: boolean;
 }
 
-export interface SoakReport {
+interface SoakReport {
   evaluations: number;
   recalculations: number;
   days: number;
