@@ -47,8 +47,6 @@ function problems(message) {
   return found;
 }
 
-module.exports = { MAX_SUBJECT, problems };
-
 if (require.main === module) {
   const file = process.argv[2];
   if (!file) {

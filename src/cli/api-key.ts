@@ -66,7 +66,7 @@ export const readKeyFile: ReadKeyFile = (path) => {
 /** Asks for the key on the terminal without echoing it; undefined when the user gives none. */
 export type PromptKey = (question: string) => Promise<string | undefined>;
 
-export interface KeyRequest {
+interface KeyRequest {
   /** --api-key-file and --api-key, as given. */
   file?: string;
   value?: string;
@@ -78,7 +78,7 @@ export interface KeyRequest {
   platform?: NodeJS.Platform;
 }
 
-export interface ResolvedKey {
+interface ResolvedKey {
   /** "" when none was given: the cells then say how to set one. */
   key: string;
   /** Lines for stderr (without the program's prefix). */

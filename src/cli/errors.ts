@@ -5,7 +5,7 @@
  */
 import { SheetError } from "../sheet/errors";
 
-export type UsageErrorKind =
+type UsageErrorKind =
   | "usage" // bad flags, missing subcommand, no formulas, unreadable --file, no base URL
   | "config"; // the runtime refused the configuration (e.g. plain http off loopback)
 

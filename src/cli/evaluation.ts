@@ -23,14 +23,14 @@ import { recalculate } from "../sheet/recalculate";
  * single recalculation, 6); the live heap stayed near 100 MB at 5,000, and the peak RSS under `npm run cli`'s
  * heap bound 270–285 MB. Larger than a real model, which remains one recalculation.
  */
-export const CHUNK_CELLS = 5_000;
+const CHUNK_CELLS = 5_000;
 
 export interface Stale {
   fetchedAt: number;
   reason: string;
 }
 
-export interface EvaluationOptions {
+interface EvaluationOptions {
   /** Each formula's grid (and the formula, to print it), as soon as its chunk is done. */
   onGrid(index: number, grid: Grid, formula: BoundFormula): void;
   clock?: SheetClock;
@@ -41,7 +41,7 @@ export interface EvaluationOptions {
   takeStale?: () => ReadonlyMap<string, Stale>;
 }
 
-export type Evaluation = { stale: Map<number, Stale>; chunks: number } | { interrupted: true };
+type Evaluation = { stale: Map<number, Stale>; chunks: number } | { interrupted: true };
 
 /** What the evaluation plans a formula's turn with, kept while the formula itself is not. */
 export interface Planned {

@@ -9,7 +9,7 @@ import { UsageError } from "./errors";
 import { OUTPUT_FORMATS, OutputFormat } from "./output";
 import { firstLineOf } from "../client";
 
-export interface EvalOptions {
+interface EvalOptions {
   command: "eval";
   baseUrl?: string;
   /** --api-key-file: where the key is read from (`-`: standard input); see api-key.ts. */
@@ -40,9 +40,9 @@ export interface CacheCommand {
   format: OutputFormat;
 }
 
-export type ParsedCommandLine = { command: "help" } | EvalOptions | CacheCommand;
+type ParsedCommandLine = { command: "help" } | EvalOptions | CacheCommand;
 
-export const USAGE =
+const USAGE =
   "usage: cryptometrics eval [--base-url URL] [--api-key-file FILE] [--format table|csv|json] [--lineage] [--file PATH] " +
   "[--cache-dir DIR] [--no-cache] [--refresh] [--rate-limit N] [--legacy-host] [FORMULA ...]\n" +
   "       cryptometrics cache info|clear [--cache-dir DIR] [--format table|json]";

@@ -14,7 +14,7 @@ export const CLI_HOST: Readonly<HostInfo> = Object.freeze({
 });
 
 /** An Excel before CustomFunctionsRuntime 1.4 / ExcelApi 1.16: no rich values at all. */
-export const LEGACY_CLI_HOST: Readonly<HostInfo> = Object.freeze({
+const LEGACY_CLI_HOST: Readonly<HostInfo> = Object.freeze({
   name: "cli",
   formattedNumbers: false,
   entities: false,

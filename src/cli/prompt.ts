@@ -8,7 +8,7 @@
 import type { PromptKey } from "./api-key";
 
 /** What the prompt needs of process.stdin and process.stderr (a TTY each). */
-export interface PromptInput {
+interface PromptInput {
   isTTY?: boolean;
   isRaw?: boolean;
   setRawMode?(raw: boolean): unknown;
@@ -18,7 +18,7 @@ export interface PromptInput {
   pause(): unknown;
 }
 
-export interface PromptOutput {
+interface PromptOutput {
   isTTY?: boolean;
   write(text: string): unknown;
 }

@@ -4,7 +4,7 @@ import { resolve } from "path";
 import { broken, createRegistry, isRecord, type Registry } from "../sheet/registry";
 import { firstLineOf } from "../client";
 
-export interface RegistryPaths {
+interface RegistryPaths {
   /** functions.meta.json written by `npm run build:node`. */
   meta: string;
   /** The compiled functions module (anything `require` resolves). */

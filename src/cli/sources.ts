@@ -43,7 +43,7 @@ function describeReadError(error: unknown): string {
 }
 
 /** One formula per non-empty line; a UTF-8 byte order mark and CRLF line ends are tolerated. */
-export function formulasInFile(path: string, read: ReadText = readUtf8): FormulaSource[] {
+function formulasInFile(path: string, read: ReadText = readUtf8): FormulaSource[] {
   let text: string;
   try {
     text = read(path);

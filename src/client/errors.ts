@@ -4,7 +4,7 @@
  */
 import { redact, sanitizeCause } from "./redact";
 
-export { containsSecret, redact, snippet, sanitizeCause, REDACTED } from "./redact";
+export { containsSecret, redact, snippet } from "./redact";
 
 export const ERROR_KINDS = [
   "invalid-input", // caught before sending, or a 400 from the service
@@ -30,7 +30,7 @@ const RETRYABLE: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
   "timeout",
 ]);
 
-export interface ErrorDetails {
+interface ErrorDetails {
   /** Client method that failed, e.g. "getProjectMetrics". */
   operation: string;
   status?: number;

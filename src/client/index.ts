@@ -5,7 +5,6 @@
  */
 export { createClient, type MetricsClient } from "./client";
 export type { ApiKeySource, ClientConfig } from "./config";
-export type { Operations } from "./operations";
 export * from "./data/types";
 export type * from "./data/wire";
 export {
@@ -16,9 +15,7 @@ export {
   kindForStatus,
   redact,
   snippet,
-  REDACTED,
   type ErrorKind,
-  type ErrorDetails,
 } from "./errors";
 export { hasSecretRun, redactRuns } from "./redact";
 export {
@@ -33,8 +30,6 @@ export {
   type LedgerHealth,
   createRateLimiter,
   type LedgerRecord,
-  type RateLimiterOptions,
-  type RateLimiterStats,
   type StartLedger,
 } from "./http/rate-limiter";
 export {
@@ -46,17 +41,7 @@ export {
 } from "./policy";
 export { backoffDelay, parseRetryAfter } from "./http/backoff";
 export { ClientLifetime, createSleep, realTimers, type Sleep, type Timers } from "./http/abort";
-export type {
-  ClientEvent,
-  ClientEventOf,
-  ClientEventType,
-  ClientListener,
-  ErrorEvent,
-  NoticeEvent,
-  RequestEvent,
-  ResponseEvent,
-  RetryEvent,
-} from "./events";
+export type { ClientEvent, ClientListener, ResponseEvent, RetryEvent } from "./events";
 export { readBody } from "./http/body";
 export {
   GATEWAY_HEADER_NAME,
@@ -64,10 +49,9 @@ export {
   type FetchLike,
   type FetchInitLike,
   type FetchResponseLike,
-  type BodyLike,
   type BodyReaderLike,
 } from "./http/fetch";
-export { createLogger, setLogSink, type Logger, type LogRecord, type LogSink } from "./log";
+export { createLogger, setLogSink, type LogRecord, type LogSink } from "./log";
 /** The calendar of the service: UTC days as "YYYY-MM-DD" and day numbers, periods (data/days.ts). */
 export {
   addDays,
@@ -84,7 +68,7 @@ export { isObject } from "./data/read";
 export { toIsoDate, toMetricValue } from "./data/values";
 export { isMetricAvailable } from "./data/normalise-catalogue";
 export { isReadableAggregation } from "./data/normalise-series";
-export { DEFAULT_OPEN_TEXT_LIMITS, openText, type OpenTextLimits } from "./data/open-text";
+export { openText } from "./data/open-text";
 export { buildUrl, chunkIds, isLoopbackHost, parseBaseUrl } from "./http/url";
 export { defaultFetch } from "./http/fetch";
 export { runCall } from "./call";
@@ -96,6 +80,5 @@ export {
   type AccessToken,
   type SignedInAccount,
   type SignInState,
-  type TokenProviderOptions,
   type TokenSource,
 } from "./token-provider";

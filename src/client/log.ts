@@ -16,7 +16,7 @@ export interface LogRecord {
 
 export type LogSink = (record: LogRecord) => void;
 
-export interface Logger {
+interface Logger {
   debug(message: string, data?: Record<string, unknown>): void;
   info(message: string, data?: Record<string, unknown>): void;
   warn(message: string, data?: Record<string, unknown>): void;

@@ -52,7 +52,7 @@ export type SignInState =
   | { status: "signed-in"; account: SignedInAccount }
   | { status: "renewal-failed"; account: SignedInAccount; message: string };
 
-export interface TokenProviderOptions {
+interface TokenProviderOptions {
   source: TokenSource;
   now?: () => number;
   timers?: Timers;

@@ -12,20 +12,20 @@ import {
   type MetricsClient,
 } from "../client";
 
-export type ProjectAggregationsClient = Pick<MetricsClient, "getProjectMetricAggregations">;
+type ProjectAggregationsClient = Pick<MetricsClient, "getProjectMetricAggregations">;
 
 /**
  * Most projects asked of §4.4 one by one in place of one §4.12 answer. 100 requests is most of two minutes
  * of the service's 60 a minute: beyond it, the cell asks for fewer projects rather than take the budget.
  */
-export const MAX_FALLBACK_PROJECTS = 100;
+const MAX_FALLBACK_PROJECTS = 100;
 
 /** Whether §4.12's rows can be read: every one says its project, metric and aggregation. */
 export function readable(rows: readonly MetricAggregationRow[]): boolean {
   return rows.every(isReadableAggregation);
 }
 
-export interface FallbackAnswer {
+interface FallbackAnswer {
   rows: MetricAggregationRow[];
   /** Projects the service does not know (§4.4 answered 404). */
   unknown: Set<string>;

@@ -9,7 +9,7 @@
  */
 import { formatDay } from "../client";
 
-export interface ArchivedProject {
+interface ArchivedProject {
   projectId: string;
   archivedReason?: string;
 }

@@ -88,12 +88,10 @@ export interface EngineOptions {
 }
 
 /** 10 s past the client's call deadline: the client settles first, with its own reason, when it can. */
-export const ENGINE_DEADLINE_MARGIN_MS = 10_000;
+const ENGINE_DEADLINE_MARGIN_MS = 10_000;
 
 /** The engine's options for a client with these limits: chunk size and deadline follow the client's. */
-export function engineDefaults(
-  limits: Readonly<ClientLimits> = DEFAULT_LIMITS
-): Readonly<EngineOptions> {
+function engineDefaults(limits: Readonly<ClientLimits> = DEFAULT_LIMITS): Readonly<EngineOptions> {
   return {
     cache: DEFAULT_CACHE_POLICY,
     windowMs: 50,
@@ -105,7 +103,7 @@ export function engineDefaults(
 
 export const DEFAULT_ENGINE_OPTIONS: Readonly<EngineOptions> = engineDefaults();
 
-export interface EngineDeps {
+interface EngineDeps {
   client: EngineClient;
   now?: () => number;
   timers: Timers;

@@ -11,7 +11,7 @@ import { formatDay, periodStart, type Period } from "../client";
 export type Growth = "pop" | "yoy";
 
 /** The ratio, or why there is none. */
-export type GrowthFigure = { value: number } | { missing: string };
+type GrowthFigure = { value: number } | { missing: string };
 
 export function growthOf(current: number | null, base: number | null | undefined): GrowthFigure {
   if (current === null) return { missing: "no value for the period" };

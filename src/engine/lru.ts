@@ -5,7 +5,7 @@
  * `has` do not; `set` makes it the most recent and then drops the least recent others until the bounds hold;
  * an entry larger than `maxSize` on its own is not kept (and replaces nothing: the key is dropped).
  */
-export interface LruLimits<V> {
+interface LruLimits<V> {
   /** At most this many entries. */
   max?: number;
   /** At most this total size, each entry's size given to `set` or by `sizeOf`. */

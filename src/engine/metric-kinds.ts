@@ -25,9 +25,9 @@ export type Aggregation = "sum" | "avg" | "last" | "first" | "min" | "max";
 export type Fill = "none" | "previous" | "zero";
 
 /** What a metric's figures count in. */
-export type MetricUnit = "USD" | "tokens" | "users" | "count" | "multiple";
+type MetricUnit = "USD" | "tokens" | "users" | "count" | "multiple";
 
-export interface MetricInfo {
+interface MetricInfo {
   readonly kind: MetricKind;
   readonly unit: MetricUnit;
 }

@@ -21,7 +21,7 @@
 import { exactSum } from "./series-ops";
 
 /** The breakdown members a row may carry (chain, product, business line, version), as sent. */
-export interface Members {
+interface Members {
   chain?: string;
   productId?: string;
   businessLine?: string;

@@ -63,7 +63,7 @@ export const CACHE_FORMAT = "cryptometrics-cache";
 /** Raise on any change of an envelope or a body: entries of other versions are then dropped on read. */
 export const CACHE_FORMAT_VERSION = 1;
 
-export interface PersistenceOptions {
+interface PersistenceOptions {
   store: BlobStore;
   /** The current service and key as a namespace; undefined (no key yet): nothing is read or written. */
   namespace: () => Promise<string | undefined>;
@@ -116,7 +116,7 @@ interface PendingWrite {
 /** Separates namespace, section and key in store keys; it appears in none of them. */
 const SEP = "\u001f";
 
-export function storeKey(ns: string, section: string, key: string): string {
+function storeKey(ns: string, section: string, key: string): string {
   return `${ns}${SEP}${section}${SEP}${key}`;
 }
 

@@ -27,7 +27,7 @@
  */
 
 /** Projects up to which the planner tries every choice (2^12 = 4,096 evaluations). */
-export const EXHAUSTIVE_LIMIT = 12;
+const EXHAUSTIVE_LIMIT = 12;
 /** Projects up to which a forced exhaustive search is allowed (2^20 evaluations: a test's budget). */
 const EXHAUSTIVE_MAX = 20;
 /** Projects up to which moves of two projects are tried (quadratic: 64 projects are 2,016 pairs a pass). */
@@ -54,7 +54,7 @@ export interface PlannedRequest {
   all?: boolean;
 }
 
-export interface PlanOptions {
+interface PlanOptions {
   /**
    * Metrics whose request may ask for every project at once (the answer stays small enough). Such a
    * request costs one, and is sent that way when its projects would take more than one chunk.

@@ -33,7 +33,7 @@ import {
 } from "./series-types";
 import { messageOf } from "../client";
 
-export interface BatcherOptions {
+interface BatcherOptions {
   /** How long the window stays open after its latest call, waiting for more, before the batch is planned. */
   windowMs: number;
   /**

@@ -26,7 +26,7 @@ export interface HeldSnapshot {
   fetchedAt: number;
 }
 
-export interface AnswerComparison {
+interface AnswerComparison {
   series: SeriesRef;
   start: number;
   end: number;

@@ -240,7 +240,7 @@ function applyErrors(
  * outside the range asked (a service that ignored the date parameters). Filter values are compared without
  * case: the filter checks gave them the project's own spelling, the service may send another.
  */
-export function outsideAsked(
+function outsideAsked(
   r: Pick<GroupRequest, "start" | "end" | "variant">,
   day: number,
   members: { chain?: string; productId?: string }

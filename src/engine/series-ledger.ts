@@ -35,9 +35,4 @@ export function seriesRefOf(
   };
 }
 
-export {
-  answerChanges,
-  type AnswerComparison,
-  type AnswerOutcome,
-  type HeldSnapshot,
-} from "./series-compare";
+export { answerChanges, type AnswerOutcome, type HeldSnapshot } from "./series-compare";

@@ -20,8 +20,8 @@ export type TrailingWindow =
   | { kind: "todate"; period: "year" | "quarter" | "month"; text: string };
 
 /** Ten years: a longer window is a typo, not an analysis (and would read a whole history per cell). */
-export const MAX_WINDOW_DAYS = 3_660;
-export const MAX_WINDOW_MONTHS = 120;
+const MAX_WINDOW_DAYS = 3_660;
+const MAX_WINDOW_MONTHS = 120;
 
 /** What `window=` takes, for messages and the formula builder. */
 export const WINDOW_FORMS = "<N>d, <N>m, ttm, ytd, qtd or mtd (e.g. 30d, 3m)";

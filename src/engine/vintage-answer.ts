@@ -16,7 +16,7 @@ import {
 } from "./ledger";
 import type { DayPoint } from "./series-ops";
 
-export interface HeldSeries {
+interface HeldSeries {
   /** The answer's points within [start, end], per dimension, sorted by day. */
   dims: ReadonlyMap<string, readonly DayPoint[]>;
   /** When each held value was first seen, per dimension (absent: not recorded). */
@@ -25,7 +25,7 @@ export interface HeldSeries {
   fetchedAt: number;
 }
 
-export interface KnownSeries {
+interface KnownSeries {
   /** The points as known at the vintage; a day not known then is a point without value, in `notKnown`. */
   dims: Map<string, DayPoint[]>;
   /** Per dimension, the days not known at the vintage, with the #N/A text of each. */

@@ -11,7 +11,7 @@
 import { inertText } from "../sheet/safe-text";
 import type { Lineage } from "../functions/lineage";
 
-export const LINEAGE_SHEET = "Lineage";
+const LINEAGE_SHEET = "Lineage";
 
 export const LINEAGE_HEADERS = [
   "Frozen",
@@ -38,7 +38,7 @@ function text(value: string | undefined): string {
 }
 
 /** The rows one freeze adds: a row per project and metric of each range, one for a range naming none. */
-export function lineageRows(lineage: readonly Lineage[], frozenAt: string): string[][] {
+function lineageRows(lineage: readonly Lineage[], frozenAt: string): string[][] {
   const rows: string[][] = [];
   for (const l of lineage) {
     const head = [frozenAt, l.range, l.formula, l.vintage, l.service, l.via];

@@ -48,7 +48,7 @@ export function onSelectionChanged(events: SelectionEvents, listener: () => void
   return () => events.remove(handler);
 }
 
-export interface OfficeWorkbookDeps {
+interface OfficeWorkbookDeps {
   run: ExcelRun;
   supports: Supports;
   selectionEvents: SelectionEvents;

@@ -128,7 +128,7 @@ export function formulasEntry(cell: CellInput): string | number | boolean {
 }
 
 /** "CRYPTO." formulas, whatever the case and spacing: what freeze-to-values replaces. */
-export const CRYPTO_FORMULA = /(^|[^A-Za-z0-9_.])CRYPTO\.[A-Za-z_]+\s*\(/i;
+const CRYPTO_FORMULA = /(^|[^A-Za-z0-9_.])CRYPTO\.[A-Za-z_]+\s*\(/i;
 
 export function isCryptoFormula(formula: unknown): boolean {
   return typeof formula === "string" && formula.startsWith("=") && CRYPTO_FORMULA.test(formula);

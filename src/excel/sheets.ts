@@ -59,7 +59,7 @@ const ALIGN: Record<NonNullable<CellFormat["align"]>, "Left" | "Right" | "Center
   center: "Center",
 };
 
-export function applyFormat(range: Excel.Range, area: Area, format: CellFormat): void {
+function applyFormat(range: Excel.Range, area: Area, format: CellFormat): void {
   if (format.bold !== undefined) range.format.font.bold = format.bold;
   if (format.italic !== undefined) range.format.font.italic = format.italic;
   if (format.size !== undefined) range.format.font.size = format.size;
@@ -73,7 +73,7 @@ export function applyFormat(range: Excel.Range, area: Area, format: CellFormat):
 }
 
 /** The cells of `area`, counted from `origin` (the block's top-left cell). */
-export function areaRange(origin: Excel.Range, area: Area): Excel.Range {
+function areaRange(origin: Excel.Range, area: Area): Excel.Range {
   return origin.getCell(area.row, area.column).getResizedRange(area.rows - 1, area.columns - 1);
 }
 

@@ -34,7 +34,7 @@ const log = createLogger("functions");
 const MAX_MESSAGE = 250;
 export const DATE_FORMAT = "yyyy-mm-dd";
 /** Growth ratios: one decimal of a percent, as terminals show growth. */
-export const PERCENT_FORMAT = "0.0%";
+const PERCENT_FORMAT = "0.0%";
 
 type Invocation = CustomFunctions.Invocation & { onCanceled?: () => void };
 
@@ -128,7 +128,7 @@ function unreachable(e: { message: string }): { code: ErrorCode; message: string
 }
 
 /** The Excel error for any failure. Unexpected exceptions become #VALUE! with a short, safe message. */
-export function classify(error: unknown): { code: ErrorCode; message: string } {
+function classify(error: unknown): { code: ErrorCode; message: string } {
   if (error instanceof FunctionError) return { code: error.code, message: error.message };
   if (isCryptometricsError(error)) return forKind(error);
   log.error("unexpected failure in a custom function", {
@@ -147,7 +147,7 @@ function excelError(code: ErrorCode, message: string): CustomFunctions.Error {
 }
 
 /** One Excel value. Dates are real dates (formatted numbers where the host shows them, serials elsewhere). */
-export function toExcelValue(cell: Cell): unknown {
+function toExcelValue(cell: Cell): unknown {
   if (cell === null) return "";
   if (typeof cell === "number") {
     return Number.isFinite(cell)

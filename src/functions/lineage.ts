@@ -167,7 +167,7 @@ function texts(value: unknown): string[] {
 }
 
 /** At most this many project × metric pairs per formula: a lineage row, not a catalogue. */
-export const MAX_LINEAGE_PAIRS = 200;
+const MAX_LINEAGE_PAIRS = 200;
 
 /** The texts of a formula's projects, products and metrics, by its parameters' kinds. */
 function namedArgs(f: LineageFormula): {

@@ -25,7 +25,7 @@ export function pageRegistry(
   return createRegistry({ metadata: functionsJson, associate }, functionsModule);
 }
 
-export type FetchJson = (url: string) => Promise<unknown>;
+type FetchJson = (url: string) => Promise<unknown>;
 
 const fetchJson: FetchJson = async (url) => {
   const response = await fetch(url, { cache: "no-cache" });

@@ -43,7 +43,7 @@ export function placeholderFor(functionName: string): string | string[][] {
 }
 
 /** Thrown (rejected) by the cache-only engine where the service would be needed. */
-export class PreviewMiss extends Error {
+class PreviewMiss extends Error {
   constructor() {
     super("not held: a preview does not ask the service");
     this.name = "PreviewMiss";

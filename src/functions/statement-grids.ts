@@ -26,7 +26,7 @@ function plainCell(cell: Cell): string | number | null {
   return typeof cell === "boolean" ? String(cell) : cell;
 }
 
-export function plainGrid(table: Table): Grid {
+function plainGrid(table: Table): Grid {
   return table.map((row) => row.map(plainCell));
 }
 

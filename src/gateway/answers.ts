@@ -60,7 +60,7 @@ export interface Served {
   how: HowServed;
 }
 
-export interface AnswersOptions {
+interface AnswersOptions {
   store: Store;
   upstream: Upstream;
   budget: Budget;

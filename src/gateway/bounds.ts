@@ -57,8 +57,6 @@ export const MAX_LOCK_HOLD_MS = 75_000;
  * over a few ranges (a day, a month, a year, to the latest); a request's fetch never waits for another's days.
  */
 export const FETCHES_PER_NEED = 4;
-/** Needs locked by this process within this window are fetched together (one request per form and range). */
-export const FLUSH_WINDOW_MS = 10;
 /** 5 s: within a client's first retries, so a failing request is asked again once per few seconds, not per caller. */
 export const FAILURE_TTL_MS = 5_000;
 /** A waiter checks again at least this often (a release notice lost in a reconnection). */

@@ -12,7 +12,7 @@ import { RateLimiter, type Finished } from "../client";
 import type { GatewayClock } from "./clock";
 import type { FailoverLedger } from "./store/ledger";
 
-export interface BudgetOptions {
+interface BudgetOptions {
   rateLimit: number;
   windowMs: number;
   clock: GatewayClock;

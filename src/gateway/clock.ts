@@ -17,7 +17,7 @@ export function gatewayClock(now?: () => number, timers?: Timers): GatewayClock 
 }
 
 /** Lets a real timer not hold the process open (fake timers have no such method). */
-export function unref(handle: unknown): void {
+function unref(handle: unknown): void {
   (handle as { unref?: () => void } | undefined)?.unref?.();
 }
 

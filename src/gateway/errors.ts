@@ -75,7 +75,7 @@ const OWN_KEY_TEXT: Partial<Record<ErrorKind, [number, string]>> = {
   ],
 };
 
-export interface Answer {
+interface Answer {
   status: number;
   message: string;
   retryAfterSeconds?: number;
@@ -87,7 +87,7 @@ export const UNEXPECTED = "The team gateway failed unexpectedly; its log says mo
  * Any failure as the caller's status, message and Retry-After. `ownKey`: the request was served with the
  * caller's own registered key.
  */
-export function answerOf(error: unknown, ownKey = false): Answer {
+function answerOf(error: unknown, ownKey = false): Answer {
   if (error instanceof GatewayError)
     return {
       status: error.status,
@@ -131,12 +131,9 @@ export function sendAnswer(reply: FastifyReply, answer: Answer): FastifyReply {
 }
 
 /** Explains a schema refusal of a request (interface routes and account routes say it in their words). */
-export type ValidationExplainer = (
-  request: FastifyRequest,
-  error: FastifyError
-) => string | undefined;
+type ValidationExplainer = (request: FastifyRequest, error: FastifyError) => string | undefined;
 
-export interface ErrorHandling {
+interface ErrorHandling {
   /** A failure's text as the log may carry it: redacted with the key the request used and the team's. */
   redactFor(request: FastifyRequest, text: string): string;
   explainValidation: ValidationExplainer;

@@ -54,7 +54,7 @@ export interface Ticket<T> {
   leave(hungUp: boolean): void;
 }
 
-export interface FairQueueOptions {
+interface FairQueueOptions {
   now: () => number;
   maxNeedsPerUser?: number;
   unwaitedTtlMs?: number;

@@ -62,7 +62,7 @@ export function covers(
 
 const WHOLE_RANGE = { start: OPEN_START, end: OPEN_END };
 
-export interface FetcherOptions {
+interface FetcherOptions {
   queue: FairQueue<Job>;
   entries: Entries;
   store: Store;

@@ -10,7 +10,7 @@ import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import type { ClientEvent } from "../client";
 import { MAX_METRIC_USERS } from "./bounds";
 
-export interface MetricsSources {
+interface MetricsSources {
   /** Upstream requests waiting for their turn or under way. */
   queueDepth(): number;
   /** 1 while the shared store (Redis) is in use, 0 on process memory. */

@@ -46,7 +46,7 @@ The gateway prints "Gateway listening on http://HOST:PORT" when ready; its log g
 
 export class GatewayOptionError extends Error {}
 
-export interface GatewayOptions {
+interface GatewayOptions {
   port: number;
   host: string;
   serviceUrl: string;
@@ -99,7 +99,7 @@ function integer(name: string, text: string, min: number, max: number): number {
 }
 
 /** The service key from its file: one line, no spaces; the file should be readable by its owner only. */
-export function readServiceKey(file: string, notes: string[]): string {
+function readServiceKey(file: string, notes: string[]): string {
   let text: string;
   try {
     if (statSync(file).size > 4_096) throw new Error("it is over 4 KB: not a key file");

@@ -25,9 +25,9 @@ import { RedisLedgerStore } from "./store/restatements";
  * Changes one read of the record returns at most: about 2.5 MB of JSON, within what the add-in reads of one
  * answer (its response bound) and far more than a table a person reads (CHANGES shows 10,000 rows at most).
  */
-export const MAX_CHANGES_PER_READ = 10_000;
+const MAX_CHANGES_PER_READ = 10_000;
 
-export interface TeamRecordOptions {
+interface TeamRecordOptions {
   /** The lane's store namespace (lanes.ts's store hash). */
   namespace: string;
   /** The team's Redis connection; undefined: this process's memory. */
@@ -39,7 +39,7 @@ export interface TeamRecordOptions {
   log: (level: "info" | "warn", fields: Record<string, unknown>, message: string) => void;
 }
 
-export interface RecordRead {
+interface RecordRead {
   changes: Change[];
   /** More changes matched than one read returns (the oldest were left out). */
   truncated: boolean;

@@ -22,7 +22,7 @@ import {
  * service, nor does `..` anywhere in an id.
  */
 const ID_CHARS = "A-Za-z0-9._~:@+\\-";
-export const ID_PATTERN = `^(?!.*\\.\\.)(?!\\.$)[${ID_CHARS}]{1,${MAX_ID_LENGTH}}$`;
+const ID_PATTERN = `^(?!.*\\.\\.)(?!\\.$)[${ID_CHARS}]{1,${MAX_ID_LENGTH}}$`;
 export const ID_REGEX = new RegExp(ID_PATTERN);
 /** A list: ids and commas (each item is then checked on its own, see ask.ts). */
 const LIST_PATTERN = `^[${ID_CHARS},]+$`;
@@ -52,7 +52,7 @@ function kindSchema(kind: ParamKind): Record<string, unknown> {
 }
 
 /** What a value of a kind must be, in words. */
-export function describeKind(kind: ParamKind): string {
+function describeKind(kind: ParamKind): string {
   switch (kind.kind) {
     case "ids":
       return `a comma-separated list of at most ${MAX_LIST_IDS} ids (letters, digits and - _ . ~ : @ +)${kind.all ? ', or "all"' : ""}`;

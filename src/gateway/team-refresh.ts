@@ -57,7 +57,7 @@ interface UsedRequest {
   t: number;
 }
 
-export interface RefreshReport {
+interface RefreshReport {
   day: string;
   asked: number;
   fetched: number;
@@ -65,7 +65,7 @@ export interface RefreshReport {
   failed: number;
 }
 
-export interface TeamRefreshOptions {
+interface TeamRefreshOptions {
   store: Store;
   integrity: Integrity;
   clock: GatewayClock;

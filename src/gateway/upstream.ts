@@ -37,7 +37,7 @@ import type { GatewayClock } from "./clock";
 import { matchPath, pathIdNames } from "./operations";
 import { ID_REGEX } from "./schema";
 
-export interface UpstreamOptions {
+interface UpstreamOptions {
   serviceUrl: string;
   serviceKey: string;
   clock: GatewayClock;
@@ -58,7 +58,7 @@ export interface UpstreamAnswer {
 }
 
 /** Why the gateway would not send a request: a redirect elsewhere, or a path that is not an operation. */
-export class RefusedRequest extends Error {
+class RefusedRequest extends Error {
   constructor() {
     super("refused: not an operation of the configured service");
     this.name = "RefusedRequest";
@@ -66,7 +66,7 @@ export class RefusedRequest extends Error {
 }
 
 /** Every text a request carries (path ids, list items, values): the caller's own words, never redacted. */
-export function textsOf(request: UpstreamRequest): string[] {
+function textsOf(request: UpstreamRequest): string[] {
   const out: string[] = [...request.segments];
   for (const [, value] of request.query) {
     if (typeof value === "string") out.push(value);
@@ -111,7 +111,7 @@ function isContainer(value: JsonValue | undefined): value is Container {
 }
 
 /** Redacts every string (member names included) of an answer in place; iterative, so no depth overflows. */
-export function redactAnswer(envelope: WireEnvelope, key: string, own: readonly string[]): void {
+function redactAnswer(envelope: WireEnvelope, key: string, own: readonly string[]): void {
   // One scan of the whole answer first: an answer without a run of the key (nearly all) is left as it is.
   if (!hasSecretRun(JSON.stringify(envelope), [key])) return;
   const fix = (value: JsonValue): JsonValue =>

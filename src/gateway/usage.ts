@@ -9,9 +9,9 @@
 import { usageKey } from "./store/keys";
 import type { RedisLink } from "./store/redis-link";
 
-export const USAGE_COUNTERS = ["requests", "hits", "upstream"] as const;
-export type UsageCounter = (typeof USAGE_COUNTERS)[number];
-export type UsageCounts = Record<UsageCounter, number>;
+const USAGE_COUNTERS = ["requests", "hits", "upstream"] as const;
+type UsageCounter = (typeof USAGE_COUNTERS)[number];
+type UsageCounts = Record<UsageCounter, number>;
 
 /** Days a day's counters are kept in Redis: a month's report, with room. */
 const KEEP_DAYS = 40;

@@ -8,7 +8,7 @@ import { cardIcon } from "../ui/card-view";
 import { h, replaceChildren } from "../ui/dom";
 import { addressOf, columnName, positionKey, type Position, type ShownCell } from "./sheet-model";
 
-export interface GridCallbacks {
+interface GridCallbacks {
   select(at: Position): void;
   /** A key typed on a cell starts editing it (Enter/F2: edit the current formula). */
   edit(at: Position, initial?: string): void;

@@ -75,7 +75,7 @@ export function versionInAddress(address: string, who = "The add-in"): string | 
   return `Drop /${suffix.dropped}: the address is the part before it (${base}). ${who} adds /v2/… to it for each request.`;
 }
 
-export interface AddressCheckDeps {
+interface AddressCheckDeps {
   /** The key to send: the saved one (or the build's), undefined when none is saved. */
   apiKey: ApiKeySource;
   fetch?: FetchLike;

@@ -8,7 +8,7 @@ import type { ApiKeySource } from "../client";
 /** Hex digest of a text; SHA-256 from Web Crypto by default (browsers and Node alike). */
 export type Digest = (text: string) => Promise<string>;
 
-export const sha256Hex: Digest = async (text) => {
+const sha256Hex: Digest = async (text) => {
   const subtle = globalThis.crypto?.subtle;
   if (!subtle) throw new Error("this runtime has no Web Crypto (crypto.subtle)");
   const bytes = new Uint8Array(await subtle.digest("SHA-256", new TextEncoder().encode(text)));
@@ -18,7 +18,7 @@ export const sha256Hex: Digest = async (text) => {
 /** 128 bits of the hash: collisions between a user's keys are out of the question, entries stay short. */
 const HASH_CHARS = 32;
 
-export async function cacheNamespace(
+async function cacheNamespace(
   baseUrl: string,
   apiKey: string,
   digest: Digest = sha256Hex

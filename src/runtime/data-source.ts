@@ -28,7 +28,7 @@ export interface SourceMemory {
   set(value: { baseUrl: string; state: SourceState }): void;
 }
 
-export const SOURCE_MEMORY_KEY = "cryptometrics.dataSource";
+const SOURCE_MEMORY_KEY = "cryptometrics.dataSource";
 
 /** The memory in the page's localStorage (nothing secret: an address and a word), or none without one. */
 export function localSourceMemory(storage?: Storage): SourceMemory | undefined {
@@ -64,7 +64,7 @@ export function localSourceMemory(storage?: Storage): SourceMemory | undefined {
   };
 }
 
-export interface SourceWatchOptions {
+interface SourceWatchOptions {
   memory?: SourceMemory;
   /** The state with nothing remembered for an address (a development build: "simulated"). */
   fallback?: SourceState;

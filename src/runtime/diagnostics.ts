@@ -52,7 +52,7 @@ export interface Usage {
 }
 
 /** The budget a team gateway reported (Team gateway mode): its window's starts against its limit. */
-export interface TeamBudget {
+interface TeamBudget {
   limit: number;
   used: number;
   windowMs: number;

@@ -16,7 +16,7 @@ import {
   type LedgerStore,
 } from "../engine/ledger/store";
 
-export const DEFAULT_LEDGER_DATABASE = "cryptometrics-ledger";
+const DEFAULT_LEDGER_DATABASE = "cryptometrics-ledger";
 
 interface LineRecord {
   ns: string;

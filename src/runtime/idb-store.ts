@@ -13,8 +13,8 @@ import { IdbConnection } from "./idb-connection";
 import type { BlobStore, BlobStoreUsage } from "../engine/persistence";
 
 /** 50 MB: a few years of daily history for a thousand series, small beside what browsers grant a site. */
-export const DEFAULT_MAX_BYTES = 50_000_000;
-export const DEFAULT_DATABASE = "cryptometrics-cache";
+const DEFAULT_MAX_BYTES = 50_000_000;
+const DEFAULT_DATABASE = "cryptometrics-cache";
 
 interface UsageRecord {
   key: string;
@@ -27,7 +27,7 @@ interface CacheSchema extends DBSchema {
   usage: { key: string; value: UsageRecord; indexes: { byUse: number } };
 }
 
-export interface IdbStoreOptions {
+interface IdbStoreOptions {
   database?: string;
   maxBytes?: number;
   now?: () => number;

@@ -51,7 +51,7 @@ export interface SettingsSnapshot {
   mode?: ConnectionMode;
 }
 
-export function maskKey(key: string | undefined): string {
+function maskKey(key: string | undefined): string {
   if (!key) return "";
   return key.length <= 4 ? "••••" : `••••••••${key.slice(-4)}`;
 }

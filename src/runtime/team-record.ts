@@ -23,17 +23,17 @@ import {
 import type { Change, ChangeFilter } from "../engine/ledger";
 
 /** The route's path on the gateway. */
-export const TEAM_RECORD_PATH = "/gateway/v1/restatements";
+const TEAM_RECORD_PATH = "/gateway/v1/restatements";
 /** What one answer may hold: the gateway sends at most 10,000 changes (about 2.5 MB of JSON). */
 export const TEAM_RECORD_MAX_BYTES = 4 * 1024 * 1024;
-export const TEAM_RECORD_MAX_CHANGES = 10_000;
+const TEAM_RECORD_MAX_CHANGES = 10_000;
 /** One read's deadline: the record is a list, not a fetch from the service. */
-export const TEAM_RECORD_TIMEOUT_MS = 10_000;
+const TEAM_RECORD_TIMEOUT_MS = 10_000;
 /**
  * How long one answer stands for the same question: a recalculation asks it once for every cell of a series,
  * and a change the team records meanwhile shows within a minute.
  */
-export const TEAM_RECORD_FRESH_MS = 60_000;
+const TEAM_RECORD_FRESH_MS = 60_000;
 /** Questions remembered at once (each a project and metric list): the oldest go first. */
 const MAX_QUESTIONS = 64;
 
@@ -45,10 +45,10 @@ const TEXT = {
     v.length <= 500 && ![...v].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f),
 };
 
-export type TeamRead =
+type TeamRead =
   { kind: "none" } | { kind: "changes"; changes: Change[] } | { kind: "unavailable"; why: string };
 
-export interface TeamRecordOptions {
+interface TeamRecordOptions {
   baseUrl: string;
   apiKey: ApiKeySource;
   fetch?: FetchLike;
@@ -111,7 +111,7 @@ function changeOf(raw: unknown, latest: number): Change {
 }
 
 /** The route's answer, checked whole (see the module comment). */
-export function readTeamRecord(body: string, latest: number): Change[] {
+function readTeamRecord(body: string, latest: number): Change[] {
   let json: unknown;
   try {
     json = JSON.parse(body);

@@ -44,7 +44,7 @@ function cellValue(cell: Cell): HostValue {
   }
 }
 
-export function prepareArgument(
+function prepareArgument(
   arg: ConstantArgument | undefined,
   parameter: ParameterMeta
 ): PreparedArgument {

@@ -6,7 +6,7 @@
  */
 import type { Cell } from "./cells";
 
-export interface CellDisplay {
+interface CellDisplay {
   text: string;
   kind: Cell["kind"];
   /** The error's message, for errors. */

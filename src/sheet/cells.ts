@@ -45,7 +45,7 @@ const CODES_WITH_MESSAGES: ReadonlySet<string> = new Set([
 ]);
 
 /** A CustomFunctions.Error from any copy of the runtime (ours, Excel's, a test's): duck-typed on `code`. */
-export function asHostError(value: unknown): ErrorCell | undefined {
+function asHostError(value: unknown): ErrorCell | undefined {
   if (!isRecord(value)) return undefined;
   const { code, message } = value;
   if (!isErrorCode(code)) return undefined;

@@ -5,14 +5,11 @@
  * `kind` is the stable contract; messages are one line for people.
  */
 
-export const SHEET_ERROR_KINDS = [
-  "syntax", // a formula the parser rejects
-  "unknown-function", // a formula naming no registered function (Excel would show #NAME?)
-  "arity", // too many arguments, or a required one missing
-  "broken-build", // functions metadata or module missing/inconsistent: a build problem, not the user's
-] as const;
-
-export type SheetErrorKind = (typeof SHEET_ERROR_KINDS)[number];
+type SheetErrorKind =
+  | "syntax" // a formula the parser rejects
+  | "unknown-function" // a formula naming no registered function (Excel would show #NAME?)
+  | "arity" // too many arguments, or a required one missing
+  | "broken-build"; // functions metadata or module missing/inconsistent: a build problem, not the user's
 
 export class SheetError extends Error {
   readonly kind: SheetErrorKind;

@@ -16,7 +16,7 @@ import { messageOf } from "../client";
 export type Evaluation = { kind: "refused"; message: string } | { kind: "result"; grid: Grid };
 
 /** A host with cells (the preview page's sheet) reads the formula's references through `read`. */
-export interface EvaluationOptions {
+interface EvaluationOptions {
   read?: ReferenceReader;
   /** Evaluate as Excel's value preview of a formula being typed (the invocation's isInValuePreview). */
   preview?: boolean;

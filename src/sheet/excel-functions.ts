@@ -22,7 +22,7 @@ export interface ExcelFunctionContext {
   utcOffsetMinutes: number;
 }
 
-export interface ExcelFunction {
+interface ExcelFunction {
   /** Parameter names, as Excel's own help names them; all required. */
   parameters: readonly string[];
   compute(args: readonly number[], ctx: ExcelFunctionContext, name: string): number | ErrorCell;

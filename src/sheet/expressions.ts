@@ -90,7 +90,7 @@ function valueOfCells(grid: Grid): FormulaValue {
   return valueOfCell(grid[0][0]);
 }
 
-export function valueOfCell(cell: Cell): FormulaValue {
+function valueOfCell(cell: Cell): FormulaValue {
   switch (cell.kind) {
     case "number":
     case "string":

@@ -6,7 +6,7 @@
 import { errorCell, EMPTY, toCell, type Cell, type Grid } from "./cells";
 import { entityField, entityFieldNames, isEntity } from "./entity";
 
-export const FIELD_ERROR = "#FIELD!";
+const FIELD_ERROR = "#FIELD!";
 
 /** Excel's error types (ErrorCellValue.errorType) by the code a cell shows. */
 const ERROR_TYPES: Readonly<Record<string, string>> = {

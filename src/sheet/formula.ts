@@ -634,7 +634,7 @@ function printOperand(expression: Expression, atLeast: number): string {
 }
 
 /** The canonical text of an expression; parseFormula reads it back to the same meaning. */
-export function printExpression(expression: Expression): string {
+function printExpression(expression: Expression): string {
   switch (expression.kind) {
     case "string":
     case "number":

@@ -21,8 +21,8 @@ export const ERROR_CODES = {
   invalidReference: "#REF!",
 } as const;
 
-export type ErrorCodeName = keyof typeof ERROR_CODES;
-export type ErrorCodeValue = (typeof ERROR_CODES)[ErrorCodeName];
+type ErrorCodeName = keyof typeof ERROR_CODES;
+type ErrorCodeValue = (typeof ERROR_CODES)[ErrorCodeName];
 
 const CODE_VALUES: ReadonlySet<string> = new Set(Object.values(ERROR_CODES));
 

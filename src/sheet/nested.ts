@@ -38,7 +38,7 @@ export interface NestedEnvironment {
 }
 
 /** True when an expression holds a nested call, a reference or a field: the formula waits for them. */
-export function isDeferred(expression: Expression): boolean {
+function isDeferred(expression: Expression): boolean {
   switch (expression.kind) {
     case "crypto":
     case "field":
@@ -153,7 +153,7 @@ function cellsOf(expression: Expression, clock: ExcelFunctionContext): Grid {
 }
 
 /** FIELDVALUE(value, field): one card's field, or each card's field over a range of them. */
-export function fieldOf(value: Grid, field: Expression, clock: ExcelFunctionContext): Grid {
+function fieldOf(value: Grid, field: Expression, clock: ExcelFunctionContext): Grid {
   const name = evaluateExpression(field, clock);
   if (typeof name === "object") return [[name]];
   const text = textFrom(name);
@@ -175,10 +175,7 @@ export function fieldOf(value: Grid, field: Expression, clock: ExcelFunctionCont
  * The expression with every nested call, reference and field replaced by its result. The synchronous part
  * runs now for the whole tree, so every nested call starts before any result is awaited.
  */
-export function resolveExpression(
-  expression: Expression,
-  env: NestedEnvironment
-): Promise<Expression> {
+function resolveExpression(expression: Expression, env: NestedEnvironment): Promise<Expression> {
   switch (expression.kind) {
     case "crypto":
       return env.start(expression.call).then((grid) => ({ kind: "resolved", grid }));

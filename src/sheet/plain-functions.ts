@@ -22,7 +22,7 @@ import { ERROR_CODES } from "./host";
 /** One argument as the function receives it: a range's cells, or a value written as the argument itself. */
 export type PlainArgument = { kind: "range"; grid: Grid } | { kind: "value"; cell: Cell };
 
-export interface PlainFunction {
+interface PlainFunction {
   /** Parameter names as Excel's help writes them (for messages); `repeating` ends in "…". */
   parameters: readonly string[];
   minArgs: number;
@@ -32,7 +32,7 @@ export interface PlainFunction {
 }
 
 /** Excel's own limit on a function's arguments. */
-export const MAX_PLAIN_ARGUMENTS = 255;
+const MAX_PLAIN_ARGUMENTS = 255;
 
 const one = (cell: Cell): Grid => [[cell]];
 
@@ -159,7 +159,7 @@ function index(args: readonly PlainArgument[], name: string): Grid {
   return rows.map((r) => (column === 0 ? [...r] : [r[column - 1]]));
 }
 
-export const PLAIN_FUNCTIONS: Readonly<Record<string, PlainFunction>> = {
+const PLAIN_FUNCTIONS: Readonly<Record<string, PlainFunction>> = {
   SUM: {
     parameters: ["number1", "number2…"],
     minArgs: 1,

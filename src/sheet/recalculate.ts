@@ -22,7 +22,7 @@ import { ERROR_CODES } from "./host";
 import { NAMESPACE, RegisteredFunction } from "./registry";
 
 /** What the host passes as the last argument (CustomFunctions.Invocation and its cancelable/streaming kin). */
-export interface HostInvocation {
+interface HostInvocation {
   functionName: string;
   /** Only when the function asked for it (requiresAddress), as in Excel. */
   address?: string;
@@ -39,14 +39,14 @@ export interface HostInvocation {
 }
 
 /** How a host runs one recalculation. */
-export interface RecalculationOptions {
+interface RecalculationOptions {
   /** Reads the formulas' cell references (the preview page's sheet). */
   read?: ReferenceReader;
   /** Every call is a value preview (a formula being typed): its invocation says so, as Excel's does. */
   preview?: boolean;
 }
 
-export interface Recalculation {
+interface Recalculation {
   /** One grid per formula, in input order; never rejects. */
   results: Promise<Grid[]>;
   /** Abandon the calculation: every cancelable or streaming call still running gets its onCanceled. */

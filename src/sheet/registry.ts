@@ -16,7 +16,7 @@ export interface ParameterMeta {
   repeating?: boolean;
 }
 
-export interface FunctionOptions {
+interface FunctionOptions {
   requiresAddress?: boolean;
   cancelable?: boolean;
   stream?: boolean;

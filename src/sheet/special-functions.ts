@@ -7,14 +7,14 @@
  * spill replaces each error cell; IF over a spilled condition chooses cell by cell.
  */
 
-export interface SpecialFunction {
+interface SpecialFunction {
   parameters: readonly string[];
   minArgs: number;
   /** An empty argument (`IF(x,,b)`) is allowed and reads as 0. */
   blanks?: boolean;
 }
 
-export const SPECIAL_FUNCTIONS: Readonly<Record<string, SpecialFunction>> = {
+const SPECIAL_FUNCTIONS: Readonly<Record<string, SpecialFunction>> = {
   IF: { parameters: ["logical_test", "value_if_true", "value_if_false"], minArgs: 2, blanks: true },
   IFERROR: { parameters: ["value", "value_if_error"], minArgs: 2, blanks: true },
   TEXT: { parameters: ["value", "format_text"], minArgs: 2 },

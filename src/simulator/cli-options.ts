@@ -54,7 +54,7 @@ ${READING_SWITCHES.map((r) => `                          ${r.name}: ${Object.key
   --help
 `;
 
-export interface CliOptions {
+interface CliOptions {
   help: boolean;
   quiet: boolean;
   simulator: SimulatorOptions;

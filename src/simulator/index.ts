@@ -5,15 +5,8 @@
  */
 export { DEMO_API_KEY, SIMULATED_HEADER } from "./constants";
 export { startSimulator } from "./server";
-export { SimulatorOptionError, simulatorOptionsFromEnv } from "./cli-options";
-export type {
-  Fault,
-  RateLimitKnob,
-  RequestLogEntry,
-  RunningSimulator,
-  SimulatorKnobs,
-  SimulatorOptions,
-} from "./types";
+export { simulatorOptionsFromEnv } from "./cli-options";
+export type { RateLimitKnob, RunningSimulator, SimulatorKnobs, SimulatorOptions } from "./types";
 export { FAULTS } from "./types";
 export {
   DEFAULT_READINGS,
@@ -21,21 +14,5 @@ export {
   READING_VALUES,
   type ReadingName,
   type Readings,
-  type ReadingSwitch,
 } from "./readings";
-export {
-  createDataset,
-  OUTAGE,
-  GAPS_IN_DATA,
-  RANDOM_NULLS_UNTIL,
-  type Dataset,
-  type DailyOptions,
-  type DatasetOptions,
-  type DailyPoint,
-  type ProductInfo,
-  type ProjectInfo,
-} from "./data/dataset";
-export type { StatementRow } from "./data/statement";
-export { AGGREGATION_NAMES, type AggregationName, type AggregationRow } from "./data/aggregations";
-export type { MetricDef, MetricKind } from "./data/metrics-catalog";
-export { GRANULARITIES, INTERVALS, type Granularity, type Interval } from "./data/periods";
+export { createDataset, OUTAGE, type Dataset } from "./data/dataset";

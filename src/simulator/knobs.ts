@@ -95,7 +95,7 @@ export function sendsRetryAfter(explicit: boolean | undefined, readings: Reading
   return explicit ?? readings.retryAfter === "seconds";
 }
 
-export interface Draws {
+interface Draws {
   latencyMs: number;
   inject429: boolean;
   inject5xx: 500 | 502 | 503 | undefined;

@@ -22,7 +22,7 @@ import { messageOf } from "../client";
 import { Restatements } from "./restatements";
 import { parseDate } from "./util/days";
 
-export interface PipelineState {
+interface PipelineState {
   now: () => number;
   /** The dataset's fixed "today", when set; otherwise the UTC day of now(). */
   today?: string;

@@ -41,7 +41,7 @@ export const READING_VALUES = {
 export type ReadingName = keyof typeof READING_VALUES;
 export type Readings = { -readonly [K in ReadingName]: (typeof READING_VALUES)[K][number] };
 
-export interface ReadingSwitch<K extends ReadingName = ReadingName> {
+interface ReadingSwitch<K extends ReadingName = ReadingName> {
   name: K;
   /** "loose": the interface leaves this open; "beyond": what an odd or broken service sends. */
   kind: "loose" | "beyond";
@@ -314,7 +314,7 @@ export const DEFAULT_READINGS: Readonly<Readings> = Object.freeze(
   ) as Readings
 );
 
-export function isReadingName(name: string): name is ReadingName {
+function isReadingName(name: string): name is ReadingName {
   return Object.prototype.hasOwnProperty.call(READING_VALUES, name);
 }
 

@@ -11,7 +11,7 @@ import { parseDate } from "./util/days";
 import { mulberry32 } from "./util/prng";
 
 /** What the HTTP server and the in-process simulator share: the pipeline, its log, knobs and timers. */
-export interface SimulatorCore {
+interface SimulatorCore {
   pipeline: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
   requestLog: RequestLogEntry[];
   clearLog: () => void;

@@ -20,7 +20,7 @@ import { settingsView } from "./views/settings-view";
 import { tablesView } from "./views/tables-view";
 import { tellChanges, type FoundChanges } from "../excel/refresh-changes";
 
-export type AppServices = Omit<
+type AppServices = Omit<
   AppContext,
   "navigate" | "openInBuilder" | "connectionChanged" | "onConnectionChanged"
 >;
@@ -30,7 +30,7 @@ function ribbonFound(found: FoundChanges | undefined): boolean {
   return found?.source === "ribbon" && found.count > 0;
 }
 
-export const DEMO_BANNER_TEXT = "Demo data — not real figures";
+const DEMO_BANNER_TEXT = "Demo data — not real figures";
 
 const TABS: readonly { id: TabId; label: string }[] = [
   { id: "browse", label: "Browse" },

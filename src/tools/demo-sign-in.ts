@@ -30,7 +30,7 @@ import type { SignInConfig } from "../gateway/plugins/account-routes";
 import type { Caller, Verifier } from "../gateway/auth/verifier";
 
 /** Where the issuer lives at the dev server's origin. */
-export const DEMO_SIGN_IN_PATH = "/demo-sign-in";
+const DEMO_SIGN_IN_PATH = "/demo-sign-in";
 /** The person it signs in (made up: an address under the reserved .example domain). */
 export const DEMO_ACCOUNT = { username: "analyst@demo.example", name: "Demo Analyst" } as const;
 

@@ -4,7 +4,7 @@ import { homedir } from "os";
 import { join } from "path";
 import * as devCerts from "office-addin-dev-certs";
 
-export interface HttpsCredentials {
+interface HttpsCredentials {
   ca: Buffer;
   cert: Buffer;
   key: Buffer;

@@ -17,7 +17,7 @@ import { AppManifestUtils, type TeamsManifest } from "@microsoft/app-manifest";
  * The converter emits `getStartedMessages` (from <GetStarted>) while labelling its output 1.17, a version whose
  * schema does not know that member; 1.23 is the first schema that does, so we convert to and validate against it.
  */
-export const UNIFIED_SCHEMA_VERSION = "1.23";
+const UNIFIED_SCHEMA_VERSION = "1.23";
 
 function elements(root: Element, localName: string): Element[] {
   return Array.from(root.getElementsByTagNameNS("*", localName));

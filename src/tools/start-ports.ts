@@ -8,7 +8,7 @@ import { request } from "https";
 import { createServer } from "net";
 
 /** What holds a port: nothing, an npm start of this project, its simulator alone, or another program. */
-export type PortHolder = "free" | "cryptometrics" | "simulator" | "other";
+type PortHolder = "free" | "cryptometrics" | "simulator" | "other";
 
 /** How long a port's holder has to answer who it is: a local server answers in milliseconds. */
 const PROBE_TIMEOUT_MS = 2_000;
@@ -16,7 +16,7 @@ const PROBE_TIMEOUT_MS = 2_000;
 /** Header the simulator puts on every response (src/client's SIMULATED_HEADER_NAME). */
 const SIMULATED_HEADER = "x-cryptometrics-simulated";
 
-export function portIsFree(port: number, host = "localhost"): Promise<boolean> {
+function portIsFree(port: number, host = "localhost"): Promise<boolean> {
   return new Promise((done) => {
     const server = createServer();
     server.once("error", () => done(false));
@@ -55,7 +55,7 @@ function probe(
 }
 
 /** Who holds `port`: asked over HTTPS as npm start serves (its pages, or the simulator's mark). */
-export async function portHolder(port: number): Promise<PortHolder> {
+async function portHolder(port: number): Promise<PortHolder> {
   if (await portIsFree(port)) return "free";
   const page = await probe(port, "/taskpane.html");
   if (page?.status === 200 && /Cryptometrics/.test(page.body)) return "cryptometrics";

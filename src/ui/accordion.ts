@@ -19,7 +19,7 @@ export interface AccordionSection {
   focus(): void;
 }
 
-export interface AccordionOptions {
+interface AccordionOptions {
   id: string;
   heading: string;
   /** The heading's level in the page's outline (aria-level of the item's heading). */

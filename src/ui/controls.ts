@@ -286,7 +286,7 @@ export function dropdownField(
   };
 }
 
-export interface CheckboxControl {
+interface CheckboxControl {
   element: HTMLElement;
   checkbox: HTMLElement & { checked: boolean };
   checked(): boolean;

@@ -20,7 +20,7 @@ const READ_ATTRIBUTES: ReadonlySet<string> = new Set([
 
 export type Child = Node | string | number | null | undefined | false;
 
-export type Attributes = Readonly<
+type Attributes = Readonly<
   Record<string, string | number | boolean | null | undefined | EventListener>
 >;
 
@@ -46,7 +46,7 @@ export function h(tag: string, attributes: Attributes = {}, ...children: Child[]
   return element;
 }
 
-export function append(parent: Node, children: readonly Child[]): void {
+function append(parent: Node, children: readonly Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
     parent.appendChild(

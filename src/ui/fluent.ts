@@ -32,7 +32,7 @@ import { webDarkTheme, webLightTheme } from "@fluentui/tokens";
 import { pageTheme, type OfficeThemeLike, type ThemeKind } from "./theme";
 
 /** Puts the token set on the document and tells the page CSS which one it is (html[data-theme]). */
-export function applyTheme(kind: ThemeKind): void {
+function applyTheme(kind: ThemeKind): void {
   setTheme(kind === "dark" ? webDarkTheme : webLightTheme);
   document.documentElement.dataset.theme = kind;
   document.documentElement.style.colorScheme = kind;
@@ -57,14 +57,10 @@ export function followTheme(office?: () => OfficeThemeLike | undefined): void {
 }
 
 /** The value of a Fluent form control (text input, dropdown, textarea). */
-export interface ValueElement extends HTMLElement {
+interface ValueElement extends HTMLElement {
   value: string;
 }
 
 export function valueOf(element: HTMLElement): string {
   return (element as ValueElement).value ?? "";
-}
-
-export function setValue(element: HTMLElement, value: string): void {
-  (element as ValueElement).value = value;
 }

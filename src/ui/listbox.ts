@@ -8,7 +8,7 @@
  */
 import { h, replaceChildren, type Child } from "./dom";
 
-export interface ListboxOptions<T> {
+interface ListboxOptions<T> {
   id: string;
   /** The list's accessible name. */
   label: string;
@@ -24,7 +24,7 @@ export interface ListboxOptions<T> {
   onFocusLost?(): void;
 }
 
-export interface Listbox<T> {
+interface Listbox<T> {
   element: HTMLElement;
   /**
    * Shows `items`. The current option stays where it is while it is still shown; `fromTop` makes the first

@@ -7,7 +7,7 @@
 import { h, replaceChildren } from "./dom";
 
 /** Office answers onReady within a second or two where it runs; this long is "not answering". */
-export const OFFICE_READY_TIMEOUT_MS = 20_000;
+const OFFICE_READY_TIMEOUT_MS = 20_000;
 
 function officeScript(): string {
   const script = [...document.scripts].find((s) => /office(\.debug)?\.js/i.test(s.src));

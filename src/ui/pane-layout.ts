@@ -15,16 +15,16 @@
  */
 
 /** At most this share of the pane's height goes to bars that stay in view. */
-export const STICKY_BUDGET = 1 / 3;
+const STICKY_BUDGET = 1 / 3;
 /**
  * The app bar alone stays only while it takes at most this share: navigation wrapped over two rows at
  * 200 % zoom of a 320 px pane is better scrolled away than kept over a third of the content.
  */
-export const HEADER_BUDGET = 1 / 4;
+const HEADER_BUDGET = 1 / 4;
 /** Room kept between a revealed element and a bar (focus rings are 2 px wide, 1 px off the element). */
 const MARGIN_PX = 8;
 
-export interface PaneLayout {
+interface PaneLayout {
   /** Measures again (a section changed, content moved); runs by itself on resizes. */
   update(): void;
   /** The band between the bars that stay, in viewport pixels. */

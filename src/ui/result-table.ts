@@ -9,7 +9,7 @@ import type { Grid } from "../sheet/cells";
 import { displayCell } from "../sheet/cell-display";
 import { h } from "./dom";
 
-export interface ResultTableOptions {
+interface ResultTableOptions {
   id?: string;
   /** Rows shown besides the header rows (default 12). */
   maxRows?: number;

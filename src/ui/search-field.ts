@@ -7,8 +7,6 @@
 import { h } from "./dom";
 import { textField, type TextField, type TextFieldOptions } from "./controls";
 
-export type { TextField };
-
 const SVG = "http://www.w3.org/2000/svg";
 
 function icon(path: string, className: string): SVGElement {
@@ -29,7 +27,7 @@ const SEARCH_PATH =
 const DISMISS_PATH =
   "m4.09 4.22.06-.07a.5.5 0 0 1 .63-.06l.07.06L10 9.29l5.15-5.14a.5.5 0 0 1 .63-.06l.07.06c.18.17.2.44.06.63l-.06.07L10.71 10l5.14 5.15c.18.17.2.44.06.63l-.06.07a.5.5 0 0 1-.63.06l-.07-.06L10 10.71l-5.15 5.14a.5.5 0 0 1-.63.06l-.07-.06a.5.5 0 0 1-.06-.63l.06-.07L9.29 10 4.15 4.85a.5.5 0 0 1-.06-.63l.06-.07-.06.07Z";
 
-export interface SearchFieldOptions extends TextFieldOptions {
+interface SearchFieldOptions extends TextFieldOptions {
   clearLabel?: string;
   /** The page's main search (the catalogue's): inside a search landmark. A picker's filter is not one. */
   landmark?: boolean;

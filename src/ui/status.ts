@@ -93,7 +93,7 @@ export function statusLine(id: string): StatusLine {
  * aria-disabled and deaf to clicks while keeping keyboard focus on it (a disabled button would drop focus
  * to the page body).
  */
-export function setBusy(button: HTMLElement, busy: boolean): void {
+function setBusy(button: HTMLElement, busy: boolean): void {
   setInactive(button, busy);
 }
 
@@ -108,7 +108,7 @@ export function setInactive(button: HTMLElement, inactive: boolean): void {
   else button.removeAttribute("aria-disabled");
 }
 
-export function isBusy(button: HTMLElement): boolean {
+function isBusy(button: HTMLElement): boolean {
   return button.hasAttribute("disabled-focusable");
 }
 

@@ -6,13 +6,13 @@
  */
 import { h } from "./dom";
 
-export interface TabSpec {
+interface TabSpec {
   id: string;
   label: string;
   panel: HTMLElement;
 }
 
-export interface TabList {
+interface TabList {
   element: HTMLElement;
   /** Selects a tab (and shows its panel); `focus` puts keyboard focus on the tab. */
   select(id: string, focus?: boolean): void;
@@ -20,7 +20,7 @@ export interface TabList {
   onSelect(listener: (id: string) => void): void;
 }
 
-export interface TabListOptions {
+interface TabListOptions {
   /** Prefix of the tab elements' ids: `${prefix}-${tab.id}`. */
   prefix?: string;
   size?: "small" | "medium" | "large";

@@ -15,7 +15,7 @@ export const fixtureMeta: unknown = JSON.parse(
 
 export const BASE = ["--base-url", "https://metrics.example"];
 
-export interface Outcome {
+interface Outcome {
   code: number;
   stdout: string;
   stderr: string;
@@ -23,7 +23,7 @@ export interface Outcome {
 }
 
 /** An error like the runtime's CryptometricsError for a refused configuration. */
-export class InvalidInput extends Error {
+class InvalidInput extends Error {
   readonly kind = "invalid-input";
 }
 

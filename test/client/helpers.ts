@@ -13,7 +13,7 @@ import { capturedTimers, fakeClock } from "../support/clock";
 
 export const API_KEY = "sk_live_TEST_9f8e7d6c5b4a";
 
-export interface RecordedRequest {
+interface RecordedRequest {
   url: string;
   init: FetchInitLike;
 }

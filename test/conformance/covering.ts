@@ -8,8 +8,8 @@
  * covered so far, then gives each other switch the value that covers the most pairs still uncovered with the
  * values chosen before it (ties: the value listed first, so defaults win where nothing is at stake).
  */
-export type Switches = ReadonlyArray<{ name: string; values: readonly string[] }>;
-export type Row = Readonly<Record<string, string>>;
+type Switches = ReadonlyArray<{ name: string; values: readonly string[] }>;
+type Row = Readonly<Record<string, string>>;
 
 function pairKey(a: number, va: number, b: number, vb: number): string {
   return a < b ? `${a}:${va}|${b}:${vb}` : `${b}:${vb}|${a}:${va}`;

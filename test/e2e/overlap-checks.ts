@@ -8,7 +8,7 @@
  */
 import type { Page } from "playwright-core";
 
-export interface Overlap {
+interface Overlap {
   a: string;
   b: string;
   /** Where they meet, in CSS px: left, top, width, height. */

@@ -22,7 +22,7 @@ export const PANES: readonly Pane[] = [
   { width: 225, height: 400, zoom: 2, name: "450 px at 200 %" },
 ];
 
-export interface FocusView {
+interface FocusView {
   /** "fluent-button#builder-insert", "input (in fluent-text-input#b-start-date)". */
   focus: string;
   /** Every probe point (the corners, 2 px in, and the centre) hits the control, inside the viewport. */

@@ -18,7 +18,7 @@ import { dayNumber, formatDay } from "../../src/client/data/days";
 import type { SeriesClient } from "../../src/engine/series-fetch";
 import { abortReason } from "../../src/client/http/abort";
 
-export interface FakeCall {
+interface FakeCall {
   op: "getMetric" | "getProjectMetrics" | "getProductMetrics";
   id: string;
   members: readonly string[];

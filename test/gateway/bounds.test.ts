@@ -63,8 +63,8 @@ async function lab(handler = seriesHandler): Promise<Lab> {
         ...(init.payload === undefined ? {} : { payload: init.payload as object }),
       })
       .finally(() => (done = true));
-    // The held clock moves only as far as the request needs: to a timer due within a fetch's flush window
-    // (FLUSH_WINDOW_MS), or, once nothing else has moved for a while, to the next timer due.
+    // The held clock moves only as far as the request needs: to a timer due within 10 ms (a batch's window),
+    // or, once nothing else has moved for a while, to the next timer due.
     for (let idle = 0; !done && idle < 10_000; idle++) {
       await new Promise((r) => setImmediate(r));
       const due = time.nextDue();

@@ -100,7 +100,7 @@ const plausibleText = fc.constantFrom(
   "no-such-project"
 );
 
-export const anyScalar: fc.Arbitrary<unknown> = fc.oneof(
+const anyScalar: fc.Arbitrary<unknown> = fc.oneof(
   { arbitrary: anyText, weight: 3 },
   { arbitrary: plausibleText, weight: 3 },
   { arbitrary: anyNumber, weight: 3 },
@@ -109,7 +109,7 @@ export const anyScalar: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** A rectangular range of mixed values, as Excel passes a multi-cell reference. */
-export function rangeOf(cell: fc.Arbitrary<unknown>): fc.Arbitrary<unknown[][]> {
+function rangeOf(cell: fc.Arbitrary<unknown>): fc.Arbitrary<unknown[][]> {
   return fc.integer({ min: 1, max: 3 }).chain((width) =>
     fc.array(fc.array(cell, { minLength: width, maxLength: width }), {
       minLength: 1,
@@ -118,7 +118,7 @@ export function rangeOf(cell: fc.Arbitrary<unknown>): fc.Arbitrary<unknown[][]> 
   );
 }
 
-export const anyArgument: fc.Arbitrary<unknown> = fc.oneof(
+const anyArgument: fc.Arbitrary<unknown> = fc.oneof(
   { arbitrary: anyScalar, weight: 4 },
   { arbitrary: rangeOf(anyScalar), weight: 1 }
 );

@@ -7,7 +7,7 @@
  */
 import type { FetchLike, FetchResponseLike } from "../../src/client";
 
-export type ConflictAt = (projectId: string, metricId: string, date: string) => boolean;
+type ConflictAt = (projectId: string, metricId: string, date: string) => boolean;
 
 type Row = Record<string, unknown>;
 
@@ -21,7 +21,7 @@ function asNumber(v: unknown): number | undefined {
  * How a picked day is made ambiguous: `twice`, a second row × 1.1; `split`, two more rows split by a chain
  * nobody asked for (ethereum and base, × 0.3 each) beside the day's total, which they do not add up to.
  */
-export type Ambiguity = "twice" | "split";
+type Ambiguity = "twice" | "split";
 
 /** The picked day's added rows, from `row` (whose `key` holds `value`). */
 function added(row: Row, key: string, value: number, how: Ambiguity): Row[] {

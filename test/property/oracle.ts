@@ -75,7 +75,7 @@ function dayFromYmd(y: number, m: number, d: number): number {
   return Math.round(t.getTime() / DAY);
 }
 
-export function periodFirst(day: number, period: Period): number {
+function periodFirst(day: number, period: Period): number {
   const [y, m] = ymd(day);
   switch (period) {
     case "day":
@@ -114,7 +114,7 @@ function isMonthEnd(day: number): boolean {
 }
 
 /** The first day of a trailing window ending on `end`: Nd, Nm, ttm, ytd, qtd, mtd. */
-export function windowFirst(window: string, end: number): number {
+function windowFirst(window: string, end: number): number {
   if (window === "ytd") return periodFirst(end, "year");
   if (window === "qtd") return periodFirst(end, "quarter");
   if (window === "mtd") return periodFirst(end, "month");
@@ -183,14 +183,14 @@ function kindOf(metricId: string): Kind | undefined {
 }
 
 /** The roll-up: agg= when given, the kind's otherwise, undefined when neither says. */
-export function defaultAgg(metricId: string, agg?: Agg): Agg | undefined {
+function defaultAgg(metricId: string, agg?: Agg): Agg | undefined {
   if (agg) return agg;
   const k = kindOf(metricId);
   return k === "flow" ? "sum" : k === "mean" ? "avg" : k === "level" ? "last" : undefined;
 }
 
 /** Whether a fill applies: by the kind, or for an id outside the table by its agg= (sum 0s, last carries). */
-export function fillAdmitted(fill: Fill, metricId: string, agg?: Agg): boolean {
+function fillAdmitted(fill: Fill, metricId: string, agg?: Agg): boolean {
   if (fill === "none") return true;
   const k = kindOf(metricId);
   if (k === undefined) return fill === "zero" ? agg === "sum" : agg === "last" || agg === "first";
@@ -198,11 +198,11 @@ export function fillAdmitted(fill: Fill, metricId: string, agg?: Agg): boolean {
 }
 
 /** Whether the metric's kind is known, or an agg= stands for it. */
-export function kindKnown(metricId: string, agg?: Agg): boolean {
+function kindKnown(metricId: string, agg?: Agg): boolean {
   return agg !== undefined || kindOf(metricId) !== undefined;
 }
 
-export function rollUp(values: number[], agg: Agg): number {
+function rollUp(values: number[], agg: Agg): number {
   switch (agg) {
     case "sum":
       return values.reduce((a, b) => a + b, 0);
@@ -260,7 +260,7 @@ export interface ValueOptions {
 }
 
 /** One row of a breakdown: its figure or why none, and its share. */
-export interface BreakdownRow {
+interface BreakdownRow {
   projectId: string;
   value: Expected;
   share: number | "na";

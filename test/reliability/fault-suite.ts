@@ -16,7 +16,7 @@ export function isNetworkFault(s: FaultScenario): boolean {
   return s.knobs.hang !== undefined || s.knobs.fault !== undefined;
 }
 
-export interface FaultWorld {
+interface FaultWorld {
   lab: Lab;
   formulas: Formula[];
   baseline: CellResult[];
@@ -40,7 +40,7 @@ export function useFaultWorld(projects = Infinity): FaultWorld {
   return world;
 }
 
-export function errors(row: FaultRow): number {
+function errors(row: FaultRow): number {
   return Object.values(row.errorsByKind).reduce((n, k) => n + (k ?? 0), 0);
 }
 

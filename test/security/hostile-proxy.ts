@@ -7,7 +7,7 @@ import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
 /** Runs only if a page parses it as HTML: sets window.__pwned. */
-export function payload(tag: string): string {
+function payload(tag: string): string {
   return `<img src=x onerror="window.__pwned='${tag}'"><b>${tag}</b><script>window.__pwned='${tag}'</script>`;
 }
 

@@ -14,7 +14,7 @@ export function start(options: SimulatorOptions = {}): Promise<RunningSimulator>
   return startSimulator({ port: 0, now: () => FIXED_NOW, rateLimit: null, ...options });
 }
 
-export interface Answer {
+interface Answer {
   status: number;
   headers: Headers;
   text: string;
@@ -47,7 +47,7 @@ export async function get(
 
 export type Row = Record<string, unknown>;
 
-export interface Payload {
+interface Payload {
   data: Row[];
   errors?: Row[];
 }

@@ -16,7 +16,7 @@ import { currentBuild, inputHash, REPO_ROOT, type BuildKind } from "../../src/to
 export { REPO_ROOT };
 const KEEP_MS = 60 * 60_000;
 
-export interface BuildCache {
+interface BuildCache {
   /** The folder under test-results/. */
   name: string;
   /** Which of `npm run build`'s outputs this is, taken when it is of the current inputs (none: not one). */

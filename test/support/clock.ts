@@ -24,7 +24,7 @@ export const DEFAULT_START = Date.UTC(2024, 5, 1, 12);
 export const MIDDAY_2026 = Date.UTC(2026, 10, 20, 12);
 
 /** A sleep on a held clock: how long it asked for, when it is due, its signal, and how to wake it. */
-export interface HeldSleep {
+interface HeldSleep {
   readonly ms: number;
   readonly at: number;
   readonly signal?: AbortSignal;
@@ -32,7 +32,7 @@ export interface HeldSleep {
   wake(): void;
 }
 
-export interface FakeClockOptions {
+interface FakeClockOptions {
   /** Sleeps and timers wait until the test, `advance` or `drive` moves them, instead of passing at once. */
   held?: boolean;
 }

@@ -6,7 +6,7 @@
  * install line) is refused by name so that the block stays something the test can run.
  */
 
-export type ShellStep =
+type ShellStep =
   | { kind: "export"; vars: Record<string, string>; line: number }
   | { kind: "run"; words: string[]; redirect?: string; line: number };
 

@@ -14,7 +14,7 @@
  */
 
 /** The error codes a README example may announce (Excel's, and the CLI's #USAGE for a refused formula). */
-export const ANNOUNCED_CODES = [
+const ANNOUNCED_CODES = [
   "#N/A",
   "#VALUE!",
   "#NAME?",
@@ -34,7 +34,7 @@ export interface ShownFormula {
   shows?: string;
 }
 
-export interface Extraction {
+interface Extraction {
   formulas: ShownFormula[];
   /** Formulas whose closing parenthesis is not on their line: the document is to be fixed. */
   problems: string[];

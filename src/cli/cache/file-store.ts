@@ -52,7 +52,7 @@ export type WriteFile = (
   options: { fsync: false; mode: number }
 ) => Promise<void>;
 
-export interface FileStoreOptions {
+interface FileStoreOptions {
   dir: string;
   maxBytes?: number;
   now?: () => number;

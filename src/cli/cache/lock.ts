@@ -54,7 +54,7 @@ export function leastRetryMs(retries: typeof RETRIES = RETRIES): number {
  */
 export const QUEUE_WAIT_MS = 12_000;
 
-export interface LockOptions {
+interface LockOptions {
   /** For tests; the real timers by default. */
   timers?: Timers;
 }

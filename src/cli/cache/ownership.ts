@@ -24,7 +24,7 @@ export interface OwnershipDeps {
   mkdir(path: string): void;
 }
 
-export const systemOwnership = (): OwnershipDeps => ({
+const systemOwnership = (): OwnershipDeps => ({
   uid: typeof process.getuid === "function" ? process.getuid() : undefined,
   lstat: lstatSync,
   stat: statSync,

@@ -34,7 +34,7 @@ export function pidExists(pid: number): boolean {
   }
 }
 
-export interface GoneDeps {
+interface GoneDeps {
   host: string;
   exists(pid: number): boolean;
   startedOf(pid: number): string;

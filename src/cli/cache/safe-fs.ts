@@ -25,12 +25,12 @@ function code(error: unknown): string | undefined {
 }
 
 /** A link where a file was expected: treated as absent. */
-export function isLinkOrMissing(error: unknown): boolean {
+function isLinkOrMissing(error: unknown): boolean {
   const c = code(error);
   return c === "ENOENT" || c === "ELOOP";
 }
 
-export type ReadResult = { text: string } | { tooLarge: number } | undefined;
+type ReadResult = { text: string } | { tooLarge: number } | undefined;
 
 /**
  * The file's text, undefined when it is absent or a link, `{ tooLarge }` (its size) when it holds more than
@@ -54,7 +54,7 @@ export async function readNoFollow(path: string, maxBytes = Infinity): Promise<R
   }
 }
 
-export class ShortWriteError extends Error {
+class ShortWriteError extends Error {
   readonly code = "ESHORTWRITE";
 }
 

@@ -22,7 +22,7 @@ export function columnLetters(index: number): string {
 }
 
 /** Address of a cell relative to the result's top-left corner, which is A1. */
-export function cellAddress(row: number, column: number): string {
+function cellAddress(row: number, column: number): string {
   return `${columnLetters(column)}${row + 1}`;
 }
 
@@ -59,8 +59,6 @@ function joinCodeAndMessage(code: string, message: string): string {
 const UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${BIDI_CONTROL_CLASS}]`, "g");
 
 /** Shown in place of each unsafe character: visible, so nothing is hidden, and inert. */
-export { PLACEHOLDER };
-
 /** Text from the service or a formula, safe to print on a terminal: unsafe characters shown as �. */
 export function printable(text: string): string {
   return text.replace(UNSAFE, PLACEHOLDER);

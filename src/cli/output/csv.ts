@@ -13,7 +13,7 @@ import { inertText } from "../../sheet/safe-text";
 import { displayNumber, errorMessages, singleLine } from "./cells-text";
 import type { FormattedResult } from "./cells-text";
 
-export const CRLF = "\r\n";
+const CRLF = "\r\n";
 
 /** Quote a field when it holds a comma, a quote, CR or LF; quotes inside are doubled (RFC 4180, 2.6-2.7). */
 export function csvField(text: string): string {

@@ -14,7 +14,7 @@ export const OUTPUT_FORMATS = ["table", "csv", "json"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** The output a piece at a time (a line, a row): the CLI writes it as it goes, never all of it at once. */
-export function formatChunks(
+function formatChunks(
   format: OutputFormat,
   results: readonly FormattedResult[],
   lineage?: readonly Lineage[]

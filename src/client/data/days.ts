@@ -3,7 +3,7 @@
  * representation of the service's inputs and of the client's normalised outputs. Integer days keep the hot
  * paths (cache look-ups, roll-ups) free of Date objects and time zones.
  */
-export type Day = string;
+type Day = string;
 
 const MS_PER_DAY = 86_400_000;
 const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -4,7 +4,7 @@
  * Rendering stops as soon as either is reached, so a member nested thousands of levels deep or holding a
  * million entries costs a few microseconds and never overflows the stack (JSON.stringify does both).
  */
-export interface OpenTextLimits {
+interface OpenTextLimits {
   /** Levels of objects and arrays shown; deeper ones read "…". */
   maxDepth: number;
   /** Characters of output; past it the text ends with "…". */
@@ -12,7 +12,7 @@ export interface OpenTextLimits {
 }
 
 /** Deep enough for every real shape (two or three levels), shallow enough to show at a glance. */
-export const DEFAULT_OPEN_TEXT_LIMITS: Readonly<OpenTextLimits> = Object.freeze({
+const DEFAULT_OPEN_TEXT_LIMITS: Readonly<OpenTextLimits> = Object.freeze({
   maxDepth: 16,
   // Excel holds 32,767 characters in a cell; a field's text is for reading, so far less.
   maxLength: 4_000,

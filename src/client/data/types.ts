@@ -29,20 +29,11 @@ export const AGGREGATION_NAMES = [
   "ath",
   "atl",
 ] as const;
-/** Request parameters a NOT_FOUND entry can name (§2.11). */
-export const ID_FIELDS = [
-  "project_ids",
-  "metric_ids",
-  "chain_ids",
-  "product_ids",
-  "market_sector_ids",
-] as const;
 
 export type OrderDirection = (typeof ORDER_DIRECTIONS)[number];
 export type AggregateBy = (typeof AGGREGATE_BY)[number];
 export type TimestampGranularity = (typeof TIMESTAMP_GRANULARITIES)[number];
 export type StatementInterval = (typeof STATEMENT_INTERVALS)[number];
-export type IdField = (typeof ID_FIELDS)[number];
 
 /**
  * One entry of a response's `errors` (§2.11): the parts of a request the service could not serve while
@@ -52,7 +43,10 @@ export type IdField = (typeof ID_FIELDS)[number];
 export type PartialError =
   | {
       readonly code: "NOT_FOUND";
-      /** The request parameter naming the unknown id; one of ID_FIELDS in practice. */
+      /**
+       * The request parameter naming the unknown id: in practice project_ids, metric_ids, chain_ids,
+       * product_ids or market_sector_ids (§2.11).
+       */
       readonly field: string;
       readonly value: string;
     }

@@ -77,7 +77,7 @@ export class ClientLifetime {
   }
 }
 
-export interface LinkedSignal {
+interface LinkedSignal {
   readonly signal: AbortSignal;
   /** Abort this link only (not its parents). */
   abort(reason?: unknown): void;

@@ -173,7 +173,7 @@ export function settleSlots(record: LedgerRecord, owner: string, count: number, 
 /** A wait for the shared budget this long is said (the CLI prints it): shorter ones go unnoticed anyway. */
 const SHARED_WAIT_NOTE_MS = 2_000;
 
-export interface RateLimiterOptions {
+interface RateLimiterOptions {
   /** Request starts allowed per window (default 60, the service's documented limit). */
   limit?: number;
   /** Window length in ms (default 60 000). */
@@ -200,7 +200,7 @@ export interface RateLimiterOptions {
 /** Tells the limiter that the request it let start got its answer (or failed); calling it again does nothing. */
 export type Finished = () => void;
 
-export interface RateLimiterStats {
+interface RateLimiterStats {
   limit: number;
   windowMs: number;
   /** Request starts within the last window: the taskpane's usage meter. */

@@ -13,7 +13,7 @@ import { isObject } from "../data/read";
 import { hasSecretRun, redactRuns, snippet } from "../redact";
 import type { JsonObject, JsonValue, WireEnvelope } from "../data/wire";
 
-export interface ResponseContext {
+interface ResponseContext {
   operation: string;
   /** "getProject(aave)": operation and ids, the start of every message. */
   label: string;

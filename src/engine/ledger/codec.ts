@@ -21,7 +21,7 @@
  */
 import { seriesId, type Change, type FigureValue, type SeriesRef } from "./types";
 
-export const LEDGER_LINE_VERSION = 1;
+const LEDGER_LINE_VERSION = 1;
 
 /** Makes a line's seal from its JSON text; sealed lines are checked with the same function. */
 export type LedgerSeal = (text: string) => Promise<string>;
@@ -188,7 +188,7 @@ function boundedText(text: string, max: number): string {
 /** Why a line was refused. */
 export type LineFault = "seal" | "malformed" | "version";
 
-export type DecodedLine = { changes: Change[] } | { fault: LineFault };
+type DecodedLine = { changes: Change[] } | { fault: LineFault };
 
 /** The changes of one line, or why it cannot be trusted. `now`: the reader's clock (no change from later). */
 export async function decodeLine(

@@ -20,13 +20,13 @@ export interface HeldFigure {
   conflict?: boolean;
 }
 
-export interface SentFigure {
+interface SentFigure {
   day: number;
   value: FigureValue;
   conflict?: boolean;
 }
 
-export interface RangeComparison {
+interface RangeComparison {
   series: SeriesRef;
   dim: string;
   /** The days held in the answered range, ascending. */
@@ -39,7 +39,7 @@ export interface RangeComparison {
   request: string;
 }
 
-export interface RangeOutcome {
+interface RangeOutcome {
   changes: Change[];
   /** When each sent day's value was first seen, as runs (seen.ts). */
   seen: SeenRun[];

@@ -21,15 +21,15 @@ export interface SeenRun {
  * Runs kept per series and breakdown member: 1,024, about three years of daily refreshes each bringing a new
  * day (9 kB of memory per series at most, in the saved cache about 20 kB as text) before any two are merged.
  */
-export const MAX_SEEN_RUNS = 1_024;
+const MAX_SEEN_RUNS = 1_024;
 
 export const NO_RUNS: SeenRuns = new Float64Array(0);
 
-export function runCount(runs: SeenRuns): number {
+function runCount(runs: SeenRuns): number {
   return runs.length / 3;
 }
 
-export function runAt(runs: SeenRuns, i: number): SeenRun {
+function runAt(runs: SeenRuns, i: number): SeenRun {
   return { from: runs[3 * i], to: runs[3 * i + 1], at: runs[3 * i + 2] };
 }
 

@@ -52,7 +52,7 @@ interface Prepared {
 }
 
 /** First day of the oldest quarter a card may show: the series are read from there. */
-export function historyFrom(today: number): number {
+function historyFrom(today: number): number {
   let start = periodStart(today, "quarter");
   for (let i = 0; i < QUARTERS_READ; i++) start = periodStart(start - 1, "quarter");
   return start;
@@ -66,7 +66,7 @@ function serviceHost(runtime: Runtime): string {
   }
 }
 
-export class CardBatch {
+class CardBatch {
   private queue: Pending[] = [];
   private timer: unknown = undefined;
 

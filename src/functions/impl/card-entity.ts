@@ -21,7 +21,7 @@ import { DATE_FORMAT, formatOf } from "./card-formats";
 type Property = Excel.EntityPropertyType;
 
 /** Property names of the card's own fields; a metric whose name collides is shown as "<name> (latest)". */
-export const FIELDS = {
+const FIELDS = {
   id: "Id",
   name: "Name",
   symbol: "Symbol",

@@ -148,7 +148,7 @@ function quarterOf(day: number): Quarter {
 }
 
 /** The `count` quarters ending on or before `horizon`, oldest first. */
-export function quartersUpTo(horizon: number, count: number): Quarter[] {
+function quartersUpTo(horizon: number, count: number): Quarter[] {
   const last = quarterOf(horizon);
   const quarters: Quarter[] = [];
   let q = last.end <= horizon ? last : quarterOf(last.start - 1);

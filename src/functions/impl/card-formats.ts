@@ -5,9 +5,9 @@
  * which never dresses a number up as dollars it may not be.
  */
 
-export type Unit = "usd" | "price" | "count" | "ratio" | "plain";
+type Unit = "usd" | "price" | "count" | "ratio" | "plain";
 
-export const UNITS: Readonly<Record<string, Unit>> = {
+const UNITS: Readonly<Record<string, Unit>> = {
   fees: "usd",
   fees_supply_side: "usd",
   revenue: "usd",
@@ -35,7 +35,7 @@ export const UNITS: Readonly<Record<string, Unit>> = {
   ps_fully_diluted: "ratio",
 };
 
-export function unitOf(metricId: string): Unit {
+function unitOf(metricId: string): Unit {
   const known = UNITS[metricId];
   if (known) return known;
   if (/price/.test(metricId)) return "price";
@@ -49,7 +49,7 @@ export function unitOf(metricId: string): Unit {
 }
 
 /** Dollars without cents for amounts (cents on a TVL are noise), with them for prices. */
-export const NUMBER_FORMATS: Readonly<Record<Unit, string>> = {
+const NUMBER_FORMATS: Readonly<Record<Unit, string>> = {
   usd: "$#,##0",
   price: "$#,##0.00",
   count: "#,##0",

@@ -12,7 +12,7 @@ import { cardBatchOf } from "./card-batch";
 import type { ProjectCard } from "./card-model";
 import { projectEntity } from "./card-entity";
 
-export async function projectCardData(ctx: FnContext, project: Project): Promise<ProjectCard> {
+async function projectCardData(ctx: FnContext, project: Project): Promise<ProjectCard> {
   const loaded = await ctx.engine.derived(
     `card:${project.projectId}:${ctx.today}`,
     () => cardBatchOf(ctx.runtime).request(ctx, project),

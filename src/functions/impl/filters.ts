@@ -76,7 +76,7 @@ function matched(
 }
 
 /** The filters of a project in its own spelling, or why they do not fit it. */
-export type FilterOutcome =
+type FilterOutcome =
   { error: ErrorCell } | { filters: Readonly<Pick<Options, "chains" | "products" | "sectors">> };
 
 /** The options with the filters the checks spelled as the project does (the same object when unchanged). */

@@ -18,7 +18,7 @@ import type { TrailingWindow } from "../../engine/trailing-window";
 import type { CompsColumn, CompsTerm } from "./comps-columns";
 
 /** A metric's name for a metric id (or name) as written. */
-export type MetricNames = (idOrName: string) => string;
+type MetricNames = (idOrName: string) => string;
 
 export function metricNamesFrom(catalogue: readonly Metric[]): MetricNames {
   const byKey = new Map<string, string>();
@@ -36,13 +36,13 @@ export function metricNamesFrom(catalogue: readonly Metric[]): MetricNames {
 const TO_DATE: Readonly<Record<string, string>> = { ytd: "YTD", qtd: "QTD", mtd: "MTD" };
 
 /** "TTM", "YTD", "30d", "3m": a window as a comps header writes it. */
-export function windowLabel(window: TrailingWindow): string {
+function windowLabel(window: TrailingWindow): string {
   if (window.text === "ttm") return "TTM";
   return TO_DATE[window.text] ?? window.text;
 }
 
 /** "Revenue (TTM)", "Revenue (30d annualised)", "Fully diluted market cap": one term of a comps column. */
-export function termLabel(term: CompsTerm, names: MetricNames, annualised = false): string {
+function termLabel(term: CompsTerm, names: MetricNames, annualised = false): string {
   const name = names(term.metric);
   return term.window ? `${name} (${windowText(term.window, annualised)})` : name;
 }
@@ -53,7 +53,7 @@ function windowText(window: TrailingWindow, annualised: boolean): string {
 }
 
 /** A window of a year: TTM, 12m or 365d (a figure at an annual rate without scaling). */
-export function isYear(window: TrailingWindow): boolean {
+function isYear(window: TrailingWindow): boolean {
   return (
     (window.kind === "months" && window.n === 12) || (window.kind === "days" && window.n === 365)
   );

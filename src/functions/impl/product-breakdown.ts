@@ -16,7 +16,7 @@ import type { FnContext } from "../context";
 import { fetchSeries } from "./series-common";
 
 /** The products a breakdown covers: those of `products=` when given (in the project's order), else all. */
-export function productsOf(project: Project, chosen: readonly string[]): string[] {
+function productsOf(project: Project, chosen: readonly string[]): string[] {
   const all = project.products.map((p) => p.productId);
   return chosen.length === 0 ? all : all.filter((id) => chosen.includes(id));
 }

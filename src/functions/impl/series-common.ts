@@ -1,13 +1,10 @@
 /** What VALUE, METRIC and PRODUCT_METRIC share: their options, series variants and the engine call. */
 import { formatDay } from "../../client";
-import type { DayPoint } from "../../engine/series-ops";
 import type { SeriesAnswer, SeriesQuery, SeriesVariant } from "../../engine/series-types";
 import type { FnContext } from "../context";
 import type { Options } from "../options";
 import { seriesAtVintage } from "./vintage";
 
-/** fill=previous carries a value across gaps of up to this many days before the asked date or range. */
-export const FILL_LOOKBACK_DAYS = 90;
 /** "Latest" looks this far back first; a project with nothing that recent gets its whole history read. */
 export const LATEST_LOOKBACK_DAYS = 35;
 
@@ -64,10 +61,6 @@ export function cachedSeries(
   const answer = ctx.engine.seriesNow(query);
   if (answer) ctx.trace.noteSeries(label, answer);
   return answer;
-}
-
-export function plainPoints(answer: SeriesAnswer): DayPoint[] {
-  return answer.dims.get("") ?? [];
 }
 
 export function describeRange(start: number | undefined, end: number | undefined): string {

@@ -23,7 +23,7 @@ import { invalid, notAvailable } from "../result";
 import type { SeriesBase } from "./latest";
 import { aggregationOf, fillHint, readDays } from "./series-days";
 
-export interface WindowReading {
+interface WindowReading {
   ctx: FnContext;
   options: Readonly<Options>;
   base: SeriesBase;
@@ -33,7 +33,7 @@ export interface WindowReading {
 }
 
 /** A figure and the last day it covers. */
-export interface WindowFigureShown {
+interface WindowFigureShown {
   value: number;
   asOf: number;
 }

@@ -17,7 +17,7 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from "jose";
 import type { Caller, Verifier } from "./verifier";
 
-export interface EntraOptions {
+interface EntraOptions {
   /** Tenant ids (GUIDs) whose users may sign in. */
   tenants: readonly string[];
   /** Accepted `aud` values: the gateway's app id URI (api://…) and/or its application (client) id. */
@@ -51,7 +51,7 @@ export const ENTRA_DEFAULTS = {
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A signed-in caller: who (tid.oid), and the display name the token carries (shown to that user only). */
-export interface SignedInCaller extends Caller {
+interface SignedInCaller extends Caller {
   readonly name?: string;
 }
 

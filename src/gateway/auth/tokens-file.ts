@@ -21,7 +21,7 @@ const HASH = /^[0-9a-fA-F]{64}$/;
 /** Largest tokens file read: 1 MB is thousands of people. */
 const MAX_BYTES = 1_048_576;
 
-export interface TokensFileOptions {
+interface TokensFileOptions {
   path: string;
   /** The clock and timers of the periodic reading (tests drive them). Default: the real ones. */
   now?: () => number;
@@ -32,14 +32,14 @@ export interface TokensFileOptions {
   log?: (level: "info" | "warn" | "error", message: string) => void;
 }
 
-export interface ParsedTokens {
+interface ParsedTokens {
   byHash: Map<string, string>;
   /** Lines skipped, by number, with why. */
   problems: string[];
 }
 
 /** The tokens file's lines as hash -> name. */
-export function parseTokens(text: string): ParsedTokens {
+function parseTokens(text: string): ParsedTokens {
   const byHash = new Map<string, string>();
   const problems: string[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {

@@ -89,7 +89,7 @@ export class RedisKeyRecords implements KeyRecords {
 }
 
 /** What a user may know of their registered key. */
-export interface KeyInfo {
+interface KeyInfo {
   registered: boolean;
   /** ISO time of registration. */
   since?: string;
@@ -102,7 +102,7 @@ export interface KeyInfo {
 }
 
 /** The key serving a user: theirs (with an id naming this record), none, or lost/unknown (see KeyInfo). */
-export type KeyState =
+type KeyState =
   | { state: "key"; id: string; key: string }
   | { state: "none" }
   | { state: "lost" }
@@ -153,10 +153,7 @@ export function readKekFile(file: string): Buffer {
  * What a key may look like: what the service's keys look like, bounded. At least MIN_USER_KEY_LENGTH and at least
  * as long as the team's own key (`minLength`): a four-character "key" is no key of the service.
  */
-export function serviceKeyProblem(
-  key: string,
-  minLength = MIN_USER_KEY_LENGTH
-): string | undefined {
+function serviceKeyProblem(key: string, minLength = MIN_USER_KEY_LENGTH): string | undefined {
   if (key === "") return "The key is empty: paste your service key.";
   if (key.length > MAX_USER_KEY_LENGTH) return "That is too long to be a service key.";
   if (!/^[\x21-\x7e]+$/.test(key))

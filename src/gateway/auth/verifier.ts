@@ -49,7 +49,7 @@ export interface Verifier {
 }
 
 /** Longest credential read: sign-in tokens are a few kilobytes; anything longer is refused unread. */
-export const MAX_CREDENTIAL_LENGTH = 8_192;
+const MAX_CREDENTIAL_LENGTH = 8_192;
 
 /** The token of an `Authorization: Bearer <token>` header, or undefined for anything else. */
 export function bearerOf(header: string | undefined): string | undefined {

@@ -33,7 +33,7 @@ export interface SignInConfig {
   scopes: string[];
 }
 
-export interface Budget {
+interface Budget {
   limit: number;
   windowMs: number;
   /** Upstream requests counted in the current window (across processes when the record is shared). */
@@ -42,7 +42,7 @@ export interface Budget {
   key: "team" | "own" | "none";
 }
 
-export interface AccountOptions {
+interface AccountOptions {
   signIn?: SignInConfig;
   userKeys?: UserKeys;
   requireUserKeys: boolean;

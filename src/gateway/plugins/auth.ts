@@ -15,7 +15,7 @@ import { GatewayError } from "../errors";
 import { bearerOf, identify, type Verifier } from "../auth/verifier";
 import "./types";
 
-export interface AuthPluginOptions {
+interface AuthPluginOptions {
   verifiers: readonly Verifier[];
   /** Token names that are administrators (everyone's usage, per-person metrics). */
   admins: readonly string[];
@@ -23,9 +23,9 @@ export interface AuthPluginOptions {
   development: boolean;
 }
 
-export const MISSING_TOKEN =
+const MISSING_TOKEN =
   "Missing authorization header: send the token the team gateway's administrator gave you, in the Authorization header after the word Bearer";
-export const INVALID_TOKEN =
+const INVALID_TOKEN =
   "Invalid authorization header: this token is not (or no longer) accepted by the team gateway";
 
 export const authPlugin = fp<AuthPluginOptions>(

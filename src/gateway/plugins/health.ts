@@ -8,7 +8,7 @@ import fp from "fastify-plugin";
 import type { Verifier } from "../auth/verifier";
 import "./types";
 
-export interface HealthOptions {
+interface HealthOptions {
   verifiers: readonly Verifier[];
   rateLimit: number;
   windowMs: number;

@@ -9,7 +9,7 @@ import { GatewayMetrics } from "../metrics";
 import { Usage } from "../usage";
 import "./types";
 
-export type LanesPluginOptions = Omit<
+type LanesPluginOptions = Omit<
   LaneDeps,
   "link" | "share" | "onUpstream" | "log" | "onLedgerLost" | "listeners"
 >;

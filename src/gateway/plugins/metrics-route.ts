@@ -7,7 +7,7 @@ import fp from "fastify-plugin";
 import { GatewayError } from "../errors";
 import "./types";
 
-export interface MetricsRouteOptions {
+interface MetricsRouteOptions {
   /** Token names that may read the per-person series (a Prometheus scraper's, say). */
   readers: readonly string[];
 }

@@ -15,10 +15,10 @@ import { ID_LIST_SCHEMA, ID_REGEX } from "../schema";
 import { ACCOUNT_PREFIX } from "./account-routes";
 import "./types";
 
-export const RESTATEMENTS_ROUTE = `${ACCOUNT_PREFIX}restatements`;
+const RESTATEMENTS_ROUTE = `${ACCOUNT_PREFIX}restatements`;
 
 /** One change as sent (the README's wire shape): days as YYYY-MM-DD, instants as ISO texts (ms kept). */
-export interface WireChange {
+interface WireChange {
   project_id: string;
   product_id: string;
   metric_id: string;
@@ -36,7 +36,7 @@ function dayText(day: number): string {
   return new Date(day * 86_400_000).toISOString().slice(0, 10);
 }
 
-export function wireChange(c: Change): WireChange {
+function wireChange(c: Change): WireChange {
   return {
     project_id: c.series.projectId,
     product_id: c.series.productId,

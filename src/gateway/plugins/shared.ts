@@ -16,7 +16,7 @@ import { Peers } from "../store/ledger";
 import { RedisLink, type RedisTarget } from "../store/redis-link";
 import "./types";
 
-export interface SharedOptions {
+interface SharedOptions {
   target?: RedisTarget;
   teamKey: string;
   clock: GatewayClock;

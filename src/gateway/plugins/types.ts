@@ -12,7 +12,7 @@ import type { RedisLink } from "../store/redis-link";
 import type { Usage } from "../usage";
 
 /** Redis as this process sees it (undefined members: no Redis configured). */
-export interface Shared {
+interface Shared {
   link?: RedisLink;
   peers?: Peers;
   /** The share of a limit this process takes while it cannot use Redis. */
@@ -22,7 +22,7 @@ export interface Shared {
 }
 
 /** Who a request was for and how it was answered: its log line and metrics. */
-export interface RequestLabel {
+interface RequestLabel {
   user: string;
   operation: string;
   how?: string;
@@ -31,7 +31,7 @@ export interface RequestLabel {
 }
 
 /** Whether a route needs a caller: "required" (401 otherwise), "optional" (more is shown to one), "none". */
-export type AuthMode = "required" | "optional" | "none";
+type AuthMode = "required" | "optional" | "none";
 
 declare module "fastify" {
   interface FastifyInstance {

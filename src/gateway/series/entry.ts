@@ -116,7 +116,7 @@ export function answers(s: SeriesSnapshot, need: Need): boolean {
   return need.form !== "metric" || holdsAValue(s) || covers(s.metricCoverage, need.start, need.end);
 }
 
-export function isFresh(s: SeriesSnapshot, now: number): boolean {
+function isFresh(s: SeriesSnapshot, now: number): boolean {
   return now < s.expiresAt;
 }
 

@@ -122,7 +122,7 @@ function memberOf(row: JsonObject, breakdown: string): string | undefined {
 }
 
 /** The rows of a snapshot (or an answer) as the add-in reads figures: per member, one point a day. */
-export function pointsOf(
+function pointsOf(
   records: readonly SeriesRecord[],
   breakdown: string | undefined
 ): Map<string, DayPoint[]> {

@@ -35,7 +35,7 @@ import { budgetKeys } from "./keys";
 import type { RedisClient, RedisLink } from "./redis-link";
 
 /** How long an owner's heartbeat stays good: its open starts count until then. */
-export const OWNER_TTL_MS = 10_000;
+const OWNER_TTL_MS = 10_000;
 /** Turns lost to other processes before one gives up (then the limiter paces this process alone). */
 const MAX_TURN_ATTEMPTS = 50;
 
@@ -101,7 +101,7 @@ function parse(text: string): LedgerRecord {
 }
 
 /** Two views of one record put together: each start counted as often as the view that counts it most. */
-export function unionOf(a: LedgerRecord, b: LedgerRecord): LedgerRecord {
+function unionOf(a: LedgerRecord, b: LedgerRecord): LedgerRecord {
   const count = (list: readonly number[]): Map<number, number> => {
     const m = new Map<number, number>();
     for (const t of list) m.set(t, (m.get(t) ?? 0) + 1);
@@ -124,7 +124,7 @@ export function unionOf(a: LedgerRecord, b: LedgerRecord): LedgerRecord {
   };
 }
 
-export interface RedisLedgerOptions {
+interface RedisLedgerOptions {
   link: RedisLink;
   /** The budget's namespace (the service key, hashed). */
   budgetHash: string;

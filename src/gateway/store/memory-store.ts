@@ -7,7 +7,7 @@ import { LRUCache } from "lru-cache";
 import { FETCHES_PER_NEED, MEMORY_STORE_BYTES } from "../bounds";
 import { covered, parseLockValue, type LockHolder, type Store, type Stored } from "./store";
 
-export interface MemoryStoreOptions {
+interface MemoryStoreOptions {
   /** Bound on the answers kept, in bytes of their text (UTF-16: two per character). */
   maxBytes?: number;
   now?: () => number;

@@ -28,7 +28,7 @@ export type RedisTarget =
 
 export type RedisClient = Redis | Cluster;
 
-export interface RedisLinkOptions {
+interface RedisLinkOptions {
   target: RedisTarget;
   /** Called when Redis becomes usable (true) or stops being (false), with why. */
   onChange?: (up: boolean, why: string) => void;

@@ -111,7 +111,7 @@ interface Scripted {
 
 const defined = new WeakSet<object>();
 
-export function scripted(client: RedisClient): RedisClient & Scripted {
+function scripted(client: RedisClient): RedisClient & Scripted {
   if (!defined.has(client)) {
     client.defineCommand("cmWriteIf", { numberOfKeys: 1, lua: WRITE_IF });
     // Any number of keys, the count first: never auto-pipelined on a Cluster (see KEY_COUNT_FIRST_SCRIPTS).

@@ -16,7 +16,7 @@ import { utf8Bytes, type LedgerSegmentInfo, type LedgerStore } from "../../engin
  * 400 days: a year of changes and a margin. A day's list is renewed with each append to it; the index and the
  * record of state with every append.
  */
-export const LEDGER_TTL_MS = 400 * 86_400_000;
+const LEDGER_TTL_MS = 400 * 86_400_000;
 
 /** Lines one day's list may hold before it is read as damaged: a bound on what one read loads. */
 const MAX_LINES_PER_DAY = 200_000;

@@ -26,7 +26,7 @@ import {
 } from "./sources";
 import { GatewayAccount, type PlainFetch } from "./gateway-account";
 
-export const SIGNED_IN_KEY = "cryptometrics.signedIn";
+const SIGNED_IN_KEY = "cryptometrics.signedIn";
 
 export interface SignInPorts {
   /** MSAL's nestable application when the host supports NAA; undefined when it does not. */
@@ -37,7 +37,7 @@ export interface SignInPorts {
   pageOrigin: string;
 }
 
-export interface SessionOptions {
+interface SessionOptions {
   baseUrl: () => Promise<string>;
   storage: KeyValueStorage;
   ports: SignInPorts;

@@ -7,7 +7,7 @@ import { findMetric, type MetricDef } from "./metrics-catalog";
 import { extremes, lastValueDay, ratioChange, rollup } from "./rollup";
 import type { Series } from "./series";
 
-export const AGGREGATION_NAMES = [
+const AGGREGATION_NAMES = [
   "latest",
   "sum_30d",
   "avg_7d",
@@ -38,10 +38,7 @@ const nullable = (v: number): number | null => (Number.isNaN(v) ? null : v);
  * - ath / atl: highest / lowest daily value ever.
  * Null days are skipped; a ratio is null without a previous value or when it is 0.
  */
-export function aggregateSeries(
-  series: Series,
-  metric: MetricDef
-): Map<AggregationName, number | null> {
+function aggregateSeries(series: Series, metric: MetricDef): Map<AggregationName, number | null> {
   const result = new Map<AggregationName, number | null>();
   const last = lastValueDay(series);
   if (last === undefined) return result;
@@ -97,7 +94,7 @@ export function projectAggregations(
   return rows;
 }
 
-export interface BreakdownRow {
+interface BreakdownRow {
   projectId: string;
   metricId: string;
   /** Flows summed over the range, levels' last value, user counts' mean. */

@@ -22,7 +22,7 @@ import { chainShares, productShares, shareAt, sharesSum, type ShareTable } from 
 import { financialStatement, type StatementOptions, type StatementRow } from "./statement";
 import { syntheticProjects } from "./synthetic";
 
-export interface DatasetOptions {
+interface DatasetOptions {
   /**
    * Size of the universe: the 51 demo projects, then synthetic ones up to this many (see synthetic.ts).
    * Default (and anything up to 51): the demo projects alone.
@@ -70,12 +70,12 @@ export interface ProjectInfo {
   def: ProjectDef;
 }
 
-export interface DailyPoint {
+interface DailyPoint {
   date: string;
   value: number | null;
 }
 
-export interface DailyOptions {
+interface DailyOptions {
   start?: string;
   end?: string;
   /** false removes bridged assets from asset metrics (default true). */
@@ -90,7 +90,7 @@ export const OUTAGE = { projectId: "tick-and-tock", start: "2023-03-01", end: "2
  * and a TTM that are not whole: the tick-and-tock outage, and a three-day indexing gap inside a recent
  * quarter (blast, Q3 2026).
  */
-export const GAPS_IN_DATA: readonly { projectId: string; start: string; end: string }[] = [
+const GAPS_IN_DATA: readonly { projectId: string; start: string; end: string }[] = [
   OUTAGE,
   { projectId: "blast", start: "2026-08-10", end: "2026-08-12" },
 ];
@@ -100,7 +100,7 @@ export const GAPS_IN_DATA: readonly { projectId: string; start: string; end: str
  * in every time-series answer (§4.3, §4.11): the value is there, but nobody can read it. The add-in shows
  * such a day as #N/A naming what was sent, never as a missing day that a fill would fill.
  */
-export const UNREADABLE_VALUES: readonly {
+const UNREADABLE_VALUES: readonly {
   projectId: string;
   metricId: string;
   date: string;
@@ -131,7 +131,7 @@ const UNREADABLE_BY_KEY = new Map(
  * the holes early indexers left, recent history is whole except for the gaps above. (Sprinkled over every
  * year, they left three quarters of all TTMs with a day missing.)
  */
-export const RANDOM_NULLS_UNTIL = "2024-01-01";
+const RANDOM_NULLS_UNTIL = "2024-01-01";
 const RANDOM_NULLS_END = day(RANDOM_NULLS_UNTIL);
 
 /** Metrics with gaps: removed for some projects, chosen by a hash of the project id. */

@@ -6,7 +6,7 @@
 import { day } from "../util/days";
 import { gaussian, mulberry32 } from "../util/prng";
 
-export const MARKET_ORIGIN = day("2009-01-03");
+const MARKET_ORIGIN = day("2009-01-03");
 /** The day project scales refer to: `fees` is annual fees and token `price` the price around then. */
 export const ANCHOR = day("2024-01-01");
 const CYCLE_PEAK = day("2021-11-10");

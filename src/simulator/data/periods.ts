@@ -10,7 +10,7 @@ export type Granularity = (typeof GRANULARITIES)[number];
 export const INTERVALS = ["1m", "1y", "2y", "3y", "5y", "max"] as const;
 export type Interval = (typeof INTERVALS)[number];
 
-export interface Period {
+interface Period {
   start: number;
   /** Inclusive. */
   end: number;
@@ -49,7 +49,7 @@ function rangeLabel(start: number, end: number): string {
   return a.year === b.year ? `${first} – ${last}` : `${first}, ${a.year} – ${last}`;
 }
 
-export function period(g: Granularity, start: number): Period {
+function period(g: Granularity, start: number): Period {
   const end = nextPeriodStart(g, start) - 1;
   const { year, month } = civilFromDays(start);
   let heading: string;

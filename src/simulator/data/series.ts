@@ -32,7 +32,7 @@ type Generator = (d: number, random: () => number) => number;
  * How a metric follows from the model's processes (formulas.ts). Passed in by the dataset, so that the
  * formulas can read the model's processes without the model importing them back.
  */
-export type MetricFormulas = (model: ProjectModel, metricId: string) => Series;
+type MetricFormulas = (model: ProjectModel, metricId: string) => Series;
 
 export class ProjectModel {
   readonly launch: number;

@@ -46,7 +46,7 @@ export interface StatementOptions {
  * with its daily series, sends one line's period twice with two values, and dates one line by its periods'
  * other end. Each quirk names a day; the period holding it (at any granularity) is the one touched.
  */
-export const STATEMENT_QUIRKS = {
+const STATEMENT_QUIRKS = {
   projectId: "nova-network",
   sections: { "Income statement": "Income Statement", "Key metrics": "Key Metrics" } as Record<
     string,

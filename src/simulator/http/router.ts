@@ -73,7 +73,7 @@ const ROUTES: Route[] = (
   parameters,
 }));
 
-export interface RouteMatch {
+interface RouteMatch {
   handler: Handler;
   params: string[];
   /** The query parameters the operation takes, under these readings. */

@@ -66,4 +66,3 @@ export function days(from: number, to: number, direction: "asc" | "desc"): numbe
 
 export const ORDER_DIRECTIONS = ["asc", "desc"] as const;
 export const AGGREGATE_BY = ["chain", "product_id"] as const;
-export type AggregateBy = (typeof AGGREGATE_BY)[number];

@@ -5,7 +5,7 @@
  * and every conversion to text goes through one cache.
  */
 
-export const MS_PER_DAY = 86_400_000;
+const MS_PER_DAY = 86_400_000;
 
 /** Day number of an instant (ms since epoch), UTC. */
 export function dayFromMs(ms: number): number {
@@ -23,7 +23,7 @@ export function daysFromCivil(year: number, month: number, day: number): number 
   return era * 146097 + doe - 719468;
 }
 
-export interface Civil {
+interface Civil {
   year: number;
   month: number;
   day: number;
@@ -92,7 +92,7 @@ export function day(text: string): number {
   return value;
 }
 
-export function daysInMonth(year: number, month: number): number {
+function daysInMonth(year: number, month: number): number {
   return (
     daysFromCivil(month === 12 ? year + 1 : year, month === 12 ? 1 : month + 1, 1) -
     daysFromCivil(year, month, 1)

@@ -14,7 +14,7 @@ export function hashString(text: string): number {
 }
 
 /** Murmur3 finaliser: a cheap bijective scramble of 32 bits. */
-export function mix32(value: number): number {
+function mix32(value: number): number {
   let h = value >>> 0;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);

@@ -4,7 +4,7 @@
  * then the rest, each group in the catalogue's own (alphabetical) order.
  */
 
-export interface SearchFields {
+interface SearchFields {
   id: string;
   name: string;
   symbol?: string;

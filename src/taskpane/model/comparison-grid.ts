@@ -7,12 +7,12 @@ import { metricKind } from "../../engine/metric-kinds";
 import type { CellInput, FormatRule, GridPlan } from "../../excel/port";
 import { quote } from "./formula-text";
 
-export interface GridEntity {
+interface GridEntity {
   id: string;
   name: string;
 }
 
-export interface ComparisonInput {
+interface ComparisonInput {
   projects: readonly GridEntity[];
   metrics: readonly GridEntity[];
   /** "YYYY-MM-DD"; omitted: latest values. */

@@ -88,7 +88,7 @@ export function defaultColumnRows(hasMetric: (metricId: string) => boolean): Com
  */
 const UNWRITABLE = /[,:/]|^\s|\s$/;
 
-export interface RowProblem {
+interface RowProblem {
   /** The row (0-based) and the part of it the problem is in. */
   row: number;
   part: "metric" | "divisor";

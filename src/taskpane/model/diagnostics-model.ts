@@ -9,7 +9,7 @@ import { redact } from "../../client";
 import type { CellRecord, ErrorRecord, NoteRecord, Usage } from "../../runtime/diagnostics";
 import type { SettingsSnapshot } from "../../runtime/settings";
 
-export interface CellView {
+interface CellView {
   address: string;
   functionName: string;
   args: { name: string; value: string }[];
@@ -25,7 +25,7 @@ export interface CellView {
   computedAt: string;
 }
 
-export interface UsageView {
+interface UsageView {
   requestsLastMinute: number;
   limitPerMinute: number;
   /** 0..1 of the limit used in the last minute. */
@@ -104,7 +104,7 @@ export function describeCell(record: CellRecord): CellView {
   };
 }
 
-export interface ErrorView {
+interface ErrorView {
   address: string;
   summary: string;
   at: string;
@@ -146,7 +146,7 @@ export function describeUsage(usage: Usage): UsageView {
   };
 }
 
-export interface ExportInput {
+interface ExportInput {
   diagnostics: {
     export(): {
       cells: CellRecord[];

@@ -5,7 +5,7 @@
  */
 import { isLoopbackHost } from "../../client";
 
-export const RATE_LIMIT_RANGE = { min: 1, max: 6000 } as const;
+const RATE_LIMIT_RANGE = { min: 1, max: 6000 } as const;
 
 export function serviceUrlProblem(text: string): string | undefined {
   const value = text.trim();
@@ -33,7 +33,7 @@ export function rateLimitProblem(text: string): string | undefined {
 }
 
 /** The service's limit per key (service facts: 60 a minute on its plan). */
-export const SERVICE_RATE_LIMIT = 60;
+const SERVICE_RATE_LIMIT = 60;
 
 /** Said when a rate above the service's is kept: allowed (a plan may give more), never silently. */
 export function rateLimitNote(value: number): string | undefined {

@@ -55,7 +55,7 @@ export const SUM_OPTIONS = "headers=0; dates=0";
  * Not ready: `missing` says what is still to be chosen (guidance, never an error: nothing is wrong before
  * the user has chosen), `problems` what is wrong with what was chosen (an error).
  */
-export type BuildResult =
+type BuildResult =
   | { ok: true; formula: string; name: string; args: FormulaArg[]; sum?: boolean }
   | { ok: false; problems: string[]; missing: string[] };
 
@@ -67,7 +67,7 @@ export function emptyState(fn: string): BuilderState {
  * Where the builder starts for a function: a series with a start date starts a year back (TODAY()-365),
  * so its preview and its first insert are a bounded, recent range rather than years of daily rows.
  */
-export const DEFAULT_START: DateValue = { mode: "rolling", days: 365 };
+const DEFAULT_START: DateValue = { mode: "rolling", days: 365 };
 
 export function startingState(fn: string): BuilderState {
   const spec = specFor(fn);

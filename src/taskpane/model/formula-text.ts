@@ -67,7 +67,7 @@ function argText(arg: FormulaArg): string {
 }
 
 /** Drops trailing omitted arguments: `f(a,,)` is `f(a)`. */
-export function trimArgs(args: readonly FormulaArg[]): FormulaArg[] {
+function trimArgs(args: readonly FormulaArg[]): FormulaArg[] {
   let end = args.length;
   while (end > 0 && args[end - 1].kind === "omitted") end -= 1;
   return args.slice(0, end);

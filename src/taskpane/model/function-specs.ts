@@ -7,7 +7,6 @@ import { STATEMENT_INTERVALS, TIMESTAMP_GRANULARITIES } from "../../client";
 import {
   DEFAULT_OPTIONS,
   LIST_OPTIONS,
-  OPTION_CHOICES,
   optionChoices,
   type OptionKey,
 } from "../../functions/options";
@@ -15,7 +14,6 @@ export {
   FUNCTION_SPECS,
   specFor,
   type FunctionSpec,
-  type ParamKind,
   type ParamSpec,
 } from "../../functions/registry";
 
@@ -39,7 +37,7 @@ export const OPTION_DEFAULTS: Readonly<Partial<Record<OptionKey, string>>> = Obj
   ).map((key) => [key, String(DEFAULT_OPTIONS[key])])
 );
 
-export { LIST_OPTIONS, OPTION_CHOICES, optionChoices };
+export { LIST_OPTIONS, optionChoices };
 
 export const GRANULARITY_CHOICES: readonly string[] = TIMESTAMP_GRANULARITIES;
 export const INTERVAL_CHOICES: readonly string[] = STATEMENT_INTERVALS;

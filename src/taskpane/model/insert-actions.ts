@@ -5,7 +5,7 @@
 import { formulaText, text, type FormulaArg } from "./formula-text";
 
 /** A year back from today, recalculated daily: TODAY()-365. */
-export const LAST_YEAR_DAYS = 365;
+const LAST_YEAR_DAYS = 365;
 
 export function valueFormula(projectId: string, metricId: string): string {
   return formulaText("VALUE", [text(projectId), text(metricId)]);

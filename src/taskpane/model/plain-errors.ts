@@ -6,9 +6,9 @@
  */
 import { isCryptometricsError } from "../../client";
 
-export type ErrorAction = "retry" | "settings";
+type ErrorAction = "retry" | "settings";
 
-export interface PlainError {
+interface PlainError {
   message: string;
   actions: ErrorAction[];
 }

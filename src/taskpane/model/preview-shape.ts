@@ -14,14 +14,14 @@ import type { Catalogue } from "./catalogue-store";
 import { OPTION_DEFAULTS } from "./function-specs";
 import type { OptionValues } from "./formula-builder";
 
-export interface PreviewHeading {
+interface PreviewHeading {
   /** What the column is, in words. */
   name: string;
   /** What the header cell holds, when it is not the name (an id). */
   cell?: string;
 }
 
-export interface PreviewShape {
+interface PreviewShape {
   /** Rows at the top that head the columns. */
   headerRows: number;
   /** The column whose cells name the rows, if any. */

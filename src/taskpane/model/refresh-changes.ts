@@ -16,7 +16,7 @@ export const LISTED_CHANGES = 20;
 /** "aave fees 2024-02-15: 1,030,419.38 → 1,288,024.23" (engine/ledger/describe.ts). */
 export const changeLine = changeText;
 
-export interface ChangesFound {
+interface ChangesFound {
   /** "2 figures changed since the refresh at 09:00:00 UTC." */
   summary: string;
   /** The newest first, at most LISTED_CHANGES. */

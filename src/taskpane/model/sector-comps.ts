@@ -65,7 +65,7 @@ const columnsText = (columns: readonly CompsColumnChoice[]): string =>
   columns.map((c) => c.column).join(",");
 
 /** The COMPS formula over ids written in it, or undefined when Excel would refuse it. */
-export function compsFormula(
+function compsFormula(
   projectIds: readonly string[],
   columns: readonly CompsColumnChoice[]
 ): string | undefined {

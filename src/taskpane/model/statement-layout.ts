@@ -156,7 +156,7 @@ function pad(row: CellInput[], width: number): CellInput[] {
 }
 
 /** The STATEMENT call the live sheet holds; `options` as the function reference writes them. */
-export function statementFormula(input: StatementInput, options: string): string {
+function statementFormula(input: StatementInput, options: string): string {
   return formulaText("STATEMENT", [
     text(input.projectId),
     text(input.granularity),

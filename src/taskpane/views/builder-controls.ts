@@ -24,7 +24,7 @@ import { picker } from "./picker";
 import { compsColumnsControl } from "./comps-columns-control";
 import { dateProblem, daysProblem } from "../model/field-checks";
 
-export interface ControlEnv {
+interface ControlEnv {
   catalogue: Catalogue;
   /** Chains of a project, from its detail (loaded through the engine). */
   chainsOf(projectId: string): Promise<readonly string[]>;

@@ -47,9 +47,9 @@ import { onPress, reportError } from "./feedback";
 const PREVIEW_DELAY_MS = 350;
 /** Rows of the preview: enough to see the shape, little enough to keep the parameters near. */
 const PREVIEW_ROWS = 6;
-export const PREVIEW_ADDRESS = "Formula builder";
+const PREVIEW_ADDRESS = "Formula builder";
 
-export interface BuilderView {
+interface BuilderView {
   element: HTMLElement;
   open: (state: BuilderState) => void;
 }

@@ -31,7 +31,7 @@ const SHOWN = 150;
 const ANNOUNCE_AFTER_MS = 700;
 
 /** A project's state: a badge saying it, and the reason beside it as plain text. */
-export function projectStates(p: Project): HTMLElement[] {
+function projectStates(p: Project): HTMLElement[] {
   const list: HTMLElement[] = [];
   if (p.isArchived) {
     list.push(

@@ -25,7 +25,7 @@ import { statusLine, type StatusLine } from "../../ui/status";
 import { sectorActions } from "./sector-actions";
 import { onPress, reportError } from "./feedback";
 
-export interface DetailView {
+interface DetailView {
   element: HTMLElement;
   showProject(project: Project): void;
   showMetric(metric: Metric): void;

@@ -9,7 +9,7 @@ import { h, setText } from "../../ui/dom";
 import { searchField } from "../../ui/search-field";
 import { listbox } from "../../ui/listbox";
 
-export interface PickerEntity {
+interface PickerEntity {
   id: string;
   name: string;
   symbol?: string;
@@ -17,7 +17,7 @@ export interface PickerEntity {
   note?: string;
 }
 
-export interface Picker {
+interface Picker {
   element: HTMLElement;
   setItems(items: readonly PickerEntity[]): void;
   value(): string[];
@@ -27,7 +27,7 @@ export interface Picker {
   focus(): void;
 }
 
-export interface PickerOptions {
+interface PickerOptions {
   id: string;
   label: string;
   multiple?: boolean;

@@ -26,7 +26,7 @@ export interface ConnectionForm {
 }
 
 /** Words for each state of the sign-in. */
-export function describeSignIn(state: SessionState): string {
+function describeSignIn(state: SessionState): string {
   switch (state.status) {
     case "signed-out":
       return state.message ? `Not signed in. ${state.message}` : "Not signed in.";

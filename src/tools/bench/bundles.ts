@@ -31,8 +31,8 @@ export interface BundleReport {
   pages: PageScripts[];
 }
 
-export const SHARED_RUNTIME_PAGE = "taskpane.html";
-export const FUNCTIONS_BUNDLE = "functions.js";
+const SHARED_RUNTIME_PAGE = "taskpane.html";
+const FUNCTIONS_BUNDLE = "functions.js";
 /**
  * A chunk of the functions loaded on demand: src/functions/functions.ts names each `fn-…`, and
  * webpack.config.js adds its content hash.
@@ -61,7 +61,7 @@ export function exclusionReason(src: string): string | undefined {
   return undefined;
 }
 
-export function measureFile(webDir: string, file: string): BundleFile {
+function measureFile(webDir: string, file: string): BundleFile {
   const content = readFileSync(join(webDir, file));
   return { file, bytes: content.length, gzipBytes: gzipSync(content).length };
 }
@@ -73,7 +73,7 @@ function resolveSrc(page: string, src: string): string {
   return posix.normalize(posix.join(posix.dirname(page), path));
 }
 
-export function measurePage(webDir: string, page: string): PageScripts {
+function measurePage(webDir: string, page: string): PageScripts {
   const html = readFileSync(join(webDir, page), "utf8");
   const result: PageScripts = { page, scripts: [], excluded: [], gzipBytes: 0 };
   for (const src of scriptSources(html)) {

@@ -76,7 +76,7 @@ const VIEWS: ReadonlyArray<[string, string]> = ["quarter", "month", "year", "wee
  * Run `i`'s file: 190 values (38 projects × 5 metrics on day MODEL_DATE − i) and 10 statements (view i):
  * about 15 requests once batched, every one new.
  */
-export function cliRunFormulas(i: number, projects: readonly string[] = valueProjects()): string[] {
+function cliRunFormulas(i: number, projects: readonly string[] = valueProjects()): string[] {
   const day = addDays(MODEL_DATE, -i);
   const [granularity, interval] = VIEWS[i % VIEWS.length];
   return [
@@ -120,7 +120,7 @@ function errorCells(stdout: string): number {
   }
 }
 
-export interface CliRunsOptions {
+interface CliRunsOptions {
   root: string;
   scale: number;
   latencyMs: [number, number];

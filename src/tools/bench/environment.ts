@@ -15,7 +15,7 @@ import { configureRuntime, type Runtime } from "../../runtime/runtime";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../simulator";
 import { REAL_LIMIT_PER_MINUTE, ThrottleMeter } from "./projection";
 
-export interface BenchEnvironmentOptions {
+interface BenchEnvironmentOptions {
   /**
    * How much faster than the real 60 requests per minute the limit runs (100: 60 per 600 ms), in the client's
    * limiter and in the simulator alike. null: no rate limit anywhere (the tests, which count requests only).

@@ -20,7 +20,7 @@ import { DEFAULT_VARIANT } from "../../engine/series-types";
 import type { CellOutcome } from "./outcomes";
 import type { BenchCell } from "./workloads";
 
-export interface AnalystOptions {
+interface AnalystOptions {
   baseUrl: string;
   /** A team token (through a gateway) or the service key (direct). */
   apiKey: string;

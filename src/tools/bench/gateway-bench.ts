@@ -71,7 +71,7 @@ export interface GatewayBenchResult {
   skipped?: string;
 }
 
-export interface GatewayBenchOptions {
+interface GatewayBenchOptions {
   /** The built gateway: dist/node/gateway/main.js. */
   main: string;
   scale: number;

@@ -8,7 +8,7 @@ import type { CellOutcome } from "./outcomes";
 import type { BenchCell } from "./workloads";
 import { messageOf } from "../../client";
 
-export type NaiveClient = Pick<MetricsClient, "getProjectMetrics" | "getFinancialStatement">;
+type NaiveClient = Pick<MetricsClient, "getProjectMetrics" | "getFinancialStatement">;
 
 async function evaluate(client: NaiveClient, cell: BenchCell): Promise<CellOutcome> {
   switch (cell.fn) {

@@ -6,7 +6,7 @@ import type { CliSide } from "./cli-runs";
 import { scaleLines } from "./scale-report";
 import { ledgerLines } from "./ledger-size";
 
-export const BENCH_COMMAND = "npm run bench";
+const BENCH_COMMAND = "npm run bench";
 
 function ratio(naive: number, ours: number): number {
   return ours > 0 ? naive / ours : naive > 0 ? Infinity : NaN;
@@ -38,7 +38,7 @@ function settingsLine(r: BenchResults): string {
   );
 }
 
-export function projectionExplained(scale: number): string {
+function projectionExplained(scale: number): string {
   return (
     `Projected at 60/min = max(requests ÷ 60 per minute, wall time + throttled time × ${scale - 1}), where ` +
     `throttled time is the time calls waited on the rate limiter or a backoff (the only part that stretches ` +

@@ -57,7 +57,7 @@ import {
   type BenchCell,
 } from "./workloads";
 
-export interface BenchOptions {
+interface BenchOptions {
   /** Rate limit speed-up (100: 60 requests per 600 ms). */
   scale: number;
   latencyMs: [number, number];

@@ -4,7 +4,7 @@ import { formatBytes, formatCount, formatDuration } from "./format";
 import type { TargetCheck } from "./results";
 import type { BigWorkbookResult, CardsResult, PreviewResult, ScaleResults } from "./scale";
 
-export const SCALE_TARGETS = {
+const SCALE_TARGETS = {
   /** A preview never asks the service. */
   previewRequests: 0,
   /** What a warm workbook leaves on the heap per formula cell (1 kB = 1,000 bytes, as the bundle sizes). */
@@ -12,7 +12,7 @@ export const SCALE_TARGETS = {
 } as const;
 
 /** Heap and ArrayBuffers the workbook left behind, per formula. */
-export function retainedPerCell(w: BigWorkbookResult): number {
+function retainedPerCell(w: BigWorkbookResult): number {
   const { before, after } = w.heap;
   const retained = after.heapUsed + after.arrayBuffers - (before.heapUsed + before.arrayBuffers);
   return retained / w.cells;

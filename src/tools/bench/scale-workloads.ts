@@ -82,7 +82,7 @@ let liveIds: string[] | undefined;
  * second wave (after an empty recent answer), whose requests depend on when each first answer arrives: two
  * runs of the same id cells differ by a few requests, which would hide what a card argument costs.
  */
-export function liveLargeProjects(count: number): string[] {
+function liveLargeProjects(count: number): string[] {
   liveIds ??= createDataset(BENCH_TODAY, { projects: LARGE_UNIVERSE })
     .projects.filter((p) => !p.isArchived)
     .map((p) => p.id);

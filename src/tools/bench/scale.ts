@@ -116,7 +116,7 @@ function median(values: readonly number[]): number {
 }
 
 /** The functions registry as the CLI and the pages build it, from the Node build's files. */
-export function builtRegistry(): Registry {
+function builtRegistry(): Registry {
   return loadRegistry(defaultRegistryPaths(resolve(__dirname, "../../cli")));
 }
 
@@ -131,7 +131,7 @@ function isPlaceholder(grid: Grid): boolean {
 }
 
 /** Formulas evaluated through the sheet's host shim as one recalculation; previews when `preview`. */
-export async function evaluateAll(
+async function evaluateAll(
   registry: Registry,
   formulas: readonly string[],
   preview: boolean
@@ -324,7 +324,7 @@ async function warmSimulator(env: BenchEnvironment, values: boolean, spills: boo
   }
 }
 
-export interface ScaleOptions {
+interface ScaleOptions {
   runs: (part: ScalePart) => boolean;
   progress: (line: string) => void;
   /** Warm recalculations timed per big workbook (median reported). */

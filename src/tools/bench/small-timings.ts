@@ -6,7 +6,7 @@
 import { CatalogueIndex } from "../../taskpane/model/catalogue-search";
 import { DEMO_API_KEY, startSimulator } from "../../simulator";
 
-export interface KeystrokeTiming {
+interface KeystrokeTiming {
   query: string;
   ms: number;
   hits: number;
@@ -40,7 +40,7 @@ export function syntheticCatalogue(size: number): { id: string; name: string; sy
 
 export const KEYSTROKES = ["s", "sw", "swa", "swap", "swap 1", "swap 1a"] as const;
 
-export function timeCatalogueSearch(size = 50_000): CatalogueSearchTiming {
+function timeCatalogueSearch(size = 50_000): CatalogueSearchTiming {
   const catalogue = syntheticCatalogue(size);
   const started = performance.now();
   const index = new CatalogueIndex(catalogue, (p) => p);
@@ -56,7 +56,7 @@ export function timeCatalogueSearch(size = 50_000): CatalogueSearchTiming {
 const SERIES_METRICS =
   "fees,revenue,earnings,expenses,token_incentives,tvl,price,market_cap_fully_diluted,user_dau,transaction_count";
 
-export async function timeSimulatorSeries(calls = 3): Promise<SimulatorSeriesTiming> {
+async function timeSimulatorSeries(calls = 3): Promise<SimulatorSeriesTiming> {
   const sim = await startSimulator({
     port: 0,
     now: () => Date.UTC(2025, 5, 15, 12),

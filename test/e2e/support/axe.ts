@@ -13,7 +13,7 @@ import { ROOT } from "./build";
 const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 export const WCAG_AA_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
-export interface AxeViolation {
+interface AxeViolation {
   rule: string;
   impact: string;
   help: string;
@@ -32,9 +32,7 @@ interface AxeResultLike {
 
 const checked: { state: string; violations: number; passes: number }[] = [];
 
-export async function axeViolations(
-  page: Page
-): Promise<{ violations: AxeViolation[]; passes: number }> {
+async function axeViolations(page: Page): Promise<{ violations: AxeViolation[]; passes: number }> {
   const loaded = await page.evaluate(() => typeof (window as { axe?: unknown }).axe === "object");
   if (!loaded) await page.evaluate(AXE_SOURCE);
   // Colours are read as they will stay: a control that just changed state (a button that became usable) is

@@ -14,7 +14,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const OFFICE_JS = join(ROOT, "node_modules/@microsoft/office-js/dist");
 const CDN = "https://appsforoffice.microsoft.com/lib/1/hosted/";
 const TELEMETRY = "https://telemetryservice.firstpartyapps.oaspapps.com";
-export const SCREENSHOTS = join(ROOT, "test-results", "screenshots");
+const SCREENSHOTS = join(ROOT, "test-results", "screenshots");
 const COMMITTED_SCREENSHOTS = join(ROOT, "assets", "screenshots");
 
 /**
@@ -30,7 +30,7 @@ function spkiHash(certificatePem: Buffer): string {
   return createHash("sha256").update(spki).digest("base64");
 }
 
-export interface LaunchOptions {
+interface LaunchOptions {
   /** A server certificate (PEM) the browser accepts, as a user who trusted it would. */
   trustCertificate?: Buffer;
 }

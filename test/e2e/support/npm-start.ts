@@ -30,7 +30,7 @@ const NOT_IN_A_CLONE = new Set([
 ]);
 
 /** A copy of the checkout under this test file's temporary directory, for npm start to build and run in. */
-export function freshCheckout(): string {
+function freshCheckout(): string {
   const dir = join(mkdtempSync(join(tmpdir(), "cm-checkout-")), "cryptometrics-excel");
   cpSync(ROOT, dir, {
     recursive: true,
@@ -67,7 +67,7 @@ export interface NpmStart {
 }
 
 /** A port nothing listens on right now (the OS picks it), for a server started a moment later. */
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const server = createServer();
     server.on("error", fail);

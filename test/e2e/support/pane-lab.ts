@@ -22,7 +22,7 @@ import { launch, openPage, type PageOptions, type Problems } from "./browser";
 import { serveStatic, type StaticServer } from "./static-server";
 
 /** The taskpane outside Excel, with the recording workbook the tests read back (recording-entry.ts). */
-export const TASKPANE = "/taskpane.html?workbook=recording";
+const TASKPANE = "/taskpane.html?workbook=recording";
 
 /**
  * The simulator's settings unless a file says otherwise: an ephemeral port; no rate limit, since a
@@ -48,15 +48,15 @@ export interface PaneSize extends Viewport {
 }
 
 /** Answers a request at the pages' origin before the files do when it returns true (serveStatic). */
-export type Mount = (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
+type Mount = (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
 
 /** What runs while the lab is open: the parts a test addresses by URL. */
-export interface LabParts {
+interface LabParts {
   simulator: RunningSimulator;
   server: StaticServer;
 }
 
-export interface FirstPage extends PageOptions {
+interface FirstPage extends PageOptions {
   /** Path and query at the pages' origin. Default: the taskpane with the recording workbook. */
   path?: string;
   /** Default: browser.ts's taskpane width (320 × 900). */
@@ -70,7 +70,7 @@ export interface FirstPage extends PageOptions {
   beforeLoad?: (page: Page, lab: LabParts) => Promise<unknown>;
 }
 
-export interface PaneLabOptions {
+interface PaneLabOptions {
   /** Laid over the lab's simulator settings (SIMULATOR above). */
   simulator?: SimulatorOptions;
   /** A handler at the pages' origin, made once the simulator runs (a gateway in front of it). */

@@ -11,7 +11,7 @@ import type { Change } from "../../../src/engine/ledger/types";
 const NS = "https://metrics.example#3f2a"; // a namespace as the runtime makes them: origin and key hash
 const OTHER = "https://metrics.example#9b7c";
 
-export type LedgerPlace = () => Promise<() => LedgerStore | Promise<LedgerStore>>;
+type LedgerPlace = () => Promise<() => LedgerStore | Promise<LedgerStore>>;
 
 export function ledgerStoreContract(name: string, place: LedgerPlace): void {
   describe(`${name}, as every ledger store`, () => {

@@ -1,2 +1,2 @@
 /** What a team puts in front of several gateway processes (see src/tools/bench/gateway-processes.ts). */
-export { startBalancer, type Balancer } from "../../../src/tools/bench/gateway-processes";
+export { startBalancer } from "../../../src/tools/bench/gateway-processes";

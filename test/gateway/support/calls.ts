@@ -5,7 +5,7 @@
  */
 import type { MetricsClient } from "../../../src/client";
 
-export type Call = (
+type Call = (
   c: MetricsClient
 ) => Promise<{ data: unknown; errors: readonly unknown[]; meta: { simulated: boolean } }>;
 

@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export interface AnalystRun {
+interface AnalystRun {
   /** What the formulas gave (the CLI's JSON output), or the failure text. */
   results: unknown;
   code: number | null;

@@ -10,7 +10,7 @@ import { differences, refreshModel, type Analyst } from "../../../src/tools/benc
 import type { CellOutcome } from "../../../src/tools/bench/outcomes";
 import { MODEL_METRICS, modelSheet } from "../../../src/tools/bench/workloads";
 
-export interface FailoverRun {
+interface FailoverRun {
   /** Requests the service received while the team ran. */
   upstream: number;
   /** Of those, how many it answered 429. */

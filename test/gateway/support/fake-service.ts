@@ -7,7 +7,7 @@ import type { FetchLike } from "../../../src/client";
 
 export const FAKE_SERVICE_URL = "http://127.0.0.1:9";
 
-export interface FakeAnswer {
+interface FakeAnswer {
   status?: number;
   body?: unknown;
   headers?: Record<string, string>;
@@ -51,7 +51,7 @@ export function fakeService(
 }
 
 /** A row of §4.11 (metric by id) for a project and a day. */
-export function metricRow(
+function metricRow(
   project: string,
   metric: string,
   day: string,

@@ -11,7 +11,7 @@ import { Redis } from "ioredis";
 import { ensureNodeBuild } from "../../support/node-build";
 import { startRedis } from "./redis";
 
-export interface WorkerRedis {
+interface WorkerRedis {
   readonly url: string;
   readonly port: number;
 }

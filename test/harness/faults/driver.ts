@@ -20,7 +20,7 @@ export interface DriverLimits {
   realMs?: number;
 }
 
-export interface Clocked {
+interface Clocked {
   time: FakeClock;
   io: TrackedFetch;
 }

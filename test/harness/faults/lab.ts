@@ -35,7 +35,7 @@ export interface RuntimeOptions {
   wrapFetch?: (fetch: FetchLike) => FetchLike;
 }
 
-export interface LabOptions extends RuntimeOptions {
+interface LabOptions extends RuntimeOptions {
   start?: number;
   /** The service's own limit. Default none: scenarios turn it on. */
   serviceRateLimit?: RateLimitKnob | null;

@@ -27,7 +27,7 @@ function kinds(row: FaultRow): string {
   return parts.length > 0 ? parts.join(", ") : "-";
 }
 
-export function cells(row: FaultRow): string[] {
+function cells(row: FaultRow): string[] {
   return [
     row.fault,
     String(row.formulas),

@@ -19,7 +19,7 @@ import { BUSY, evaluate, firstHalf, type CellResult, type Formula } from "./work
  * Longest a cell may stay busy in the fault phase. A cell makes at most three engine calls one after the
  * other (catalogue, then up to two series reads), each bounded by the engine's 130 s deadline.
  */
-export const CELL_BUDGET_MS = 3 * 130_000;
+const CELL_BUDGET_MS = 3 * 130_000;
 
 /** Kinds whose message must tell the user to refresh later: nothing is wrong with the formula. */
 const TRANSIENT: ReadonlySet<CellErrorKind> = new Set<CellErrorKind>([

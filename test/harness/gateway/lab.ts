@@ -34,8 +34,8 @@ export const TEAM_KEY = `cm_team_${randomBytes(16).toString("hex")}`;
 export const ALICE_KEY = `cm_alic_${randomBytes(16).toString("hex")}`;
 /** The first characters an attacker knows: the keys' documented prefix, 7 characters. */
 export const KNOWN_PREFIX = 7;
-export const TENANT = "6f0c6a1e-1d7c-4bd2-9b53-0f4c2b8e7a11";
-export const AUDIENCE = "api://cm-gateway-lab";
+const TENANT = "6f0c6a1e-1d7c-4bd2-9b53-0f4c2b8e7a11";
+const AUDIENCE = "api://cm-gateway-lab";
 
 /** Personal tokens: a name each (`admin` is an administrator; `constructor` is a name like any other). */
 export const TOKENS = {
@@ -47,9 +47,9 @@ export const TOKENS = {
   constructor: "tok_constructor_lab_0c1b",
 } as const;
 
-export type TokenName = keyof typeof TOKENS;
+type TokenName = keyof typeof TOKENS;
 
-export interface ProxyHook {
+interface ProxyHook {
   /** An answer of the attack's own for this request, or undefined to let the simulator answer. */
   (
     req: IncomingMessage,

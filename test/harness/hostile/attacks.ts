@@ -49,11 +49,11 @@ function mb(bytes: number | undefined): string {
 }
 
 /** The first line of the CLI's output after the formula line: the whole-result error or first row. */
-export function firstAnswer(run: CliOutcome): string {
+function firstAnswer(run: CliOutcome): string {
   return run.stdout.split("\n")[1] ?? run.stderr.split("\n")[0] ?? "";
 }
 
-export function cliChecks(
+function cliChecks(
   run: CliOutcome,
   key: string,
   expect: { requests?: number; message?: RegExp; rss?: boolean }
@@ -142,7 +142,7 @@ export function message(out: RuntimeOutcome, i = 0): string {
 }
 
 /** Gaps between consecutive request starts, in ms. */
-export function gaps(startsMs: readonly number[]): number[] {
+function gaps(startsMs: readonly number[]): number[] {
   return startsMs.slice(1).map((t, i) => t - startsMs[i]);
 }
 
@@ -553,7 +553,7 @@ export const HOSTILE_ATTACKS: readonly HostileAttack[] = [
 ];
 
 /** Fields of an RFC 4180 text (quoted fields unquoted): what a spreadsheet would put in cells. */
-export function csvFields(text: string): string[] {
+function csvFields(text: string): string[] {
   const fields: string[] = [];
   let i = 0;
   while (i < text.length) {

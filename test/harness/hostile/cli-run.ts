@@ -21,7 +21,7 @@ export interface CliRun {
   killed: boolean;
 }
 
-export interface CliOptions {
+interface CliOptions {
   /** The compiled CLI (…/cli/main.js) and the compiled peak-rss.js next to it (…/tools/hostile). */
   cliPath: string;
   peakRssPath: string;

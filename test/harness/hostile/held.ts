@@ -10,7 +10,7 @@ import { message, PROJECTS_PATH, runtimeResult, value, type HostileAttack } from
 import type { Formula } from "../faults/workbook";
 
 /** Ids the catalogue is made to hold: each would change the request's URL if it were not encoded. */
-export const URL_CHANGING_IDS = ["aave&metric_ids=x", "../../v1/admin", "..", "a/b?c=d#e"] as const;
+const URL_CHANGING_IDS = ["aave&metric_ids=x", "../../v1/admin", "..", "a/b?c=d#e"] as const;
 
 /** What must never appear in a request line: a raw query separator from an id, or a dot segment. */
 const UNENCODED = /&metric_ids=x|(^|\/)\.\.(\/|\?|$)|\/v1\/admin|\?c=d|#e/;

@@ -11,7 +11,7 @@ import { runCli, type CliRun } from "./cli-run";
 import { startHostileService, type Attack, type HostileService } from "./server";
 
 /** 64 characters, so that every cut of it from 8 to 64 characters is a different text. */
-export const LAB_KEY = "cm_live_7Qx9Tb2LmZ4pRv8Wn3Ks6Hd1Yf5Gc0Je7Ua2Oi9Pl4Xt6Bq8Nw3Mr5Vz";
+const LAB_KEY = "cm_live_7Qx9Tb2LmZ4pRv8Wn3Ks6Hd1Yf5Gc0Je7Ua2Oi9Pl4Xt6Bq8Nw3Mr5Vz";
 
 export interface HostileLabOptions {
   /** The compiled CLI and peak-rss.js (see cli-run.ts). */

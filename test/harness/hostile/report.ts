@@ -35,7 +35,7 @@ function time(r: AttackResult): string {
     : `${(r.ms / 1000).toFixed(1)} s${clock}`;
 }
 
-export function hostileCells(attack: HostileAttack, r: AttackResult): string[] {
+function hostileCells(attack: HostileAttack, r: AttackResult): string[] {
   return [
     r.attack,
     attack.bound,

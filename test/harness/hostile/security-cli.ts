@@ -11,7 +11,7 @@ import type { HostileLab } from "./lab";
 
 export type ProcessRun = CliRun;
 
-export interface StartOptions {
+interface StartOptions {
   cacheDir: string;
   env?: Record<string, string>;
   /** A shell line run first in the same shell (the CLI is exec'd after it): `ulimit -f 16`. */

@@ -14,7 +14,7 @@ import { buildWorkbook, evaluate, type Formula } from "../faults/workbook";
 
 const DAY = 86_400_000;
 /** Heap growth allowed from the end of day 1 to the end of the run: noise, not a trend. */
-export const HEAP_SLACK_BYTES = 24 * 1024 * 1024;
+const HEAP_SLACK_BYTES = 24 * 1024 * 1024;
 
 export function mb(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -29,7 +29,7 @@ export function heapViolations(heapByDay: readonly number[]): string[] {
     : [];
 }
 
-export interface SoakOptions {
+interface SoakOptions {
   /** Cell evaluations in all (default 10,000). */
   evaluations?: number;
   /** Simulated days they spread over (default 5). */
@@ -62,7 +62,7 @@ export interface RoundStats {
   refreshed: boolean;
 }
 
-export interface SoakReport {
+interface SoakReport {
   evaluations: number;
   recalculations: number;
   days: number;
