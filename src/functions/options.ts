@@ -110,12 +110,12 @@ export function optionChoices(functionName: string, key: OptionKey): readonly st
 }
 
 /** Options whose value is a trailing window (e.g. window=ttm). */
-export const WINDOW_OPTIONS: readonly OptionKey[] = ["window"];
+const WINDOW_OPTIONS: readonly OptionKey[] = ["window"];
 /** Options whose value is a number of days written `<N>d` (e.g. maxage=7d). */
-export const DAYS_OPTIONS: readonly OptionKey[] = ["maxage"];
+const DAYS_OPTIONS: readonly OptionKey[] = ["maxage"];
 const DAYS = /^(\d{1,5})d$/;
 /** Options whose value is a date or an instant (e.g. vintage=2026-11-20). */
-export const VINTAGE_OPTIONS: readonly OptionKey[] = ["vintage"];
+const VINTAGE_OPTIONS: readonly OptionKey[] = ["vintage"];
 /** Options whose value is a comma list of ids. */
 export const LIST_OPTIONS: readonly OptionKey[] = ["chains", "products", "sectors"];
 const CHOICES = OPTION_CHOICES;

@@ -1,7 +1,7 @@
 // `npm test`: everything, on both cores. First what the suite needs (prerequisites.mjs); then the one build of the
 // run (`npm run build`: dist/node and dist/web, stamped, which every test takes) beside the static checks
-// (typecheck, dependency rules, lint: nothing waits on them); jest starts as soon as the build is done, on two
-// workers, while the checks finish. The checks' output is printed once jest is done, then a summary of every
+// (typecheck, dependency rules, dead code, lint: nothing waits on them); jest starts as soon as the build is done,
+// on two workers, while the checks finish. The checks' output is printed once jest is done, then a summary of every
 // step and the ten slowest test files. Exits 1 when any step fails; a failed build leaves jest unrun.
 //
 //   npm test                      # all of it
@@ -57,7 +57,8 @@ async function main() {
   // The static checks in one lane, one after another (each is single-threaded); the build and then jest in the other.
   const checks = (async () => {
     const results = [];
-    for (const script of ["typecheck", "deps", "lint"]) results.push(await npmRun(script));
+    for (const script of ["typecheck", "deps", "deadcode", "lint"])
+      results.push(await npmRun(script));
     return results;
   })();
   const build = await npmRun("build");

@@ -36,7 +36,7 @@ import { latestPoint, pointsIn, pointsOf, recentStart } from "./latest";
 import { fetchSeries } from "./series-common";
 
 /** "as of 2026-11-20" (or of an instant), as the messages name a vintage. */
-export function asOfText(vintage: Vintage): string {
+function asOfText(vintage: Vintage): string {
   return `as of ${vintage.label}`;
 }
 

@@ -70,7 +70,7 @@ function hasValue(f: Figure): f is Extract<Figure, { value: number }> {
 }
 
 /** "February 2024", "Q1 2024", "2024" when the days are one calendar period; else "2024-02-03..2024-03-01". */
-export function rangeLabel(from: number, to: number): string {
+function rangeLabel(from: number, to: number): string {
   for (const period of ["month", "quarter", "year"] as const) {
     const w = windowOf(from, period);
     if (w.start === from && w.end === to) return periodLabel(w);

@@ -156,7 +156,7 @@ export interface StatementContext {
 }
 
 /** Line key -> period start -> the service's row and its period (as the row declares it). */
-export type RowIndex = Map<
+type RowIndex = Map<
   string,
   Map<number, { row: FinancialStatementRow; window: PeriodWindow }>
 >;
