@@ -47,6 +47,8 @@ function problems(message) {
   return found;
 }
 
+module.exports = { MAX_SUBJECT, problems };
+
 if (require.main === module) {
   const file = process.argv[2];
   if (!file) {
