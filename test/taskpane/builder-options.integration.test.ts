@@ -31,6 +31,8 @@ const CALLS: Record<string, (options: string, metric?: string) => Promise<unknow
   PROJECTS: (o) => fns.projects_(o, inv()),
   BREAKDOWN: (o, m = "fees") =>
     fns.breakdown_(m, [["aave"], ["uniswap"]], "2024-01-01", "2024-03-31", o, inv()),
+  AGGREGATION: (o, m = "fees") => fns.aggregation_("aave", m, "sum_30d", o, inv()),
+  AGGREGATIONS: (o, m = "fees") => fns.aggregations_([["aave"]], [[m]], o, inv()),
 };
 const metricFor = (key: OptionKey, value: string): string | undefined =>
   key === "fill" && value === "previous" ? "tvl" : undefined;
