@@ -156,10 +156,7 @@ export interface StatementContext {
 }
 
 /** Line key -> period start -> the service's row and its period (as the row declares it). */
-type RowIndex = Map<
-  string,
-  Map<number, { row: FinancialStatementRow; window: PeriodWindow }>
->;
+type RowIndex = Map<string, Map<number, { row: FinancialStatementRow; window: PeriodWindow }>>;
 
 export function rowIndex(
   entries: readonly { row: FinancialStatementRow; window: PeriodWindow }[]
