@@ -1,7 +1,8 @@
 /**
  * The architecture, enforced (`npm run deps`, part of `npm test`). Read it bottom up:
  *
- *   client  →  engine  →  runtime  →  functions  →  pages (taskpane, commands, preview) and the CLI
+ *   client  →  cache  →  engine  →  runtime  →  functions  →  pages (taskpane, commands, preview) and the CLI
+ *   (cache: the cache policy the engine and the team gateway share)
  *   sheet: the spreadsheet model (formulas, cells, Excel dates), shared by the CLI and the pages
  *   excel: every Excel.run; ui: the pages' DOM helpers; simulator and tools: development only
  *
@@ -38,7 +39,7 @@ module.exports = {
         "client, engine and sheet run in plain Node and in any page: no Office, DOM or UI code, " +
         "nothing from the layers that compose them (runtime, functions), no CLI, no simulator.",
       severity: "error",
-      from: { path: "^src/(client|engine|sheet)/" },
+      from: { path: "^src/(client|cache|engine|sheet)/" },
       to: {
         path: [
           "^src/(excel|ui|taskpane|commands|preview|functions|runtime|cli|simulator)/",
@@ -54,6 +55,30 @@ module.exports = {
       severity: "error",
       from: { path: "^src/", pathNot: "^src/client/" },
       to: { path: "^src/client/", pathNot: "^src/client/index\\.ts$" },
+    },
+    {
+      name: "engine-through-its-index",
+      comment:
+        "Everything outside src/engine reaches the engine through src/engine/index.ts, as the client through " +
+        "its own: the figure rules, caches and ledger behind it can move without touching the layers above. " +
+        "One named exception: the runtime's LazyLedger loads ledger/ledger.ts on demand, a chunk of its own, " +
+        "which a static import of the door would pull into functions.js.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/engine/" },
+      to: {
+        path: "^src/engine/",
+        pathNot: "^src/engine/index\\.ts$",
+        dependencyTypesNot: ["dynamic-import"],
+      },
+    },
+    {
+      name: "cache-policy-below-engine-and-gateway",
+      comment:
+        "src/cache (lifetimes, bounds, the daily update, day coverage) is shared by the engine's caches and the " +
+        "team gateway's: it sits below both and takes only the client.",
+      severity: "error",
+      from: { path: "^src/cache/" },
+      to: { path: "^src/", pathNot: "^src/(cache|client)/" },
     },
     {
       name: "client-is-the-base",

@@ -44,7 +44,7 @@ export const TARGETS = {
     // A mutant that breaks the flow search or the improvement loop spins for ever: cut it short.
     options: { timeoutMS: 3_000, timeoutFactor: 1.25 },
   },
-  "src/engine/series-ops.ts": { tests: ["test/engine/series-ops.test.ts"] },
+  "src/engine/figures/series-ops.ts": { tests: ["test/engine/figures/series-ops.test.ts"] },
   // The spreadsheet model: Excel's date serials, and the formula tokenizer (through the parser, its one caller).
   "src/sheet/excel-dates.ts": { tests: ["test/sheet/excel-dates.test.ts"] },
   "src/sheet/tokens.ts": {
@@ -57,19 +57,21 @@ export const TARGETS = {
   // The figure rules: which days a figure covers and when it is whole, growth and NM, trailing windows, kinds,
   // a day's parts, "latest" and its date, and the COMPS, BREAKDOWN and STATEMENT figure code. The functions'
   // suites run the real functions, engine and client against the simulator (in-process or on loopback).
-  "src/engine/figures.ts": {
-    tests: ["test/engine/figures.test.ts", "test/engine/completeness.test.ts"],
+  "src/engine/figures/rule.ts": {
+    tests: ["test/engine/figures/rule.test.ts", "test/engine/figures/completeness.test.ts"],
   },
-  "src/engine/completeness.ts": {
-    tests: ["test/engine/completeness.test.ts", "test/engine/figures.test.ts"],
+  "src/engine/figures/completeness.ts": {
+    tests: ["test/engine/figures/completeness.test.ts", "test/engine/figures/rule.test.ts"],
   },
-  "src/engine/growth.ts": { tests: ["test/engine/growth.test.ts"] },
-  "src/engine/trailing-window.ts": { tests: ["test/engine/trailing-window.test.ts"] },
-  "src/engine/metric-kinds.ts": {
-    tests: ["test/engine/metric-kinds.test.ts", "test/engine/series-ops.test.ts"],
+  "src/engine/figures/growth.ts": { tests: ["test/engine/figures/growth.test.ts"] },
+  "src/engine/figures/trailing-window.ts": {
+    tests: ["test/engine/figures/trailing-window.test.ts"],
   },
-  "src/engine/partition.ts": { tests: ["test/engine/partition.test.ts"] },
-  "src/engine/as-of.ts": { tests: ["test/engine/as-of.test.ts"] },
+  "src/engine/figures/metric-kinds.ts": {
+    tests: ["test/engine/figures/metric-kinds.test.ts", "test/engine/figures/series-ops.test.ts"],
+  },
+  "src/engine/figures/partition.ts": { tests: ["test/engine/figures/partition.test.ts"] },
+  "src/engine/figures/as-of.ts": { tests: ["test/engine/figures/as-of.test.ts"] },
   "src/functions/impl/comps.ts": {
     tests: [
       "test/functions/comps-terms.test.ts",

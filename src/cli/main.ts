@@ -11,7 +11,7 @@
  * printed, and the exit code is 2. A model file is many formulas; one typo should not hide the rest.
  * FORMULA arguments typed on the command line are still refused as a whole, before any request.
  */
-import { changeText, newestChanges, type Change } from "../engine/ledger";
+import { changeText, newestChanges, type Change } from "../engine";
 import { parseCommandLine, HELP } from "./flags";
 import type { SheetClock } from "../sheet/expressions";
 import {

@@ -4,7 +4,7 @@
  * The runtime refuses a base URL it will not talk to (plain http off loopback) with an error of kind
  * "invalid-input", which main.ts turns into a usage error.
  */
-import type { Change } from "../engine/ledger";
+import type { Change } from "../engine";
 import type { Lineage } from "../functions/lineage";
 import { runLineage, type LineageInput } from "./lineage";
 import { FileLedgerStore } from "./cache/restatement-files";

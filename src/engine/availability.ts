@@ -9,7 +9,7 @@
  * A detail that does not list the metric says nothing: the series is then "no data", as the service sent it.
  */
 import type { SeriesIssue } from "./series-store";
-import type { DayPoint } from "./series-ops";
+import type { DayPoint } from "./figures/series-ops";
 
 /** The published availability of a metric: true, false, or undefined when the detail does not say. */
 export type AvailabilityLookup = (

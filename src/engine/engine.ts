@@ -24,11 +24,11 @@ import {
 } from "../client";
 import { AggregationBatcher, type PairAggregations } from "./aggregation-batcher";
 import { perProjectAggregations, readable } from "./aggregation-fallback";
-import { DEFAULT_CACHE_POLICY, type CachePolicy } from "./cache-policy";
+import { DEFAULT_CACHE_POLICY, type CachePolicy, type Lifetime } from "../cache/policy";
 import { dayOfInstant } from "../client";
 import { withDeadline } from "./deadline";
 import { readHistoryStarts, type HistoryStarts } from "./history-start";
-import { KeyedCache, type Lifetime, type Loaded, type SavedEntries } from "./keyed-cache";
+import { KeyedCache, type Loaded, type SavedEntries } from "./keyed-cache";
 import { TOO_LARGE_TO_SAVE, type PersistentCache } from "./persistence";
 import { resolveMetricIn, resolveProjectIn } from "./resolver";
 import { entryCodec, MAX_SAVED_POINTS, savedPoints, SECTION, seriesCodec } from "./saved-entries";

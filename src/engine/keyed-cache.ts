@@ -9,11 +9,9 @@
  */
 import { LruCache } from "./lru";
 import type { Timers } from "../client";
-import { nextDailyUpdate, staleMayCover, type CachePolicy } from "./cache-policy";
+import { nextDailyUpdate, staleMayCover, type CachePolicy, type Lifetime } from "../cache/policy";
 import type { Persisted } from "./persistence";
 import type { EntryData } from "./saved-entries";
-
-export type Lifetime = "catalogue" | "daily";
 
 interface Stored {
   value: unknown;

@@ -5,7 +5,7 @@
  */
 import type { Codec } from "./persistence";
 import type { SeriesEntryData, SeriesIssue, SnapshotData } from "./series-store";
-import type { Interval } from "./coverage";
+import type { Interval } from "../cache/coverage";
 import { decodeRuns, encodeRuns, type SeenRuns } from "./ledger";
 
 /** Sections of the saved cache. */

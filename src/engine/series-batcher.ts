@@ -9,7 +9,7 @@
  * left to its deadline), a deadline bounds each call, and a cancelled call leaves the batch (the request
  * itself is aborted once nobody waits for it).
  */
-import { staleMayCover } from "./cache-policy";
+import { staleMayCover } from "../cache/policy";
 import { CryptometricsError, type Timers } from "../client";
 import { groupRequests, type Universe } from "./series-grouping";
 import { hasAnyValue, notAvailableIssue, type AvailabilityLookup } from "./availability";
@@ -23,7 +23,7 @@ import {
 } from "./series-fetch";
 import type { SeriesStore } from "./series-store";
 import { seriesRefOf } from "./series-ledger";
-import type { DayPoint } from "./series-ops";
+import type { DayPoint } from "./figures/series-ops";
 import {
   answerFrom,
   seriesKey,

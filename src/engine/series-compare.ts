@@ -12,7 +12,7 @@ import {
   type SeenRuns,
   type SeriesRef,
 } from "./ledger";
-import type { DayPoint } from "./series-ops";
+import type { DayPoint } from "./figures/series-ops";
 
 /** What the cache held of a series, as one of its snapshots: the points of a range and when each was seen. */
 export interface HeldSnapshot {

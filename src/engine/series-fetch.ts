@@ -7,9 +7,9 @@ import { isCryptometricsError, openText } from "../client";
 import { notAvailableIssue } from "./availability";
 import { dayNumber, formatDay } from "../client";
 import type { SeriesIssue } from "./series-store";
-import type { DayPoint } from "./series-ops";
+import type { DayPoint } from "./figures/series-ops";
 import { seriesKey, type SeriesQuery, type SeriesVariant } from "./series-types";
-import { DayParts, unaskedMembers } from "./partition";
+import { DayParts, unaskedMembers } from "./figures/partition";
 
 export type SeriesClient = Pick<
   MetricsClient,

@@ -13,9 +13,9 @@
  * year-long METRIC spills (3.65 million points) could not stay cached, and every recalculation asked again.
  */
 import { LruCache } from "./lru";
-import { Coverage, type Interval } from "./coverage";
-import { nextDailyUpdate, type CachePolicy } from "./cache-policy";
-import type { DayPoint } from "./series-ops";
+import { Coverage, type Interval } from "../cache/coverage";
+import { nextDailyUpdate, type CachePolicy } from "../cache/policy";
+import type { DayPoint } from "./figures/series-ops";
 import { dayOfInstant } from "../client";
 import { NO_RUNS, spliceRuns, type Change, type SeenRuns, type SeriesRef } from "./ledger";
 import { answerChanges, type HeldSnapshot } from "./series-compare";

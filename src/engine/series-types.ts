@@ -1,6 +1,6 @@
 /** What a cell asks of a time series, and what it gets back. */
 import type { Snapshot, SeriesIssue } from "./series-store";
-import type { DayPoint } from "./series-ops";
+import type { DayPoint } from "./figures/series-ops";
 import type { SeenRuns } from "./ledger";
 
 export type Breakdown = "chain" | "product_id";

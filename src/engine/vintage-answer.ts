@@ -14,7 +14,7 @@ import {
   type SeriesRef,
   type Vintage,
 } from "./ledger";
-import type { DayPoint } from "./series-ops";
+import type { DayPoint } from "./figures/series-ops";
 
 interface HeldSeries {
   /** The answer's points within [start, end], per dimension, sorted by day. */

@@ -8,7 +8,7 @@
  * ribbon's command and the taskpane's Refresh view share it. A ribbon refresh that finds changes is told to
  * whoever listens with tellChanges (the command shows the taskpane, which opens its Refresh view on the list).
  */
-import type { Change } from "../engine/ledger";
+import type { Change } from "../engine";
 
 /** The ledger as a refresh listens to it: every batch of changes recorded, as recorded. */
 export interface ChangeFeed {

@@ -1,8 +1,5 @@
 /** What an implementation gets: the shared runtime, the call's trace for diagnostics, cancellation, today. */
-import type { Engine } from "../engine/engine";
-import type { Loaded } from "../engine/keyed-cache";
-import type { SeriesAnswer } from "../engine/series-types";
-import type { Vintage } from "../engine/ledger";
+import type { Engine, Loaded, SeriesAnswer, Vintage } from "../engine";
 import type { Runtime } from "../runtime/runtime";
 import { messageOf } from "../client";
 

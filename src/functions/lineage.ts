@@ -11,7 +11,7 @@
  * said in the row, never guessed.
  */
 import { messageOf } from "../client";
-import type { Engine } from "../engine/engine";
+import type { Engine } from "../engine";
 import type { Argument, FormulaCall } from "../sheet/formula";
 import { parseColumns } from "./impl/comps-columns";
 import { specFor, type ParamKind } from "./registry";

@@ -3,12 +3,17 @@
  * as finance terminals take them (e.g. "order=desc; period=month"). Unknown keys, values outside their set
  * and options that do not apply to the function are refused by name with what is allowed.
  */
-import { DEFAULT_PARTIAL, type PartialPeriods } from "../engine/completeness";
-import { parseWindow, WINDOW_FORMS, type TrailingWindow } from "../engine/trailing-window";
-import type { Aggregation } from "../engine/metric-kinds";
+import {
+  DEFAULT_PARTIAL,
+  type PartialPeriods,
+  parseWindow,
+  WINDOW_FORMS,
+  type TrailingWindow,
+  type Aggregation,
+  type Fill,
+  parseVintage,
+} from "../engine";
 import type { Period } from "../client";
-import type { Fill } from "../engine/metric-kinds";
-import { parseVintage } from "../engine/ledger";
 import { isMissing, requiredText } from "./coerce";
 import { invalid } from "./result";
 
@@ -32,7 +37,7 @@ export interface Options {
   maxage?: number;
   /** STATEMENT: the standard template's rows for every project (default), or the service's own rows. */
   rows: "standard" | "service";
-  /** VALUE: roll the metric up over a trailing window ending on the date (engine/trailing-window.ts). */
+  /** VALUE: roll the metric up over a trailing window ending on the date (engine/figures/trailing-window.ts). */
   window?: TrailingWindow;
   /** VALUE with a window: a summed window scaled to 365 days. */
   annualize: boolean;

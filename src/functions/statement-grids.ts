@@ -4,7 +4,7 @@
  * show — the same complete periods, the same standard rows.
  */
 import { dayOfInstant } from "../client";
-import type { StatementGranularity } from "../engine/engine";
+import type { StatementGranularity } from "../engine";
 import type { StatementInterval } from "../client";
 import type { Runtime } from "../runtime/runtime";
 import { CallTrace, type FnContext } from "./context";

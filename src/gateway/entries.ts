@@ -10,9 +10,9 @@
  * whatever the number of processes (the write that lost merges again into the entry holding the new values).
  */
 import { LRUCache } from "lru-cache";
-import { DEFAULT_CACHE_POLICY } from "../engine/cache-policy";
+import { DEFAULT_CACHE_POLICY } from "../cache/policy";
 import { LOCAL_CACHE_BYTES, MAX_ENTRY_BYTES } from "./bounds";
-import type { Change } from "../engine/ledger";
+import type { Change } from "../engine";
 import type { Integrity } from "./integrity";
 import {
   freshFor,

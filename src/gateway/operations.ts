@@ -4,7 +4,7 @@
  * before anything else happens). Each operation's parameters are the ones its table in the interface names; the
  * metric operations also take `start_date`/`end_date`, the names the interface's usage examples send (§4.14).
  */
-import type { Lifetime } from "../engine/keyed-cache";
+import type { Lifetime } from "../cache/policy";
 
 /** How a parameter's value is checked. Lists are one comma-separated value (rule 7), never repeated. */
 export type ParamKind =

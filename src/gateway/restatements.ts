@@ -18,7 +18,7 @@ import {
   type Change,
   type ChangeFilter,
   type LedgerStore,
-} from "../engine/ledger";
+} from "../engine";
 import { RedisLedgerStore } from "./store/restatements";
 
 /**

@@ -36,7 +36,7 @@ import { OPERATIONS, type OperationSpec } from "./operations";
 import { hashOf } from "./store/keys";
 import type { Store } from "./store/store";
 import { dayOf } from "./usage";
-import { DEFAULT_CACHE_POLICY, nextDailyUpdate } from "../engine/cache-policy";
+import { DEFAULT_CACHE_POLICY, nextDailyUpdate } from "../cache/policy";
 
 /** Whose turn the replays take in the fair queue, and whose usage their upstream requests count as. */
 export const REFRESH_USER = "gateway:daily-refresh";

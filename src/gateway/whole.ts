@@ -5,8 +5,8 @@
  * catalogues for a day (the service advises refreshing lists daily), the rest until the next daily update; the
  * previous answer stays a week as the fallback when the service fails (stale-if-error).
  */
-import { DEFAULT_CACHE_POLICY, nextDailyUpdate } from "../engine/cache-policy";
-import type { Lifetime } from "../engine/keyed-cache";
+import { DEFAULT_CACHE_POLICY, nextDailyUpdate } from "../cache/policy";
+import type { Lifetime } from "../cache/policy";
 import type { WireEnvelope } from "../client";
 
 export interface WholeSnapshot {

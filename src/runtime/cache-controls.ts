@@ -3,7 +3,7 @@
  * its size and bound, and "Clear cache". Clearing forgets the saved answers of every service and key and the
  * current session's memory, so the next recalculation asks the service again.
  */
-import type { BlobStore } from "../engine/persistence";
+import type { BlobStore } from "../engine";
 import type { Runtime } from "./runtime";
 
 export interface CacheInfo {

@@ -9,12 +9,7 @@
  */
 import type { DBSchema, IDBPDatabase } from "idb";
 import { IdbConnection } from "./idb-connection";
-import {
-  linesBytes,
-  newestWithin,
-  type LedgerSegmentInfo,
-  type LedgerStore,
-} from "../engine/ledger/store";
+import { linesBytes, newestWithin, type LedgerSegmentInfo, type LedgerStore } from "../engine";
 
 const DEFAULT_LEDGER_DATABASE = "cryptometrics-ledger";
 

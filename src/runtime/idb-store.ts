@@ -10,7 +10,7 @@
  */
 import type { DBSchema, IDBPDatabase } from "idb";
 import { IdbConnection } from "./idb-connection";
-import type { BlobStore, BlobStoreUsage } from "../engine/persistence";
+import type { BlobStore, BlobStoreUsage } from "../engine";
 
 /** 50 MB: a few years of daily history for a thousand series, small beside what browsers grant a site. */
 const DEFAULT_MAX_BYTES = 50_000_000;

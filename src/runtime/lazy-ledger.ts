@@ -8,8 +8,7 @@
  * never rejects (a ledger whose code could not be loaded costs a note, never a cell); a view holds every change
  * recorded before it was asked for; flush() waits for every change recorded so far.
  */
-import type { Change, LedgerOptions, LedgerView } from "../engine/ledger";
-import type { RestatementLedger } from "../engine/ledger/ledger";
+import type { Change, LedgerOptions, LedgerView, RestatementLedger } from "../engine";
 
 export class LazyLedger {
   private ledger: Promise<RestatementLedger> | undefined;
@@ -102,7 +101,11 @@ export class LazyLedger {
     return this.ledger;
   }
 
-  private module(): Promise<typeof import("../engine/ledger/ledger")> {
+  /** The ledger's own module, not the engine's door: the door would put the ledger in functions.js. */
+  private module(): Promise<{
+    RestatementLedger: typeof RestatementLedger;
+    LedgerView: typeof LedgerView;
+  }> {
     return import(/* webpackChunkName: "ledger" */ "../engine/ledger/ledger");
   }
 

@@ -19,9 +19,12 @@ import {
   type StartLedger,
   type Timers,
 } from "../client";
-import { Engine, type EngineOptions } from "../engine/engine";
-import { PersistentCache, type BlobStore, type BlobStoreUsage } from "../engine/persistence";
 import {
+  Engine,
+  type EngineOptions,
+  PersistentCache,
+  type BlobStore,
+  type BlobStoreUsage,
   MemoryLedgerStore,
   cellId,
   type Change,
@@ -29,7 +32,7 @@ import {
   type LedgerStore,
   type LedgerView,
   type SeriesRef,
-} from "../engine/ledger";
+} from "../engine";
 import { LazyLedger } from "./lazy-ledger";
 import { TeamRecordSource } from "./team-record";
 import { namespaceSource, type Digest } from "./cache-namespace";

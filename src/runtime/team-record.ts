@@ -20,7 +20,7 @@ import {
   type FetchLike,
   type Timers,
 } from "../client";
-import type { Change, ChangeFilter } from "../engine/ledger";
+import type { Change, ChangeFilter } from "../engine";
 
 /** The route's path on the gateway. */
 const TEAM_RECORD_PATH = "/gateway/v1/restatements";

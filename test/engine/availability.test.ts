@@ -4,7 +4,7 @@
  */
 import { CryptometricsError } from "../../src/client";
 import type { AvailabilityLookup } from "../../src/engine/availability";
-import { DEFAULT_CACHE_POLICY } from "../../src/engine/cache-policy";
+import { DEFAULT_CACHE_POLICY } from "../../src/cache/policy";
 import { dayNumber } from "../../src/client/data/days";
 import { SeriesBatcher } from "../../src/engine/series-batcher";
 import { SeriesStore } from "../../src/engine/series-store";

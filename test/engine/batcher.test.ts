@@ -1,6 +1,6 @@
 import { getEventListeners } from "node:events";
 import { CryptometricsError } from "../../src/client";
-import { DEFAULT_CACHE_POLICY } from "../../src/engine/cache-policy";
+import { DEFAULT_CACHE_POLICY } from "../../src/cache/policy";
 import { dayNumber } from "../../src/client/data/days";
 import { SeriesBatcher, type FetchGroup } from "../../src/engine/series-batcher";
 import { fetchGroup } from "../../src/engine/series-fetch";

@@ -1,4 +1,4 @@
-import { DEFAULT_CACHE_POLICY, nextDailyUpdate } from "../../src/engine/cache-policy";
+import { DEFAULT_CACHE_POLICY, nextDailyUpdate } from "../../src/cache/policy";
 import { KeyedCache } from "../../src/engine/keyed-cache";
 import { SeriesStore } from "../../src/engine/series-store";
 import { fakeClock, MIDDAY_2026 } from "../support/clock";

@@ -10,7 +10,7 @@ import type {
   RepeatNote,
 } from "../../src/client";
 import { dayNumber } from "../../src/client/data/days";
-import { DEFAULT_CACHE_POLICY } from "../../src/engine/cache-policy";
+import { DEFAULT_CACHE_POLICY } from "../../src/cache/policy";
 import { seriesCodec } from "../../src/engine/saved-entries";
 import { fetchGroup, type GroupRequest, type SeriesClient } from "../../src/engine/series-fetch";
 import { SeriesStore } from "../../src/engine/series-store";

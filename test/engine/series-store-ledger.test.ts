@@ -3,10 +3,10 @@
  * holds was first seen, through a refresh and through the saved cache (another session).
  */
 import { dayNumber } from "../../src/client/data/days";
-import { DEFAULT_CACHE_POLICY } from "../../src/engine/cache-policy";
+import { DEFAULT_CACHE_POLICY } from "../../src/cache/policy";
 import { listRuns, type Change, type SeriesRef } from "../../src/engine/ledger";
 import { seriesCodec } from "../../src/engine/saved-entries";
-import type { DayPoint } from "../../src/engine/series-ops";
+import type { DayPoint } from "../../src/engine/figures/series-ops";
 import { SeriesStore } from "../../src/engine/series-store";
 import { MIDDAY_2026 } from "../support/clock";
 

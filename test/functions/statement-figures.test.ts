@@ -5,8 +5,8 @@
  */
 import type { FinancialStatementRow } from "../../src/client";
 import { dayNumber, formatDay } from "../../src/client/data/days";
-import type { PeriodWindow } from "../../src/engine/completeness";
-import type { DayPoint } from "../../src/engine/series-ops";
+import type { PeriodWindow } from "../../src/engine/figures/completeness";
+import type { DayPoint } from "../../src/engine/figures/series-ops";
 import { CallTrace, type FnContext } from "../../src/functions/context";
 import {
   agrees,

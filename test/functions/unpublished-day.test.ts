@@ -5,7 +5,7 @@
  */
 import * as fns from "../../src/functions/functions";
 import { currentRuntime } from "../../src/runtime/runtime";
-import { DEFAULT_CACHE_POLICY } from "../../src/engine/cache-policy";
+import { DEFAULT_CACHE_POLICY } from "../../src/cache/policy";
 import { excelError, expectedDaily, inv, serial, startHarness, type Harness } from "./harness";
 
 const MINUTE = 60_000;

@@ -8,7 +8,7 @@
  * days", or the same #VALUE!.
  */
 import fc from "fast-check";
-import { metricKind } from "../../src/engine/metric-kinds";
+import { metricKind } from "../../src/engine/figures/metric-kinds";
 import { createDataset } from "../../src/simulator";
 import { findMetric } from "../../src/simulator/data/metrics-catalog";
 import { chainShares, sharesSum } from "../../src/simulator/data/shares";

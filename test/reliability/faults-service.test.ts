@@ -1,5 +1,5 @@
 /** The service's own faults (429 storms, its rate limit, 5xx) over a workbook; see fault-suite.ts. */
-import { DEFAULT_CACHE_POLICY } from "../../src/engine/cache-policy";
+import { DEFAULT_CACHE_POLICY } from "../../src/cache/policy";
 import { busiestWindow } from "../harness/faults/lab";
 import { formatTable } from "../harness/faults/report";
 import { runScenario } from "../harness/faults/run";

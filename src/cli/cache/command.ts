@@ -7,7 +7,7 @@
  */
 import { formatSize } from "../../runtime/cache-controls";
 import type { CacheCommand } from "../flags";
-import type { BlobStoreUsage } from "../../engine/persistence";
+import type { BlobStoreUsage } from "../../engine";
 
 /** What the command needs of the cache directory's store (FileBlobStore). */
 export interface CacheAdmin {

@@ -19,11 +19,7 @@
 import { createHash, randomUUID } from "crypto";
 import { promises as fs } from "fs";
 import { join } from "path";
-import {
-  MAX_SAVED_ENTRY_BYTES,
-  type BlobStore,
-  type BlobStoreUsage,
-} from "../../engine/persistence";
+import { MAX_SAVED_ENTRY_BYTES, type BlobStore, type BlobStoreUsage } from "../../engine";
 import { prepareCacheDir } from "./cache-dir";
 import { checkInnerDir } from "./ownership";
 import { readNoFollow, touchNoFollow, writeNoFollow } from "./safe-fs";

@@ -13,8 +13,12 @@
 import { createHash } from "crypto";
 import { constants, promises as fs } from "fs";
 import { join } from "path";
-import { newestWithin, type LedgerSegmentInfo, type LedgerStore } from "../../engine/ledger/store";
-import { MAX_LEDGER_BYTES } from "../../engine/ledger/ledger";
+import {
+  newestWithin,
+  type LedgerSegmentInfo,
+  type LedgerStore,
+  MAX_LEDGER_BYTES,
+} from "../../engine";
 import { prepareCacheDir } from "./cache-dir";
 import { withLock } from "./lock";
 import { checkInnerDir } from "./ownership";

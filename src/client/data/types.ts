@@ -268,7 +268,7 @@ export interface MultiProjectMetricRow {
   readonly unreadable?: string;
   /**
    * Breakdown members §2.10 does not name, present when a service splits a project's day anyway: the
-   * parts of the day's figure (engine/partition.ts adds them up).
+   * parts of the day's figure (engine/figures/partition.ts adds them up).
    */
   readonly chain?: string;
   readonly productId?: string;

@@ -1,7 +1,7 @@
 /** The restatement ledger's door (README.md beside this file). */
 export { compareRange, type HeldFigure } from "./compare";
 export { hmacSeal } from "./codec";
-export { RestatementLedger, type LedgerOptions } from "./ledger";
+export { MAX_LEDGER_BYTES, RestatementLedger, type LedgerOptions } from "./ledger";
 export { LedgerView, type ChangeFilter } from "./view";
 export {
   NO_RUNS,
@@ -13,7 +13,14 @@ export {
   type SeenRun,
   type SeenRuns,
 } from "./seen";
-export { MemoryLedgerStore, type LedgerStore } from "./store";
+export {
+  MemoryLedgerStore,
+  linesBytes,
+  newestWithin,
+  utf8Bytes,
+  type LedgerSegmentInfo,
+  type LedgerStore,
+} from "./store";
 export { cellId, type Change, type SeriesRef } from "./types";
 export { changeText, newestChanges } from "./describe";
 export { notKnownMessage, parseVintage, type Vintage } from "./vintage";

@@ -15,7 +15,7 @@
  *   trend_Nd the mean of the N days over the mean of the N before, minus 1. Every day of the window must be
  *   known then and have data, by the rule of whole windows the service's own figure is held to
  *   (aggregationCheck): a day first seen after the vintage is a #N/A "not known on …: first seen …". A change
- *   over a base of 0 or below is "NM" (engine/growth.ts), where the simulator's formula gives a number for a
+ *   over a base of 0 or below is "NM" (engine/figures/growth.ts), where the simulator's formula gives a number for a
  *   negative base: never a figure that means nothing.
  * - One whose name says no window (ath, atl, a name the interface does not list) cannot be rebuilt from
  *   days: a #N/A saying so.
@@ -24,12 +24,18 @@
  * request more than the check of the service's figure costs.
  */
 import { formatDay } from "../../client";
-import { judge, windowFigure, type SeriesDays } from "../../engine/figures";
-import { growthOf } from "../../engine/growth";
-import type { Vintage } from "../../engine/ledger";
-import { metricKind, unknownKindMessage, type Aggregation } from "../../engine/metric-kinds";
-import type { DayPoint } from "../../engine/series-ops";
-import { DEFAULT_VARIANT } from "../../engine/series-types";
+import {
+  judge,
+  windowFigure,
+  type SeriesDays,
+  growthOf,
+  type Vintage,
+  metricKind,
+  unknownKindMessage,
+  type Aggregation,
+  type DayPoint,
+  DEFAULT_VARIANT,
+} from "../../engine";
 import type { FnContext } from "../context";
 import { notAvailable } from "../result";
 import { latestPoint, pointsIn, pointsOf, recentStart } from "./latest";

@@ -3,7 +3,7 @@
  * ./breakdown.ts.
  *
  * - An archived project has no latest figure: its aggregates (latest, sum_30d, …) describe its last days,
- *   not now, so they are a #N/A naming the archive (engine/as-of.ts); its history reads with dates.
+ *   not now, so they are a #N/A naming the archive (engine/figures/as-of.ts); its history reads with dates.
  * - Stable shapes when projects are listed: every input position keeps its rows, in input order (a repeated
  *   id repeats them; an empty, unknown, archived or unavailable one is a row of #N/A with the reason).
  *   Omitted projects mean all of them, in the service's order.
@@ -13,8 +13,7 @@
  *   as known then; the service's value today is never shown under it (./aggregation-vintage.ts).
  */
 import { formatDay } from "../../client";
-import { DEFAULT_VARIANT } from "../../engine/series-types";
-import { judge, windowFigure } from "../../engine/figures";
+import { DEFAULT_VARIANT, judge, windowFigure } from "../../engine";
 import {
   openText,
   type JsonValue,
@@ -316,7 +315,7 @@ export function aggregationSpan(name: string): number | undefined {
 }
 
 /**
- * Why a service's aggregate is no figure by the rule every figure follows (engine/figures.ts), or undefined
+ * Why a service's aggregate is no figure by the rule every figure follows (engine/figures/rule.ts), or undefined
  * when it is one: its days, back from the series' latest day, must all have data, none of them sent twice
  * with different values. A sum_30d of a project launched 10 days ago, or of 30 days holding a day without a
  * value, passes a part as the whole.

@@ -1,6 +1,5 @@
 /** An archived project's figures described as what they are: its last days, dated by the archive. */
-import { archivedMessage } from "../../engine/as-of";
-import { DEFAULT_VARIANT } from "../../engine/series-types";
+import { archivedMessage, DEFAULT_VARIANT } from "../../engine";
 import type { Project } from "../../client";
 import type { FnContext } from "../context";
 import { FunctionError, type ErrorCell } from "../result";

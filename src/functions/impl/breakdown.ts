@@ -2,7 +2,7 @@
  * BREAKDOWN(metric, [projects], [start], [end], [options]): a metric summarised per project over a period,
  * with each project's share. Every figure is VALUE's figure of that project, metric and period: read from
  * the daily series (one planned request for all the projects, as a table of VALUE cells), by the rule of
- * every figure (engine/figures.ts): rows sent twice count once, a period that is not whole is #N/A naming
+ * every figure (engine/figures/rule.ts): rows sent twice count once, a period that is not whole is #N/A naming
  * "N of M days" (partial=include shows the days there are), a day sent twice with two values is #N/A, the
  * roll-up is the metric's kind's (or agg=), and a metric whose kind is not known asks for agg=.
  *
@@ -24,10 +24,16 @@
  */
 import { formatDay } from "../../client";
 import type { Project } from "../../client";
-import { periodLabel, windowOf } from "../../engine/completeness";
-import { judge, windowFigure } from "../../engine/figures";
-import { notMeaningful } from "../../engine/growth";
-import { defaultAggregation, metricInfo, type Aggregation } from "../../engine/metric-kinds";
+import {
+  periodLabel,
+  windowOf,
+  judge,
+  windowFigure,
+  notMeaningful,
+  defaultAggregation,
+  metricInfo,
+  type Aggregation,
+} from "../../engine";
 import { checkRange, idList, idPositions, optionalDate, requiredText, uniqueIds } from "../coerce";
 import type { FnContext } from "../context";
 import { parseOptions, type Options } from "../options";
@@ -218,7 +224,7 @@ async function figureOf(
 }
 
 /**
- * Each row's share of the total of the rows, where the total is a figure too (NM rule, engine/growth.ts):
+ * Each row's share of the total of the rows, where the total is a figure too (NM rule, engine/figures/growth.ts):
  * #N/A when a row that counts has no figure, NM when a figure is negative or the total 0, NM when the
  * metric's figures do not add up.
  */

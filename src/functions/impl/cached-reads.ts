@@ -4,9 +4,7 @@
  * They make the same reads in the same order and decide with the same steps (pointsIn, lastDataAtOrBefore),
  * so a cell answered here shows what the async path would have shown, with the same trace.
  */
-import { horizonOf } from "../../engine/completeness";
-import { lastDataAtOrBefore, type DayPoint } from "../../engine/series-ops";
-import type { SeriesQuery } from "../../engine/series-types";
+import { horizonOf, lastDataAtOrBefore, type DayPoint, type SeriesQuery } from "../../engine";
 import { NOT_CACHED, type FnContext, type NotCached } from "../context";
 import { horizonSeen, pointsIn, recentStart, type SeriesBase } from "./latest";
 import { cachedSeries } from "./series-common";

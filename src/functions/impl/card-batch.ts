@@ -11,7 +11,7 @@
  */
 import type { Project, ProjectDetail } from "../../client";
 import { periodStart } from "../../client";
-import { DEFAULT_VARIANT } from "../../engine/series-types";
+import { DEFAULT_VARIANT } from "../../engine";
 import type { Runtime } from "../../runtime/runtime";
 import { traced, type FnContext } from "../context";
 import { metricCatalogue } from "./resolve";

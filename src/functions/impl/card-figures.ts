@@ -11,13 +11,11 @@
 import { isCryptometricsError } from "../../client";
 import { formatDay, periodEnd, periodStart } from "../../client";
 import type { FnContext } from "../context";
-import { ratioOf } from "../../engine/growth";
+import { ratioOf, horizonOf, DEFAULT_VARIANT } from "../../engine";
 import { FunctionError } from "../result";
 import { asOf, datedValue, value } from "./value";
 import { userMessage } from "../messages";
 import { isMissing, type Figure, type Quarter } from "./card-model";
-import { horizonOf } from "../../engine/completeness";
-import { DEFAULT_VARIANT } from "../../engine/series-types";
 import { latestPoint } from "./latest";
 import { STANDARD_STATEMENT } from "./statement-lines";
 

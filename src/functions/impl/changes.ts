@@ -13,7 +13,7 @@
  * - Nothing recorded: the headers alone (a model referring to the table keeps working).
  */
 import { formatDay } from "../../client";
-import type { Change } from "../../engine/ledger";
+import type { Change } from "../../engine";
 import { idList, optionalDate } from "../coerce";
 import { vintageOf } from "../lineage";
 import type { FnContext } from "../context";

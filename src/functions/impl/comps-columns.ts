@@ -1,13 +1,13 @@
 /**
  * COMPS columns: what each column of a comps panel computes, read from its text.
  * - `metric`: the metric on the date (or its latest value), as VALUE gives it;
- * - `metric:window`: the metric rolled up over a trailing window (engine/trailing-window.ts), as VALUE with
+ * - `metric:window`: the metric rolled up over a trailing window (engine/figures/trailing-window.ts), as VALUE with
  *   `window=` gives it (e.g. `revenue:ttm`, `fees:30d`);
  * - `a/b`: the ratio of two such terms (e.g. `market_cap_fully_diluted/revenue:ttm`, a P/S on TTM revenue).
  * Metric ids are resolved later (they may be names); only the form is checked here, so a bad column is a
  * #VALUE! naming it before anything is asked of the service.
  */
-import { parseWindow, WINDOW_FORMS, type TrailingWindow } from "../../engine/trailing-window";
+import { parseWindow, WINDOW_FORMS, type TrailingWindow } from "../../engine";
 import { invalid } from "../result";
 
 export interface CompsTerm {

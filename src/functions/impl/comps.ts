@@ -31,9 +31,7 @@
  */
 import { isCryptometricsError } from "../../client";
 import { formatDay } from "../../client";
-import { ratioOf } from "../../engine/growth";
-import { defaultAggregation, fillRefusal } from "../../engine/metric-kinds";
-import type { Fill } from "../../engine/metric-kinds";
+import { ratioOf, defaultAggregation, fillRefusal, type Fill } from "../../engine";
 import { idPositions, isMissing, optionalDate, requiredText } from "../coerce";
 import type { FnContext } from "../context";
 import { parseOptions, type Options } from "../options";

@@ -14,7 +14,7 @@
  * spelling: the filtered series is the same whichever way the filter was typed.
  */
 import type { Project } from "../../client";
-import { closest, didYouMean } from "../../engine/resolver";
+import { closest, didYouMean } from "../../engine";
 import type { FnContext } from "../context";
 import type { Options } from "../options";
 import type { ErrorCell } from "../result";

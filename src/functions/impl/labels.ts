@@ -14,7 +14,7 @@
  * resolver takes names as well as ids, so a STATEMENT's names still work as the metric of a VALUE formula.
  */
 import type { Metric } from "../../client";
-import type { TrailingWindow } from "../../engine/trailing-window";
+import type { TrailingWindow } from "../../engine";
 import type { CompsColumn, CompsTerm } from "./comps-columns";
 
 /** A metric's name for a metric id (or name) as written. */

@@ -1,11 +1,16 @@
 /**
  * The latest data of a series and what follows from it: the latest value VALUE shows without a date, and
  * the horizon (min(today, latest day with a value)) that decides which periods are complete
- * (engine/completeness.ts). Reads go through the engine, so cells asking the same series share requests.
+ * (engine/figures/completeness.ts). Reads go through the engine, so cells asking the same series share requests.
  */
-import { horizonOf, lastValueDay } from "../../engine/completeness";
-import { lastDataAtOrBefore, type DayPoint } from "../../engine/series-ops";
-import type { SeriesAnswer, SeriesQuery } from "../../engine/series-types";
+import {
+  horizonOf,
+  lastValueDay,
+  lastDataAtOrBefore,
+  type DayPoint,
+  type SeriesAnswer,
+  type SeriesQuery,
+} from "../../engine";
 import type { FnContext } from "../context";
 import { notAvailable } from "../result";
 import { LATEST_LOOKBACK_DAYS, fetchSeries } from "./series-common";

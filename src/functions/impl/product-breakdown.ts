@@ -10,8 +10,7 @@
  * product instead of one.
  */
 import type { Project } from "../../client";
-import type { DayPoint } from "../../engine/series-ops";
-import type { SeriesAnswer, SeriesQuery, SeriesVariant } from "../../engine/series-types";
+import type { DayPoint, SeriesAnswer, SeriesQuery, SeriesVariant } from "../../engine";
 import type { FnContext } from "../context";
 import { fetchSeries } from "./series-common";
 

@@ -1,7 +1,7 @@
 /** Turning what the user typed into catalogue entries, with per-item failures kept for partial results. */
 import type { Metric, Project } from "../../client";
 import { isCryptometricsError } from "../../client";
-import { resolveMetricIn, resolveProjectIn } from "../../engine/resolver";
+import { resolveMetricIn, resolveProjectIn } from "../../engine";
 import { traced, type FnContext } from "../context";
 import { notAvailable, type ErrorCell } from "../result";
 import { userMessage } from "../messages";

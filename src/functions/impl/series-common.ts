@@ -1,6 +1,6 @@
 /** What VALUE, METRIC and PRODUCT_METRIC share: their options, series variants and the engine call. */
 import { formatDay } from "../../client";
-import type { SeriesAnswer, SeriesQuery, SeriesVariant } from "../../engine/series-types";
+import type { SeriesAnswer, SeriesQuery, SeriesVariant } from "../../engine";
 import type { FnContext } from "../context";
 import type { Options } from "../options";
 import { seriesAtVintage } from "./vintage";

@@ -1,5 +1,5 @@
 /**
- * What the rule of figures (engine/figures.ts) needs of a series, read through the engine: its points over a
+ * What the rule of figures (engine/figures/rule.ts) needs of a series, read through the engine: its points over a
  * window (from the fill's lookback), its horizon, and, when a fill of zeros or a message needs it, the
  * series' first day with data. Every function reads its figures through here, so they read alike.
  */
@@ -10,18 +10,17 @@ import {
   metricKind,
   unknownKindMessage,
   type Aggregation,
-} from "../../engine/metric-kinds";
-import {
   FILL_LOOKBACK_DAYS,
   conflictMessage,
   dataEnd,
   dayConflict,
   type DayState,
   type SeriesDays,
-} from "../../engine/figures";
-import type { DayPoint } from "../../engine/series-ops";
-import type { Fill } from "../../engine/metric-kinds";
-import { DEFAULT_VARIANT, variantKey } from "../../engine/series-types";
+  type DayPoint,
+  type Fill,
+  DEFAULT_VARIANT,
+  variantKey,
+} from "../../engine";
 import type { FnContext } from "../context";
 import { invalid, notAvailable } from "../result";
 import { horizonFor, pointsOf, recentStart, type SeriesBase } from "./latest";
@@ -103,7 +102,7 @@ export function fillHint(metricId: string, fill: Fill, agg?: Aggregation): strin
 }
 
 /**
- * The roll-up of a figure over several days: `agg=`, else the metric's kind's (engine/metric-kinds.ts). A
+ * The roll-up of a figure over several days: `agg=`, else the metric's kind's (engine/figures/metric-kinds.ts). A
  * metric whose kind is not known and no agg= says is #N/A asking for one: never guessed.
  */
 export function aggregationOf(metricId: string, agg: Aggregation | undefined): Aggregation {

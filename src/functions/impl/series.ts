@@ -1,7 +1,7 @@
 /**
  * METRIC and PRODUCT_METRIC: time series through the engine, shaped like STOCKHISTORY (a Date column, then
  * one column per metric or per project), rolled up and filled as the options say, every figure by the rule
- * of engine/figures.ts.
+ * of engine/figures/rule.ts.
  *
  * - Stable shape: one column per input position. An empty, unknown or unavailable project (or metric) is a
  *   column of #N/A with the reason, a repeated one repeats its column (coerce.idPositions).
@@ -15,14 +15,15 @@
  * - Fills only where the metric admits them (metric-kinds.ts, fillRefusal), never before the first data, past the latest
  *   data or today, nor over a conflict.
  * - Growth (`values=pop|yoy`, with a period): each period's change on its base as a ratio, #N/A where either
- *   is not whole or the base is 0 or less ("NM", engine/growth.ts).
+ *   is not whole or the base is 0 or less ("NM", engine/figures/growth.ts).
  * - Layouts: `dates=0` leaves the Date column out (SUM over the spill adds values only), `dir=h` puts the
  *   dates across (one row per column), `dating=end` dates a period row by its last day (default: its first).
  */
 import type { Project } from "../../client";
 import { formatDay, periodEnd, periodStart } from "../../client";
-import { periodLabel, windowOf } from "../../engine/completeness";
 import {
+  periodLabel,
+  windowOf,
   conflictMessage,
   dayConflict,
   dayStates,
@@ -32,15 +33,16 @@ import {
   type FigureWords,
   type SeriesDays,
   type WindowFigure,
-} from "../../engine/figures";
-import { baseStart, growthOf, type Growth } from "../../engine/growth";
-import {
+  baseStart,
+  growthOf,
+  type Growth,
   defaultAggregation,
   fillRefusal,
   unknownKindMessage,
   type Aggregation,
-} from "../../engine/metric-kinds";
-import { slicePoints, type DayPoint } from "../../engine/series-ops";
+  slicePoints,
+  type DayPoint,
+} from "../../engine";
 import { checkRange, idPositions, optionalDate, requiredIds, requiredText } from "../coerce";
 import type { FnContext } from "../context";
 import { parseOptions, type Options } from "../options";

@@ -1,11 +1,11 @@
 /**
- * STATEMENT's figures checked by the rule of every figure (engine/figures.ts): a statement's figure is the
+ * STATEMENT's figures checked by the rule of every figure (engine/figures/rule.ts): a statement's figure is the
  * service's, but it is shown only where the line's daily series say the same, so that STATEMENT, VALUE and
  * the card give one figure for one project, metric and period. A period of a line is whole when every one of
  * its days has a value; a launch quarter (ethena's Q1 2024 has 42 of its 91 days), a quarter still running,
  * or one with days without a value is not, and a day the service sent twice with different values (or sent
  * as no number) makes the figure a #N/A in every mode. The period is the one the row declares (its range,
- * statement-periods.ts), and the daily series roll up by the metric's kind (engine/metric-kinds.ts).
+ * statement-periods.ts), and the daily series roll up by the metric's kind (engine/figures/metric-kinds.ts).
  *
  * - values=value: the service's figure where whole and equal to its daily series' (within the service's
  *   rounding: half a unit of the last decimal it sends); where not whole, a #N/A saying "N of M days"
@@ -32,19 +32,22 @@
  */
 import type { FinancialStatementRow } from "../../client";
 import { formatDay } from "../../client";
-import { periodLabel, type PeriodWindow } from "../../engine/completeness";
-import type { StatementGranularity } from "../../engine/engine";
 import {
+  periodLabel,
+  type PeriodWindow,
+  type StatementGranularity,
   judge,
   windowFigure,
   type Judged,
   type SeriesDays,
   type WindowFigure,
-} from "../../engine/figures";
-import { growthOf, type Growth } from "../../engine/growth";
-import { defaultAggregation, unknownKindMessage } from "../../engine/metric-kinds";
-import { DEFAULT_VARIANT } from "../../engine/series-types";
-import type { Vintage } from "../../engine/ledger";
+  growthOf,
+  type Growth,
+  defaultAggregation,
+  unknownKindMessage,
+  DEFAULT_VARIANT,
+  type Vintage,
+} from "../../engine";
 import type { FnContext } from "../context";
 import { FunctionError, type Cell, type ErrorCell } from "../result";
 import { horizonFor, pointsIn, pointsOf } from "./latest";

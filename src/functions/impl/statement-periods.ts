@@ -9,7 +9,7 @@
  */
 import type { FinancialStatementRow, Period } from "../../client";
 import { dayNumber } from "../../client";
-import { windowOf, type PeriodWindow } from "../../engine/completeness";
+import { windowOf, type PeriodWindow } from "../../engine";
 import { STANDARD_STATEMENT } from "./statement-lines";
 
 const MONTHS: Readonly<Record<string, number>> = {

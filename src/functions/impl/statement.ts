@@ -38,11 +38,12 @@ import {
   isComplete,
   periodLabel,
   type PeriodWindow,
-} from "../../engine/completeness";
+  baseStart,
+  type Growth,
+  type StatementGranularity,
+  DEFAULT_VARIANT,
+} from "../../engine";
 import { formatDay, periodStart } from "../../client";
-import { baseStart, type Growth } from "../../engine/growth";
-import type { StatementGranularity } from "../../engine/engine";
-import { DEFAULT_VARIANT } from "../../engine/series-types";
 import { optionalText, requiredText } from "../coerce";
 import { traced, type FnContext } from "../context";
 import { parseOptions, type Options } from "../options";

@@ -1,9 +1,9 @@
 /**
  * VALUE and ASOF: one number, a metric on a date (or its latest value), optionally rolled up over the period
  * holding the date, and the date that number is from. Both run the same reading, so ASOF always dates the
- * number VALUE shows with the same arguments. Every figure follows engine/figures.ts's rule.
+ * number VALUE shows with the same arguments. Every figure follows engine/figures/rule.ts's rule.
  *
- * - Without a date: the latest value; an archived project has none (engine/as-of.ts); `maxage=<N>d` refuses
+ * - Without a date: the latest value; an archived project has none (engine/figures/as-of.ts); `maxage=<N>d` refuses
  *   one older than N days; with a period, the latest finished period (`partial=include`: the period holding
  *   the latest data, as far as it goes).
  * - With a date and a period: the period holding the date, if whole (every day with data, no conflict).
@@ -12,24 +12,25 @@
  *   where the metric admits them (metric-kinds.ts, fillRefusal).
  * - Growth compares whole periods only, and never over a base of 0 or less ("NM").
  */
-import { archivedMessage, tooOldMessage } from "../../engine/as-of";
 import {
+  archivedMessage,
+  tooOldMessage,
   periodLabel,
   previousWindow,
   windowOf,
   type PeriodWindow,
-} from "../../engine/completeness";
-import {
   conflictMessage,
   dayConflict,
   dayStates,
   judge,
   windowFigure,
   type Judged,
-} from "../../engine/figures";
+  baseStart,
+  growthOf,
+  type Growth,
+  type DayPoint,
+} from "../../engine";
 import { formatDay } from "../../client";
-import { baseStart, growthOf, type Growth } from "../../engine/growth";
-import type { DayPoint } from "../../engine/series-ops";
 import type { Metric, Project } from "../../client";
 import { isMissing, optionalDate, requiredText } from "../coerce";
 import type { FnContext } from "../context";

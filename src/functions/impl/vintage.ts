@@ -19,11 +19,15 @@
  *   (aggregation-vintage.ts); otherwise a #N/A saying why. Every data function takes it.
  */
 import { dayOfInstant } from "../../client";
-import { parseVintage, type Vintage } from "../../engine/ledger";
-import { seriesRefOf } from "../../engine/series-ledger";
-import type { DayPoint } from "../../engine/series-ops";
-import type { SeriesAnswer, SeriesQuery } from "../../engine/series-types";
-import { knownAt } from "../../engine/vintage-answer";
+import {
+  parseVintage,
+  type Vintage,
+  seriesRefOf,
+  type DayPoint,
+  type SeriesAnswer,
+  type SeriesQuery,
+  knownAt,
+} from "../../engine";
 import type { FnContext } from "../context";
 import type { Options } from "../options";
 import { invalid } from "../result";

@@ -1,7 +1,7 @@
 /**
- * VALUE with `window=`: a metric rolled up over a trailing window (engine/trailing-window.ts) ending on the
+ * VALUE with `window=`: a metric rolled up over a trailing window (engine/figures/trailing-window.ts) ending on the
  * date, or on the latest value's day when no date is given. The window follows the rule of figures
- * (engine/figures.ts): it is whole when every one of its days has data, so a window running past the latest
+ * (engine/figures/rule.ts): it is whole when every one of its days has data, so a window running past the latest
  * data or today, starting before the series' first data (a young project's "TTM" would otherwise be a few
  * months passed as twelve) or holding days without a value is a #N/A naming "N of M days" with
  * `partial=exclude` (the default), and rolled up over the days it has with `partial=include`; a day the
@@ -9,14 +9,15 @@
  * The roll-up is the metric's default (flows sum, user counts average, levels last) or `agg=`;
  * `annualize=1` scales a summed window to 365 days of the days it covers (trailing-window.ts).
  */
-import { horizonOf } from "../../engine/completeness";
-import { judge, windowFigure } from "../../engine/figures";
 import {
+  horizonOf,
+  judge,
+  windowFigure,
   annualized,
   windowLabel,
   windowStart,
   type TrailingWindow,
-} from "../../engine/trailing-window";
+} from "../../engine";
 import type { FnContext } from "../context";
 import type { Options } from "../options";
 import { invalid, notAvailable } from "../result";

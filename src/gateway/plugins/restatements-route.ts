@@ -8,7 +8,7 @@
  */
 import fp from "fastify-plugin";
 import { parseDay } from "../../client";
-import type { Change } from "../../engine/ledger";
+import type { Change } from "../../engine";
 import { MAX_LIST_IDS } from "../bounds";
 import { GatewayError } from "../errors";
 import { ID_LIST_SCHEMA, ID_REGEX } from "../schema";

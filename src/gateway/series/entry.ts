@@ -18,10 +18,10 @@
  * Fresh until the service's next daily update (00:00 UTC, the engine's cache policy); the previous day's entry
  * is kept as a fallback for up to a week (stale-if-error).
  */
-import { Coverage, type Interval } from "../../engine/coverage";
-import { nextDailyUpdate, DEFAULT_CACHE_POLICY } from "../../engine/cache-policy";
+import { Coverage, type Interval } from "../../cache/coverage";
+import { nextDailyUpdate, DEFAULT_CACHE_POLICY } from "../../cache/policy";
 import type { JsonObject, JsonValue } from "../../client";
-import { decodeRuns, encodeRuns, NO_RUNS, spliceRuns, type SeenRun } from "../../engine/ledger";
+import { decodeRuns, encodeRuns, NO_RUNS, spliceRuns, type SeenRun } from "../../engine";
 import type { SeriesForm } from "../operations";
 
 /** Day numbers standing for "left to the service": from launch, to the latest data (JSON has no Infinity). */

@@ -18,9 +18,14 @@
  *   entry it would have replaced is still there, and comparing would record the change at every refetch.
  */
 import type { JsonObject, JsonValue } from "../../client";
-import { decodeRuns, type SeriesRef } from "../../engine/ledger";
-import { answerChanges, type AnswerOutcome, type HeldSnapshot } from "../../engine/series-ledger";
-import type { DayPoint } from "../../engine/series-ops";
+import {
+  decodeRuns,
+  type SeriesRef,
+  answerChanges,
+  type AnswerOutcome,
+  type HeldSnapshot,
+  type DayPoint,
+} from "../../engine";
 import type { QueryValue, SeriesAsk } from "../ask";
 import type { Fetched, SeriesEntry, SeriesRecord, SeriesSnapshot } from "./entry";
 

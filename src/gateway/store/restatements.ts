@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Cluster, Redis } from "ioredis";
-import { utf8Bytes, type LedgerSegmentInfo, type LedgerStore } from "../../engine/ledger/store";
+import { utf8Bytes, type LedgerSegmentInfo, type LedgerStore } from "../../engine";
 
 /**
  * 400 days: a year of changes and a margin. A day's list is renewed with each append to it; the index and the

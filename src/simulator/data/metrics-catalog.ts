@@ -164,7 +164,7 @@ export const METRICS: readonly MetricDef[] = [
     "Developers who committed code in the last 30 days.",
     { integer: true }
   ),
-  // Two metrics the add-in's table of kinds does not hold (src/engine/metric-kinds.ts): the add-in asks how
+  // Two metrics the add-in's table of kinds does not hold (src/engine/figures/metric-kinds.ts): the add-in asks how
   // to roll them up (agg=) rather than guessing from their names. Only nova has them.
   metric(
     "fees_cumulative",

@@ -3,7 +3,7 @@
  * them too) and indexed for instant search. Reloaded when the connection changes.
  */
 import type { MarketSector, Metric, Project } from "../../client";
-import type { Engine } from "../../engine/engine";
+import type { Engine } from "../../engine";
 import { CatalogueIndex } from "./catalogue-search";
 
 export type CatalogueEngine = Pick<

@@ -3,7 +3,7 @@
  * formulas read their project and metric from the grid's own header cells (relative R1C1 references), so the
  * user can change an id in a header and the row or column follows, wherever the grid was inserted.
  */
-import { metricKind } from "../../engine/metric-kinds";
+import { metricKind } from "../../engine";
 import type { CellInput, FormatRule, GridPlan } from "../../excel/port";
 import { quote } from "./formula-text";
 

@@ -5,7 +5,7 @@
  * custom functions asynchronously, after its calculate request returns: the list follows the record, so it
  * grows while the formulas settle, and a later refresh starts a new one.
  */
-import { changeText, newestChanges } from "../../engine/ledger";
+import { changeText, newestChanges } from "../../engine";
 import { clockTime } from "../../excel/refresh";
 import type { FoundChanges } from "../../excel/refresh-changes";
 import { emptyState, withValue, type BuilderState } from "./formula-builder";

@@ -6,7 +6,7 @@
  * is said right under its buttons. A sector's projects open their own detail.
  */
 import type { MarketSector, Metric, Project, ProjectDetail } from "../../client";
-import { describeMetricKind } from "../../engine/metric-kinds";
+import { describeMetricKind } from "../../engine";
 import type { AppContext } from "../app-context";
 import type { Catalogue } from "../model/catalogue-store";
 import { emptyState, startingState, withValue } from "../model/formula-builder";
@@ -302,7 +302,7 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
         title(m.metricName),
         h("p", { class: "entry-meta" }, m.metricId),
         h("p", {}, m.description || "No description."),
-        // How the functions roll it up: the add-in's table of kinds (engine/metric-kinds.ts).
+        // How the functions roll it up: the add-in's table of kinds (engine/figures/metric-kinds.ts).
         h("p", { class: "hint", id: "metric-kind" }, describeMetricKind(m.metricId)),
         h("div", { class: "buttons" }, builder)
       )

@@ -22,7 +22,7 @@ import { picker } from "./picker";
 import { statusLine } from "../../ui/status";
 import { dateProblem } from "../model/field-checks";
 import { onPress, reportError } from "./feedback";
-import type { StatementGranularity } from "../../engine/engine";
+import type { StatementGranularity } from "../../engine";
 import { dayOfInstant, formatDay, type StatementInterval } from "../../client";
 
 /** As the builder lists them: an archived project says so (its history stays, no new data comes). */

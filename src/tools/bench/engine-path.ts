@@ -6,9 +6,13 @@
  */
 import type { Metric, Project } from "../../client";
 import { dayNumber } from "../../client";
-import type { Engine } from "../../engine/engine";
-import { resolveMetricIn, resolveProjectIn } from "../../engine/resolver";
-import { DEFAULT_VARIANT, type SeriesAnswer } from "../../engine/series-types";
+import {
+  type Engine,
+  resolveMetricIn,
+  resolveProjectIn,
+  DEFAULT_VARIANT,
+  type SeriesAnswer,
+} from "../../engine";
 import type { BenchCell } from "./workloads";
 
 type ValueCell = Extract<BenchCell, { fn: "VALUE" }>;

@@ -15,8 +15,7 @@ import {
 } from "../../client";
 import { dayNumber } from "../../client";
 import { messageOf } from "../../client";
-import { Engine } from "../../engine/engine";
-import { DEFAULT_VARIANT } from "../../engine/series-types";
+import { Engine, DEFAULT_VARIANT } from "../../engine";
 import type { CellOutcome } from "./outcomes";
 import type { BenchCell } from "./workloads";
 

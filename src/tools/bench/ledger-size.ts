@@ -7,10 +7,17 @@
  * own, recorded through its real code into a store in memory, with values of the service's full precision.
  */
 import { performance } from "node:perf_hooks";
-import { RestatementLedger, MAX_LEDGER_BYTES } from "../../engine/ledger/ledger";
-import { MemoryLedgerStore } from "../../engine/ledger/store";
-import { encodeRuns, NO_RUNS, spliceRuns, type SeenRuns } from "../../engine/ledger/seen";
-import type { Change, SeriesRef } from "../../engine/ledger/types";
+import {
+  RestatementLedger,
+  MAX_LEDGER_BYTES,
+  MemoryLedgerStore,
+  encodeRuns,
+  NO_RUNS,
+  spliceRuns,
+  type SeenRuns,
+  type Change,
+  type SeriesRef,
+} from "../../engine";
 import { formatDay } from "../../client";
 import { formatBytes, formatCount, formatDuration } from "./format";
 

@@ -6,7 +6,7 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { DEFAULT_LIMITS } from "../../client";
-import { DEFAULT_ENGINE_OPTIONS } from "../../engine/engine";
+import { DEFAULT_ENGINE_OPTIONS } from "../../engine";
 import { measureBundles } from "./bundles";
 import { formatCount } from "./format";
 import { engineRecalculate } from "./engine-path";

@@ -6,7 +6,7 @@
  * cache fills up and must evict. After every recalculation: the caches are within their bounds, and nothing
  * is left pending (timers, waiting calls, loads in flight, limiter queue, open exchanges).
  */
-import { DEFAULT_CACHE_POLICY, type CachePolicy } from "../../../src/engine/cache-policy";
+import { DEFAULT_CACHE_POLICY, type CachePolicy } from "../../../src/cache/policy";
 import { formatDay } from "../../../src/client/data/days";
 import { createDataset } from "../../../src/simulator";
 import { LAB_START, openLab, type Lab } from "../faults/lab";

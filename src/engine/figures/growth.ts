@@ -6,7 +6,7 @@
  * Bloomberg and FactSet show it. Growth compares like with like: both periods whole (figures.ts); the
  * caller decides that, every function the same way.
  */
-import { formatDay, periodStart, type Period } from "../client";
+import { formatDay, periodStart, type Period } from "../../client";
 
 export type Growth = "pop" | "yoy";
 

@@ -1,11 +1,11 @@
-import { dayNumber, formatDay } from "../../src/client/data/days";
+import { dayNumber, formatDay } from "../../../src/client/data/days";
 import {
   annualized,
   parseWindow,
   windowLabel,
   windowStart,
   type TrailingWindow,
-} from "../../src/engine/trailing-window";
+} from "../../../src/engine/figures/trailing-window";
 
 function startOf(text: string, end: string): string {
   const w = parseWindow(text);

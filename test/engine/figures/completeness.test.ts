@@ -1,5 +1,5 @@
-/** The calendar side of the rule of whole periods (src/engine/completeness.ts). */
-import { dayNumber, formatDay } from "../../src/client/data/days";
+/** The calendar side of the rule of whole periods (src/engine/figures/completeness.ts). */
+import { dayNumber, formatDay } from "../../../src/client/data/days";
 import {
   DEFAULT_PARTIAL,
   coveredDays,
@@ -12,7 +12,7 @@ import {
   previousWindow,
   windowDays,
   windowOf,
-} from "../../src/engine/completeness";
+} from "../../../src/engine/figures/completeness";
 
 const d = dayNumber;
 const f = (n: number | undefined) => (n === undefined ? undefined : formatDay(n));

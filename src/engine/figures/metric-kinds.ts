@@ -1,7 +1,7 @@
 /**
  * What a metric is, so a period, a window, a fill or growth rolls it up as what it is. The service does not
  * say (§2.9 gives a name and a description), so this documented table does, reviewed against the service's
- * catalogue words (test/engine/metric-kinds.test.ts holds the table to them); the reference lists it.
+ * catalogue words (test/engine/figures/metric-kinds.test.ts holds the table to them); the reference lists it.
  *
  * A metric the table does not hold is asked about, never guessed: its single days are shown, and any period,
  * window, fill or growth of it is #N/A saying "the kind of <metric> is not known: add agg=sum, avg or last".

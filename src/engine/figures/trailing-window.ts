@@ -12,7 +12,7 @@
  *
  * Pure: days are day numbers (client/data/days.ts); which days have data is the caller's part.
  */
-import { formatDay, periodEnd, periodStart } from "../client";
+import { formatDay, periodEnd, periodStart } from "../../client";
 
 export type TrailingWindow =
   | { kind: "days"; n: number; text: string }

@@ -13,10 +13,10 @@ import {
   metricKind,
   unknownKindMessage,
   type MetricKind,
-} from "../../src/engine/metric-kinds";
+} from "../../../src/engine/figures/metric-kinds";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { METRICS } from "../../src/simulator/data/metrics-catalog";
+import { METRICS } from "../../../src/simulator/data/metrics-catalog";
 
 /** How the catalogue's words roll a metric up (the simulator's own classification), and the kinds that agree. */
 const AGREES: Record<string, readonly MetricKind[]> = {
@@ -126,7 +126,7 @@ describe("the table as the reference lists it", () => {
     string,
     { metrics: [string, string][]; agg: string; fill: string }
   > {
-    const text = readFileSync(join(__dirname, "../../src/functions/REFERENCE.md"), "utf8");
+    const text = readFileSync(join(__dirname, "../../../src/functions/REFERENCE.md"), "utf8");
     const start = text.indexOf("| kind ");
     const rows = text.slice(start).split("\n").slice(2);
     const out = new Map<string, { metrics: [string, string][]; agg: string; fill: string }>();

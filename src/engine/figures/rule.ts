@@ -18,7 +18,7 @@
  * Pure: days are day numbers (client/data/days.ts), points sorted by day. Reading the points, the horizon
  * and whether data exists before the points (fill=zero's question) is the caller's part.
  */
-import { formatDay } from "../client";
+import { formatDay } from "../../client";
 import type { Aggregation } from "./metric-kinds";
 import { aggregate, type DayPoint } from "./series-ops";
 import type { Fill } from "./metric-kinds";

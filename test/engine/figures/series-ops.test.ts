@@ -1,13 +1,13 @@
-import { dayNumber } from "../../src/client/data/days";
-import { Coverage } from "../../src/engine/coverage";
+import { dayNumber } from "../../../src/client/data/days";
+import { Coverage } from "../../../src/cache/coverage";
 import {
   aggregate,
   lastDataAtOrBefore,
   lastValueAtOrBefore,
   slicePoints,
   type DayPoint,
-} from "../../src/engine/series-ops";
-import { defaultAggregation, metricKind } from "../../src/engine/metric-kinds";
+} from "../../../src/engine/figures/series-ops";
+import { defaultAggregation, metricKind } from "../../../src/engine/figures/metric-kinds";
 
 const d = dayNumber;
 const pts = (...entries: Array<[string, number | null]>): DayPoint[] =>

@@ -1,5 +1,5 @@
-/** The one rule of every figure (src/engine/figures.ts), on small hand-made series. */
-import { dayNumber, formatDay } from "../../src/client/data/days";
+/** The one rule of every figure (src/engine/figures/rule.ts), on small hand-made series. */
+import { dayNumber, formatDay } from "../../../src/client/data/days";
 import {
   FILL_LOOKBACK_DAYS,
   conflictMessage,
@@ -11,8 +11,8 @@ import {
   judge,
   windowFigure,
   type SeriesDays,
-} from "../../src/engine/figures";
-import type { DayPoint } from "../../src/engine/series-ops";
+} from "../../../src/engine/figures/rule";
+import type { DayPoint } from "../../../src/engine/figures/series-ops";
 
 const d = dayNumber;
 const TODAY = d("2024-01-31");

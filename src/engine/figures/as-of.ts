@@ -7,7 +7,7 @@
  *   give a #N/A naming the archive; with a date its history reads as any other.
  * - The interface has no archive date: the last day with data stands for it ("archived since").
  */
-import { formatDay } from "../client";
+import { formatDay } from "../../client";
 
 interface ArchivedProject {
   projectId: string;

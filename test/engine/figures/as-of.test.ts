@@ -1,6 +1,6 @@
-/** "Latest" values and their dates (src/engine/as-of.ts). */
-import { dayNumber } from "../../src/client/data/days";
-import { ageInDays, archivedMessage, tooOldMessage } from "../../src/engine/as-of";
+/** "Latest" values and their dates (src/engine/figures/as-of.ts). */
+import { dayNumber } from "../../../src/client/data/days";
+import { ageInDays, archivedMessage, tooOldMessage } from "../../../src/engine/figures/as-of";
 
 const d = dayNumber;
 

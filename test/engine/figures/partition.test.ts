@@ -1,6 +1,6 @@
-import { DayParts, unaskedMembers } from "../../src/engine/partition";
-import { fetchGroup, type SeriesClient } from "../../src/engine/series-fetch";
-import { DEFAULT_VARIANT, seriesKey } from "../../src/engine/series-types";
+import { DayParts, unaskedMembers } from "../../../src/engine/figures/partition";
+import { fetchGroup, type SeriesClient } from "../../../src/engine/series-fetch";
+import { DEFAULT_VARIANT, seriesKey } from "../../../src/engine/series-types";
 
 /** The values pushed per day, and the notes, for parts added as [members, value]. */
 function settle(parts: Array<[Record<string, string>, number | null]>) {

@@ -13,7 +13,7 @@
  *
  * Pure: days are day numbers (days.ts). Reading the horizon (it may need the service) is the caller's part.
  */
-import { formatDay, periodEnd, periodStart, type Period } from "../client";
+import { formatDay, periodEnd, periodStart, type Period } from "../../client";
 import type { DayPoint } from "./series-ops";
 
 export type PartialPeriods = "exclude" | "include";

@@ -1,12 +1,12 @@
-/** Growth and ratios: one NM rule for every figure that divides (src/engine/growth.ts). */
-import { dayNumber, formatDay } from "../../src/client/data/days";
+/** Growth and ratios: one NM rule for every figure that divides (src/engine/figures/growth.ts). */
+import { dayNumber, formatDay } from "../../../src/client/data/days";
 import {
   baseStart,
   growthHeading,
   growthOf,
   notMeaningful,
   ratioOf,
-} from "../../src/engine/growth";
+} from "../../../src/engine/figures/growth";
 
 const d = dayNumber;
 

@@ -1,7 +1,12 @@
 /**
- * Cache lifetimes and bounds, as data. Each default says why.
+ * Cache lifetimes and bounds, as data. Each default says why. The engine's caches and the team gateway's
+ * share it: one answer is fresh as long in a workbook as in the gateway's cache.
  */
 import { isCryptometricsError } from "../client";
+
+/** How long a whole answer lives: a catalogue for catalogueTtlMs, any other answer until the daily update. */
+export type Lifetime = "catalogue" | "daily";
+
 export interface CachePolicy {
   /** Project, metric and sector lists and details. */
   catalogueTtlMs: number;
