@@ -119,8 +119,19 @@ interface EngineDeps {
 
 export type StatementGranularity = "year" | "quarter" | "month" | "week";
 
+/**
+ * How an engine reads. `live`: what it does not hold fresh it asks the service for. `cache-only`: the view a
+ * formula preview reads (cacheOnly()): what it holds fresh, answered as now, and `miss()` rejected for
+ * anything else; it sends nothing and opens no batching window.
+ */
+type ReadMode =
+  { readonly kind: "live" } | { readonly kind: "cache-only"; readonly miss: () => Error };
+
+const LIVE: ReadMode = { kind: "live" };
+
 export class Engine {
   readonly options: EngineOptions;
+  private readonly mode: ReadMode = LIVE;
   private readonly client: EngineClient;
   private readonly seriesClient: SeriesClient;
   private readonly timers: Timers;
@@ -211,6 +222,10 @@ export class Engine {
   }
 
   series(query: SeriesQuery, ctx: SeriesCallOptions = {}): Promise<SeriesAnswer> {
+    if (this.mode.kind === "cache-only") {
+      const answer = this.seriesNow(query);
+      return answer ? Promise.resolve(answer) : Promise.reject(this.mode.miss());
+    }
     if (this.saved) {
       // A series this session has never held may be in the saved cache: one look there first.
       const key = seriesKey(query);
@@ -246,6 +261,7 @@ export class Engine {
 
   /** Sends what the current window holds now, instead of when its timer fires. */
   flush(): void {
+    if (this.mode.kind === "cache-only") return;
     this.batcher.flush();
     this.aggregationBatcher.flush();
   }
@@ -406,6 +422,7 @@ export class Engine {
   ): Promise<Loaded<T>> {
     const fresh = this.cache.peek<T>(`derived:${key}`);
     if (fresh !== undefined) return Promise.resolve({ value: fresh, cached: true });
+    if (this.mode.kind === "cache-only") return Promise.reject(this.mode.miss());
     return this.cache.get(`derived:${key}`, "daily", compute, keep);
   }
 
@@ -436,6 +453,8 @@ export class Engine {
     keepFrom: (projectId: string) => number
   ): Promise<HistoryStarts> {
     const key = (id: string): string => historyStartKey(metricId, id);
+    if (this.mode.kind === "cache-only")
+      return this.historyStartsHeld(metricId, projectIds, this.mode.miss);
     const known = await Promise.all(projectIds.map((id) => this.cache.peekSaved(key(id))));
     const missing = projectIds.filter(
       (id, i) => known[i] === undefined && !this.cache.loading(key(id))
@@ -492,37 +511,31 @@ export class Engine {
   }
 
   /**
-   * This engine as a formula preview reads it: whatever it holds fresh, answered as now, and `miss()` rejected
-   * for anything that would need the service (a catalogue, detail, series or computed value not held). The
-   * view shares every cache with the engine, sends nothing and opens no batching window: Excel previews a
-   * formula on every keystroke, and a preview must not spend the rate limit.
+   * This engine as a formula preview reads it (the `cache-only` mode): whatever it holds fresh, answered as
+   * now, and `miss()` rejected for anything that would need the service (a catalogue, detail, series or
+   * computed value not held). The view shares every cache with the engine, sends nothing and opens no
+   * batching window: Excel previews a formula on every keystroke, and a preview must not spend the rate limit.
+   * It is the same class with the same fields (the same caches, by reference) and one field changed, `mode`,
+   * which every read path asks: no method is replaced.
    */
   cacheOnly(miss: () => Error): Engine {
-    const view = Object.create(this) as Engine;
-    const peeked = <T>(key: string): Promise<Loaded<T>> => {
-      const fresh = this.cache.peek<T>(key);
-      return fresh !== undefined
-        ? Promise.resolve({ value: fresh, cached: true })
-        : Promise.reject(miss());
-    };
-    // Every catalogue, detail, statement and aggregation goes through load(): `this` is the view there.
-    view.load = peeked;
-    view.derived = <T>(key: string) => peeked<T>(`derived:${key}`);
-    view.series = (query) => {
-      const answer = this.seriesNow(query);
-      return answer ? Promise.resolve(answer) : Promise.reject(miss());
-    };
-    view.historyStarts = async (metricId, projectIds) => {
-      const starts: HistoryStarts = new Map();
-      for (const id of projectIds) {
-        const known = this.cache.peek<number | null>(historyStartKey(metricId, id));
-        if (known === undefined) throw miss();
-        starts.set(id, known ?? undefined);
-      }
-      return starts;
-    };
-    view.flush = () => undefined;
-    return view;
+    const mode: ReadMode = { kind: "cache-only", miss };
+    return Object.assign(Object.create(Engine.prototype) as Engine, this, { mode });
+  }
+
+  /** historyStarts in the cache-only mode: each project's first day from this session's fresh cache. */
+  private historyStartsHeld(
+    metricId: string,
+    projectIds: readonly string[],
+    miss: () => Error
+  ): Promise<HistoryStarts> {
+    const starts: HistoryStarts = new Map();
+    for (const id of projectIds) {
+      const known = this.cache.peek<number | null>(historyStartKey(metricId, id));
+      if (known === undefined) return Promise.reject(miss());
+      starts.set(id, known ?? undefined);
+    }
+    return Promise.resolve(starts);
   }
 
   async resolveProject(text: string): Promise<Project> {
@@ -542,6 +555,8 @@ export class Engine {
     // The hot path of a warm workbook: no timer, no flight for a value already here.
     const fresh = this.cache.peek<T>(key);
     if (fresh !== undefined) return Promise.resolve({ value: fresh, cached: true });
+    // Every catalogue, detail, statement and aggregation comes here: a preview's miss stops at this line.
+    if (this.mode.kind === "cache-only") return Promise.reject(this.mode.miss());
     return withDeadline(
       this.cache.get(key, lifetime, fetch),
       this.options.deadlineMs,

@@ -5,7 +5,7 @@
  * 60 requests a minute are the product's speed, and a formula typed character by character would spend them.
  *
  * So a preview runs the function's own implementation over a cache-only view of the engine
- * (Engine.cacheOnly): when everything it reads is already held it shows exactly what Enter will show, and as
+ * (Engine.cacheOnly, its cache-only mode): when everything it reads is already held it shows exactly what Enter will show, and as
  * soon as it would need the service it shows PREVIEW_PLACEHOLDER instead. Nothing is sent, no batching window
  * opens, and nothing is recorded in the diagnostics (a preview is not the cell's value). Hosts without the
  * flag (Excel before 1.5, the CLI) never preview: their calls run as always.
