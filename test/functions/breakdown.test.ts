@@ -71,7 +71,7 @@ describe("the words of a period", () => {
   it("says a partial period's reason without calling a live project archived", async () => {
     const rows = await breakdown("revenue", ["aave", "blast"], "2024-02-01", "2024-02-29");
     expect(rows[2][3]).toBe(
-      "#N/A: February 2024 is not complete for blast revenue: 1 of 29 days (no value on 28 days from 2024-02-01); partial=include shows it"
+      "#N/A: February 2024 is not complete for blast revenue: 1 of 29 days (no value on 28 days from 2024-02-01; the first value is on 2024-02-29); partial=include shows it"
     );
   });
 });

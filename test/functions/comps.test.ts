@@ -63,7 +63,7 @@ describe("CRYPTO.COMPS", () => {
     expect(table[2][2]).toMatch(/^#N\/A/);
     // Ethena launched in February 2024: no TTM yet, but its fees on the day are there.
     expect(table[3][1]).toMatch(
-      /^#N\/A: .*is not complete for ethena revenue: \d+ of 366 days \(no value on \d+ days from 2023-07-01\)/
+      /^#N\/A: .*is not complete for ethena revenue: \d+ of 366 days \(no value on \d+ days from 2023-07-01; the first value is on 2024-02-19\)/
     );
     expect(typeof table[3][2]).toBe("number");
   });

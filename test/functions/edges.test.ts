@@ -88,7 +88,7 @@ describe("a fill never reaches past a series' last data day or before its first"
       fns.value_("aave", "fees", "2020-01-31", "period=month", inv())
     );
     expect(launch.message).toBe(
-      "January 2020 is not complete for aave fees: 24 of 31 days (no value on 7 days from 2020-01-01); partial=include shows it"
+      "January 2020 is not complete for aave fees: 24 of 31 days (no value on 7 days from 2020-01-01; the first value is on 2020-01-08); partial=include shows it"
     );
   });
 });
@@ -137,7 +137,7 @@ describe("a launch period is not a whole period", () => {
       fns.value_("ethena", "revenue", "2024-03-31", "period=quarter", inv())
     );
     expect(refused.message).toBe(
-      "Q1 2024 is not complete for ethena revenue: 42 of 91 days (no value on 49 days from 2024-01-01); partial=include shows it"
+      "Q1 2024 is not complete for ethena revenue: 42 of 91 days (no value on 49 days from 2024-01-01; the first value is on 2024-02-19); partial=include shows it"
     );
     expect(
       await fns.value_("ethena", "revenue", "2024-03-31", "period=quarter; partial=include", inv())
@@ -179,7 +179,7 @@ describe("days without data are not zeros", () => {
     );
     const march = rows.find((r) => r[0] === "2023-03-31")!;
     expect(march[1]).toMatch(
-      /^#N\/A: March 2023 is not complete for tick-and-tock revenue: 17 of 31 days \(no value on 14 days from 2023-03-01\)/
+      /^#N\/A: March 2023 is not complete for tick-and-tock revenue: 17 of 31 days \(no value on 14 days from 2023-03-01; the first value is on 2023-03-15\)/
     );
     const pop = await table(
       fns.metric_(

@@ -330,7 +330,7 @@ describe("a change on the previous period", () => {
       [
         P + "the service sent no base period",
         P +
-          "its base: January 2024 is not complete for stmt revenue: 22 of 31 days (no value on 9 days from 2024-01-01); partial=include shows it",
+          "its base: January 2024 is not complete for stmt revenue: 22 of 31 days (no value on 9 days from 2024-01-01; the first value is on 2024-01-10); partial=include shows it",
         P +
           "its base: the service's stmt revenue for January 2024 is 999, but its daily series give 3,100 (2024-01-01..2024-01-31): no figure rather than either",
         P +

@@ -102,7 +102,7 @@ describe("CRYPTO.VALUE with window=", () => {
     );
     expect(refused.code).toBe("#N/A");
     expect(refused.message).toMatch(
-      /is not complete for ethena revenue: \d+ of 366 days \(no value on \d+ days from 2023-07-01\)/
+      /is not complete for ethena revenue: \d+ of 366 days \(no value on \d+ days from 2023-07-01; the first value is on 2024-02-19\)/
     );
     expect(
       await fns.value_("ethena", "revenue", "2024-06-30", "window=ttm; partial=include", inv())

@@ -179,6 +179,11 @@ export interface WindowFigure {
   readonly gaps: readonly number[];
   /** Of gapCount, the days known to be inside the data: a fill would count them (the hint is true). */
   readonly knownGaps: number;
+  /**
+   * Of gapCount, the days before the window's first value: the message names that first value's day, which
+   * the window's own days show (no read, and the same words whichever cells fetched the series).
+   */
+  readonly leadingGaps: number;
 }
 
 export function windowFigure(
@@ -197,6 +202,7 @@ export function windowFigure(
   const gaps: number[] = [];
   let gapCount = 0;
   let knownGaps = 0;
+  let leadingGaps = 0;
   let beforeData = 0;
   let afterData = 0;
   let firstCovered: number | undefined;
@@ -219,6 +225,7 @@ export function windowFigure(
     } else if (state.why === "gap" || state.why === "unknown") {
       gapCount++;
       if (state.why === "gap") knownGaps++;
+      if (firstCovered === undefined) leadingGaps++;
       if (gaps.length < MAX_NAMED_GAPS) gaps.push(day);
     } else if (state.why === "before-data") beforeData++;
     else afterData++;
@@ -242,6 +249,7 @@ export function windowFigure(
     gapCount,
     gaps,
     knownGaps,
+    leadingGaps,
   };
 }
 
@@ -358,6 +366,10 @@ export function incompleteReason(f: WindowFigure, words: FigureWords): string {
         ? `no value on ${formatDay(f.gaps[0])}`
         : `no value on ${f.gapCount} days from ${formatDay(f.gaps[0])}`
     );
+  // Days without a value at the window's start (often a launch within it, which only a read of the whole
+  // history could tell from a gap): the window's first value says where its data starts.
+  if (f.leadingGaps > 0 && f.firstCovered !== undefined)
+    facts.push(`the first value is on ${formatDay(f.firstCovered)}`);
   const detail = facts.length > 0 ? ` (${facts.join("; ")})` : "";
   const hint = f.knownGaps > 0 && words.fillHint ? `; ${words.fillHint}` : "";
   if (f.covered === 0)

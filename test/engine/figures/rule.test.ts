@@ -155,6 +155,46 @@ describe("a window's figure", () => {
       });
   });
 
+  it("names the window's first value after days without one at its start, from the window's own days", () => {
+    const at = (days: Array<[string, number | null]>) => ({
+      points: days.map(([day, value]) => point(day, value)),
+      horizon: d("2024-01-10"),
+    });
+    const reason = (s: SeriesDays) =>
+      incompleteReason(windowFigure(s, d("2024-01-01"), d("2024-01-10"), "none", "sum"), words);
+    // Days at the start without a value (a launch inside the window, or a gap: only the history could say).
+    expect(
+      reason(
+        at([
+          ["2024-01-07", 1],
+          ["2024-01-10", 1],
+        ])
+      )
+    ).toContain("(no value on 8 days from 2024-01-01; the first value is on 2024-01-07)");
+    // A value on the first day: the gaps after it are gaps, and no first value is named.
+    expect(
+      reason(
+        at([
+          ["2024-01-01", 1],
+          ["2024-01-05", 1],
+          ["2024-01-10", 1],
+        ])
+      )
+    ).toContain("(no value on 7 days from 2024-01-02)");
+    // Known to be before the data (the first data day was read): said as such, not twice.
+    const launch = windowFigure(
+      { ...at([["2024-01-07", 1]]), firstData: d("2024-01-07") },
+      d("2024-01-01"),
+      d("2024-01-10"),
+      "none",
+      "sum"
+    );
+    expect(launch.leadingGaps).toBe(0);
+    expect(incompleteReason(launch, words)).not.toContain("the first value");
+    // No value at all in the window: nothing to name.
+    expect(reason(at([]))).not.toContain("the first value");
+  });
+
   it("hints a fill for gaps only, never for days before the data or days not known to be inside it", () => {
     const hint = 'option "fill=zero" counts a missing day as 0';
     const gap = windowFigure(series, d("2024-01-05"), d("2024-01-08"), "none", "sum");
@@ -167,7 +207,7 @@ describe("a window's figure", () => {
       "sum"
     );
     expect(incompleteReason(unknown, { ...words, fillHint: hint })).toBe(
-      "the window is not complete for aave fees: 1 of 5 days (no value on 4 days from 2024-01-01); partial=include shows it"
+      "the window is not complete for aave fees: 1 of 5 days (no value on 4 days from 2024-01-01; the first value is on 2024-01-05); partial=include shows it"
     );
     const launch = windowFigure(
       { points: [point("2024-01-05", 5)], horizon: d("2024-01-05"), firstData: d("2024-01-05") },
