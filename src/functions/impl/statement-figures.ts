@@ -213,9 +213,8 @@ export function checkedFigure(
   w: PeriodWindow,
   include: boolean
 ): Checked {
-  const label = periodLabel(w);
-  const subject = `${s.projectId} ${line.metricId}`;
-  const na = (message: string): Checked => ({ error: { error: "na", message } });
+  const words = figureWords(s, line, w);
+  const { label, subject, na } = words;
   if (row.conflicted)
     return na(
       `the service sent ${subject} for ${label} twice with different values; no figure for ${label}`
@@ -224,7 +223,7 @@ export function checkedFigure(
     return na(
       `the service sent "${row.unreadable}" for ${subject} in ${label}, which is not a number`
     );
-  if (s.asKnown) return asKnownFigure(s, s.asKnown, row, line, w, include);
+  if (s.asKnown) return asKnownFigure(s, s.asKnown, row, line, w, include, words);
   const d = s.days.get(lineKey(line));
   if (d === undefined) {
     if (row.value === null) return na(`the service sent no ${line.metricId} figure for ${label}`);
@@ -246,6 +245,23 @@ export function checkedFigure(
   return { value: row.value };
 }
 
+/** How a line's figure for a period is named in its messages, and its #N/A. */
+interface LineWords {
+  /** "Q1 2024". */
+  label: string;
+  /** "aave revenue". */
+  subject: string;
+  na: (message: string) => Checked;
+}
+
+function figureWords(s: StatementContext, line: StatementLine, w: PeriodWindow): LineWords {
+  return {
+    label: periodLabel(w),
+    subject: `${s.projectId} ${line.metricId}`,
+    na: (message) => ({ error: { error: "na", message } }),
+  };
+}
+
 /** A line's figure for a period as known at a vintage (the module comment says the rule). */
 function asKnownFigure(
   s: StatementContext,
@@ -253,12 +269,10 @@ function asKnownFigure(
   row: FinancialStatementRow,
   line: StatementLine,
   w: PeriodWindow,
-  include: boolean
+  include: boolean,
+  { label, subject, na }: LineWords
 ): Checked {
-  const label = periodLabel(w);
-  const subject = `${s.projectId} ${line.metricId}`;
   const asOf = `as of ${asKnown.vintage.label}`;
-  const na = (message: string): Checked => ({ error: { error: "na", message } });
   const then = s.days.get(lineKey(line));
   const now = asKnown.now.get(lineKey(line));
   if (then === undefined || now === undefined)
