@@ -140,34 +140,6 @@ export function kindForStatus(status: number): ErrorKind | undefined {
   return "malformed-response";
 }
 
-/** Short human label of a kind, used to build messages. */
-export function describeKind(kind: ErrorKind): string {
-  switch (kind) {
-    case "invalid-input":
-      return "invalid input";
-    case "unauthorized":
-      return "not authorised (check the API key)";
-    case "subscription":
-      return "not covered by the subscription";
-    case "not-found":
-      return "not found";
-    case "rate-limited":
-      return "rate limited";
-    case "server":
-      return "service error";
-    case "network":
-      return "network error";
-    case "timeout":
-      return "timed out";
-    case "cancelled":
-      return "cancelled";
-    case "malformed-response":
-      return "unusable response";
-    case "too-large":
-      return "answer too large";
-  }
-}
-
 /**
  * The message of anything thrown: an error's message, or the thing itself as text. Duck-typed, because
  * errors from Node internals or another realm (jest's sandbox, a vm context) are not `instanceof Error` here.

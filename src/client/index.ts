@@ -19,6 +19,13 @@ export {
 } from "./errors";
 export { hasSecretRun, redactRuns } from "./redact";
 export {
+  ERROR_WORDS,
+  type CellHints,
+  type ExcelErrorName,
+  type PaneWords,
+  type Verdict,
+} from "./error-words";
+export {
   RateLimiter,
   claimSlots,
   settleSlots,

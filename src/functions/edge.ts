@@ -4,7 +4,13 @@
  * empty cells, error cells) and maps every failure to a CustomFunctions.Error with a message a person can act
  * on. This is the only place that creates CustomFunctions errors; no raw exception ever reaches a cell.
  */
-import { isCryptometricsError, type CryptometricsError } from "../client";
+import {
+  ERROR_WORDS,
+  isCryptometricsError,
+  type CellHints,
+  type CryptometricsError,
+  type ExcelErrorName,
+} from "../client";
 import { createLogger } from "../client";
 import { dayOfInstant, formatDay } from "../client";
 import { readyRuntime, runtimeIfReady } from "../runtime/runtime";
@@ -52,79 +58,30 @@ function around(before: string, message: string, after: string): string {
   return `${before}${fitted}${after}`;
 }
 
-function sentence(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
+/** Where this host's user sets things and asks again, for the table's cell words. */
+const HINTS: CellHints = {
+  get settings() {
+    return settingsHint();
+  },
+  get address() {
+    return addressHint();
+  },
+  retry: retryHint,
+};
 
+/** Excel errors by name (the table's data) as this edge's codes. */
+const CODE_OF: Readonly<Record<ExcelErrorName, ErrorCode>> = { "#VALUE!": "value", "#N/A": "na" };
+
+/** A client error in the cell's words: the table's cell column (src/client/error-words.ts). */
 function forKind(error: CryptometricsError): { code: ErrorCode; message: string } {
-  // The client's own call labels ("listProjects(): …") are for developers: a cell says it in words, and a
-  // missing or refused key is the same whatever was asked.
-  const keyProblem = error.kind === "unauthorized" || error.kind === "subscription";
-  const e = { kind: error.kind, message: userMessage(error.message, !keyProblem) };
-  switch (e.kind) {
-    case "invalid-input":
-      return { code: "value", message: e.message };
-    case "unauthorized":
-      return { code: "value", message: around("", e.message, `: ${settingsHint()}.`) };
-    case "subscription":
-      return {
-        code: "value",
-        message: around(
-          "",
-          e.message,
-          `: your plan does not cover this call; check the key (${settingsHint()}).`
-        ),
-      };
-    case "not-found":
-      return { code: "na", message: e.message };
-    case "rate-limited":
-      return {
-        code: "na",
-        message: around(
-          `The service is still rate-limiting after retries; ${retryHint("in a minute")}. (`,
-          e.message,
-          ")"
-        ),
-      };
-    case "cancelled":
-      return { code: "na", message: "Cancelled." };
-    case "too-large":
-      // Not the service being down: the same request would be refused again, so no advice to ask again.
-      return { code: "na", message: e.message };
-    case "malformed-response":
-      // The service answered, but not in a form that can be read: not "could not be reached". A captive
-      // portal or a cut body heals; a wrong address does not: both pieces of advice.
-      return {
-        code: "na",
-        message: around(
-          "The service's answer could not be read: ",
-          e.message,
-          `. ${sentence(retryHint("later"))}; if it persists, ${addressHint()}.`
-        ),
-      };
-    case "timeout":
-      // No attempt made: the call waited for a turn in the request budget (other runs may hold it), and
-      // the service was never asked. Not "could not be reached".
-      if (error.attempts === 0)
-        return {
-          code: "na",
-          message: around("", e.message, `. ${sentence(retryHint("in a minute"))}.`),
-        };
-      return unreachable(e);
-    default:
-      return unreachable(e);
-  }
-}
-
-function unreachable(e: { message: string }): { code: ErrorCode; message: string } {
-  return {
-    code: "na",
-    message: around(
-      "The service could not be reached: ",
-      e.message,
-      `. ${sentence(retryHint("once it is back"))}.`
-    ),
-  };
+  const words = ERROR_WORDS[error.kind].cell;
+  // The client's own call labels ("listProjects(): …") are for developers: a cell says it in words.
+  const said = words.says(HINTS, error);
+  const message =
+    "text" in said
+      ? said.text
+      : around(said.before, userMessage(error.message, words.call), said.after);
+  return { code: CODE_OF[words.excel], message };
 }
 
 /** The Excel error for any failure. Unexpected exceptions become #VALUE! with a short, safe message. */

@@ -13,7 +13,7 @@
  * fine, so the add-in must not tell its user that their key was refused.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { CryptometricsError, type ErrorKind } from "../client";
+import { CryptometricsError, ERROR_WORDS } from "../client";
 
 export class GatewayError extends Error {
   constructor(
@@ -27,53 +27,6 @@ export class GatewayError extends Error {
     this.name = "GatewayError";
   }
 }
-
-/** Statuses the service's own failures are passed on as, by the client's kind. */
-const STATUS_OF_KIND: Readonly<Record<ErrorKind, number>> = {
-  "invalid-input": 400,
-  // The gateway's service key was refused: the administrator's problem, not the caller's.
-  unauthorized: 502,
-  subscription: 502,
-  "not-found": 404,
-  "rate-limited": 429,
-  server: 502,
-  network: 502,
-  timeout: 504,
-  cancelled: 503,
-  "malformed-response": 502,
-  "too-large": 502,
-};
-
-/** The gateway's words for each kind of failure of the service: fixed, whatever the service said. */
-const TEXT_OF_KIND: Readonly<Record<ErrorKind, string>> = {
-  "invalid-input":
-    "The service refused this request as invalid: check the ids, dates and options it asks for",
-  unauthorized:
-    "The team gateway's service key was refused by the service; tell the gateway's administrator",
-  subscription:
-    "The team gateway's service plan does not cover this request; tell the gateway's administrator",
-  "not-found":
-    "Not found at the service: the project, product, market sector or metric asked for is not one it has",
-  "rate-limited": "The service's rate limit was reached; try again in a few seconds",
-  server: "The service failed to answer the team gateway; try again shortly",
-  network: "The service could not be reached from the team gateway; try again shortly",
-  timeout: "The service did not answer the team gateway in time; try again shortly",
-  cancelled: "The request was cancelled (the team gateway is stopping); try again",
-  "malformed-response": "The service's answer could not be read by the team gateway",
-  "too-large": "The service's answer was too large for the team gateway to read",
-};
-
-/** The same failures when the caller's own registered key was used: their key, their business. */
-const OWN_KEY_TEXT: Partial<Record<ErrorKind, [number, string]>> = {
-  unauthorized: [
-    403,
-    "The service refused your own service key (registered on this team gateway): register it again in the add-in's Settings, or remove it to be served with the team's key",
-  ],
-  subscription: [
-    403,
-    "Your own service key's plan does not cover this request: check your plan, or remove your key to be served with the team's key",
-  ],
-};
 
 interface Answer {
   status: number;
@@ -97,24 +50,20 @@ function answerOf(error: unknown, ownKey = false): Answer {
         : { retryAfterSeconds: error.retryAfterSeconds }),
     };
   if (error instanceof CryptometricsError) {
-    const own = ownKey ? OWN_KEY_TEXT[error.kind] : undefined;
-    if (own) return { status: own[0], message: own[1] };
+    // The gateway column of the table of error words (src/client/error-words.ts).
+    const words = ERROR_WORDS[error.kind].gateway;
+    if (ownKey && words.ownKey) return { status: words.ownKey.status, message: words.ownKey.text };
     const passed =
-      (error.kind === "not-found" || error.kind === "invalid-input") &&
-      error.status !== undefined &&
-      error.status >= 400 &&
-      error.status < 500
+      words.passStatus && error.status !== undefined && error.status >= 400 && error.status < 500
         ? error.status
-        : STATUS_OF_KIND[error.kind];
+        : words.status;
     const retryAfterSeconds =
       error.retryAfterMs !== undefined
         ? Math.max(1, Math.ceil(error.retryAfterMs / 1000))
-        : error.kind === "rate-limited"
-          ? 2
-          : undefined;
+        : words.retryAfterSeconds;
     return {
       status: passed,
-      message: TEXT_OF_KIND[error.kind],
+      message: words.text,
       ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
     };
   }

@@ -3,7 +3,13 @@
  * stored key; the outcome said in plain words. The message never contains the key: client errors are
  * redacted at the source and this module only adds the URL.
  */
-import { isCryptometricsError, type ClientConfig, type MetricsClient } from "../client";
+import {
+  ERROR_WORDS,
+  isCryptometricsError,
+  type ClientConfig,
+  type MetricsClient,
+  type Verdict,
+} from "../client";
 import { messageOf } from "../client";
 
 /**
@@ -30,15 +36,6 @@ export const CONNECTION_TEST_LIMITS: Readonly<
   deadlineMs: 2_800,
 });
 
-export type Verdict =
-  | "valid"
-  | "key-rejected"
-  | "subscription"
-  | "unreachable"
-  | "not-configured"
-  | "wrong-address"
-  | "service-problem";
-
 export interface ConnectionOutcome {
   verdict: Verdict;
   /** One or two sentences for the user. */
@@ -49,7 +46,10 @@ export interface ConnectionOutcome {
 
 export type ConnectionClient = Pick<MetricsClient, "listMetrics" | "baseUrl">;
 
-/** Plain words for a failed test; `baseUrl` names where we tried. */
+/**
+ * Plain words for a failed test; `baseUrl` names where we tried. A client error's words are the connection
+ * column of the table of error words (src/client/error-words.ts).
+ */
 export function describeFailure(error: unknown, baseUrl: string): ConnectionOutcome {
   const where = baseUrl ? ` at ${baseUrl}` : "";
   if (!isCryptometricsError(error)) {
@@ -58,64 +58,7 @@ export function describeFailure(error: unknown, baseUrl: string): ConnectionOutc
       message: `The test failed unexpectedly: ${messageOf(error)}`,
     };
   }
-  switch (error.kind) {
-    case "unauthorized":
-      // No status: refused before sending (no key saved, or one that cannot be sent).
-      if (error.status === undefined) {
-        return {
-          verdict: "not-configured",
-          message: `No usable API key: ${error.message.replace(/^[^:]*: /, "")}. Paste your key above and save it.`,
-        };
-      }
-      return {
-        verdict: "key-rejected",
-        message: `Key rejected: the service${where} refused it (401). Paste the whole key from your account page, then save it again.`,
-      };
-    case "subscription":
-      return {
-        verdict: "subscription",
-        message: `Subscription problem: the key is recognised, but your plan does not allow this (${error.status ?? "402/403"}). Check your subscription on your account page.`,
-      };
-    case "network":
-    case "timeout":
-    case "cancelled":
-      return {
-        verdict: "unreachable",
-        message: `Unreachable: no answer from the service${where} (${error.kind === "network" ? "network error" : "no answer in time"}). Check the service address and your internet connection.`,
-      };
-    case "invalid-input":
-      return {
-        verdict: "not-configured",
-        message:
-          error.operation === "configure"
-            ? "Not set up: enter the service address and save it first."
-            : error.operation === "createClient"
-              ? "Not set up: the service address is not a valid web address. Enter the full address, starting with https://."
-              : `Not set up: ${error.message}.`,
-      };
-    case "rate-limited":
-      return {
-        verdict: "service-problem",
-        message:
-          "The key works, but the service is rate-limiting right now. Try again in a minute.",
-      };
-    case "malformed-response":
-      return {
-        verdict: "wrong-address",
-        message: `Wrong address: something answered${where}, but not like the metrics service. Check the service address below.`,
-      };
-    case "not-found":
-      // The metric list is never "not found" at the service's own address: the address is wrong.
-      return {
-        verdict: "wrong-address",
-        message: `Wrong address: nothing${where} answers like the metrics service (its catalogue is not found there). Enter the service's own address below, the part before /v2.`,
-      };
-    default:
-      return {
-        verdict: "service-problem",
-        message: `The service${where} had a problem${error.status ? ` (it answered ${error.status})` : ""}. Try again later.`,
-      };
-  }
+  return ERROR_WORDS[error.kind].connection(error, where);
 }
 
 /** Runs the test. `getClient` throws when the runtime is not configured (no URL): that is reported too. */

@@ -2,14 +2,14 @@
  * What the gateway says reaches the add-in's user whole. The client shows a service's `{"message"}` through its
  * snippet (secrets and anything that reads as `Bearer <token>` redacted, cut at 200 characters), as it must for
  * a service it does not trust; the gateway's own sentences are written to pass through it untouched. Every
- * sentence the gateway may answer with (read from its source: GatewayError texts, answered messages, the texts
- * of failures) is checked, so a sentence added tomorrow is checked too; and the two 401s go through the client
- * itself.
+ * sentence the gateway may answer with (read from its source: GatewayError texts, answered messages; and the
+ * texts of failures, from the gateway column of the table of error words) is checked, so a sentence added
+ * tomorrow is checked too; and the two 401s go through the client itself.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
-import { createClient, snippet, type FetchLike } from "../../src/client";
+import { createClient, ERROR_WORDS, snippet, type FetchLike } from "../../src/client";
 import { FixedTokens } from "../../src/gateway/auth/tokens-file";
 import { OPERATIONS, PARAMETER_NAMES } from "../../src/gateway/operations";
 import { createGateway, type Gateway } from "../../src/gateway/server";
@@ -77,9 +77,7 @@ function gatewaySentences(): Array<{ where: string; text: string }> {
       if (ts.isPropertyAssignment(node) && node.name.getText() === "message") add(node.initializer);
       if (
         ts.isVariableDeclaration(node) &&
-        /^(TEXT_OF_KIND|OWN_KEY_TEXT|UNEXPECTED|MISSING_TOKEN|INVALID_TOKEN|KEY_BODY_TEXT)$/.test(
-          node.name.getText()
-        ) &&
+        /^(UNEXPECTED|MISSING_TOKEN|INVALID_TOKEN|KEY_BODY_TEXT)$/.test(node.name.getText()) &&
         node.initializer
       ) {
         const visitValue = (n: ts.Node): void => {
@@ -92,6 +90,12 @@ function gatewaySentences(): Array<{ where: string; text: string }> {
       ts.forEachChild(node, visit);
     };
     visit(source);
+  }
+  // The failures of the service, in the table of error words' gateway column.
+  for (const [kind, { gateway }] of Object.entries(ERROR_WORDS)) {
+    found.push({ where: `ERROR_WORDS[${kind}].gateway`, text: gateway.text });
+    if (gateway.ownKey)
+      found.push({ where: `ERROR_WORDS[${kind}].gateway.ownKey`, text: gateway.ownKey.text });
   }
   return found;
 }

@@ -7,7 +7,8 @@
  * string of its data redacted on arrival, before anything reads, shortens or shows it.
  */
 import { parseRetryAfter } from "./backoff";
-import { CryptometricsError, describeKind, kindForStatus } from "../errors";
+import { CryptometricsError, kindForStatus } from "../errors";
+import { ERROR_WORDS } from "../error-words";
 import type { FetchResponseLike } from "./fetch";
 import { isObject } from "../data/read";
 import { hasSecretRun, redactRuns, snippet } from "../redact";
@@ -75,7 +76,7 @@ function statusError(
     kind === "rate-limited" || kind === "server"
       ? parseRetryAfter(res.headers.get("retry-after"), ctx.now)
       : undefined;
-  const message = `${ctx.label}: ${describeKind(kind)} (HTTP ${res.status})${said ? `: ${said}` : ""}`;
+  const message = `${ctx.label}: ${ERROR_WORDS[kind].label} (HTTP ${res.status})${said ? `: ${said}` : ""}`;
   return new CryptometricsError(kind, message, { ...details(ctx, res.status), retryAfterMs });
 }
 
