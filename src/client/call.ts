@@ -5,7 +5,8 @@
  */
 import { raceAbort } from "./http/abort";
 import type { ApiKeySource, ResolvedConfig } from "./config";
-import { containsSecret, CryptometricsError, messageOf } from "./errors";
+import { CryptometricsError, messageOf } from "./errors";
+import { redact, sanitizeCause } from "./redact";
 import { callLabel } from "./label";
 import { ShapeError } from "./data/read";
 import type { CallContext, RequestSpec } from "./http/request";
@@ -157,7 +158,8 @@ function combine<T>(
     throw new CryptometricsError(
       "malformed-response",
       `${call.label}: unusable response: ${error.message}`,
-      { operation: call.operation, ids: call.ids, cause: error, secrets: [call.apiKey] }
+      // The data's text was redacted on arrival (http/response.ts): nothing more to look for.
+      { operation: call.operation, ids: call.ids, cause: error }
     );
   }
 }
@@ -233,7 +235,7 @@ async function readKey(
     throw new CryptometricsError(
       "unauthorized",
       `${label}: the API key contains spaces or control characters; paste it again`,
-      { operation, ids, secrets: [trimmed] }
+      { operation, ids }
     );
   }
   return trimmed;
@@ -247,17 +249,14 @@ function asFinal(
   ids: readonly string[],
   apiKey: string
 ): CryptometricsError {
-  if (error instanceof CryptometricsError) {
-    return apiKey !== "" && containsSecret(error.message, [apiKey])
-      ? error.with({ secrets: [apiKey] })
-      : error;
-  }
-  // A bug in normalisation code, most likely: report it as unusable rather than crash the caller.
-  const reason = messageOf(error);
+  // The client's own errors were made of its own words and of foreign text redacted on arrival.
+  if (error instanceof CryptometricsError) return error;
+  // A bug in normalisation code, most likely: report it as unusable rather than crash the caller. Its text is
+  // foreign (it may quote anything it met): redacted here, once.
+  const reason = redact(messageOf(error), [apiKey]);
   return new CryptometricsError("malformed-response", `${label}: unexpected failure: ${reason}`, {
     operation,
     ids,
-    cause: error,
-    secrets: [apiKey],
+    cause: sanitizeCause(error, [apiKey]),
   });
 }

@@ -4,7 +4,7 @@
  */
 import { redact, sanitizeCause } from "./redact";
 
-export { containsSecret, redact, snippet } from "./redact";
+export { redact, snippet } from "./redact";
 
 export const ERROR_KINDS = [
   "invalid-input", // caught before sending, or a 400 from the service
@@ -43,7 +43,10 @@ interface ErrorDetails {
   /** The request that failed, as it can safely be shown: method and URL only, never headers. */
   request?: { method: "GET"; url: string };
   cause?: unknown;
-  /** Secrets to keep out of message and cause (the API key). */
+  /**
+   * Secrets to look for in message and cause (the API key): for text not yet redacted. The client's own errors
+   * need none: their foreign parts were redacted on arrival (see redact.ts, "Where it runs").
+   */
   secrets?: readonly (string | undefined)[];
 }
 

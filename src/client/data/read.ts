@@ -114,8 +114,8 @@ export function stringList(value: unknown): string[] {
 
 /**
  * A value as a message quotes it, cut short. Cutting is safe here: bodies carrying the key were redacted
- * on arrival (http/response.ts), before any reader saw them, and messages are redacted again on the way
- * out (errors.ts).
+ * on arrival (http/response.ts), before any reader saw them; nothing searches the message again (redact.ts,
+ * "Where it runs").
  */
 export function describe(value: unknown): string {
   if (value === null) return "null";

@@ -15,7 +15,7 @@ import {
   type FetchResponseLike,
 } from "./fetch";
 import { requestLabel } from "../label";
-import { redact } from "../redact";
+import { redact, sanitizeCause } from "../redact";
 import type { CallContext, RequestSpec, TransportDeps } from "./request";
 import type { Finished } from "./rate-limiter";
 import { displayPath } from "./url";
@@ -45,7 +45,6 @@ async function slotOf(
         ids: spec.ids,
         attempts: attempt - 1,
         request: { method: "GET", url: displayPath(spec.url) },
-        secrets: [call.apiKey],
         cause: error,
       }
     );
@@ -58,6 +57,8 @@ export async function fetchOnce(
   call: CallContext,
   spec: RequestSpec,
   url: string,
+  /** `url` as events and errors show it: the client's own URL, or a server's Location redacted once. */
+  shown: string,
   attempt: number,
   withKey: boolean
 ): Promise<{ response: FetchResponseLike; body: string }> {
@@ -78,9 +79,6 @@ export async function fetchOnce(
     timedOut = true;
     link.abort(new Error("attempt timed out"));
   }, budget);
-  // A server may write the key into a redirect's Location (a login page's ?token=): what this client
-  // reports about URLs (events, redirects) is redacted, as its messages are.
-  const shown = redact(url, [call.apiKey]);
   const headers: Record<string, string> = { Accept: "application/json" };
   if (withKey) headers.Authorization = `Bearer ${call.apiKey}`;
   try {
@@ -111,7 +109,8 @@ export async function fetchOnce(
         simulated: call.stats.simulated,
         ...(response.headers.get(GATEWAY_HEADER_NAME) !== null ? { gateway: true } : {}),
         ...(location && isRedirectStatus(response.status)
-          ? { location: redact(location, [call.apiKey]) }
+          ? // A server may write the key into a Location (a login page's ?token=): its text, redacted.
+            { location: redact(location, [call.apiKey]) }
           : {}),
       });
       return response;
@@ -124,7 +123,7 @@ export async function fetchOnce(
         call.stats.redirects.push({
           status: 0,
           from: displayPath(shown),
-          to: displayPath(redact(response.url, [call.apiKey])),
+          to: displayPath(redact(response.url, [call.apiKey])), // the browser's hop: its text
         });
       }
     }
@@ -139,20 +138,19 @@ export async function fetchOnce(
     if (error instanceof BodyTooLargeError) {
       // Nothing more is read; the connection goes with the aborted signal.
       link.abort(error);
-      throw tooLarge(error, call, spec, url, attempt);
+      throw tooLarge(error, call, spec, shown, attempt);
     }
     if (isDecodingError(error)) {
       // The bytes arrived; they are not what their Content-Encoding says. Asking again brings the same.
       throw new CryptometricsError(
         "malformed-response",
-        `${requestLabel(call, spec)}: unusable response: its compressed body is corrupt (${decodingDetail(error)})`,
+        `${requestLabel(call, spec)}: unusable response: its compressed body is corrupt (${redact(decodingDetail(error), [call.apiKey])})`,
         {
           operation: call.operation,
           ids: spec.ids,
           attempts: attempt,
-          request: { method: "GET", url: displayPath(url) },
-          cause: error,
-          secrets: [call.apiKey],
+          request: { method: "GET", url: displayPath(shown) },
+          cause: sanitizeCause(error, [call.apiKey]),
         }
       );
     }
@@ -164,9 +162,8 @@ export async function fetchOnce(
           operation: call.operation,
           ids: spec.ids,
           attempts: attempt,
-          request: { method: "GET", url: displayPath(url) },
-          cause: error,
-          secrets: [call.apiKey],
+          request: { method: "GET", url: displayPath(shown) },
+          cause: sanitizeCause(error, [call.apiKey]),
         }
       );
     }
@@ -236,7 +233,6 @@ function tooLarge(
       attempts: attempt,
       request: { method: "GET", url: displayPath(url) },
       cause: error,
-      secrets: [call.apiKey],
     }
   );
 }

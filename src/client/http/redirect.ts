@@ -7,24 +7,25 @@ import { CryptometricsError } from "../errors";
 import type { FetchResponseLike } from "./fetch";
 import { requestLabel } from "../label";
 import type { CallContext, RequestSpec } from "./request";
+import { redact } from "../redact";
 import { displayPath, urlRefusal } from "./url";
 
 export function redirectTarget(
   res: FetchResponseLike,
-  url: string,
-  visited: readonly string[],
+  from: { url: string; shown: string },
+  visited: { visited: readonly string[]; shown: readonly string[] },
   hop: number,
   maxRedirects: number,
   call: CallContext,
   spec: RequestSpec
-): string {
+): { next: string; shown: string } {
+  const url = from.url;
   const fail = (what: string): never => {
     throw new CryptometricsError("malformed-response", `${requestLabel(call, spec)}: ${what}`, {
       operation: call.operation,
       ids: spec.ids,
       status: res.status,
-      request: { method: "GET", url: displayPath(url) },
-      secrets: [call.apiKey],
+      request: { method: "GET", url: displayPath(from.shown) },
     });
   };
   const location = res.headers.get("location");
@@ -35,10 +36,13 @@ export function redirectTarget(
   } catch {
     return fail(`redirect (HTTP ${res.status}) to an invalid Location`);
   }
+  // The server's text, as reports show it: redacted once, here (a login page's ?token= may carry the key).
+  const shown = redact(next.href, [call.apiKey]);
   const refusal = urlRefusal(next);
-  if (refusal) return fail(`refused redirect to ${next.origin}: ${refusal}`);
-  const chain = [...visited, next.href].map(displayPath).join(" → ");
-  if (visited.includes(next.href)) return fail(`redirect loop: ${chain}`);
+  if (refusal)
+    return fail(`refused redirect to ${redact(`${next.origin}: ${refusal}`, [call.apiKey])}`);
+  const chain = [...visited.shown, shown].map(displayPath).join(" → ");
+  if (visited.visited.includes(next.href)) return fail(`redirect loop: ${chain}`);
   if (hop + 1 > maxRedirects) return fail(`more than ${maxRedirects} redirects: ${chain}`);
-  return next.href;
+  return { next: next.href, shown };
 }

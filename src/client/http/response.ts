@@ -7,11 +7,11 @@
  * string of its data redacted on arrival, before anything reads, shortens or shows it.
  */
 import { parseRetryAfter } from "./backoff";
-import { CryptometricsError, kindForStatus } from "../errors";
+import { CryptometricsError, kindForStatus, messageOf } from "../errors";
 import { ERROR_WORDS } from "../error-words";
 import type { FetchResponseLike } from "./fetch";
 import { isObject } from "../data/read";
-import { hasSecretRun, redactRuns, snippet } from "../redact";
+import { redactRuns, snippet } from "../redact";
 import type { JsonObject, JsonValue, WireEnvelope } from "../data/wire";
 
 interface ResponseContext {
@@ -29,11 +29,16 @@ interface ResponseContext {
 
 export function interpretResponse(
   res: FetchResponseLike,
-  body: string,
+  raw: string,
   ctx: ResponseContext
 ): WireEnvelope {
+  // The one pass over the answer for the key (see ../redact.ts): every excerpt below is cut from `body`, the
+  // answer as it may be shown, and the data's strings are redacted in place when the key was found.
+  const body = redactRuns(raw, ctx.secrets);
+  const leaks = body !== raw;
   const kind = kindForStatus(res.status);
-  if (kind !== undefined) throw statusError(kind, res, body, ctx);
+  if (kind !== undefined)
+    throw statusError(kind, res, serverMessage(raw, body, leaks ? ctx.secrets : []), ctx);
 
   const contentType = res.headers.get("content-type");
   const fail = (what: string, cause?: unknown): never => {
@@ -45,21 +50,27 @@ export function interpretResponse(
   };
   if (body.trim() === "") return fail("empty body");
   if (contentType !== null && !/[/+]json\b/i.test(contentType)) {
-    return fail(`expected JSON, got ${contentType.split(";")[0]}: "${snippet(body, ctx.secrets)}"`);
+    return fail(`expected JSON, got ${contentType.split(";")[0]}: "${snippet(body, [])}"`);
   }
   let parsed: JsonValue;
   try {
-    parsed = JSON.parse(body) as JsonValue;
+    // The answer as sent: a redacted text may no longer be the JSON it was (a run across a quote).
+    parsed = JSON.parse(raw) as JsonValue;
   } catch (error) {
-    return fail(`invalid JSON (truncated?): "${snippet(body, ctx.secrets)}"`, error);
+    // JSON.parse quotes the text it could not read: its message is the answer's, found clean or redacted.
+    return fail(
+      `invalid JSON (truncated?): "${snippet(body, [])}"`,
+      leaks ? new SyntaxError(redactRuns(messageOf(error), ctx.secrets)) : error
+    );
   }
+  // (On a hit, each string of the data is redacted on its own: more passes, for an answer that holds the key.)
   if (ctx.bare && Array.isArray(parsed)) {
-    if (hasSecretRun(body, ctx.secrets)) redactStrings({ data: parsed }, ctx.secrets);
+    if (leaks) redactStrings({ data: parsed }, ctx.secrets);
     return { data: parsed, bare: true };
   }
-  if (!isObject(parsed)) return fail(`expected a JSON object, got "${snippet(body, ctx.secrets)}"`);
-  if (!("data" in parsed)) return fail(`no "data" member: "${snippet(body, ctx.secrets)}"`);
-  if (hasSecretRun(body, ctx.secrets)) redactStrings(parsed, ctx.secrets);
+  if (!isObject(parsed)) return fail(`expected a JSON object, got "${snippet(body, [])}"`);
+  if (!("data" in parsed)) return fail(`no "data" member: "${snippet(body, [])}"`);
+  if (leaks) redactStrings(parsed, ctx.secrets);
   return parsed.errors === undefined
     ? { data: parsed.data }
     : { data: parsed.data, errors: parsed.errors };
@@ -68,10 +79,9 @@ export function interpretResponse(
 function statusError(
   kind: NonNullable<ReturnType<typeof kindForStatus>>,
   res: FetchResponseLike,
-  body: string,
+  said: string,
   ctx: ResponseContext
 ): CryptometricsError {
-  const said = serverMessage(body, ctx.secrets);
   const retryAfterMs =
     kind === "rate-limited" || kind === "server"
       ? parseRetryAfter(res.headers.get("retry-after"), ctx.now)
@@ -80,19 +90,30 @@ function statusError(
   return new CryptometricsError(kind, message, { ...details(ctx, res.status), retryAfterMs });
 }
 
-/** The service's `{"message": ...}` (or `error`), else a snippet of the body; secrets redacted. */
-function serverMessage(body: string, secrets: readonly string[]): string {
+/**
+ * The service's `{"message": ...}` (or `error`), else a snippet of the body: read from `body`, the answer as
+ * redacted; when the redaction left no JSON (a run of the key across a quote), from the answer as sent
+ * (`raw`), redacted again (`secrets`: given only when the answer held the key).
+ */
+function serverMessage(raw: string, body: string, secrets: readonly string[]): string {
   if (body.trim() === "") return "";
+  const clean = messageIn(body);
+  if (clean !== undefined) return snippet(clean, [], 200);
+  const sent = secrets.length > 0 ? messageIn(raw) : undefined;
+  if (sent !== undefined) return snippet(sent, secrets, 200);
+  return `"${snippet(body, [])}"`;
+}
+
+/** The `message` (or `error`, `detail`) of a JSON object's text, if it is one. */
+function messageIn(text: string): string | undefined {
   try {
-    const parsed: unknown = JSON.parse(body);
-    if (isObject(parsed)) {
-      const m = parsed.message ?? parsed.error ?? parsed.detail;
-      if (typeof m === "string") return snippet(m, secrets, 200);
-    }
+    const parsed: unknown = JSON.parse(text);
+    if (!isObject(parsed)) return undefined;
+    const m = parsed.message ?? parsed.error ?? parsed.detail;
+    return typeof m === "string" ? m : undefined;
   } catch {
-    // Not JSON: fall through to a snippet of the text.
+    return undefined; // Not JSON: a snippet of the text instead.
   }
-  return `"${snippet(body, secrets)}"`;
 }
 
 function details(ctx: ResponseContext, status: number) {
@@ -102,7 +123,6 @@ function details(ctx: ResponseContext, status: number) {
     status,
     attempts: ctx.attempt,
     request: { method: "GET" as const, url: ctx.url },
-    secrets: ctx.secrets,
   };
 }
 

@@ -24,7 +24,7 @@ import { isRedirectStatus } from "./fetch";
 import type { RetryPolicy } from "../policy";
 import { requestLabel } from "../label";
 import { interpretResponse } from "./response";
-import { redact } from "../redact";
+import { sanitizeCause } from "../redact";
 import { redirectTarget } from "./redirect";
 import type { CallContext, RequestSpec, TransportDeps } from "./request";
 import { displayPath } from "./url";
@@ -83,7 +83,8 @@ export async function sendRequest(
     deps.events.emit({
       type: "retry",
       operation: call.operation,
-      url: redact(spec.url, [call.apiKey]),
+      // The client's own URL: nothing in it to redact (see ../redact.ts).
+      url: spec.url,
       attempt,
       delayMs: delay,
       reason: error.kind,
@@ -118,7 +119,7 @@ function giveUp(
     Boolean
   );
   const suffix = parts.length > 0 ? ` (${parts.join("; ")})` : "";
-  return error.with({ message: `${error.message}${suffix}`, attempts, secrets: [call.apiKey] });
+  return error.with({ message: `${error.message}${suffix}`, attempts });
 }
 
 async function attemptOnce(
@@ -128,39 +129,44 @@ async function attemptOnce(
   attempt: number
 ): Promise<WireEnvelope> {
   let url = spec.url;
+  // The URL as reports show it: the client's own, then each server's Location redacted once (./redirect).
+  let shown = url;
   let sameOrigin = true;
   const visited = [url];
+  const shownVisited = [shown];
   for (let hop = 0; ; hop++) {
-    const res = await fetchOnce(deps, call, spec, url, attempt, sameOrigin);
+    const res = await fetchOnce(deps, call, spec, url, shown, attempt, sameOrigin);
     if (!isRedirectStatus(res.response.status)) {
       return interpretResponse(res.response, res.body, {
         operation: call.operation,
         label: requestLabel(call, spec),
         ids: spec.ids,
-        url: displayPath(url),
+        url: displayPath(shown),
         secrets: [call.apiKey],
         now: deps.now(),
         attempt,
         bare: spec.bare === true,
       });
     }
-    const next = redirectTarget(
+    const target = redirectTarget(
       res.response,
-      url,
-      visited,
+      { url, shown },
+      { visited, shown: shownVisited },
       hop,
       deps.limits.maxRedirects,
       call,
       spec
     );
-    sameOrigin = sameOrigin && new URL(next).origin === new URL(spec.url).origin;
+    sameOrigin = sameOrigin && new URL(target.next).origin === new URL(spec.url).origin;
     call.stats.redirects.push({
       status: res.response.status,
-      from: displayPath(redact(url, [call.apiKey])),
-      to: displayPath(redact(next, [call.apiKey])),
+      from: displayPath(shown),
+      to: displayPath(target.shown),
     });
-    visited.push(next);
-    url = next;
+    visited.push(target.next);
+    shownVisited.push(target.shown);
+    url = target.next;
+    shown = target.shown;
   }
 }
 
@@ -177,7 +183,6 @@ function asClientError(
     ids: spec.ids,
     attempts: attempt,
     request: { method: "GET" as const, url: displayPath(spec.url) },
-    secrets: [call.apiKey],
   };
   const label = requestLabel(call, spec);
   if (call.signal.aborted) {
@@ -189,17 +194,16 @@ function asClientError(
     return new CryptometricsError(kind, message, { ...base, cause: abortReason(call.signal) });
   }
   const target = new URL(spec.url);
+  // fetch's error is foreign text (a proxy's, a test double's may quote the request): one pass, on arrival.
+  const cause = sanitizeCause(error, [call.apiKey]);
   const known = knownNetworkFailure(error, target);
   if (known)
-    return new CryptometricsError("network", `${label}: ${known.message}`, {
-      ...base,
-      cause: error,
-    });
-  const reason = describeNetworkError(error);
+    return new CryptometricsError("network", `${label}: ${known.message}`, { ...base, cause });
+  const reason = describeNetworkError(cause);
   return new CryptometricsError(
     "network",
     `${label}: network error reaching ${target.host}: ${reason}`,
-    { ...base, cause: error }
+    { ...base, cause }
   );
 }
 
