@@ -24,6 +24,7 @@ import {
   type RunningSimulator,
 } from "../../src/simulator";
 import type { LedgerRecord, OpenStart } from "../../src/client";
+import type { ProcessIdentity } from "../../src/cli/cache/process-identity";
 import { MAX_CLOCK_SKEW_MS } from "../../src/client/http/rate-limiter";
 import { PRELOADS } from "../harness/hostile/cli-command";
 import { builtCli } from "../support/node-build";
@@ -61,12 +62,12 @@ function statements(dir: string, ids: readonly string[]): string {
 }
 
 /** The shared record of request starts of the run's service and key, as it is on disk. */
-function ledgerRecord(cacheDir: string): LedgerRecord & { version: number } {
+type ProcessRecord = LedgerRecord<ProcessIdentity> & { version: number };
+
+function ledgerRecord(cacheDir: string): ProcessRecord {
   const names = readdirSync(join(cacheDir, "rate")).filter((n) => n.endsWith(".json"));
   expect(names).toHaveLength(1);
-  return JSON.parse(readFileSync(join(cacheDir, "rate", names[0]), "utf8")) as LedgerRecord & {
-    version: number;
-  };
+  return JSON.parse(readFileSync(join(cacheDir, "rate", names[0]), "utf8")) as ProcessRecord;
 }
 
 interface Run {
@@ -107,7 +108,7 @@ function start(
 }
 
 /** Waits until the record holds at least `n` open starts (the run's requests are under way). */
-async function untilOpen(cacheDir: string, n: number): Promise<LedgerRecord> {
+async function untilOpen(cacheDir: string, n: number): Promise<ProcessRecord> {
   for (let i = 0; i < 300; i++) {
     try {
       const record = ledgerRecord(cacheDir);
@@ -157,7 +158,7 @@ describe("a run stopped while its requests are under way", () => {
     await run.done;
     const left = ledgerRecord(cache);
     expect(left.open.length).toBeGreaterThanOrEqual(IN_FLIGHT);
-    expect(left.open.every((o: OpenStart) => isGone(o))).toBe(true);
+    expect(left.open.every((o: OpenStart<ProcessIdentity>) => isGone(o))).toBe(true);
     // The next process's claim, as its limiter makes it.
     const ledger = new FileStartLedger(cache, namespaceSource(slow.url, DEMO_API_KEY));
     const now = Date.now();

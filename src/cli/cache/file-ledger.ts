@@ -20,16 +20,14 @@ import {
   settleSlots,
   type Claimed,
   type ClaimTurn,
-  type LedgerHealth,
   type LedgerRecord,
-  type ProcessIdentity,
   type StartLedger,
 } from "../../client";
 import { prepareCacheDir } from "./cache-dir";
 import { withLock } from "./lock";
 import { checkInnerDir } from "./ownership";
 import { readNoFollow, writeNoFollow } from "./safe-fs";
-import { isGone, thisProcess } from "./process-identity";
+import { isGone, thisProcess, type LedgerHealth, type ProcessIdentity } from "./process-identity";
 
 /** 2: open starts (counted until their answer), see claimSlots. A record of version 1 counts as empty. */
 const VERSION = 2;
@@ -40,7 +38,10 @@ const MAX_RECORD_BYTES = 1024 * 1024;
 /** A record's file name: a hash of its service and key. */
 const RECORD = /^[0-9a-f]{32}\.json$/;
 
-const empty = (): LedgerRecord => ({ starts: [], open: [], pausedUntil: 0 });
+/** The CLI's record: each open start names the process that claimed it. */
+type ProcessRecord = LedgerRecord<ProcessIdentity>;
+
+const empty = (): ProcessRecord => ({ starts: [], open: [], pausedUntil: 0 });
 
 const finite = (t: unknown): t is number => typeof t === "number" && Number.isFinite(t);
 
@@ -53,7 +54,7 @@ function processOf(value: unknown): ProcessIdentity | undefined {
     : undefined;
 }
 
-function parse(text: string): LedgerRecord {
+function parse(text: string): ProcessRecord {
   try {
     const json = JSON.parse(text) as Partial<Record<keyof LedgerRecord | "version", unknown>>;
     if (json.version !== VERSION) return empty();
@@ -116,12 +117,12 @@ export class FileStartLedger implements StartLedger {
     return this.place;
   }
 
-  private async read(file: string): Promise<LedgerRecord> {
+  private async read(file: string): Promise<ProcessRecord> {
     const read = await readNoFollow(file, MAX_RECORD_BYTES);
     return read && "text" in read ? parse(read.text) : empty();
   }
 
-  private write(file: string, record: LedgerRecord): Promise<void> {
+  private write(file: string, record: ProcessRecord): Promise<void> {
     return writeNoFollow(file, JSON.stringify({ version: VERSION, ...record }));
   }
 

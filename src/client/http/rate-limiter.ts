@@ -51,30 +51,25 @@ export interface Claimed {
   waitMs: number;
 }
 
-/** A start whose request has not been answered yet. */
-export interface OpenStart {
+/**
+ * A start whose request has not been answered yet. `C`: who claimed it, as the ledger's owner tells claimers
+ * apart (the CLI: a process, src/cli/cache/process-identity.ts); the client only carries it.
+ */
+export interface OpenStart<C = unknown> {
   owner: string;
   at: number;
-  /**
-   * The process that claimed it, where the ledger can tell (the CLI's: pid, host name and the process's
-   * start time, so a recycled pid is not taken for it): a process that is gone never reports its answers.
-   */
-  process?: ProcessIdentity;
+  /** The claimer, where the ledger records one (the record's member keeps its first name). */
+  process?: C;
 }
 
-export interface ProcessIdentity {
-  pid: number;
-  host: string;
-  /** When the process started, as the system says (Linux: /proc/<pid>/stat's start time); "" if unknown. */
-  started: string;
-}
-
-/** What a ledger knows beyond the record: who is claiming, and whether a claimer has gone. */
-export interface LedgerHealth {
+/**
+ * What a ledger's owner knows beyond the record, given to claimSlots: who is claiming now, and whether the
+ * claimer of an open start is gone (so it will never report the answer). The client knows no claimers itself.
+ */
+export interface Claimers<C> {
   /** Recorded with each open start claimed now. */
-  self?: ProcessIdentity;
-  /** Whether the process that claimed an open start is gone (so it will never report the answer). */
-  isGone?(start: OpenStart): boolean;
+  self?: C;
+  isGone?(start: OpenStart<C>): boolean;
 }
 
 /**
@@ -93,9 +88,9 @@ export const MAX_CLOCK_SKEW_MS = 5_000;
 export const GONE_SEND_ALLOWANCE_MS = 2_000;
 
 /** A shared record as a ledger keeps it: settled starts (oldest first), open starts and a pause. */
-export interface LedgerRecord {
+export interface LedgerRecord<C = unknown> {
   starts: number[];
-  open: OpenStart[];
+  open: OpenStart<C>[];
   pausedUntil: number;
 }
 
@@ -107,24 +102,24 @@ export interface LedgerRecord {
  * margin covers it; counting to the answer does, whatever the delays. An open start counts as long as it is
  * open, but at most `openMs` (then its owner is taken to have died with it).
  *
- * The record heals: an open start of a process that is gone (`health.isGone`) counts as answered
+ * The record heals: an open start whose claimer is gone (`claimers.isGone`) counts as answered
  * GONE_SEND_ALLOWANCE_MS after its claim, not for `openMs`; starts and a pause dated further ahead than
  * MAX_CLOCK_SKEW_MS (and a pause longer than two spans) come from a wrong clock and are dropped.
  *
  * Drops what no longer counts, then records up to `wanted` open starts at `now`. The record is changed in place.
  */
-export function claimSlots(
-  record: LedgerRecord,
+export function claimSlots<C>(
+  record: LedgerRecord<C>,
   turn: Omit<ClaimTurn, "now">,
   now: number,
-  health: LedgerHealth = {}
+  claimers: Claimers<C> = {}
 ): Claimed {
   const { limit, spanMs, wanted, owner, openMs } = turn;
   const future = now + MAX_CLOCK_SKEW_MS;
-  const stillOpen: OpenStart[] = [];
+  const stillOpen: OpenStart<C>[] = [];
   for (const start of record.open) {
     if (start.at > future) continue;
-    if (health.isGone?.(start))
+    if (claimers.isGone?.(start))
       record.starts.push(Math.min(now, start.at + GONE_SEND_ALLOWANCE_MS));
     // (`<` would keep a start expiring right now open one instant longer: it counts the same either way, and a
     // wait on it is a span both ways.)
@@ -152,7 +147,9 @@ export function claimSlots(
     return { granted: 0, waitMs: Math.max(0, waitMs) };
   }
   for (let i = 0; i < granted; i++)
-    record.open.push(health.self ? { owner, at: now, process: health.self } : { owner, at: now });
+    record.open.push(
+      claimers.self === undefined ? { owner, at: now } : { owner, at: now, process: claimers.self }
+    );
   return { granted, waitMs: 0 };
 }
 

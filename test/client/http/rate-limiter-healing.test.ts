@@ -27,21 +27,31 @@ const turn = (wanted: number, owner = "next") => ({
   owner,
   openMs: 120_000,
 });
-const me = { pid: 200, host: "here", started: "5" };
+/** A claimer as a ledger's owner may name one (the CLI's processes): the client only carries it. */
+interface Claimer {
+  pid: number;
+  host: string;
+  started: string;
+}
+const me: Claimer = { pid: 200, host: "here", started: "5" };
 
-function record(open: OpenStart[], starts: number[] = [], pausedUntil = 0): LedgerRecord {
+function record(
+  open: OpenStart<Claimer>[],
+  starts: number[] = [],
+  pausedUntil = 0
+): LedgerRecord<Claimer> {
   return { starts, open, pausedUntil };
 }
 
 describe("open starts of a process that is gone", () => {
   const dead = { pid: 100, host: "here", started: "1" };
-  const opens = (n: number, at: number, process = dead): OpenStart[] =>
+  const opens = (n: number, at: number, process = dead): OpenStart<Claimer>[] =>
     Array.from({ length: n }, () => ({ owner: "old", at, process }));
 
   it("count as reaching the service just after their claim, not for two minutes", () => {
     // 58 starts claimed at 10 s by a run killed at 14 s (one answered before); the next run asks at 15 s.
     const r = record(opens(58, 10_000), [9_000]);
-    const isGone = (s: OpenStart) => s.process?.pid === 100;
+    const isGone = (s: OpenStart<Claimer>) => s.process?.pid === 100;
     expect(claimSlots(r, turn(1), 15_000, { isGone })).toEqual({ granted: 1, waitMs: 0 });
     expect(r.open).toEqual([{ owner: "next", at: 15_000 }]);
     expect(r.starts).toEqual([9_000, ...Array(58).fill(10_000 + GONE_SEND_ALLOWANCE_MS)]);
