@@ -374,11 +374,15 @@ export const GATEWAY_ATTACKS: readonly GatewayAttack[] = [
       lab.simulator.setKnobs({ rateLimit: { limit: 60, windowMs: WINDOW_MS, retryAfter: false } });
       try {
         const set = await lab.gateways(2, { env: SCALED, args: ["--rate-limit", "20"] });
-        const greedy = Array.from({ length: 90 }, () => call(set.url(0), need(), "alice"));
+        // Alice hangs up once the other user is measured: the rest of her queue (at 20 requests a window, most
+        // of her 90) would only make the row wait, and callers gone are what the hung-up part below tests.
+        const aliceGone = new AbortController();
+        const asAlice = { signal: aliceGone.signal };
+        const greedy = Array.from({ length: 90 }, () => call(set.url(0), need(), "alice", asAlice));
         await pause(200);
         const catalogues = [
-          call(set.url(0), "/v2/metrics", "alice"),
-          call(set.url(0), "/v2/market-sectors", "alice"),
+          call(set.url(0), "/v2/metrics", "alice", asAlice),
+          call(set.url(0), "/v2/market-sectors", "alice", asAlice),
         ];
         await pause(200);
         // Counted in upstream requests, not seconds (a loaded machine is slower, the order is the same): those
@@ -387,6 +391,7 @@ export const GATEWAY_ATTACKS: readonly GatewayAttack[] = [
         const upstreamBefore = lab.simulator.requestLog.length;
         const other = await untilServed(set.url(1), "/v2/metrics", "bob", 60_000);
         const ahead = lab.simulator.requestLog.length - upstreamBefore;
+        aliceGone.abort();
         await Promise.allSettled([...greedy, ...catalogues]);
         // Hung up: 1,000 needs asked and abandoned.
         const rss0 = rssOf(set.processes[0].pid);
@@ -649,9 +654,15 @@ export const GATEWAY_ATTACKS: readonly GatewayAttack[] = [
         const set = await lab.gateways(2, { env: SCALED, args: ["--rate-limit", "6"] });
         // Alice's needs are of the first 15 projects, Bob's of the others: the service tells them apart.
         const alices = PROJECTS.slice(0, 15);
+        // Both hang up once the third user is measured: the rest of their queues (at 6 requests a window, most
+        // of 120) would only make the row wait, and nothing below reads their answers.
+        const greedyGone = new AbortController();
+        const hangUp = { signal: greedyGone.signal };
         const greedy = [
-          ...Array.from({ length: 60 }, () => call(set.url(0), needOf(alices), "alice")),
-          ...Array.from({ length: 60 }, () => call(set.url(1), needOf(PROJECTS.slice(15)), "bob")),
+          ...Array.from({ length: 60 }, () => call(set.url(0), needOf(alices), "alice", hangUp)),
+          ...Array.from({ length: 60 }, () =>
+            call(set.url(1), needOf(PROJECTS.slice(15)), "bob", hangUp)
+          ),
         ];
         await pause(1_000);
         const arrival = lab.service.seen.length;
@@ -665,6 +676,7 @@ export const GATEWAY_ATTACKS: readonly GatewayAttack[] = [
         const project = (r: { query: string }): string =>
           /project_ids=([^&]*)/.exec(r.query)?.[1] ?? "";
         const ahead = between.filter((r) => alices.includes(project(r))).length;
+        greedyGone.abort();
         await Promise.allSettled(greedy);
         const violations: string[] = [];
         if (third.refusals > 0 || ahead > 1)
