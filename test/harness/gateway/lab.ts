@@ -61,6 +61,8 @@ interface ProxyHook {
 export interface Service {
   url: string;
   seen: Array<{ path: string; query: string; key: string; at: number; status: number }>;
+  /** When each key's last request arrived (Date.now()), kept across clear(): how long since a key was used. */
+  lastAt: Record<string, number>;
   hook: ProxyHook | undefined;
   clear(): void;
   close(): Promise<void>;
@@ -74,6 +76,7 @@ async function startService(
   const service: Service = {
     url: "",
     seen: [],
+    lastAt: {},
     hook: undefined,
     clear: () => void (service.seen.length = 0),
     close: () => new Promise<void>((done) => server.close(() => done())),
@@ -88,6 +91,7 @@ async function startService(
       status: 0,
     };
     service.seen.push(entry);
+    service.lastAt[entry.key] = entry.at;
     const own = service.hook?.(req, url);
     if (own) {
       entry.status = own.status;
