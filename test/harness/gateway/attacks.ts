@@ -261,6 +261,13 @@ const FOUR = ["alice", "bob", "carol", "dave"] as const;
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
+/**
+ * The small rows (11 to 12h) on one set of two processes, started for the first of them (lab.gateways): each
+ * asks with paths, users and scripted answers of its own and reads only what it made, never a process's
+ * memory, log or budget, so none can pass or fail by another's traces.
+ */
+const SHARED = { shared: true } as const;
+
 export const GATEWAY_ATTACKS: readonly GatewayAttack[] = [
   {
     row: "1",
@@ -795,7 +802,7 @@ setInterval(() => undefined, 1000);
     bound:
       "per-user series only for administrators and --metrics-readers; everyone else sees the team's figures",
     async run(lab) {
-      const set = await lab.gateways(1);
+      const set = await lab.gateways(2, SHARED);
       for (const name of ["alice", "carol", "dave"]) await call(set.url(0), "/v2/metrics", name);
       const metrics = await call(set.url(0), "/metrics", "bob");
       const usage = await call(set.url(0), "/gateway/v1/usage", "bob");
@@ -818,7 +825,7 @@ setInterval(() => undefined, 1000);
     bound:
       "a key shorter than the service's keys is refused (400); no caller's message is redacted with another's key",
     async run(lab) {
-      const set = await lab.gateways(1);
+      const set = await lab.gateways(2, SHARED);
       const trent = await lab.signIn(newUser(), "Trent");
       const put = await call(set.url(0), "/gateway/v1/me/key", trent, {
         method: "PUT",
@@ -847,7 +854,7 @@ setInterval(() => undefined, 1000);
     before: "4 of 4 forwarded upstream with the team key",
     bound: "400 before any upstream request",
     async run(lab) {
-      const set = await lab.gateways(1);
+      const set = await lab.gateways(2, SHARED);
       lab.service.clear();
       const statuses: number[] = [];
       for (const id of ["..%2f..%2fadmin", "a%5Cb", "a%3Fb", "a%23b"])
@@ -865,7 +872,7 @@ setInterval(() => undefined, 1000);
     before: "6 attempts, the credentials quoted in the answer",
     bound: "refused at once (1 attempt), never quoted",
     async run(lab) {
-      const set = await lab.gateways(1);
+      const set = await lab.gateways(2, SHARED);
       lab.service.hook = (_req, url) =>
         url.pathname === "/v2/projects/moved"
           ? {
@@ -899,7 +906,7 @@ setInterval(() => undefined, 1000);
     before: "6 attempts for one need",
     bound: "2 attempts, each through the shared budget",
     async run(lab) {
-      const set = await lab.gateways(1);
+      const set = await lab.gateways(2, SHARED);
       lab.service.hook = (_req, url) =>
         url.pathname === "/v2/metrics/fees" && url.searchParams.get("start") === "2026-03-03"
           ? { status: 503, body: JSON.stringify({ message: "down" }) }
@@ -925,7 +932,7 @@ setInterval(() => undefined, 1000);
     before: "last4 and the registration time in plaintext",
     bound: "the whole record sealed (AES-GCM, the user as additional data): nothing in plaintext",
     async run(lab) {
-      const set = await lab.gateways(1);
+      const set = await lab.gateways(2, SHARED);
       await aliceWithKey(lab, set.url(0));
       const client = lab.redisClient();
       let dump = "";
@@ -955,7 +962,7 @@ setInterval(() => undefined, 1000);
     before: "503 after 25.0 s, and on every try",
     bound: "locks always expire: one without a TTL is taken over, the answer comes",
     async run(lab) {
-      const set = await lab.gateways(1);
+      const set = await lab.gateways(2, SHARED);
       const day = "2026-04-04";
       const seriesKey = JSON.stringify(["project", "aave", "", "fees", "||||"]);
       const storeHash = hashOf(`${lab.service.url}\n${TEAM_KEY}`, 24);
@@ -992,7 +999,7 @@ setInterval(() => undefined, 1000);
     bound:
       "cached entries carry an HMAC under a gateway secret: a mismatch is a miss, fetched again",
     async run(lab) {
-      const set = await lab.gateways(2);
+      const set = await lab.gateways(2, SHARED);
       const path = "/v2/metrics/fees?project_ids=aave&start=2026-05-05&end=2026-05-05";
       const first = await call(set.url(0), path, "bob");
       const client = lab.redisClient();
@@ -1026,7 +1033,7 @@ setInterval(() => undefined, 1000);
     before: "its usage missing from the listing (the name read Object's constructor)",
     bound: "a name is a name: no object prototype reached",
     async run(lab) {
-      const set = await lab.gateways(1);
+      const set = await lab.gateways(2, SHARED);
       const mine = await call(set.url(0), "/v2/metrics", "constructor");
       await pause(300);
       const me = await call(set.url(0), "/gateway/v1/me", "constructor");
