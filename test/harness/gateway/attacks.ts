@@ -3,7 +3,8 @@
  * the attack as they made it (valid tokens and sign-ins, two gateway processes on one redis-server, the
  * simulator upstream), the figure it gave on the code before the fix ("before", measured with this same table
  * against that build: `--legacy`), and the figure it gives now ("after", measured on every run), with the
- * bound the row must keep. `npm test` runs it (test/gateway/hostile.integration.test.ts) and prints it.
+ * bound the row must keep. `npm test` runs it (test/gateway/hostile-table.ts: two files, half the rows each) and
+ * prints it.
  */
 import { spawn } from "node:child_process";
 import { readdirSync, writeFileSync } from "node:fs";
