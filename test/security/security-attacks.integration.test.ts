@@ -1,54 +1,14 @@
 /**
  * The hostile lab's rows for what the CLI keeps and shows outside its results (the key, the cache
- * directory, stale figures), its shared request budget, its bounds and the pages' text and origins: each
- * attack of key-and-cache-attacks.ts and budget-and-limits-attacks.ts, run as `npm run faults` runs it,
- * must keep its bound. The figures each row reports are asserted beside it where they are the point.
+ * directory, stale figures) and its shared request budget: each attack of key-and-cache-attacks.ts and the
+ * budget's of budget-and-limits-attacks.ts, run as `npm run faults` runs it, must keep its bound. Its bounds
+ * and the pages are security-limits.integration.test.ts (the same table, split so both workers share it).
  */
-import { join } from "path";
-import type { AttackResult, HostileAttack } from "../harness/hostile/attacks";
-import { BUDGET_AND_LIMIT_ATTACKS } from "../harness/hostile/budget-and-limits-attacks";
+import { BUDGET_ATTACKS } from "../harness/hostile/budget-and-limits-attacks";
 import { KEY_AND_CACHE_ATTACKS } from "../harness/hostile/key-and-cache-attacks";
-import { openHostileLab, type HostileLab } from "../harness/hostile/lab";
-import { PRELOADS } from "../harness/hostile/cli-command";
-import { EXCEL_STAND_IN, installHost } from "../../src/sheet/host";
-import { ensureNodeBuild } from "../support/node-build";
+import { describeAttacks } from "./security-table";
 
-installHost(EXCEL_STAND_IN);
-
-let lab: HostileLab;
-beforeAll(async () => {
-  const build = await ensureNodeBuild();
-  lab = await openHostileLab({
-    cliPath: join(build, "cli", "main.js"),
-    peakRssPath: PRELOADS.peakRss,
-  });
-}, 360_000);
-afterAll(() => lab?.close());
-
-const ROOT_ONLY = /another user's|full 64 KB disk/;
-const isRoot = process.getuid?.() === 0;
-
-async function attack(found: HostileAttack): Promise<AttackResult> {
-  const result = await found.run(lab);
-  expect(result.violations).toEqual([]);
-  expect(result.keyRun).toBeLessThan(8);
-  return result;
-}
-
-describe.each([
+describeAttacks([
   ["the key and the cache directory", KEY_AND_CACHE_ATTACKS],
-  ["the shared budget, the bounds and the pages", BUDGET_AND_LIMIT_ATTACKS],
-])("%s", (_, attacks) => {
-  // Giving a directory to another user and mounting a small disk need root; elsewhere those rows are
-  // reported as not run by `npm run faults`, and skipped here rather than passed.
-  const run = attacks.filter((a) => isRoot || !ROOT_ONLY.test(a.name));
-  it.each(run.map((a) => [a.name, a] as const))(
-    "%s",
-    async (_name, a) => {
-      const r = await attack(a);
-      if (/^a run stopped by/.test(a.name)) expect(r.ms).toBeLessThan(20_000);
-      if (a.name === "100,000 VALUE lines") expect(r.peakRssBytes).toBeLessThan(300 * 1_048_576);
-    },
-    600_000
-  );
-});
+  ["the shared budget", BUDGET_ATTACKS],
+]);

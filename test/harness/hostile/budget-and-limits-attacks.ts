@@ -159,7 +159,8 @@ const STOPPED = STOPS.map(([signal, code]): HostileAttack => ({
   },
 }));
 
-export const BUDGET_AND_LIMIT_ATTACKS: readonly HostileAttack[] = [
+/** The shared request budget: runs stopped mid-request, a clock ahead, a lock left behind. */
+export const BUDGET_ATTACKS: readonly HostileAttack[] = [
   ...STOPPED,
   {
     name: "a run with its clock an hour ahead, then ten STATEMENTs",
@@ -257,6 +258,10 @@ export const BUDGET_AND_LIMIT_ATTACKS: readonly HostileAttack[] = [
       );
     },
   },
+];
+
+/** The CLI's bounds (nesting, disk, lines, array constants, saved entries) and the pages' text and origins. */
+export const LIMIT_ATTACKS: readonly HostileAttack[] = [
   {
     name: "formulas nested past the stack in a model file",
     bound: "each refused on its line; the others printed",
@@ -564,6 +569,11 @@ export const BUDGET_AND_LIMIT_ATTACKS: readonly HostileAttack[] = [
       } satisfies AttackResult);
     },
   },
+];
+
+export const BUDGET_AND_LIMIT_ATTACKS: readonly HostileAttack[] = [
+  ...BUDGET_ATTACKS,
+  ...LIMIT_ATTACKS,
 ];
 
 /** What every CLI run must keep: not killed, no crash text, memory (when measured) under 300 MB. */
