@@ -18,13 +18,13 @@ export {
   type ErrorKind,
 } from "./errors";
 export { hasSecretRun, redactRuns } from "./redact";
-export {
-  ERROR_WORDS,
-  type CellHints,
-  type ExcelErrorName,
-  type PaneWords,
-  type Verdict,
-} from "./error-words";
+// The table of error words, a column per audience (error-words/words.ts): each bundle takes its own column.
+export { CELL_WORDS } from "./error-words/cell";
+export { CONNECTION_WORDS } from "./error-words/connection";
+export { GATEWAY_WORDS } from "./error-words/gateway";
+export { PANE_WORDS } from "./error-words/pane";
+export { ERROR_WORDS } from "./error-words/table";
+export type { CellHints, ExcelErrorName, PaneWords, Verdict } from "./error-words/words";
 export {
   RateLimiter,
   claimSlots,

@@ -5,7 +5,7 @@
  * on. This is the only place that creates CustomFunctions errors; no raw exception ever reaches a cell.
  */
 import {
-  ERROR_WORDS,
+  CELL_WORDS,
   isCryptometricsError,
   type CellHints,
   type CryptometricsError,
@@ -72,9 +72,9 @@ const HINTS: CellHints = {
 /** Excel errors by name (the table's data) as this edge's codes. */
 const CODE_OF: Readonly<Record<ExcelErrorName, ErrorCode>> = { "#VALUE!": "value", "#N/A": "na" };
 
-/** A client error in the cell's words: the table's cell column (src/client/error-words.ts). */
+/** A client error in the cell's words: the table's cell column (src/client/error-words/). */
 function forKind(error: CryptometricsError): { code: ErrorCode; message: string } {
-  const words = ERROR_WORDS[error.kind].cell;
+  const words = CELL_WORDS[error.kind];
   // The client's own call labels ("listProjects(): …") are for developers: a cell says it in words.
   const said = words.says(HINTS, error);
   const message =

@@ -13,7 +13,7 @@
  * fine, so the add-in must not tell its user that their key was refused.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { CryptometricsError, ERROR_WORDS } from "../client";
+import { CryptometricsError, GATEWAY_WORDS } from "../client";
 
 export class GatewayError extends Error {
   constructor(
@@ -50,8 +50,8 @@ function answerOf(error: unknown, ownKey = false): Answer {
         : { retryAfterSeconds: error.retryAfterSeconds }),
     };
   if (error instanceof CryptometricsError) {
-    // The gateway column of the table of error words (src/client/error-words.ts).
-    const words = ERROR_WORDS[error.kind].gateway;
+    // The gateway column of the table of error words (src/client/error-words/).
+    const words = GATEWAY_WORDS[error.kind];
     if (ownKey && words.ownKey) return { status: words.ownKey.status, message: words.ownKey.text };
     const passed =
       words.passStatus && error.status !== undefined && error.status >= 400 && error.status < 500

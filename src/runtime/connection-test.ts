@@ -4,7 +4,7 @@
  * redacted at the source and this module only adds the URL.
  */
 import {
-  ERROR_WORDS,
+  CONNECTION_WORDS,
   isCryptometricsError,
   type ClientConfig,
   type MetricsClient,
@@ -48,7 +48,7 @@ export type ConnectionClient = Pick<MetricsClient, "listMetrics" | "baseUrl">;
 
 /**
  * Plain words for a failed test; `baseUrl` names where we tried. A client error's words are the connection
- * column of the table of error words (src/client/error-words.ts).
+ * column of the table of error words (src/client/error-words/).
  */
 export function describeFailure(error: unknown, baseUrl: string): ConnectionOutcome {
   const where = baseUrl ? ` at ${baseUrl}` : "";
@@ -58,7 +58,7 @@ export function describeFailure(error: unknown, baseUrl: string): ConnectionOutc
       message: `The test failed unexpectedly: ${messageOf(error)}`,
     };
   }
-  return ERROR_WORDS[error.kind].connection(error, where);
+  return CONNECTION_WORDS[error.kind](error, where);
 }
 
 /** Runs the test. `getClient` throws when the runtime is not configured (no URL): that is reported too. */

@@ -1,9 +1,10 @@
 /**
- * The table of error words (src/client/error-words.ts): a row for every kind of the error hierarchy and, in each
+ * The table of error words (src/client/error-words/, read by rows): a row for every kind of the error hierarchy and, in each
  * row, every audience's column, each saying something for every variant of its kind.
  */
 import { CryptometricsError, ERROR_KINDS, type ErrorKind } from "../../src/client";
-import { AUDIENCES, ERROR_WORDS, type CellHints } from "../../src/client/error-words";
+import { ERROR_WORDS } from "../../src/client/error-words/table";
+import { AUDIENCES, type CellHints } from "../../src/client/error-words/words";
 
 const HINTS: CellHints = {
   settings: "set the key in Settings",

@@ -8,7 +8,7 @@
  */
 import { parseRetryAfter } from "./backoff";
 import { CryptometricsError, kindForStatus, messageOf } from "../errors";
-import { ERROR_WORDS } from "../error-words";
+import { LABELS } from "../error-words/labels";
 import type { FetchResponseLike } from "./fetch";
 import { isObject } from "../data/read";
 import { redactRuns, snippet } from "../redact";
@@ -86,7 +86,7 @@ function statusError(
     kind === "rate-limited" || kind === "server"
       ? parseRetryAfter(res.headers.get("retry-after"), ctx.now)
       : undefined;
-  const message = `${ctx.label}: ${ERROR_WORDS[kind].label} (HTTP ${res.status})${said ? `: ${said}` : ""}`;
+  const message = `${ctx.label}: ${LABELS[kind]} (HTTP ${res.status})${said ? `: ${said}` : ""}`;
   return new CryptometricsError(kind, message, { ...details(ctx, res.status), retryAfterMs });
 }
 

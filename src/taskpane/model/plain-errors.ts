@@ -4,7 +4,7 @@
  * the actions that help: Retry (a passing problem: the network, a busy or failing service) and Go to
  * Settings (a missing or refused key, a wrong service address). Pure: the views turn actions into buttons.
  */
-import { ERROR_WORDS, isCryptometricsError, type PaneWords } from "../../client";
+import { PANE_WORDS, isCryptometricsError, type PaneWords } from "../../client";
 
 /** "getProject(aave): …", "createClient: …": the client's labels, which mean nothing to a user. */
 const INTERNAL_LABEL = /^(?:[a-z][A-Za-z]*(?:\([^)]*\))?:\s*)+/;
@@ -22,7 +22,7 @@ export function cleanMessage(message: string): string {
 /**
  * `doing` names what failed, as the end of "Could not …": "load the catalogue", "load Aave",
  * "insert the formula". The reason and what to do follow: for a client error, the taskpane column of the
- * table of error words (src/client/error-words.ts).
+ * table of error words (src/client/error-words/).
  */
 export function explainError(error: unknown, doing: string): PaneWords {
   const could = `Could not ${doing}`;
@@ -35,7 +35,7 @@ export function explainError(error: unknown, doing: string): PaneWords {
       actions: lasting ? [] : ["retry"],
     };
   }
-  return ERROR_WORDS[error.kind].taskpane(error, {
+  return PANE_WORDS[error.kind](error, {
     could,
     reason: cleanMessage(error.message),
   });
