@@ -1,9 +1,11 @@
 /**
  * The one registry of the CRYPTO functions: their names, the export each is registered under, their
  * parameters (in the reference's order, with the control the formula builder fills each with) and the option
- * keys each accepts. The functions' options parsing, the page's registration map and the taskpane's builder
- * read it; functions.json is generated from the JSDoc in functions.ts, and a test holds the two together.
- * Adding a function touches its implementation and this file.
+ * keys each takes, stated once per function: those the builder offers, in its order, then those it does not.
+ * The functions' options parsing, the page's registration map and the taskpane's builder read it; what each
+ * key is (values, default, reading) is option-table.ts's. functions.json is generated from the JSDoc in
+ * functions.ts, and tests hold the two together (test/taskpane/function-specs.test.ts,
+ * test/functions/options-docs.test.ts). Adding a function touches its implementation and this file.
  */
 import type { OptionKey } from "./options";
 
@@ -30,8 +32,10 @@ export interface ParamSpec {
   kind: ParamKind;
   optional: boolean;
   label: string;
-  /** For `options`: the keys this function takes, in the order they are written. */
+  /** For `options`: the keys the formula builder offers, in the order they are written. */
   optionKeys?: readonly OptionKey[];
+  /** For `options`: the keys the function also takes, which the builder does not offer. */
+  moreOptionKeys?: readonly OptionKey[];
 }
 
 export interface FunctionSpec {
@@ -40,15 +44,22 @@ export interface FunctionSpec {
   params: readonly ParamSpec[];
 }
 
-const p = (
-  name: string,
-  kind: ParamKind,
-  label: string,
-  optional = false,
-  optionKeys?: readonly OptionKey[]
-): ParamSpec => ({ name, kind, label, optional, ...(optionKeys ? { optionKeys } : {}) });
+const p = (name: string, kind: ParamKind, label: string, optional = false): ParamSpec => ({
+  name,
+  kind,
+  label,
+  optional,
+});
 
-const SERIES_OPTIONS: readonly OptionKey[] = [
+/** The options parameter: the keys the builder offers (in its order), then those only typed by hand. */
+const options = (offered: readonly OptionKey[], more: readonly OptionKey[] = []): ParamSpec => ({
+  ...p("options", "options", "Options", true),
+  optionKeys: offered,
+  moreOptionKeys: more,
+});
+
+/** A series' options (METRIC; PRODUCT_METRIC with fewer). */
+const SERIES_OFFERED: readonly OptionKey[] = [
   "period",
   "values",
   "partial",
@@ -60,6 +71,27 @@ const SERIES_OPTIONS: readonly OptionKey[] = [
   "chains",
   "bridged",
 ];
+const SERIES_MORE: readonly OptionKey[] = [
+  "products",
+  "sectors",
+  "dates",
+  "dir",
+  "dating",
+  "vintage",
+];
+/** VALUE's and ASOF's options: the same keys, ASOF's builder offering fewer. */
+const VALUE_OFFERED: readonly OptionKey[] = [
+  "window",
+  "period",
+  "values",
+  "partial",
+  "agg",
+  "fill",
+  "chains",
+  "bridged",
+];
+const VALUE_MORE: readonly OptionKey[] = ["products", "sectors", "maxage", "annualize", "vintage"];
+const ASOF_OFFERED: readonly OptionKey[] = ["period", "partial", "agg", "fill"];
 
 export const FUNCTION_SPECS: readonly FunctionSpec[] = [
   {
@@ -69,16 +101,7 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("project", "project", "Project"),
       p("metric", "metric", "Metric"),
       p("date", "date", "Date", true),
-      p("options", "options", "Options", true, [
-        "window",
-        "period",
-        "values",
-        "partial",
-        "agg",
-        "fill",
-        "chains",
-        "bridged",
-      ]),
+      options(VALUE_OFFERED, VALUE_MORE),
     ],
   },
   {
@@ -88,7 +111,10 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("projects", "projects", "Projects"),
       p("columns", "columns", "Columns"),
       p("date", "date", "Date", true),
-      p("options", "options", "Options", true, ["headers", "partial", "fill", "chains", "bridged"]),
+      options(
+        ["headers", "partial", "fill", "chains", "bridged"],
+        ["agg", "annualize", "maxage", "asof", "vintage"]
+      ),
     ],
   },
   {
@@ -98,7 +124,10 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("project", "project", "Project"),
       p("metric", "metric", "Metric"),
       p("date", "date", "Date", true),
-      p("options", "options", "Options", true, ["period", "partial", "agg", "fill"]),
+      options(ASOF_OFFERED, [
+        ...VALUE_OFFERED.filter((key) => !ASOF_OFFERED.includes(key)),
+        ...VALUE_MORE,
+      ]),
     ],
   },
   {
@@ -109,7 +138,7 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("metric", "metrics", "Metrics"),
       p("start", "date", "Start", true),
       p("end", "date", "End", true),
-      p("options", "options", "Options", true, SERIES_OPTIONS),
+      options(SERIES_OFFERED, SERIES_MORE),
     ],
   },
   {
@@ -119,14 +148,7 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("project", "project", "Project"),
       p("granularity", "granularity", "Granularity", true),
       p("interval", "interval", "Interval", true),
-      p("options", "options", "Options", true, [
-        "order",
-        "headers",
-        "layout",
-        "values",
-        "partial",
-        "rows",
-      ]),
+      options(["order", "headers", "layout", "values", "partial", "rows"], ["dating", "vintage"]),
     ],
   },
   {
@@ -141,7 +163,7 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
   {
     name: "PROJECTS",
     summary: "The project catalogue.",
-    params: [p("options", "options", "Options", true, ["headers", "sectors"])],
+    params: [options(["headers", "sectors"])],
   },
   {
     name: "PRODUCT",
@@ -161,13 +183,11 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("metric", "metrics", "Metrics"),
       p("start", "date", "Start", true),
       p("end", "date", "End", true),
-      // The series options but chains: the builder does not list a product's chains.
-      p(
-        "options",
-        "options",
-        "Options",
-        true,
-        SERIES_OPTIONS.filter((key) => key !== "chains")
+      // The series options but chains: the builder does not list a product's chains. No product or sector
+      // filter: it is one product of one project.
+      options(
+        SERIES_OFFERED.filter((key) => key !== "chains"),
+        ["chains", ...SERIES_MORE.filter((key) => key !== "products" && key !== "sectors")]
       ),
     ],
   },
@@ -189,8 +209,9 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("project", "project", "Project"),
       p("metric", "metric", "Metric"),
       p("name", "aggregation", "Aggregation"),
-      // vintage= only, which the builder does not offer (it offers no vintage= anywhere).
-      p("options", "options", "Options", true, []),
+      // The service's aggregates as they are, or under vintage= rebuilt from the days known then; vintage= is
+      // not offered by the builder (it offers no vintage= anywhere).
+      options([], ["vintage"]),
     ],
   },
   {
@@ -199,7 +220,7 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
     params: [
       p("projects", "projects", "Projects", true),
       p("metrics", "metrics", "Metrics", true),
-      p("options", "options", "Options", true, []),
+      options([], ["vintage"]),
     ],
   },
   {
@@ -210,7 +231,7 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("projects", "projects", "Projects", true),
       p("start", "date", "Start", true),
       p("end", "date", "End", true),
-      p("options", "options", "Options", true, ["partial", "agg", "fill"]),
+      options(["partial", "agg", "fill"], ["bridged", "vintage"]),
     ],
   },
   {
@@ -228,69 +249,17 @@ export function specFor(name: string): FunctionSpec | undefined {
   return FUNCTION_SPECS.find((s) => s.name === name.toUpperCase());
 }
 
-/** The option keys each function accepts (parseOptions refuses the others by name); none: no options. */
-const VALUE_ACCEPTS: readonly OptionKey[] = [
-  "bridged",
-  "chains",
-  "products",
-  "sectors",
-  "fill",
-  "period",
-  "agg",
-  "partial",
-  "maxage",
-  "window",
-  "annualize",
-  "values",
-  "vintage",
-];
-const SERIES_ACCEPTS: readonly OptionKey[] = [
-  "order",
-  "headers",
-  "chains",
-  "products",
-  "sectors",
-  "breakdown",
-  "bridged",
-  "period",
-  "agg",
-  "fill",
-  "partial",
-  "values",
-  "dates",
-  "dir",
-  "dating",
-  "vintage",
-];
-const ACCEPTS: Readonly<Record<string, readonly OptionKey[]>> = {
-  VALUE: VALUE_ACCEPTS,
-  ASOF: VALUE_ACCEPTS,
-  METRIC: SERIES_ACCEPTS,
-  // A product's series: no product or sector filter (it is one product of one project).
-  PRODUCT_METRIC: SERIES_ACCEPTS.filter((key) => key !== "products" && key !== "sectors"),
-  STATEMENT: ["order", "headers", "layout", "values", "partial", "rows", "dating", "vintage"],
-  PROJECTS: ["headers", "sectors"],
-  COMPS: [
-    "headers",
-    "partial",
-    "fill",
-    "agg",
-    "annualize",
-    "bridged",
-    "chains",
-    "maxage",
-    "asof",
-    "vintage",
-  ],
-  BREAKDOWN: ["partial", "agg", "fill", "bridged", "vintage"],
-  // The service's aggregates as they are, or under vintage= rebuilt from the days known then.
-  AGGREGATION: ["vintage"],
-  AGGREGATIONS: ["vintage"],
-};
+/** The option keys each function takes (parseOptions refuses the others by name); none: no options. */
+const ACCEPTS: ReadonlyMap<string, readonly OptionKey[]> = new Map(
+  FUNCTION_SPECS.map((spec) => [
+    spec.name,
+    spec.params.flatMap((param) => [...(param.optionKeys ?? []), ...(param.moreOptionKeys ?? [])]),
+  ])
+);
 
 /** The option keys `name` accepts. */
 export function acceptedOptions(name: string): readonly OptionKey[] {
-  return ACCEPTS[name] ?? [];
+  return ACCEPTS.get(name) ?? [];
 }
 
 /** The export a function is registered under (functions.ts): its name in lower case and an underscore. */
