@@ -1,13 +1,15 @@
 /**
  * The options as the documents state them, held to the one source the functions parse them by: the registry
  * (which function takes which key) and options.ts (the values of each choice). REFERENCE.md's option table
- * has a row per key, its values and the functions it applies to; the README names every key; the CLI's help
- * and README name every flag. A key, value, function or flag added in code and not in the documents fails here.
+ * has a row per key, its values (the default marked), the functions it applies to and its meaning (starting
+ * with the table's help line); the functions' JSDoc help gives examples each function takes; the README names
+ * every key; the CLI's help and README name every flag. A key, value, function or flag added in code and not in the documents fails here.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FLAGS, HELP } from "../../src/cli/flags";
-import { OPTION_CHOICES, type OptionKey } from "../../src/functions/options";
+import { OPTION_TABLE } from "../../src/functions/option-table";
+import { OPTION_CHOICES, parseOptions, type OptionKey } from "../../src/functions/options";
 import { acceptedOptions, FUNCTION_NAMES } from "../../src/functions/registry";
 
 const root = join(__dirname, "..", "..");
@@ -22,14 +24,27 @@ function takers(): Map<OptionKey, string[]> {
 }
 
 /** REFERENCE.md's option table: key -> its values cell and its "applies to" cell. */
-function referenceRows(): Map<string, { values: string; appliesTo: string }> {
-  const rows = new Map<string, { values: string; appliesTo: string }>();
+function referenceRows(): Map<string, { values: string; appliesTo: string; meaning: string }> {
+  const rows = new Map<string, { values: string; appliesTo: string; meaning: string }>();
   for (const line of read("src/functions/REFERENCE.md").split("\n")) {
     const cells = line.split("|").map((c) => c.trim());
     const key = /^`([a-z]+)`$/.exec(cells[1] ?? "")?.[1];
-    if (key && cells.length >= 5) rows.set(key, { values: cells[2], appliesTo: cells[3] });
+    if (key && cells.length >= 5)
+      rows.set(key, { values: cells[2], appliesTo: cells[3], meaning: cells[4] });
   }
   return rows;
+}
+
+/** Each function's JSDoc help for its options argument (functions.ts), by function name. */
+function optionsHelp(): Map<string, string> {
+  const help = new Map<string, string>();
+  const source = read("src/functions/functions.ts");
+  for (const block of source.matchAll(/\/\*\*([\s\S]*?)\*\//g)) {
+    const name = /@customfunction (\w+)/.exec(block[1])?.[1];
+    const line = /@param \[options\] (.*)/.exec(block[1])?.[1];
+    if (name && line) help.set(name, line);
+  }
+  return help;
 }
 
 /**
@@ -66,6 +81,28 @@ describe("the option table of the function reference", () => {
     }
   );
 
+  it.each(Object.keys(OPTION_TABLE) as OptionKey[])(
+    "marks the default of %s as the option table has it, and only that value",
+    (key) => {
+      const cell = rows.get(key)?.values ?? "";
+      const marked = [...cell.matchAll(/`([^`]+)` \(default\)/g)].map((m) => m[1]);
+      const byDefault: unknown = OPTION_TABLE[key].default;
+      // The choice whose reading is the default (a flag's value as written, headers' number as text); a list's
+      // default is none (no filter) and marks nothing.
+      const expected = (OPTION_CHOICES[key] ?? []).filter(
+        (text) => parseOptions(`${key}=${text}`, "F", [key])[key] === byDefault
+      );
+      expect(marked).toEqual(expected);
+    }
+  );
+
+  it.each(Object.keys(OPTION_TABLE) as OptionKey[])(
+    "gives %s a meaning that starts with the option table's help line",
+    (key) => {
+      expect(rows.get(key)?.meaning.startsWith(OPTION_TABLE[key].help)).toBe(true);
+    }
+  );
+
   it("reads a note about another way in as no function taking the option", () => {
     expect(namedFunctions("VALUE, ASOF (COMPS: `metric:window`)")).toEqual(["ASOF", "VALUE"]);
     expect(namedFunctions("METRIC (one project), PRODUCT_METRIC (`chain`)")).toEqual([
@@ -73,6 +110,25 @@ describe("the option table of the function reference", () => {
       "PRODUCT_METRIC",
     ]);
   });
+});
+
+describe("the functions' JSDoc help (functions.json)", () => {
+  const help = optionsHelp();
+
+  it("has options help for every function that takes options", () => {
+    const taking = FUNCTION_NAMES.filter((name) => acceptedOptions(name).length > 0);
+    expect([...help.keys()].sort()).toEqual([...taking].sort());
+  });
+
+  it.each([...optionsHelp().entries()])(
+    "gives %s examples it takes, each parsing as written",
+    (name, line) => {
+      const examples = [...line.matchAll(/"([^"]*=[^"]*)"/g)].map((m) => m[1]);
+      expect(examples.length).toBeGreaterThan(0);
+      for (const example of examples)
+        expect(() => parseOptions(example, name, acceptedOptions(name))).not.toThrow();
+    }
+  );
 });
 
 describe("the README", () => {
