@@ -88,3 +88,15 @@ export {
   type SignInState,
   type TokenSource,
 } from "./token-provider";
+/** The interface's operations as one table (interface.ts): the gateway and the simulator derive from it. */
+export {
+  DATE_NAMES,
+  OPERATION_NAMES,
+  dateNamesOf,
+  isDateName,
+  isIdPart,
+  operationDef,
+  pathParts,
+  type OperationName,
+  type ParamKind,
+} from "./interface";

@@ -11,24 +11,21 @@ export type IsoDate = string;
 /** A metric value: JSON numbers, numeric strings and null all arrive as this. */
 export type MetricValue = number | null;
 
-export const ORDER_DIRECTIONS = ["asc", "desc"] as const;
-export const AGGREGATE_BY = ["chain", "product_id"] as const;
-export const TIMESTAMP_GRANULARITIES = ["year", "quarter", "month", "week"] as const;
-export const STATEMENT_INTERVALS = ["1m", "1y", "2y", "3y", "5y", "max"] as const;
-/**
- * Aggregation names the service is known to send (`metric_aggregation_name`, §2.6). Unlike the sets above
- * the interface does not close this one: rows with other names are kept, and a project's own list wins
- * where it is loaded; this list is what the formula builder offers before that.
- */
-export const AGGREGATION_NAMES = [
-  "latest",
-  "sum_30d",
-  "avg_7d",
-  "change_30d",
-  "trend_90d",
-  "ath",
-  "atl",
-] as const;
+import {
+  AGGREGATE_BY,
+  ORDER_DIRECTIONS,
+  STATEMENT_INTERVALS,
+  TIMESTAMP_GRANULARITIES,
+} from "../interface";
+
+/** The closed value sets of §8.2 and the known aggregation names live with the interface's table. */
+export {
+  AGGREGATE_BY,
+  AGGREGATION_NAMES,
+  ORDER_DIRECTIONS,
+  STATEMENT_INTERVALS,
+  TIMESTAMP_GRANULARITIES,
+} from "../interface";
 
 export type OrderDirection = (typeof ORDER_DIRECTIONS)[number];
 export type AggregateBy = (typeof AGGREGATE_BY)[number];

@@ -9,7 +9,7 @@ import {
   normaliseProjects,
 } from "../data/normalise-catalogue";
 import { normaliseOpenRows } from "../data/normalise-series";
-import type { PlanTools } from "./plan";
+import { pathOf, type PlanTools } from "./plan";
 import type {
   MarketSector,
   MarketSectorDetail,
@@ -23,13 +23,13 @@ import type {
 export const listProjectsPlan =
   (t: PlanTools): Planner<Project[]> =>
   () =>
-    t.one([], ["v2", "projects"], [], normaliseProjects);
+    t.one([], pathOf("listProjects"), [], normaliseProjects);
 
 export const getProjectPlan =
   (t: PlanTools, projectId: unknown): Planner<ProjectDetail> =>
   (check) => {
     const id = check.pathId("projectId", projectId);
-    return t.one([id], ["v2", "projects", id], [], normaliseProjectDetail);
+    return t.one([id], pathOf("getProject", id), [], normaliseProjectDetail);
   };
 
 export const getProductPlan =
@@ -37,7 +37,7 @@ export const getProductPlan =
   (check) => {
     const id = check.pathId("projectId", projectId);
     const product = check.pathId("productId", productId);
-    return t.one([id, product], ["v2", "projects", id, "products", product], [], (data) =>
+    return t.one([id, product], pathOf("getProduct", id, product), [], (data) =>
       normaliseProductDetail(data, id)
     );
   };
@@ -45,22 +45,22 @@ export const getProductPlan =
 export const listMarketSectorsPlan =
   (t: PlanTools): Planner<MarketSector[]> =>
   () =>
-    t.one([], ["v2", "market-sectors"], [], normaliseMarketSectors);
+    t.one([], pathOf("listMarketSectors"), [], normaliseMarketSectors);
 
 export const getMarketSectorPlan =
   (t: PlanTools, marketSectorId: unknown): Planner<MarketSectorDetail> =>
   (check) => {
     const id = check.pathId("marketSectorId", marketSectorId);
-    return t.one([id], ["v2", "market-sectors", id], [], normaliseMarketSectorDetail);
+    return t.one([id], pathOf("getMarketSector", id), [], normaliseMarketSectorDetail);
   };
 
 export const listMetricsPlan =
   (t: PlanTools): Planner<Metric[]> =>
   () =>
-    t.one([], ["v2", "metrics"], [], normaliseMetrics);
+    t.one([], pathOf("listMetrics"), [], normaliseMetrics);
 
 export const v1ListProjectsPlan =
   (t: PlanTools): Planner<OpenRow[]> =>
   () =>
     // §9 shows no shape for v1: a bare list and a {data} object are both read.
-    t.one([], ["v1", "projects"], [], normaliseOpenRows, true);
+    t.one([], pathOf("v1ListProjects"), [], normaliseOpenRows, true);

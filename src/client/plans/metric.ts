@@ -12,7 +12,7 @@ import {
 } from "../data/normalise-series";
 import { RepeatCounter, distinctMultiProjectRows } from "../data/distinct";
 import { Notes, withoutFuture } from "../data/notes";
-import { seriesDateNames, type PlanTools, type Query } from "./plan";
+import { dateNamesFor, pathOf, queryOf, type PlanTools, type Query } from "./plan";
 import {
   ORDER_DIRECTIONS,
   type IdSelection,
@@ -46,22 +46,23 @@ export const getMetricPlan =
     const start = check.date("start", p.start);
     const end = check.date("end", p.end);
     check.range(start, end);
-    const dateNames = seriesDateNames(check, p.dateNames);
+    const [from, to] = dateNamesFor(check, "getMetric", p.dateNames);
     const assetsBridged = check.bool("assetsBridged", p.assetsBridged);
     const direction = check.oneOf("orderDirection", p.orderDirection, ORDER_DIRECTIONS) ?? "desc";
     const list = listOf(projects);
-    const query = (chunk: readonly string[] | undefined): Query => [
-      ["project_ids", projectIdsValue(chunk, projects)],
-      ["chain_ids", chainIds],
-      ["product_ids", productIds],
-      ["market_sector_ids", marketSectorIds],
-      [dateNames[0], start],
-      [dateNames[1], end],
-      ["assets_bridged", assetsBridged],
-    ];
+    const query = (chunk: readonly string[] | undefined): Query =>
+      queryOf("getMetric", {
+        project_ids: projectIdsValue(chunk, projects),
+        chain_ids: chainIds,
+        product_ids: productIds,
+        market_sector_ids: marketSectorIds,
+        [from]: start,
+        [to]: end,
+        assets_bridged: assetsBridged,
+      });
     return {
       ids: [id],
-      requests: t.split(check, [id], ["v2", "metrics", id], "projectIds", list, query),
+      requests: t.split(check, [id], pathOf("getMetric", id), "projectIds", list, query),
       combine: (envelopes) => {
         const repeats = new RepeatCounter();
         const notes = new Notes();
@@ -91,13 +92,14 @@ export const getMetricAggregationsPlan =
     const projects = check.selection("projectIds", p.projectIds) ?? "all";
     const metrics = check.selection("metricIds", p.metricIds);
     const list = listOf(projects);
-    const query = (chunk: readonly string[] | undefined): Query => [
-      ["project_ids", projectIdsValue(chunk, projects)],
-      ["metric_ids", metrics],
-    ];
+    const query = (chunk: readonly string[] | undefined): Query =>
+      queryOf("getMetricAggregations", {
+        project_ids: projectIdsValue(chunk, projects),
+        metric_ids: metrics,
+      });
     return {
       ids: [],
-      requests: t.split(check, [], ["v2", "metric-aggregations"], "projectIds", list, query),
+      requests: t.split(check, [], pathOf("getMetricAggregations"), "projectIds", list, query),
       combine: (envelopes) => t.concat(envelopes, normaliseMetricAggregationRows),
     };
   };
@@ -117,16 +119,14 @@ export const getMetricsBreakdownPlan =
     check.range(start, end);
     const list = listOf(projects);
     // start_date/end_date by default: the only names the interface shows for this operation (§4.13).
-    const names =
-      check.oneOf("dateNames", p.dateNames, ["start_date", "start"] as const) === "start"
-        ? (["start", "end"] as const)
-        : (["start_date", "end_date"] as const);
-    const query = (chunk: readonly string[] | undefined): Query => [
-      ["project_ids", projectIdsValue(chunk, projects)],
-      [names[0], start],
-      [names[1], end],
-    ];
-    const segments = ["v2", "metrics-breakdown", id];
+    const [from, to] = dateNamesFor(check, "getMetricsBreakdown", p.dateNames);
+    const query = (chunk: readonly string[] | undefined): Query =>
+      queryOf("getMetricsBreakdown", {
+        project_ids: projectIdsValue(chunk, projects),
+        [from]: start,
+        [to]: end,
+      });
+    const segments = pathOf("getMetricsBreakdown", id);
     return {
       ids: [id],
       requests: t.split(check, [id], segments, "projectIds", list, query),

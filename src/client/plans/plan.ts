@@ -10,6 +10,14 @@ import type { Checker } from "../data/validate";
 import type { JsonValue, WireEnvelope } from "../data/wire";
 import { latestPossibleDay, Notes } from "../data/notes";
 import type { IsoDate } from "../data/types";
+import {
+  dateNamesOf,
+  isIdPart,
+  operationDef,
+  pathParts,
+  type OperationName,
+  type ParamName,
+} from "../interface";
 
 export type Query = ReadonlyArray<readonly [string, QueryValue]>;
 
@@ -90,16 +98,46 @@ export function planTools(base: URL, limits: ClientLimits, now: () => number): P
 }
 
 /**
- * The names a series operation's dates go by (§4.3, §4.7, §4.11; §4.14 leaves open which are accepted):
- * start/end, the names the parameter lists define (default), or start_date/end_date, the usage examples'.
+ * An operation's path with its ids, in path order (the table's path, interface.ts). A wrong count of ids is
+ * the plan's own mistake, not the caller's.
  */
-export function seriesDateNames(
-  check: {
-    oneOf: <T extends string>(name: string, value: unknown, allowed: readonly T[]) => T | undefined;
-  },
+export function pathOf(op: OperationName, ...ids: string[]): string[] {
+  let next = 0;
+  const segments = pathParts(op).map((part) => (isIdPart(part) ? ids[next++] : part));
+  if (next !== ids.length || segments.some((s) => s === undefined))
+    throw new Error(`${op} takes ${next} path ids, not ${ids.length}`);
+  return segments;
+}
+
+/**
+ * An operation's query in the table's order, from its parameters' values (undefined: left out). Only the
+ * names the table gives the operation compile; a name computed at runtime (a date name) is checked here.
+ */
+export function queryOf<Op extends OperationName>(
+  op: Op,
+  values: { readonly [K in ParamName<Op>]?: QueryValue }
+): Query {
+  const table: Readonly<Record<string, unknown>> = operationDef(op).query;
+  const given = values as Readonly<Record<string, QueryValue>>;
+  for (const name of Object.keys(given))
+    if (!Object.prototype.hasOwnProperty.call(table, name))
+      throw new Error(`${op} takes no parameter ${name}`);
+  return Object.keys(table).map((name) => [name, given[name]] as const);
+}
+
+/**
+ * The names an operation's dates go by (§4.14 leaves open which are accepted where): the naming the
+ * interface gives the operation (default; start/end on §4.3, §4.7 and §4.11, start_date/end_date on §4.13),
+ * or the other one, asked by the caller's `dateNames` (the first name of the pair it wants).
+ */
+export function dateNamesFor(
+  check: Pick<Checker, "oneOf">,
+  op: OperationName,
   value: unknown
 ): readonly [string, string] {
-  return check.oneOf("dateNames", value, ["start", "start_date"] as const) === "start_date"
-    ? ["start_date", "end_date"]
-    : ["start", "end"];
+  const [givenStart, givenEnd] = dateNamesOf(op, "given");
+  const [otherStart, otherEnd] = dateNamesOf(op, "other");
+  return check.oneOf("dateNames", value, [givenStart, otherStart]) === otherStart
+    ? [otherStart, otherEnd]
+    : [givenStart, givenEnd];
 }

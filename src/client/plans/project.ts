@@ -31,7 +31,7 @@ import { addDays } from "../data/days";
 
 /** The longest statement period (a year with its leap day): how far ahead a period's last day may be. */
 const STATEMENT_PERIOD_DAYS = 366;
-import { seriesDateNames, type PlanTools, type Query } from "./plan";
+import { dateNamesFor, pathOf, queryOf, type PlanTools, type Query } from "./plan";
 import {
   AGGREGATE_BY,
   ORDER_DIRECTIONS,
@@ -61,21 +61,22 @@ export const getProjectMetricsPlan =
     const start = check.date("start", p.start);
     const end = check.date("end", p.end);
     check.range(start, end);
-    const dateNames = seriesDateNames(check, p.dateNames);
+    const [from, to] = dateNamesFor(check, "getProjectMetrics", p.dateNames);
     const direction = check.oneOf("orderDirection", p.orderDirection, ORDER_DIRECTIONS);
     const assetsBridged = check.bool("assetsBridged", p.assetsBridged);
-    const query = (chunk: readonly string[] | undefined): Query => [
-      ["metric_ids", chunk],
-      ["chain_ids", chainIds],
-      ["product_ids", productIds],
-      ["market_sector_ids", marketSectorIds],
-      ["aggregate_by", aggregateBy],
-      [dateNames[0], start],
-      [dateNames[1], end],
-      ["order_direction", direction],
-      ["assets_bridged", assetsBridged],
-    ];
-    const segments = ["v2", "projects", id, "metrics"];
+    const query = (chunk: readonly string[] | undefined): Query =>
+      queryOf("getProjectMetrics", {
+        metric_ids: chunk,
+        chain_ids: chainIds,
+        product_ids: productIds,
+        market_sector_ids: marketSectorIds,
+        aggregate_by: aggregateBy,
+        [from]: start,
+        [to]: end,
+        order_direction: direction,
+        assets_bridged: assetsBridged,
+      });
+    const segments = pathOf("getProjectMetrics", id);
     return {
       ids: [id],
       requests: t.split(check, [id], segments, "metricIds", metricIds, query),
@@ -108,7 +109,7 @@ export const getProjectMetricAggregationsPlan =
   (check) => {
     const id = check.pathId("projectId", projectId);
     const repeats = new RepeatCounter();
-    const plan = t.one([id], ["v2", "projects", id, "metric-aggregations"], [], (data) =>
+    const plan = t.one([id], pathOf("getProjectMetricAggregations", id), [], (data) =>
       distinctAggregationRows(normaliseProjectAggregations(data, id), repeats)
     );
     return { ...plan, combine: (e) => ({ ...plan.combine(e), repeats: repeats.note() }) };
@@ -123,19 +124,20 @@ export const getFinancialStatementPlan =
   (check) => {
     const id = check.pathId("projectId", projectId);
     const p = params ?? {};
-    const query: Query = [
-      [
-        "timestamp_granularity",
-        check.oneOf("timestampGranularity", p.timestampGranularity, TIMESTAMP_GRANULARITIES),
-      ],
-      ["interval", check.oneOf("interval", p.interval, STATEMENT_INTERVALS)],
-    ];
+    const query = queryOf("getFinancialStatement", {
+      timestamp_granularity: check.oneOf(
+        "timestampGranularity",
+        p.timestampGranularity,
+        TIMESTAMP_GRANULARITIES
+      ),
+      interval: check.oneOf("interval", p.interval, STATEMENT_INTERVALS),
+    });
     const repeats = new RepeatCounter();
     // A statement may date a period by its last day (§2.7 does not say which), so the period still
     // running is dated up to a year ahead: only a row dated later than that is ignored, as a future daily
     // row is.
     const latest = addDays(t.latestDay(), STATEMENT_PERIOD_DAYS);
-    const plan = t.one([id], ["v2", "projects", id, "financial-statement"], query, (data, notes) =>
+    const plan = t.one([id], pathOf("getFinancialStatement", id), query, (data, notes) =>
       sortStatementRows(
         distinctStatementRows(withoutFuture(normaliseStatementRows(data), latest, notes), repeats)
       )
@@ -159,20 +161,21 @@ export const getProductMetricsPlan =
     const start = check.date("start", p.start);
     const end = check.date("end", p.end);
     check.range(start, end);
-    const dateNames = seriesDateNames(check, p.dateNames);
+    const [from, to] = dateNamesFor(check, "getProductMetrics", p.dateNames);
     const aggregateBy = check.oneOf("aggregateBy", p.aggregateBy, AGGREGATE_BY);
     const direction = check.oneOf("orderDirection", p.orderDirection, ORDER_DIRECTIONS);
     const assetsBridged = check.bool("assetsBridged", p.assetsBridged);
-    const query = (chunk: readonly string[] | undefined): Query => [
-      ["metric_ids", chunk],
-      ["chain_ids", chainIds],
-      [dateNames[0], start],
-      [dateNames[1], end],
-      ["aggregate_by", aggregateBy],
-      ["order_direction", direction],
-      ["assets_bridged", assetsBridged],
-    ];
-    const segments = ["v2", "projects", id, "products", product, "metrics"];
+    const query = (chunk: readonly string[] | undefined): Query =>
+      queryOf("getProductMetrics", {
+        metric_ids: chunk,
+        chain_ids: chainIds,
+        [from]: start,
+        [to]: end,
+        aggregate_by: aggregateBy,
+        order_direction: direction,
+        assets_bridged: assetsBridged,
+      });
+    const segments = pathOf("getProductMetrics", id, product);
     return {
       ids: [id, product],
       requests: t.split(check, [id, product], segments, "metricIds", metricIds, query),
@@ -197,10 +200,10 @@ export const v1GetProjectMetricsPlan =
   (check) => {
     const id = check.pathId("projectId", projectId);
     const p = params ?? {};
-    const query: Query = [
-      ["interval", check.token("interval", p.interval)],
-      ["data_granularity", check.token("dataGranularity", p.dataGranularity)],
-    ];
+    const query = queryOf("v1GetProjectMetrics", {
+      interval: check.token("interval", p.interval),
+      data_granularity: check.token("dataGranularity", p.dataGranularity),
+    });
     // §9 shows no shape for v1: a bare list and a {data} object are both read.
-    return t.one([id], ["v1", "projects", id, "metrics"], query, normaliseOpenRows, true);
+    return t.one([id], pathOf("v1GetProjectMetrics", id), query, normaliseOpenRows, true);
   };
