@@ -7,12 +7,13 @@
  * - `series`: for the time-series operations, the series the answer is made of (project × metric × options)
  *   and the days asked, so that answers are shared by what they contain (see series/).
  */
-import { parseDay } from "../client";
+import { DATE_NAMES, parseDay } from "../client";
 import { MAX_ID_LENGTH, MAX_LIST_IDS } from "./bounds";
 import { GatewayError } from "./errors";
 import {
   describeOperation,
   interfaceName,
+  OPERATIONS,
   pathIdNames,
   type OperationSpec,
   type ParamKind,
@@ -76,13 +77,14 @@ function checkValue(name: string, kind: ParamKind, raw: string): QueryValue {
   return raw;
 }
 
-const LIST_PARAMS = new Set([
-  "project_ids",
-  "metric_ids",
-  "chain_ids",
-  "product_ids",
-  "market_sector_ids",
-]);
+/** The list parameters of every operation (the table's "ids" kind). */
+const LIST_PARAMS: ReadonlySet<string> = new Set(
+  OPERATIONS.flatMap((spec) =>
+    Object.entries(spec.params)
+      .filter(([, kind]) => kind.kind === "ids")
+      .map(([name]) => name)
+  )
+);
 
 /** Lists as sets: a list parameter is keyed by its sorted distinct ids. */
 function keyValue(name: string, value: QueryValue): string {
@@ -130,7 +132,7 @@ function seriesOf(
   if (!form) return undefined;
   const list = params.get(form === "metric" ? "project_ids" : "metric_ids");
   if (list === undefined || typeof list === "string") return undefined;
-  if (params.has("start_date") || params.has("end_date")) return undefined;
+  if (DATE_NAMES.usage.some((name) => params.has(name))) return undefined;
   const start = dayOf(params.get("start"), -Infinity);
   const end = dayOf(params.get("end"), Infinity);
   const order = params.get("order_direction");
@@ -180,10 +182,7 @@ export function parseAsk(
         400,
         `The query holds a parameter ${describeOperation(spec)} does not take`
       );
-  for (const [a, b] of [
-    ["start", "end"],
-    ["start_date", "end_date"],
-  ] as const) {
+  for (const [a, b] of Object.values(DATE_NAMES)) {
     const from = params.get(a);
     const to = params.get(b);
     if (typeof from === "string" && typeof to === "string" && from > to)

@@ -1,25 +1,28 @@
 /**
  * The interface's operations as the gateway knows them: the one list of paths, parameters and lifetimes it
  * answers, and the only requests it ever forwards (no open proxy: another path, parameter or method is refused
- * before anything else happens). Each operation's parameters are the ones its table in the interface names; the
- * metric operations also take `start_date`/`end_date`, the names the interface's usage examples send (§4.14).
+ * before anything else happens). The operations, their paths and parameters are the interface's table
+ * (client/interface.ts); this module adds the gateway's view of each (lifetime, series form) and its routes.
  */
+import {
+  OPERATION_NAMES,
+  isIdPart,
+  operationDef,
+  pathParts,
+  type OperationName,
+  type ParamKind,
+} from "../client";
 import type { Lifetime } from "../cache/policy";
 
-/** How a parameter's value is checked. Lists are one comma-separated value (rule 7), never repeated. */
-export type ParamKind =
-  | { kind: "ids"; all?: boolean }
-  | { kind: "date" }
-  | { kind: "bool" }
-  | { kind: "oneOf"; values: readonly string[] }
-  | { kind: "token" };
+/** How a parameter's value is checked: the table's kinds (lists are one comma-separated value, never repeated). */
+export type { ParamKind };
 
 /** The forms whose answers are split by what they contain (project × metric × days), see series/. */
 export type SeriesForm = "metric" | "project" | "product";
 
 export interface OperationSpec {
   /** The client's name of the operation (its error messages and the gateway's metrics use it). */
-  readonly op: string;
+  readonly op: OperationName;
   /** Path segments; ":name" segments are ids. */
   readonly path: readonly string[];
   readonly params: Readonly<Record<string, ParamKind>>;
@@ -28,116 +31,42 @@ export interface OperationSpec {
   readonly series?: SeriesForm;
 }
 
-const ids: ParamKind = { kind: "ids" };
-const idsOrAll: ParamKind = { kind: "ids", all: true };
-const date: ParamKind = { kind: "date" };
-const bool: ParamKind = { kind: "bool" };
-const oneOf = (...values: string[]): ParamKind => ({ kind: "oneOf", values });
-const orderDirection = oneOf("asc", "desc");
-const aggregateBy = oneOf("chain", "product_id");
+/** What the gateway adds to each operation of the table: how long its answers live, and its series form. */
+const GATEWAY_VIEW: Readonly<
+  Record<OperationName, { readonly lifetime: Lifetime; readonly series?: SeriesForm }>
+> = {
+  listProjects: { lifetime: "catalogue" },
+  getProject: { lifetime: "catalogue" },
+  getProjectMetrics: { lifetime: "daily", series: "project" },
+  getProjectMetricAggregations: { lifetime: "daily" },
+  getFinancialStatement: { lifetime: "daily" },
+  getProduct: { lifetime: "catalogue" },
+  getProductMetrics: { lifetime: "daily", series: "product" },
+  listMarketSectors: { lifetime: "catalogue" },
+  getMarketSector: { lifetime: "catalogue" },
+  listMetrics: { lifetime: "catalogue" },
+  getMetric: { lifetime: "daily", series: "metric" },
+  getMetricAggregations: { lifetime: "daily" },
+  getMetricsBreakdown: { lifetime: "daily" },
+  v1ListProjects: { lifetime: "catalogue" },
+  v1GetProjectMetrics: { lifetime: "daily" },
+};
 
-export const OPERATIONS: readonly OperationSpec[] = [
-  { op: "listProjects", path: ["v2", "projects"], params: {}, lifetime: "catalogue" },
-  { op: "getProject", path: ["v2", "projects", ":projectId"], params: {}, lifetime: "catalogue" },
-  {
-    op: "getProjectMetrics",
-    path: ["v2", "projects", ":projectId", "metrics"],
-    params: {
-      metric_ids: ids,
-      chain_ids: ids,
-      product_ids: ids,
-      market_sector_ids: ids,
-      aggregate_by: aggregateBy,
-      start: date,
-      end: date,
-      order_direction: orderDirection,
-      assets_bridged: bool,
-    },
-    lifetime: "daily",
-    series: "project",
-  },
-  {
-    op: "getProjectMetricAggregations",
-    path: ["v2", "projects", ":projectId", "metric-aggregations"],
-    params: {},
-    lifetime: "daily",
-  },
-  {
-    op: "getFinancialStatement",
-    path: ["v2", "projects", ":projectId", "financial-statement"],
-    params: {
-      timestamp_granularity: oneOf("year", "quarter", "month", "week"),
-      interval: oneOf("1m", "1y", "2y", "3y", "5y", "max"),
-    },
-    lifetime: "daily",
-  },
-  {
-    op: "getProduct",
-    path: ["v2", "projects", ":projectId", "products", ":productId"],
-    params: {},
-    lifetime: "catalogue",
-  },
-  {
-    op: "getProductMetrics",
-    path: ["v2", "projects", ":projectId", "products", ":productId", "metrics"],
-    params: {
-      metric_ids: ids,
-      chain_ids: ids,
-      start: date,
-      end: date,
-      aggregate_by: aggregateBy,
-      order_direction: orderDirection,
-      assets_bridged: bool,
-    },
-    lifetime: "daily",
-    series: "product",
-  },
-  { op: "listMarketSectors", path: ["v2", "market-sectors"], params: {}, lifetime: "catalogue" },
-  {
-    op: "getMarketSector",
-    path: ["v2", "market-sectors", ":marketSectorId"],
-    params: {},
-    lifetime: "catalogue",
-  },
-  { op: "listMetrics", path: ["v2", "metrics"], params: {}, lifetime: "catalogue" },
-  {
-    op: "getMetric",
-    path: ["v2", "metrics", ":metricId"],
-    params: {
-      project_ids: idsOrAll,
-      chain_ids: ids,
-      product_ids: ids,
-      market_sector_ids: ids,
-      start: date,
-      end: date,
-      start_date: date,
-      end_date: date,
-      assets_bridged: bool,
-    },
-    lifetime: "daily",
-    series: "metric",
-  },
-  {
-    op: "getMetricAggregations",
-    path: ["v2", "metric-aggregations"],
-    params: { project_ids: idsOrAll, metric_ids: idsOrAll },
-    lifetime: "daily",
-  },
-  {
-    op: "getMetricsBreakdown",
-    path: ["v2", "metrics-breakdown", ":metricId"],
-    params: { project_ids: idsOrAll, start_date: date, end_date: date, start: date, end: date },
-    lifetime: "daily",
-  },
-  { op: "v1ListProjects", path: ["v1", "projects"], params: {}, lifetime: "catalogue" },
-  {
-    op: "v1GetProjectMetrics",
-    path: ["v1", "projects", ":projectId", "metrics"],
-    // Version 1's values are not documented (§9.4): short tokens, passed through as given.
-    params: { interval: { kind: "token" }, data_granularity: { kind: "token" } },
-    lifetime: "daily",
-  },
-];
+/** camelCase, the route's name of a path id: project_id -> projectId. */
+const routeIdName = (name: string): string =>
+  name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * Every operation of the interface's table (client/interface.ts), each with every parameter any reading may
+ * take: both namings of the dates where the interface leaves them open (§4.14), since the gateway forwards
+ * the caller's names and the service decides.
+ */
+export const OPERATIONS: readonly OperationSpec[] = OPERATION_NAMES.map((op) => ({
+  op,
+  path: pathParts(op).map((part) => (isIdPart(part) ? `:${routeIdName(part.slice(1, -1))}` : part)),
+  params: operationDef(op).query,
+  ...GATEWAY_VIEW[op],
+}));
 
 /** The fastify route of an operation: "/v2/projects/:projectId/metrics". */
 export function routeOf(spec: OperationSpec): string {

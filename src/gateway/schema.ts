@@ -6,6 +6,7 @@
  * interface's own name or its position, never by what the caller sent.
  */
 import type { FastifyError, FastifyRequest, FastifySchema } from "fastify";
+import { dateNamesOf } from "../client";
 import { MAX_ID_LENGTH, MAX_LIST_IDS } from "./bounds";
 import {
   describeOperation,
@@ -128,8 +129,11 @@ export function explainInterfaceRefusal(
 ): string {
   const op = describeOperation(spec);
   const first = error.validation?.[0];
-  const takes = Object.keys(spec.params);
-  // Short enough for the add-in to show whole (its client keeps 200 characters of a service's message).
+  // The names the interface gives the operation: its dates by the naming it gives them (the other naming, which
+  // the gateway also forwards, is a reading, §4.14), short enough for the add-in to show whole (its client
+  // keeps 200 characters of a service's message).
+  const other = new Set(dateNamesOf(spec.op, "other"));
+  const takes = Object.keys(spec.params).filter((name) => !other.has(name));
   const takesText = takes.length > 0 ? takes.join(", ") : "it takes none";
   if (!first) return `The request does not match ${op}`;
   const field = first.instancePath.replace(/^\//, "").split("/")[0];
