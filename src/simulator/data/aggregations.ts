@@ -2,20 +2,12 @@
  * Metric aggregations (§4.4, §4.12) and the summarised breakdown (§4.13), all computed from the served daily
  * series so that they agree with what the time-series operations return.
  */
+import { AGGREGATION_NAMES } from "../../client";
 import type { SeriesSource } from "./source";
 import { findMetric, type MetricDef } from "./metrics-catalog";
 import { extremes, lastValueDay, ratioChange, rollup } from "./rollup";
 import type { Series } from "./series";
 
-const AGGREGATION_NAMES = [
-  "latest",
-  "sum_30d",
-  "avg_7d",
-  "change_30d",
-  "trend_90d",
-  "ath",
-  "atl",
-] as const;
 export type AggregationName = (typeof AGGREGATION_NAMES)[number];
 
 export interface AggregationRow {

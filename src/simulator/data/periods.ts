@@ -2,13 +2,12 @@
  * Calendar periods of the financial statement (weeks, months, quarters, years) and their labels. Weeks are ISO
  * weeks (Monday to Sunday) unless the statementWeeks reading says Sunday to Saturday.
  */
+import type { StatementInterval, TimestampGranularity } from "../../client";
 import { addMonths, civilFromDays, daysFromCivil, weekday } from "../util/days";
 
-export const GRANULARITIES = ["year", "quarter", "month", "week"] as const;
-export type Granularity = (typeof GRANULARITIES)[number];
-
-export const INTERVALS = ["1m", "1y", "2y", "3y", "5y", "max"] as const;
-export type Interval = (typeof INTERVALS)[number];
+/** The statement's closed sets (§4.5) are the interface table's. */
+export type Granularity = TimestampGranularity;
+export type Interval = StatementInterval;
 
 interface Period {
   start: number;

@@ -4,7 +4,7 @@
  */
 import { metricBreakdown, projectAggregations } from "../data/aggregations";
 import type { ProjectInfo } from "../data/dataset";
-import { GRANULARITIES, INTERVALS } from "../data/periods";
+import { STATEMENT_INTERVALS, TIMESTAMP_GRANULARITIES } from "../../client";
 import { day, dayToDate } from "../util/days";
 import { requireProject, type HandlerContext } from "./context";
 import { selectProjects } from "./handlers-metric";
@@ -115,8 +115,9 @@ export function getMetricAggregations(ctx: HandlerContext): Envelope {
 
 export function getFinancialStatement(ctx: HandlerContext): Envelope {
   const project = requireProject(ctx, ctx.params[0]);
-  const granularity = ctx.query.oneOf("timestamp_granularity", GRANULARITIES) ?? "quarter";
-  const interval = ctx.query.oneOf("interval", INTERVALS) ?? "1y";
+  const granularity =
+    ctx.query.oneOf("timestamp_granularity", TIMESTAMP_GRANULARITIES) ?? "quarter";
+  const interval = ctx.query.oneOf("interval", STATEMENT_INTERVALS) ?? "1y";
   const { readings } = ctx.knobs;
   const weekStart = readings.statementWeeks === "sunday" ? "sunday" : "monday";
   return envelope(

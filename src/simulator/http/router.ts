@@ -1,4 +1,7 @@
-/** The routes of the simulated service: every v2 operation of §4 and v1's two operations of §9. */
+/**
+ * The routes of the simulated service: every operation of the interface's table (client/interface.ts), every
+ * v2 operation of §4 and v1's two of §9, with the parameters each takes under the readings.
+ */
 import type { Handler } from "./context";
 import {
   getMarketSector,
@@ -19,58 +22,46 @@ import {
 } from "./handlers-summary";
 import { v1GetProjectMetrics, v1ListProjects } from "./handlers-v1";
 import type { Readings } from "../readings";
+import {
+  OPERATION_NAMES,
+  dateNamesOf,
+  isDateName,
+  isIdPart,
+  operationDef,
+  pathParts,
+  type OperationName,
+} from "../../client";
 
-/**
- * The query parameters an operation takes: exactly the ones the interface lists for it. "DATES" stands for
- * the date parameters, whose names are a reading (§4.14): see dateParameters().
- */
-type Parameters = readonly string[];
-const DATES = "(dates)";
-const BREAKDOWN_DATES = "(breakdown dates)";
+/** The handler of each operation of the interface's table (client/interface.ts): every one has one. */
+const HANDLERS: Readonly<Record<OperationName, Handler>> = {
+  listProjects,
+  getProject,
+  getProjectMetrics,
+  getProjectMetricAggregations,
+  getFinancialStatement,
+  getProduct,
+  getProductMetrics,
+  listMarketSectors,
+  getMarketSector,
+  listMetrics,
+  getMetric,
+  getMetricAggregations,
+  getMetricsBreakdown,
+  v1ListProjects,
+  v1GetProjectMetrics,
+};
 
 interface Route {
-  /** Path segments; ":" marks a parameter. */
+  op: OperationName;
+  /** Path segments; "{name}" marks an id. */
   pattern: string[];
   handler: Handler;
-  parameters: Parameters;
 }
 
-const SERIES_FILTERS = ["chain_ids", "product_ids", "market_sector_ids"] as const;
-
-const ROUTES: Route[] = (
-  [
-    ["/v2/projects", listProjects, []],
-    ["/v2/projects/:id", getProject, []],
-    [
-      "/v2/projects/:id/metrics",
-      getProjectMetrics,
-      ["metric_ids", ...SERIES_FILTERS, "aggregate_by", DATES, "order_direction", "assets_bridged"],
-    ],
-    ["/v2/projects/:id/metric-aggregations", getProjectMetricAggregations, []],
-    [
-      "/v2/projects/:id/financial-statement",
-      getFinancialStatement,
-      ["timestamp_granularity", "interval"],
-    ],
-    ["/v2/projects/:id/products/:product", getProduct, []],
-    [
-      "/v2/projects/:id/products/:product/metrics",
-      getProductMetrics,
-      ["metric_ids", "chain_ids", DATES, "aggregate_by", "order_direction", "assets_bridged"],
-    ],
-    ["/v2/market-sectors", listMarketSectors, []],
-    ["/v2/market-sectors/:id", getMarketSector, []],
-    ["/v2/metrics", listMetrics, []],
-    ["/v2/metrics/:id", getMetric, ["project_ids", ...SERIES_FILTERS, DATES, "assets_bridged"]],
-    ["/v2/metric-aggregations", getMetricAggregations, ["project_ids", "metric_ids"]],
-    ["/v2/metrics-breakdown/:id", getMetricsBreakdown, ["project_ids", BREAKDOWN_DATES]],
-    ["/v1/projects", v1ListProjects, []],
-    ["/v1/projects/:id/metrics", v1GetProjectMetrics, ["interval", "data_granularity"]],
-  ] as const
-).map(([path, handler, parameters]) => ({
-  pattern: path.split("/").filter(Boolean),
-  handler,
-  parameters,
+const ROUTES: Route[] = OPERATION_NAMES.map((op) => ({
+  op,
+  pattern: pathParts(op),
+  handler: HANDLERS[op],
 }));
 
 interface RouteMatch {
@@ -80,26 +71,25 @@ interface RouteMatch {
   accepted(readings: Readings): ReadonlySet<string>;
 }
 
-const START_END = ["start", "end"];
-const START_END_DATE = ["start_date", "end_date"];
-
-/** The names the date parameters go by, as the readings say (§4.14: which names are accepted where). */
-function dateParameters(marker: string, readings: Readings): string[] {
-  if (marker === DATES) {
-    if (readings.dateNames === "usage") return START_END_DATE;
-    if (readings.dateNames === "both") return [...START_END, ...START_END_DATE];
-    return START_END;
-  }
-  if (marker === BREAKDOWN_DATES) {
-    if (readings.breakdownDates === "start") return START_END;
-    if (readings.breakdownDates === "both") return [...START_END, ...START_END_DATE];
-    return START_END_DATE;
-  }
-  return [marker];
+/**
+ * Which namings of its dates an operation takes under the readings (§4.14: which names are accepted where is
+ * not shown). Operations whose dates the interface names start/end (§4.3, §4.7, §4.11) follow `dateNames`;
+ * the one it shows only with start_date/end_date (§4.13) follows `breakdownDates`.
+ */
+function datesTaken(op: OperationName, readings: Readings): "given" | "other" | "both" {
+  const given = operationDef(op).dates;
+  const reading = given === "usage" ? readings.breakdownDates : readings.dateNames;
+  if (reading === "both") return "both";
+  return reading === "defined" || reading === "start_date" ? "given" : "other";
 }
 
-function acceptedBy(parameters: Parameters): (readings: Readings) => ReadonlySet<string> {
-  return (readings) => new Set(parameters.flatMap((p) => dateParameters(p, readings)));
+/** The query parameters an operation takes: exactly the table's, its dates as the readings say. */
+function acceptedBy(op: OperationName): (readings: Readings) => ReadonlySet<string> {
+  const names = Object.keys(operationDef(op).query);
+  return (readings) => {
+    const dates = new Set(dateNamesOf(op, datesTaken(op, readings)));
+    return new Set(names.filter((name) => !isDateName(name) || dates.has(name)));
+  };
 }
 
 /** Segments of a path, decoded; a trailing slash is tolerated. undefined for undecodable paths. */
@@ -121,10 +111,10 @@ export function matchRoute(segments: readonly string[]): RouteMatch | undefined 
     let ok = true;
     for (let i = 0; i < segments.length && ok; i++) {
       const part = route.pattern[i];
-      if (part.startsWith(":")) params.push(segments[i]);
+      if (isIdPart(part)) params.push(segments[i]);
       else ok = part === segments[i];
     }
-    if (ok) return { handler: route.handler, params, accepted: acceptedBy(route.parameters) };
+    if (ok) return { handler: route.handler, params, accepted: acceptedBy(route.op) };
   }
   return undefined;
 }
