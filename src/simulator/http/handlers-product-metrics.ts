@@ -9,39 +9,21 @@
 import { valueAt } from "../data/series";
 import { requireProject, type HandlerContext } from "./context";
 import { requireProduct } from "./handlers-catalog";
-import {
-  AGGREGATE_BY,
-  clip,
-  days,
-  Errors,
-  ORDER_DIRECTIONS,
-  resolveChains,
-  resolveMetrics,
-} from "./selection";
+import { clip } from "./selection";
+import { readSeriesQuery, seriesEnvelope } from "./series";
 import { shareAt } from "../data/shares";
 import { Repeats } from "./repeats";
 import { keysOn, parts, type Split } from "./split";
-import {
-  envelope,
-  FAR_FUTURE_DAY,
-  wireDay,
-  wireValue,
-  type Envelope,
-  type WireValue,
-} from "./wire";
+import { envelope, wireDay, wireValue, type Envelope, type WireValue } from "./wire";
 
 export function getProductMetrics(ctx: HandlerContext): Envelope {
-  const { dataset, query } = ctx;
+  const { dataset } = ctx;
   const { readings } = ctx.knobs;
   const project = requireProject(ctx, ctx.params[0]);
   const product = requireProduct(ctx, project, ctx.params[1]);
-  const errors = new Errors();
-  const requested = resolveMetrics(ctx, errors);
-  const chains = resolveChains(ctx, errors);
-  const aggregateBy = query.oneOf("aggregate_by", AGGREGATE_BY);
-  const direction = query.oneOf("order_direction", ORDER_DIRECTIONS) ?? "desc";
-  const bridged = query.boolean("assets_bridged", true);
-  const range = query.dateRange();
+  // §4.7 takes no product_ids: the Query reads it as absent.
+  const ask = readSeriesQuery(ctx, () => false);
+  const { errors, metrics: requested, chains, aggregateBy, range } = ask;
 
   let metrics = dataset.metrics.filter((m) => product.metrics.includes(m.id));
   if (requested !== undefined) {
@@ -62,7 +44,7 @@ export function getProductMetrics(ctx: HandlerContext): Envelope {
   const productTable = dataset.productTable(project.id);
   const sources = metrics.map((metric) => ({
     metric,
-    series: dataset.series(project.id, metric.id, bridged),
+    series: dataset.series(project.id, metric.id, ask.bridged),
     first: dataset.firstDay(project.id, metric.id),
     round: (v: number) => (metric.integer ? Math.round(v) : v),
   }));
@@ -137,18 +119,6 @@ export function getProductMetrics(ctx: HandlerContext): Envelope {
     }
     return out;
   };
-  const repeats = new Repeats(ctx.knobs.duplicateRows);
-  const repeatKey = Repeats.keyOf(`${project.id}/${product.id}`);
-  let rows: Record<string, WireValue>[] = [];
-  for (const d of days(from, to, direction)) {
-    const copies = repeats.copies(repeatKey, d);
-    for (const row of rowsOf(d, d))
-      for (let c = 0; c < copies; c++) rows.push(c === 0 ? row : { ...row });
-  }
-  // futureRows "far": the last day's figures once more, dated after any day the service can have.
-  if (readings.futureRows === "far") {
-    const future = rowsOf(to, FAR_FUTURE_DAY);
-    rows = direction === "asc" ? rows.concat(future) : future.concat(rows);
-  }
-  return envelope(rows, errors.entries);
+  const key = Repeats.keyOf(`${project.id}/${product.id}`);
+  return seriesEnvelope(ctx, [{ key, from, to, rows: rowsOf }], ask);
 }

@@ -18,44 +18,18 @@ import type { MetricDef } from "../data/metrics-catalog";
 import { sharesSum, shareAt } from "../data/shares";
 import { valueAt } from "../data/series";
 import { requireProject, type HandlerContext } from "./context";
-import {
-  AGGREGATE_BY,
-  clip,
-  days,
-  Errors,
-  ORDER_DIRECTIONS,
-  resolveChains,
-  resolveList,
-  resolveMetrics,
-  resolveSectors,
-} from "./selection";
+import { clip } from "./selection";
+import { readSeriesQuery, scaled, seriesEnvelope } from "./series";
 import { Repeats } from "./repeats";
 import { keysOn, parts, splitOf } from "./split";
-import {
-  envelope,
-  FAR_FUTURE_DAY,
-  valuesAsText,
-  wireDay,
-  wireValue,
-  type Envelope,
-  type WireValue,
-} from "./wire";
+import { envelope, valuesAsText, wireDay, wireValue, type Envelope, type WireValue } from "./wire";
 
 export function getProjectMetrics(ctx: HandlerContext): Envelope {
-  const { dataset, query } = ctx;
+  const { dataset } = ctx;
   const { readings } = ctx.knobs;
   const project = requireProject(ctx, ctx.params[0]);
-  const errors = new Errors();
-  const requested = resolveMetrics(ctx, errors);
-  const chains = resolveChains(ctx, errors);
-  const products = resolveList(ctx, errors, "product_ids", (id) =>
-    project.products.some((p) => p.id === id)
-  );
-  const sectors = resolveSectors(ctx, errors);
-  const aggregateBy = query.oneOf("aggregate_by", AGGREGATE_BY);
-  const direction = query.oneOf("order_direction", ORDER_DIRECTIONS) ?? "desc";
-  const bridged = query.boolean("assets_bridged", true);
-  const range = query.dateRange();
+  const ask = readSeriesQuery(ctx, (id) => project.products.some((p) => p.id === id));
+  const { errors, metrics: requested, chains, products, sectors, aggregateBy, range } = ask;
 
   let metrics: MetricDef[];
   if (requested === undefined) {
@@ -84,7 +58,7 @@ export function getProjectMetrics(ctx: HandlerContext): Envelope {
 
   const series = metrics.map((m) => ({
     metric: m,
-    series: dataset.series(project.id, m.id, bridged),
+    series: dataset.series(project.id, m.id, ask.bridged),
     asString: valuesAsText(readings, dataset, project.id, m.id),
   }));
   const chainTable = dataset.chainTable(project.id);
@@ -130,28 +104,30 @@ export function getProjectMetrics(ctx: HandlerContext): Envelope {
     product?: string,
     unfiltered = false
   ) => {
-    const f = factor(s.metric, d, chain, product, unfiltered);
-    const v = f > 0 ? valueAt(s.series, d) * f : NaN;
-    return s.metric.integer && f !== 1 ? Math.round(v) : v;
+    return scaled(
+      valueAt(s.series, d),
+      factor(s.metric, d, chain, product, unfiltered),
+      s.metric.integer
+    );
   };
   /** A value as sent: a number (or numeric string), or the text the service sends unreadable that day. */
   const sent = (s: (typeof series)[number], d: number, v: number): WireValue =>
     dataset.unreadable(project.id, s.metric.id, d, v) ?? wireValue(v, s.asString);
-  const head = (d: number): Record<string, WireValue> => ({
-    timestamp: wireDay(d, readings),
+  const head = (date: number): Record<string, WireValue> => ({
+    timestamp: wireDay(date, readings),
     project_name: project.name,
     project_id: project.id,
   });
 
-  /** The rows of day d: one per breakdown key asked, or split as the unaskedSplit reading says. */
-  const rowsOf = (d: number): Record<string, WireValue>[] => {
+  /** The rows of day d (dated `date`): one per breakdown key asked, or split as the unaskedSplit reading says. */
+  const rowsOf = (d: number, date: number): Record<string, WireValue>[] => {
     const splitKeys = split ? keysOn(split, d) : [];
     if (split && splitKeys.length > 0) {
       const splitting = series.filter((s) => split.splits(s.metric));
       const others = series.filter((s) => !split.splits(s.metric));
       const out: Record<string, WireValue>[] = [];
       if (others.length > 0) {
-        const row = head(d);
+        const row = head(date);
         for (const s of others) row[s.metric.id] = sent(s, d, valueOf(s, d));
         out.push(row);
       }
@@ -166,7 +142,7 @@ export function getProjectMetrics(ctx: HandlerContext): Envelope {
         )
       );
       splitKeys.forEach((key, k) => {
-        const row: Record<string, WireValue> = { ...head(d), [split.member]: key };
+        const row: Record<string, WireValue> = { ...head(date), [split.member]: key };
         splitting.forEach((s, i) => (row[s.metric.id] = sent(s, d, byKey[i][k])));
         out.push(row);
       });
@@ -179,7 +155,7 @@ export function getProjectMetrics(ctx: HandlerContext): Envelope {
       // A chain or product that has not started yet has no row, rather than a row of zeros.
       if (chain !== undefined && shareAt(chainTable, chain, d) === 0) continue;
       if (product !== undefined && shareAt(productTable, product, d) === 0) continue;
-      const row = head(d);
+      const row = head(date);
       if (chain !== undefined) row.chain = chain;
       if (product !== undefined && productMember) row[productMember] = product;
       for (const s of series) row[s.metric.id] = sent(s, d, valueOf(s, d, chain, product));
@@ -188,18 +164,5 @@ export function getProjectMetrics(ctx: HandlerContext): Envelope {
     return out;
   };
 
-  const repeats = new Repeats(ctx.knobs.duplicateRows);
-  const repeatKey = Repeats.keyOf(project.id);
-  let rows: Record<string, WireValue>[] = [];
-  for (const d of days(from, to, direction)) {
-    const copies = repeats.copies(repeatKey, d);
-    for (const row of rowsOf(d))
-      for (let c = 0; c < copies; c++) rows.push(c === 0 ? row : { ...row });
-  }
-  // futureRows "far": the last day's figures once more, dated after any day the service can have.
-  if (readings.futureRows === "far") {
-    const future = rowsOf(to).map((row) => ({ ...row, ...head(FAR_FUTURE_DAY) }));
-    rows = direction === "asc" ? rows.concat(future) : future.concat(rows);
-  }
-  return envelope(rows, errors.entries);
+  return seriesEnvelope(ctx, [{ key: Repeats.keyOf(project.id), from, to, rows: rowsOf }], ask);
 }

@@ -55,14 +55,3 @@ export function resolveSectors(ctx: HandlerContext, errors: Errors): string[] | 
 export function clip(range: DateRange, first: number, last: number): { from: number; to: number } {
   return { from: Math.max(range.start ?? first, first), to: Math.min(range.end ?? last, last) };
 }
-
-/** Days of [from, to] in the requested order. */
-export function days(from: number, to: number, direction: "asc" | "desc"): number[] {
-  const list: number[] = [];
-  if (direction === "asc") for (let d = from; d <= to; d++) list.push(d);
-  else for (let d = to; d >= from; d--) list.push(d);
-  return list;
-}
-
-export const ORDER_DIRECTIONS = ["asc", "desc"] as const;
-export const AGGREGATE_BY = ["chain", "product_id"] as const;
