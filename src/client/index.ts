@@ -93,10 +93,10 @@ export {
   DATE_NAMES,
   OPERATION_NAMES,
   dateNamesOf,
-  isDateName,
   isIdPart,
   operationDef,
   pathParts,
+  queryNamesOf,
   type OperationName,
   type ParamKind,
 } from "./interface";

@@ -69,6 +69,11 @@ type DateNaming = keyof typeof DATE_NAMES;
 interface OperationDef {
   /** The section of INTERFACE.md that describes it. */
   readonly section: string;
+  /**
+   * Which of §1's kinds it is: a catalogue (rule 2: lists and details), a time series (rule 3: values per
+   * date), or a summary (rule 4: aggregations, the statement; and §4.13's summarized variant).
+   */
+  readonly family: "catalogue" | "series" | "summary";
   /** The path as the interface writes it: "/v2/projects/{project_id}/metrics". */
   readonly path: string;
   /**
@@ -110,15 +115,23 @@ const seriesDates = {
 const token: Parameter = { kind: "token" };
 
 export const OPERATIONS = {
-  listProjects: { section: "§4.1", path: "/v2/projects", query: {}, answers: "[Project (2.1)]" },
+  listProjects: {
+    section: "§4.1",
+    family: "catalogue",
+    path: "/v2/projects",
+    query: {},
+    answers: "[Project (2.1)]",
+  },
   getProject: {
     section: "§4.2",
+    family: "catalogue",
     path: "/v2/projects/{project_id}",
     query: {},
     answers: "Project detail (2.2)",
   },
   getProjectMetrics: {
     section: "§4.3",
+    family: "series",
     path: "/v2/projects/{project_id}/metrics",
     query: {
       metric_ids: ids,
@@ -135,12 +148,14 @@ export const OPERATIONS = {
   },
   getProjectMetricAggregations: {
     section: "§4.4",
+    family: "summary",
     path: "/v2/projects/{project_id}/metric-aggregations",
     query: {},
     answers: "[Project metric aggregation row (2.6)]",
   },
   getFinancialStatement: {
     section: "§4.5",
+    family: "summary",
     path: "/v2/projects/{project_id}/financial-statement",
     query: {
       timestamp_granularity: oneOf(TIMESTAMP_GRANULARITIES, "quarter"),
@@ -150,12 +165,14 @@ export const OPERATIONS = {
   },
   getProduct: {
     section: "§4.6",
+    family: "catalogue",
     path: "/v2/projects/{project_id}/products/{product_id}",
     query: {},
     answers: "Product detail (2.3); 404: product not found",
   },
   getProductMetrics: {
     section: "§4.7",
+    family: "series",
     path: "/v2/projects/{project_id}/products/{product_id}/metrics",
     query: {
       metric_ids: ids,
@@ -170,19 +187,28 @@ export const OPERATIONS = {
   },
   listMarketSectors: {
     section: "§4.8",
+    family: "catalogue",
     path: "/v2/market-sectors",
     query: {},
     answers: "[Market sector list item (2.8)]",
   },
   getMarketSector: {
     section: "§4.9",
+    family: "catalogue",
     path: "/v2/market-sectors/{market_sector_id}",
     query: {},
     answers: "Market sector detail (2.8)",
   },
-  listMetrics: { section: "§4.10", path: "/v2/metrics", query: {}, answers: "[Metric (2.9)]" },
+  listMetrics: {
+    section: "§4.10",
+    family: "catalogue",
+    path: "/v2/metrics",
+    query: {},
+    answers: "[Metric (2.9)]",
+  },
   getMetric: {
     section: "§4.11",
+    family: "series",
     path: "/v2/metrics/{metric_id}",
     // No order_direction: §4.11 lists none (the client sorts).
     query: {
@@ -198,6 +224,7 @@ export const OPERATIONS = {
   },
   getMetricAggregations: {
     section: "§4.12",
+    family: "summary",
     path: "/v2/metric-aggregations",
     query: {
       project_ids: {
@@ -212,6 +239,7 @@ export const OPERATIONS = {
   },
   getMetricsBreakdown: {
     section: "§4.13",
+    family: "summary",
     path: "/v2/metrics-breakdown/{metric_id}",
     // Only the usage's names are shown (project_ids, start_date, end_date); the full list is not.
     query: {
@@ -236,12 +264,14 @@ export const OPERATIONS = {
   },
   v1ListProjects: {
     section: "§9",
+    family: "catalogue",
     path: "/v1/projects",
     query: {},
     answers: "projects in a shape not shown (§9.4): a bare list or {data}",
   },
   v1GetProjectMetrics: {
     section: "§9",
+    family: "series",
     path: "/v1/projects/{project_id}/metrics",
     query: { interval: token, data_granularity: token },
     answers: "metrics in a shape not shown (§9.4)",
@@ -283,9 +313,11 @@ export function dateNamesOf(op: OperationName, which: "given" | "other" | "both"
   return [...DATE_NAMES[given], ...DATE_NAMES[other]];
 }
 
-/** Whether a parameter name is one of the date names (of either naming). */
-export function isDateName(name: string): boolean {
-  return (Object.values(DATE_NAMES) as ReadonlyArray<readonly string[]>).some((pair) =>
-    pair.includes(name)
+/** The query parameters an operation takes when its dates go by the given naming, the other or both. */
+export function queryNamesOf(op: OperationName, dates: "given" | "other" | "both"): string[] {
+  const taken = new Set(dateNamesOf(op, dates));
+  const all: ReadonlyArray<string> = Object.values(DATE_NAMES).flat();
+  return Object.keys(operationDef(op).query).filter(
+    (name) => !all.includes(name) || taken.has(name)
   );
 }

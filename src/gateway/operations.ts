@@ -31,25 +31,11 @@ export interface OperationSpec {
   readonly series?: SeriesForm;
 }
 
-/** What the gateway adds to each operation of the table: how long its answers live, and its series form. */
-const GATEWAY_VIEW: Readonly<
-  Record<OperationName, { readonly lifetime: Lifetime; readonly series?: SeriesForm }>
-> = {
-  listProjects: { lifetime: "catalogue" },
-  getProject: { lifetime: "catalogue" },
-  getProjectMetrics: { lifetime: "daily", series: "project" },
-  getProjectMetricAggregations: { lifetime: "daily" },
-  getFinancialStatement: { lifetime: "daily" },
-  getProduct: { lifetime: "catalogue" },
-  getProductMetrics: { lifetime: "daily", series: "product" },
-  listMarketSectors: { lifetime: "catalogue" },
-  getMarketSector: { lifetime: "catalogue" },
-  listMetrics: { lifetime: "catalogue" },
-  getMetric: { lifetime: "daily", series: "metric" },
-  getMetricAggregations: { lifetime: "daily" },
-  getMetricsBreakdown: { lifetime: "daily" },
-  v1ListProjects: { lifetime: "catalogue" },
-  v1GetProjectMetrics: { lifetime: "daily" },
+/** The series form of each time-series operation whose answers the gateway splits (v1's it keeps whole). */
+const SERIES_FORMS: Partial<Record<OperationName, SeriesForm>> = {
+  getProjectMetrics: "project",
+  getProductMetrics: "product",
+  getMetric: "metric",
 };
 
 /** camelCase, the route's name of a path id: project_id -> projectId. */
@@ -65,7 +51,8 @@ export const OPERATIONS: readonly OperationSpec[] = OPERATION_NAMES.map((op) => 
   op,
   path: pathParts(op).map((part) => (isIdPart(part) ? `:${routeIdName(part.slice(1, -1))}` : part)),
   params: operationDef(op).query,
-  ...GATEWAY_VIEW[op],
+  lifetime: operationDef(op).family === "catalogue" ? "catalogue" : "daily",
+  ...(SERIES_FORMS[op] ? { series: SERIES_FORMS[op] } : {}),
 }));
 
 /** The fastify route of an operation: "/v2/projects/:projectId/metrics". */

@@ -24,11 +24,10 @@ import { v1GetProjectMetrics, v1ListProjects } from "./handlers-v1";
 import type { Readings } from "../readings";
 import {
   OPERATION_NAMES,
-  dateNamesOf,
-  isDateName,
   isIdPart,
   operationDef,
   pathParts,
+  queryNamesOf,
   type OperationName,
 } from "../../client";
 
@@ -85,11 +84,7 @@ function datesTaken(op: OperationName, readings: Readings): "given" | "other" | 
 
 /** The query parameters an operation takes: exactly the table's, its dates as the readings say. */
 function acceptedBy(op: OperationName): (readings: Readings) => ReadonlySet<string> {
-  const names = Object.keys(operationDef(op).query);
-  return (readings) => {
-    const dates = new Set(dateNamesOf(op, datesTaken(op, readings)));
-    return new Set(names.filter((name) => !isDateName(name) || dates.has(name)));
-  };
+  return (readings) => new Set(queryNamesOf(op, datesTaken(op, readings)));
 }
 
 /** Segments of a path, decoded; a trailing slash is tolerated. undefined for undecodable paths. */
