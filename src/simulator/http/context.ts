@@ -1,4 +1,5 @@
 import type { DemoDataset, ProjectInfo } from "../data/dataset";
+import type { MetricDef } from "../data/metrics-catalog";
 import type { Readings } from "../readings";
 import { notFound, type Query } from "./params";
 import type { Envelope } from "./wire";
@@ -33,6 +34,12 @@ export function requireProject(ctx: HandlerContext, projectId: string): ProjectI
   const info = ctx.dataset.project(projectId);
   if (!info) throw notFound(`Project not found: ${projectId}`);
   return info;
+}
+
+export function requireMetric(ctx: HandlerContext, metricId: string): MetricDef {
+  const metric = ctx.dataset.metric(metricId);
+  if (!metric) throw notFound(`Metric not found: ${metricId}`);
+  return metric;
 }
 
 export const projectUrl = (id: string): string => `/v2/projects/${encodeURIComponent(id)}`;

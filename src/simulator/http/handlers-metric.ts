@@ -10,8 +10,7 @@
  */
 import type { ProjectInfo } from "../data/dataset";
 import { sharesSum } from "../data/shares";
-import type { HandlerContext } from "./context";
-import { notFound } from "./params";
+import { requireMetric, type HandlerContext } from "./context";
 import { clip, Errors } from "./selection";
 import { readSeriesQuery, scaled, seriesEnvelope, type Row, type SeriesPart } from "./series";
 import { Repeats } from "./repeats";
@@ -21,8 +20,7 @@ import { valuesAsText, wireDay, wireValue, type Envelope } from "./wire";
 export function getMetric(ctx: HandlerContext): Envelope {
   const { dataset } = ctx;
   const { readings } = ctx.knobs;
-  const metric = dataset.metric(ctx.params[0]);
-  if (!metric) throw notFound(`Metric not found: ${ctx.params[0]}`);
+  const metric = requireMetric(ctx, ctx.params[0]);
   const errors = new Errors();
   const projects = selectProjects(ctx, errors, metric.id);
   const ask = readSeriesQuery(ctx, (id) => dataset.productOwner(id) !== undefined, errors);

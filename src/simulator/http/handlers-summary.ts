@@ -6,9 +6,9 @@ import { metricBreakdown, projectAggregations } from "../data/aggregations";
 import type { ProjectInfo } from "../data/dataset";
 import { STATEMENT_INTERVALS, TIMESTAMP_GRANULARITIES } from "../../client";
 import { day, dayToDate } from "../util/days";
-import { requireProject, type HandlerContext } from "./context";
+import { requireMetric, requireProject, type HandlerContext } from "./context";
 import { selectProjects } from "./handlers-metric";
-import { badRequest, notFound } from "./params";
+import { badRequest } from "./params";
 import { clip, Errors, resolveSectors } from "./selection";
 import {
   envelope,
@@ -154,8 +154,7 @@ export function getFinancialStatement(ctx: HandlerContext): Envelope {
 export function getMetricsBreakdown(ctx: HandlerContext): Envelope {
   const { dataset } = ctx;
   const { readings } = ctx.knobs;
-  const metric = dataset.metric(ctx.params[0]);
-  if (!metric) throw notFound(`Metric not found: ${ctx.params[0]}`);
+  const metric = requireMetric(ctx, ctx.params[0]);
   const errors = new Errors();
   const listed = ctx.query.list("project_ids");
   if (readings.breakdownProjects === "listed" && listed === undefined)

@@ -25,12 +25,12 @@ export type Row = Record<string, WireValue>;
 /** A series request's parameters, resolved against the catalogue (unknown ids: NOT_FOUND entries). */
 interface SeriesQuery {
   readonly errors: Errors;
-  /** metric_ids' known metrics; undefined when not sent. */
-  readonly metrics?: MetricDef[];
-  readonly chains?: string[];
-  readonly products?: string[];
-  readonly sectors?: string[];
-  readonly aggregateBy?: AggregateBy;
+  /** metric_ids' known metrics; undefined when not sent (and likewise for each list). */
+  readonly metrics: MetricDef[] | undefined;
+  readonly chains: string[] | undefined;
+  readonly products: string[] | undefined;
+  readonly sectors: string[] | undefined;
+  readonly aggregateBy: AggregateBy | undefined;
   readonly direction: OrderDirection;
   readonly bridged: boolean;
   readonly range: DateRange;
@@ -55,17 +55,7 @@ export function readSeriesQuery(
   const direction = query.oneOf("order_direction", ORDER_DIRECTIONS) ?? "desc";
   const bridged = query.boolean("assets_bridged", true);
   const range = query.dateRange();
-  return {
-    errors,
-    ...(metrics ? { metrics } : {}),
-    ...(chains ? { chains } : {}),
-    ...(products ? { products } : {}),
-    ...(sectors ? { sectors } : {}),
-    ...(aggregateBy ? { aggregateBy } : {}),
-    direction,
-    bridged,
-    range,
-  };
+  return { errors, metrics, chains, products, sectors, aggregateBy, direction, bridged, range };
 }
 
 /** A value scaled to a slice (a share of its project's): NaN without a share, integers kept whole. */
