@@ -10,6 +10,9 @@ import {
 } from "../data/normalise-catalogue";
 import { normaliseOpenRows } from "../data/normalise-series";
 import { pathOf, type PlanTools } from "./plan";
+import type { OperationName } from "../interface";
+import type { JsonValue } from "../data/wire";
+import type { Notes } from "../data/notes";
 import type {
   MarketSector,
   MarketSectorDetail,
@@ -20,17 +23,29 @@ import type {
   ProjectDetail,
 } from "../data/types";
 
-export const listProjectsPlan =
-  (t: PlanTools): Planner<Project[]> =>
+/** A list of the catalogue: one request, no parameters. */
+const listPlan =
+  <T>(op: OperationName, read: (data: JsonValue, notes: Notes) => T, bare = false) =>
+  (t: PlanTools): Planner<T> =>
   () =>
-    t.one([], pathOf("listProjects"), [], normaliseProjects);
+    t.one([], pathOf(op), [], read, bare);
 
-export const getProjectPlan =
-  (t: PlanTools, projectId: unknown): Planner<ProjectDetail> =>
+/** One entry of the catalogue, by its id. */
+const detailPlan =
+  <T>(op: OperationName, idName: string, read: (data: JsonValue, notes: Notes) => T) =>
+  (t: PlanTools, entryId: unknown): Planner<T> =>
   (check) => {
-    const id = check.pathId("projectId", projectId);
-    return t.one([id], pathOf("getProject", id), [], normaliseProjectDetail);
+    const id = check.pathId(idName, entryId);
+    return t.one([id], pathOf(op, id), [], read);
   };
+
+export const listProjectsPlan = listPlan<Project[]>("listProjects", normaliseProjects);
+
+export const getProjectPlan = detailPlan<ProjectDetail>(
+  "getProject",
+  "projectId",
+  normaliseProjectDetail
+);
 
 export const getProductPlan =
   (t: PlanTools, projectId: unknown, productId: unknown): Planner<ProductDetail> =>
@@ -42,25 +57,18 @@ export const getProductPlan =
     );
   };
 
-export const listMarketSectorsPlan =
-  (t: PlanTools): Planner<MarketSector[]> =>
-  () =>
-    t.one([], pathOf("listMarketSectors"), [], normaliseMarketSectors);
+export const listMarketSectorsPlan = listPlan<MarketSector[]>(
+  "listMarketSectors",
+  normaliseMarketSectors
+);
 
-export const getMarketSectorPlan =
-  (t: PlanTools, marketSectorId: unknown): Planner<MarketSectorDetail> =>
-  (check) => {
-    const id = check.pathId("marketSectorId", marketSectorId);
-    return t.one([id], pathOf("getMarketSector", id), [], normaliseMarketSectorDetail);
-  };
+export const getMarketSectorPlan = detailPlan<MarketSectorDetail>(
+  "getMarketSector",
+  "marketSectorId",
+  normaliseMarketSectorDetail
+);
 
-export const listMetricsPlan =
-  (t: PlanTools): Planner<Metric[]> =>
-  () =>
-    t.one([], pathOf("listMetrics"), [], normaliseMetrics);
+export const listMetricsPlan = listPlan<Metric[]>("listMetrics", normaliseMetrics);
 
-export const v1ListProjectsPlan =
-  (t: PlanTools): Planner<OpenRow[]> =>
-  () =>
-    // §9 shows no shape for v1: a bare list and a {data} object are both read.
-    t.one([], pathOf("v1ListProjects"), [], normaliseOpenRows, true);
+// §9 shows no shape for v1: a bare list and a {data} object are both read.
+export const v1ListProjectsPlan = listPlan<OpenRow[]>("v1ListProjects", normaliseOpenRows, true);

@@ -12,7 +12,7 @@ import {
 } from "../data/normalise-series";
 import { RepeatCounter, distinctMultiProjectRows } from "../data/distinct";
 import { Notes, withoutFuture } from "../data/notes";
-import { dateNamesFor, pathOf, queryOf, type PlanTools, type Query } from "./plan";
+import { datesOf, pathOf, queryOf, type PlanTools, type Query } from "./plan";
 import {
   ORDER_DIRECTIONS,
   type IdSelection,
@@ -43,10 +43,7 @@ export const getMetricPlan =
     const chainIds = check.ids("chainIds", p.chainIds);
     const productIds = check.ids("productIds", p.productIds);
     const marketSectorIds = check.ids("marketSectorIds", p.marketSectorIds);
-    const start = check.date("start", p.start);
-    const end = check.date("end", p.end);
-    check.range(start, end);
-    const [from, to] = dateNamesFor(check, "getMetric", p.dateNames);
+    const dates = datesOf(check, "getMetric", p);
     const assetsBridged = check.bool("assetsBridged", p.assetsBridged);
     const direction = check.oneOf("orderDirection", p.orderDirection, ORDER_DIRECTIONS) ?? "desc";
     const list = listOf(projects);
@@ -56,8 +53,7 @@ export const getMetricPlan =
         chain_ids: chainIds,
         product_ids: productIds,
         market_sector_ids: marketSectorIds,
-        [from]: start,
-        [to]: end,
+        ...dates,
         assets_bridged: assetsBridged,
       });
     return {
@@ -114,17 +110,13 @@ export const getMetricsBreakdownPlan =
     const id = check.pathId("metricId", metricId);
     const p = params ?? {};
     const projects = check.selection("projectIds", p.projectIds);
-    const start = check.date("start", p.start);
-    const end = check.date("end", p.end);
-    check.range(start, end);
-    const list = listOf(projects);
     // start_date/end_date by default: the only names the interface shows for this operation (§4.13).
-    const [from, to] = dateNamesFor(check, "getMetricsBreakdown", p.dateNames);
+    const dates = datesOf(check, "getMetricsBreakdown", p);
+    const list = listOf(projects);
     const query = (chunk: readonly string[] | undefined): Query =>
       queryOf("getMetricsBreakdown", {
         project_ids: projectIdsValue(chunk, projects),
-        [from]: start,
-        [to]: end,
+        ...dates,
       });
     const segments = pathOf("getMetricsBreakdown", id);
     return {

@@ -130,7 +130,7 @@ export function queryOf<Op extends OperationName>(
  * interface gives the operation (default; start/end on §4.3, §4.7 and §4.11, start_date/end_date on §4.13),
  * or the other one, asked by the caller's `dateNames` (the first name of the pair it wants).
  */
-export function dateNamesFor(
+function dateNamesFor(
   check: Pick<Checker, "oneOf">,
   op: OperationName,
   value: unknown
@@ -140,4 +140,20 @@ export function dateNamesFor(
   return check.oneOf("dateNames", value, [givenStart, otherStart]) === otherStart
     ? [otherStart, otherEnd]
     : [givenStart, givenEnd];
+}
+
+/**
+ * A request's dates as query values: each a calendar date, start not after end, under the names the caller
+ * asks (dateNamesFor).
+ */
+export function datesOf(
+  check: Checker,
+  op: OperationName,
+  p: { readonly start?: unknown; readonly end?: unknown; readonly dateNames?: unknown }
+): Readonly<Record<string, IsoDate | undefined>> {
+  const start = check.date("start", p.start);
+  const end = check.date("end", p.end);
+  check.range(start, end);
+  const [from, to] = dateNamesFor(check, op, p.dateNames);
+  return { [from]: start, [to]: end };
 }

@@ -31,7 +31,7 @@ import { addDays } from "../data/days";
 
 /** The longest statement period (a year with its leap day): how far ahead a period's last day may be. */
 const STATEMENT_PERIOD_DAYS = 366;
-import { dateNamesFor, pathOf, queryOf, type PlanTools, type Query } from "./plan";
+import { datesOf, pathOf, queryOf, type PlanTools, type Query } from "./plan";
 import {
   AGGREGATE_BY,
   ORDER_DIRECTIONS,
@@ -58,10 +58,7 @@ export const getProjectMetricsPlan =
     const productIds = check.ids("productIds", p.productIds);
     const marketSectorIds = check.ids("marketSectorIds", p.marketSectorIds);
     const aggregateBy = check.oneOf("aggregateBy", p.aggregateBy, AGGREGATE_BY);
-    const start = check.date("start", p.start);
-    const end = check.date("end", p.end);
-    check.range(start, end);
-    const [from, to] = dateNamesFor(check, "getProjectMetrics", p.dateNames);
+    const dates = datesOf(check, "getProjectMetrics", p);
     const direction = check.oneOf("orderDirection", p.orderDirection, ORDER_DIRECTIONS);
     const assetsBridged = check.bool("assetsBridged", p.assetsBridged);
     const query = (chunk: readonly string[] | undefined): Query =>
@@ -71,8 +68,7 @@ export const getProjectMetricsPlan =
         product_ids: productIds,
         market_sector_ids: marketSectorIds,
         aggregate_by: aggregateBy,
-        [from]: start,
-        [to]: end,
+        ...dates,
         order_direction: direction,
         assets_bridged: assetsBridged,
       });
@@ -158,10 +154,7 @@ export const getProductMetricsPlan =
     const p = params ?? {};
     const metricIds = check.ids("metricIds", p.metricIds);
     const chainIds = check.ids("chainIds", p.chainIds);
-    const start = check.date("start", p.start);
-    const end = check.date("end", p.end);
-    check.range(start, end);
-    const [from, to] = dateNamesFor(check, "getProductMetrics", p.dateNames);
+    const dates = datesOf(check, "getProductMetrics", p);
     const aggregateBy = check.oneOf("aggregateBy", p.aggregateBy, AGGREGATE_BY);
     const direction = check.oneOf("orderDirection", p.orderDirection, ORDER_DIRECTIONS);
     const assetsBridged = check.bool("assetsBridged", p.assetsBridged);
@@ -169,8 +162,7 @@ export const getProductMetricsPlan =
       queryOf("getProductMetrics", {
         metric_ids: chunk,
         chain_ids: chainIds,
-        [from]: start,
-        [to]: end,
+        ...dates,
         aggregate_by: aggregateBy,
         order_direction: direction,
         assets_bridged: assetsBridged,
