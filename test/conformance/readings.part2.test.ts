@@ -1,0 +1,8 @@
+/**
+ * The readings matrix, part 2: the corpus under the default readings, then under its share of the rows
+ * of the pairwise covering array (test/conformance/readings-matrix.ts says what is compared and why the rows
+ * are split over files).
+ */
+import { readingsMatrix } from "./readings-matrix";
+
+readingsMatrix(2);
