@@ -7,24 +7,28 @@
  * over a quarter or trailing twelve months, STATEMENT, COMPS, the latest VALUE), on the process memory store
  * (one process), on Redis and on a 3-primary Redis Cluster (two processes each); and the red team's own
  * five-formula model, twice on each.
+ *
+ * One test file per store (team.memory.property…, team.redis.property…, team.cluster.property…), each starting
+ * only the servers its store needs, so that jest's two workers share the property. Where the time goes: every
+ * analyst is a process (about 0.6 s of CPU each to start and evaluate; 21 teams of up to 12), every team has
+ * fresh gateway processes (about 0.8 s each to start). Both are what is tested (separate runtimes, an empty
+ * shared cache), so they stay; what is saved is waiting: the gateways start while the analyst alone runs.
  */
 import fc from "fast-check";
 import { join } from "node:path";
-import { startSimulator, type RunningSimulator } from "../../src/simulator";
-import { propertyRuns } from "../support/property-runs";
-import { ensureNodeBuild } from "../support/node-build";
-import { runAnalyst } from "./support/cli-analyst";
-import { shapeOf, startRecordingProxy } from "./support/recording-proxy";
+import { startSimulator, type RunningSimulator } from "../../../src/simulator";
+import { propertyRuns } from "../../support/property-runs";
+import { ensureNodeBuild } from "../../support/node-build";
+import { runAnalyst } from "./cli-analyst";
+import { shapeOf, startRecordingProxy } from "./recording-proxy";
 import {
   gatewayFiles,
   startGatewayProcess,
   type GatewayFiles,
   type GatewayProcess,
-} from "./support/gateway-process";
-import { startRedis, type RedisServer } from "./support/redis";
-import { startRedisCluster, type RedisCluster } from "./support/redis-cluster";
-
-jest.setTimeout(600_000);
+} from "./gateway-process";
+import { startRedis, type RedisServer } from "./redis";
+import { startRedisCluster, type RedisCluster } from "./redis-cluster";
 
 const SERVICE_KEY = "cm_service_key_property_9b3e27";
 const ANALYSTS = Array.from({ length: 12 }, (_, i) => `analyst-${i + 1}`);
@@ -98,27 +102,19 @@ function comparable(value: unknown): unknown {
 }
 
 let cli: string;
+/** The service the gateways ask. */
 let simulator: RunningSimulator;
-let redis: RedisServer;
-let cluster: RedisCluster;
+/**
+ * The service the analyst alone asks: another simulator of the same dataset and day (the same answers), so
+ * that the gateways can start while that analyst runs and nothing they might ask counts as the analyst's.
+ */
+let aloneSimulator: RunningSimulator;
+let redis: RedisServer | undefined;
+let cluster: RedisCluster | undefined;
 let files: GatewayFiles;
 
-beforeAll(async () => {
-  const build = await ensureNodeBuild();
-  cli = join(build, "cli", "main.js");
-  [simulator, redis, cluster] = await Promise.all([
-    startSimulator({ port: 0, rateLimit: null, apiKeys: [SERVICE_KEY], today: "2026-11-20" }),
-    startRedis(),
-    startRedisCluster({ masters: 3 }),
-  ]);
-  files = gatewayFiles(SERVICE_KEY, Object.fromEntries(ANALYSTS.map((a) => [a, tokenOf(a)])));
-}, 300_000);
-
-afterAll(async () => {
-  await Promise.all([simulator?.close(), redis?.stop(), cluster?.stop()]);
-});
-
-const gets = (): number => simulator.requestLog.filter((r) => r.method === "GET").length;
+const getsOf = (s: RunningSimulator): number =>
+  s.requestLog.filter((r) => r.method === "GET").length;
 
 type Store = "memory" | "redis" | "cluster";
 
@@ -126,13 +122,13 @@ type Store = "memory" | "redis" | "cluster";
 async function gateways(store: Store): Promise<GatewayProcess[]> {
   if (store === "memory") return [await startGatewayProcess({ serviceUrl: simulator.url, files })];
   if (store === "redis") {
-    await redis.stop();
-    await redis.start();
-  } else await cluster.flush();
+    await redis!.stop();
+    await redis!.start();
+  } else await cluster!.flush();
   const shared =
     store === "redis"
-      ? { redisUrl: redis.url }
-      : { args: ["--redis-cluster", cluster.urls.join(",")] };
+      ? { redisUrl: redis!.url }
+      : { args: ["--redis-cluster", cluster!.urls.join(",")] };
   return Promise.all(
     [0, 1].map(() => startGatewayProcess({ serviceUrl: simulator.url, files, ...shared }))
   );
@@ -156,25 +152,31 @@ interface TeamRun {
  * proxy (what the analysts asked, as request shapes).
  */
 async function team(store: Store, model: readonly string[], n: number): Promise<TeamRun> {
-  simulator.clearLog();
-  const direct = await runAnalyst(cli, simulator.url, SERVICE_KEY, model);
-  expect(direct.code).toBe(0);
+  aloneSimulator.clearLog();
+  const starting = gateways(store);
+  const [direct, running] = await Promise.all([
+    runAnalyst(cli, aloneSimulator.url, SERVICE_KEY, model),
+    starting,
+  ]).catch(async (error: unknown) => {
+    await Promise.all((await starting.catch(() => [])).map((g) => g.stop()));
+    throw error;
+  });
   const aloneShapes = new Set(
-    simulator.requestLog
+    aloneSimulator.requestLog
       .filter((r) => r.method === "GET")
       .map((r) => shapeOf(`${r.path}?${new URLSearchParams(r.query).toString()}`))
   );
-  const alone = gets();
-  const running = await gateways(store);
+  const alone = getsOf(aloneSimulator);
   const proxies = await Promise.all(running.map((g) => startRecordingProxy(g.url)));
   try {
+    expect(direct.code).toBe(0);
     simulator.clearLog();
     const runs = await Promise.all(
       ANALYSTS.slice(0, n).map((name, i) =>
         runAnalyst(cli, proxies[i % proxies.length].url, tokenOf(name), model)
       )
     );
-    const upstream = gets();
+    const upstream = getsOf(simulator);
     const shapes = new Set(proxies.flatMap((p) => p.shapes).filter((s) => /^\/v[12]\//.test(s)));
     const expected = JSON.stringify(comparable(direct.results));
     const differing = runs.filter((r) => JSON.stringify(comparable(r.results)) !== expected).length;
@@ -203,33 +205,64 @@ function check(store: string, what: string, run: TeamRun): void {
   if (run.samePlans) expect(run.upstream).toBeLessThanOrEqual(run.alone);
 }
 
-describe.each([
-  ["the process memory store (one process)", "memory", 6],
-  ["Redis (two processes)", "redis", 12],
-  ["a 3-primary Redis Cluster (two processes)", "cluster", 12],
-] as const)("analysts on %s", (_name, store, n) => {
-  it(`cost the red team's five-formula model what one analyst costs: ${n} analysts, twice`, async () => {
-    for (let run = 0; run < 2; run++)
-      check(
-        store,
-        `${n} analysts, the five-formula model, run ${run + 1}`,
-        await team(store, FIVE_FORMULA_MODEL, n)
-      );
+const STORES: Record<Store, { name: string; analysts: number }> = {
+  memory: { name: "the process memory store (one process)", analysts: 6 },
+  redis: { name: "Redis (two processes)", analysts: 12 },
+  cluster: { name: "a 3-primary Redis Cluster (two processes)", analysts: 12 },
+};
+
+/** The property on one store: its test file calls this, and starts only what that store needs. */
+export function teamProperty(store: Store): void {
+  const { name, analysts: n } = STORES[store];
+  jest.setTimeout(600_000);
+
+  beforeAll(async () => {
+    const build = await ensureNodeBuild();
+    cli = join(build, "cli", "main.js");
+    const service = (): Promise<RunningSimulator> =>
+      startSimulator({ port: 0, rateLimit: null, apiKeys: [SERVICE_KEY], today: "2026-11-20" });
+    [simulator, aloneSimulator, redis, cluster] = await Promise.all([
+      service(),
+      service(),
+      store === "redis" ? startRedis() : undefined,
+      store === "cluster" ? startRedisCluster({ masters: 3 }) : undefined,
+    ]);
+    files = gatewayFiles(SERVICE_KEY, Object.fromEntries(ANALYSTS.map((a) => [a, tokenOf(a)])));
+  }, 300_000);
+
+  afterAll(async () => {
+    await Promise.all([
+      simulator?.close(),
+      aloneSimulator?.close(),
+      redis?.stop(),
+      cluster?.stop(),
+    ]);
   });
 
-  it("cost a random model what one analyst costs, whatever the model and the number of analysts", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(formula, { minLength: 2, maxLength: 6 }),
-        fc.integer({ min: 2, max: n }),
-        async (model, analysts) =>
-          check(
-            store,
-            `${analysts} analysts, ${model.length} formulas`,
-            await team(store, model, analysts)
-          )
-      ),
-      { numRuns: propertyRuns(5), endOnFailure: true }
-    );
+  describe(`analysts on ${name}`, () => {
+    it(`cost the red team's five-formula model what one analyst costs: ${n} analysts, twice`, async () => {
+      for (let run = 0; run < 2; run++)
+        check(
+          store,
+          `${n} analysts, the five-formula model, run ${run + 1}`,
+          await team(store, FIVE_FORMULA_MODEL, n)
+        );
+    });
+
+    it("cost a random model what one analyst costs, whatever the model and the number of analysts", async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(formula, { minLength: 2, maxLength: 6 }),
+          fc.integer({ min: 2, max: n }),
+          async (model, analysts) =>
+            check(
+              store,
+              `${analysts} analysts, ${model.length} formulas`,
+              await team(store, model, analysts)
+            )
+        ),
+        { numRuns: propertyRuns(5), endOnFailure: true }
+      );
+    });
   });
-});
+}
