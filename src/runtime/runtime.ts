@@ -34,7 +34,7 @@ import {
   type SeriesRef,
 } from "../engine";
 import { LazyLedger } from "./lazy-ledger";
-import { TeamRecordSource } from "./team-record";
+import { LazyTeamRecord } from "./lazy-team-record";
 import { namespaceSource, type Digest } from "./cache-namespace";
 import { DataSourceWatch } from "./data-source";
 import { Diagnostics } from "./diagnostics";
@@ -131,8 +131,8 @@ export class Runtime {
    * session only when there is none.
    */
   readonly ledger: LazyLedger;
-  /** The team gateway's record, when the data source is a gateway (team-record.ts). */
-  readonly team: TeamRecordSource;
+  /** The team gateway's record, when the data source is a gateway (team-record.ts, loaded when first asked). */
+  readonly team: LazyTeamRecord;
   readonly timers: Timers;
   /** Whether this runtime's answers come from the simulator: the stamp on its latest response. */
   readonly source = new DataSourceWatch(undefined);
@@ -219,7 +219,7 @@ export class Runtime {
       saved: this.saved,
       ledger: this.ledger,
     });
-    this.team = new TeamRecordSource({
+    this.team = new LazyTeamRecord({
       baseUrl: this.client.baseUrl,
       apiKey: config.apiKey,
       ...(config.fetch ? { fetch: config.fetch } : {}),

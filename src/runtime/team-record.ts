@@ -45,10 +45,10 @@ const TEXT = {
     v.length <= 500 && ![...v].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f),
 };
 
-type TeamRead =
+export type TeamRead =
   { kind: "none" } | { kind: "changes"; changes: Change[] } | { kind: "unavailable"; why: string };
 
-interface TeamRecordOptions {
+export interface TeamRecordOptions {
   baseUrl: string;
   apiKey: ApiKeySource;
   fetch?: FetchLike;
