@@ -5,7 +5,7 @@
  */
 import { buildConfig } from "./build-config";
 import { cacheControls, type CacheControls } from "./cache-controls";
-import { IdbBlobStore } from "./idb-store";
+import type { BlobStore } from "../engine";
 import { runtimeIfReady } from "./runtime";
 import { Settings, type GatewaySignIn, type KeyValueStorage } from "./settings";
 import type { GatewaySession } from "./sign-in/session";
@@ -26,13 +26,38 @@ function pageStorage(): KeyValueStorage {
 
 let settings: Settings | undefined;
 let session: Promise<GatewaySession> | undefined;
-let savedCache: IdbBlobStore | undefined;
+let savedCache: BlobStore | undefined;
 
-/** The page's saved cache (IndexedDB), one for every runtime the page configures; none without IndexedDB. */
-function pageCacheStore(): IdbBlobStore | undefined {
+/**
+ * The page's saved cache (IndexedDB), one for every runtime the page configures; none without IndexedDB. Its
+ * code (the store and the idb library, about 1.8 kB of functions.js gzipped) is a chunk of its own, loaded by
+ * the first read or write, which every store call waits for: the first recalculation asks it anyway.
+ */
+function pageCacheStore(): BlobStore | undefined {
   if (typeof indexedDB === "undefined") return undefined;
-  savedCache ??= new IdbBlobStore();
+  savedCache ??= lazyStore(() =>
+    import(/* webpackChunkName: "saved-cache" */ "./idb-store").then((m) => new m.IdbBlobStore())
+  );
   return savedCache;
+}
+
+/** A store whose code is loaded by its first call; a load that failed is tried again by the next one. */
+function lazyStore(load: () => Promise<BlobStore>): BlobStore {
+  let loaded: Promise<BlobStore> | undefined;
+  const store = (): Promise<BlobStore> => {
+    loaded ??= load();
+    loaded.catch(() => {
+      loaded = undefined;
+    });
+    return loaded;
+  };
+  return {
+    getMany: async (keys) => (await store()).getMany(keys),
+    setMany: async (entries) => (await store()).setMany(entries),
+    deleteMany: async (keys) => (await store()).deleteMany(keys),
+    clear: async () => (await store()).clear(),
+    usage: async () => (await store()).usage(),
+  };
 }
 
 /**
