@@ -2,13 +2,6 @@
  * The latest data of a series and what follows from it: the latest value VALUE shows without a date, and
  * the horizon (min(today, latest day with a value)) that decides which periods are complete
  * (engine/figures/completeness.ts). Reads go through the engine, so cells asking the same series share requests.
- *
- * One reading path: a reading that needs series (readLatestPoint, readHorizon, value.ts's readDay) is written
- * once, synchronously, against `Reads` that answer a value or NOT_CACHED. The preview (and a warm cell) runs
- * it over `cacheReads` (the engine's fresh cache, never waiting): NOT_CACHED there sends the cell to the async
- * path. The async path runs the same reading through `fetched`: each NOT_CACHED names the read it lacks, which
- * is fetched (fetchSeries, as before) and kept, and the reading runs again, until it answers. The reads are
- * made in the order the reading needs them, one at a time, as an async reading would make them.
  */
 import {
   horizonOf,
@@ -18,117 +11,12 @@ import {
   type SeriesAnswer,
   type SeriesQuery,
 } from "../../engine";
-import { NOT_CACHED, type FnContext, type NotCached } from "../context";
+import type { FnContext } from "../context";
 import { notAvailable } from "../result";
-import { LATEST_LOOKBACK_DAYS, cachedSeries, fetchSeries } from "./series-common";
+import { LATEST_LOOKBACK_DAYS, fetchSeries } from "./series-common";
 
 /** A series without its range. */
 export type SeriesBase = Omit<SeriesQuery, "start" | "end">;
-
-/** What a reading reads: answered now, or NOT_CACHED (the async path then fetches it and reads again). */
-export interface Reads {
-  /** pointsOf's points of the series over [start, end]. */
-  points(base: SeriesBase, label: string, start: number, end: number): DayPoint[] | NotCached;
-  /** The first day with data of a project's unfiltered metric (the engine's history starts); null: none. */
-  historyStart(base: SeriesBase): number | null | NotCached;
-}
-
-/** The series as it is held fresh now, never waiting (the preview, a warm recalculation). */
-export function cacheReads(ctx: FnContext): Reads {
-  return {
-    points(base, label, start, end) {
-      // Spelled out, not spread: a spread copy was the largest cost of this read on a warm cell.
-      const query: SeriesQuery = {
-        projectId: base.projectId,
-        productId: base.productId,
-        metricId: base.metricId,
-        start,
-        end,
-        variant: base.variant,
-      };
-      const answer = cachedSeries(ctx, query, label);
-      return answer ? pointsIn(answer) : NOT_CACHED;
-    },
-    historyStart(base) {
-      const known = ctx.engine.historyStartNow(base.metricId, base.projectId);
-      return known === undefined ? NOT_CACHED : known;
-    },
-  };
-}
-
-/**
- * The most reads one reading makes (a day: its points, the recent and whole series for the horizon, the
- * first day with data): a reading that keeps asking for more is a bug, refused rather than looped on.
- */
-const MAX_READS = 8;
-
-/** A series read for `fetched`, and its answer. */
-interface Kept {
-  base: SeriesBase;
-  start: number;
-  end: number;
-  answer: SeriesAnswer;
-}
-
-const sameSeries = (a: SeriesBase, b: SeriesBase): boolean =>
-  a.projectId === b.projectId &&
-  a.productId === b.productId &&
-  a.metricId === b.metricId &&
-  a.variant === b.variant;
-
-/**
- * A reading run against the service: every read it lacks is fetched (waiting as long as the call may), kept,
- * and the reading run again. A read that fails fails the reading as pointsOf would.
- */
-export async function fetched<T>(
-  ctx: FnContext,
-  reading: (reads: Reads) => T | NotCached
-): Promise<T> {
-  const kept: Kept[] = [];
-  const starts: { base: SeriesBase; day: number | null }[] = [];
-  // The read the last run lacked (a run stops at its first NOT_CACHED, so there is at most one).
-  const missing: (() => Promise<void>)[] = [];
-  const find = (base: SeriesBase, start: number, end: number) =>
-    kept.find((k) => sameSeries(k.base, base) && k.start === start && k.end === end);
-  const reads: Reads = {
-    points(base, label, start, end) {
-      const answer = find(base, start, end)?.answer;
-      if (answer) return pointsIn(answer);
-      missing.push(async () => {
-        kept.push({
-          base,
-          start,
-          end,
-          answer: await fetchSeries(ctx, { ...base, start, end }, label),
-        });
-      });
-      return NOT_CACHED;
-    },
-    historyStart(base) {
-      const known = starts.find((k) => sameSeries(k.base, base));
-      if (known) return known.day;
-      missing.push(async () => {
-        const keepFrom = recentStart(ctx);
-        const days = await ctx.engine.historyStarts(
-          base.metricId,
-          [base.projectId],
-          () => keepFrom
-        );
-        starts.push({ base, day: days.get(base.projectId) ?? null });
-      });
-      return NOT_CACHED;
-    },
-  };
-  for (let runs = 0; runs <= MAX_READS; runs++) {
-    missing.length = 0;
-    const out = reading(reads);
-    if (out !== NOT_CACHED) return out;
-    const read = missing.pop();
-    if (!read) break;
-    await read();
-  }
-  throw new Error("a reading asked for more reads than it can need, or for none it lacked");
-}
 
 /**
  * The points of a series over [start, end] (every breakdown dimension's, by day: for the latest data of a
@@ -161,27 +49,16 @@ export function recentStart(ctx: FnContext): number {
  * a short recent window first (every latest cell of a workbook shares it), the whole history only for series
  * with nothing recent (archived projects, stopped metrics).
  */
-export function readLatestPoint(
-  reads: Reads,
-  ctx: FnContext,
-  base: SeriesBase,
-  label: string
-): DayPoint | undefined | NotCached {
-  const recent = reads.points(base, label, recentStart(ctx), Infinity);
-  if (recent === NOT_CACHED) return NOT_CACHED;
-  const found = lastDataAtOrBefore(recent, Infinity);
-  if (found) return found;
-  const whole = reads.points(base, label, -Infinity, Infinity);
-  return whole === NOT_CACHED ? NOT_CACHED : lastDataAtOrBefore(whole, Infinity);
-}
-
-/** readLatestPoint against the service. */
-export function latestPoint(
+export async function latestPoint(
   ctx: FnContext,
   base: SeriesBase,
   label: string
 ): Promise<DayPoint | undefined> {
-  return fetched(ctx, (reads) => readLatestPoint(reads, ctx, base, label));
+  const recent = await pointsOf(ctx, base, label, recentStart(ctx), Infinity);
+  return (
+    lastDataAtOrBefore(recent, Infinity) ??
+    lastDataAtOrBefore(await pointsOf(ctx, base, label, -Infinity, Infinity), Infinity)
+  );
 }
 
 /**
@@ -190,23 +67,7 @@ export function latestPoint(
  * - A value on or after min(upTo, today): every window ending by upTo ends by the latest data.
  * - A range reaching today: the last value in it is the latest (none: the latest is before the range).
  */
-export function readHorizon(
-  reads: Reads,
-  ctx: FnContext,
-  base: SeriesBase,
-  label: string,
-  points: readonly DayPoint[],
-  fetchedFrom: number,
-  upTo: number
-): number | NotCached {
-  const seen = horizonSeen(ctx, points, fetchedFrom, upTo);
-  if (seen !== undefined) return seen;
-  const latest = readLatestPoint(reads, ctx, base, label);
-  return latest === NOT_CACHED ? NOT_CACHED : horizonOf(ctx.today, latest?.day);
-}
-
-/** readHorizon against the service. */
-export function horizonFor(
+export async function horizonFor(
   ctx: FnContext,
   base: SeriesBase,
   label: string,
@@ -214,7 +75,10 @@ export function horizonFor(
   fetchedFrom: number,
   upTo: number
 ): Promise<number> {
-  return fetched(ctx, (reads) => readHorizon(reads, ctx, base, label, points, fetchedFrom, upTo));
+  return (
+    horizonSeen(ctx, points, fetchedFrom, upTo) ??
+    horizonOf(ctx.today, (await latestPoint(ctx, base, label))?.day)
+  );
 }
 
 /**
@@ -222,7 +86,7 @@ export function horizonFor(
  * A read reaching today with nothing in it does not tell: the latest data is somewhere before it, and a
  * message naming the day the data goes up to must name that day, not the day before the read.
  */
-function horizonSeen(
+export function horizonSeen(
   ctx: FnContext,
   points: readonly DayPoint[],
   fetchedFrom: number,

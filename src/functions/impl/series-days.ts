@@ -21,9 +21,9 @@ import {
   DEFAULT_VARIANT,
   variantKey,
 } from "../../engine";
-import { NOT_CACHED, type FnContext, type NotCached } from "../context";
+import type { FnContext } from "../context";
 import { invalid, notAvailable } from "../result";
-import { fetched, horizonFor, pointsOf, type Reads, type SeriesBase } from "./latest";
+import { horizonFor, pointsOf, recentStart, type SeriesBase } from "./latest";
 
 /** A series read for figures. */
 export interface DaysReading {
@@ -75,20 +75,19 @@ function startsWithData(points: readonly DayPoint[], day: number): boolean {
  * uses the engine's history starts (one read of the metric's whole history, shared with the cards and kept
  * a catalogue lifetime); a filtered or product series reads its own whole history.
  */
-export function readFirstDataDay(reads: Reads, r: DaysReading): number | null | NotCached {
-  if (usesHistoryStarts(r.base)) return reads.historyStart(r.base);
-  const points = reads.points(r.base, r.label, -Infinity, Infinity);
-  if (points === NOT_CACHED) return NOT_CACHED;
+export async function firstDataDay(r: DaysReading): Promise<number | null> {
+  const { ctx, base } = r;
+  if (usesHistoryStarts(base)) {
+    const keepFrom = recentStart(ctx);
+    const starts = await ctx.engine.historyStarts(base.metricId, [base.projectId], () => keepFrom);
+    return starts.get(base.projectId) ?? null;
+  }
+  const points = await pointsOf(ctx, base, r.label, -Infinity, Infinity);
   return points.find((p) => p.value !== null || p.conflict)?.day ?? null;
 }
 
-/** readFirstDataDay against the service. */
-export function firstDataDay(r: DaysReading): Promise<number | null> {
-  return fetched(r.ctx, (reads) => readFirstDataDay(reads, r));
-}
-
 /** Whether a series' first day comes from the engine's history starts (a project's unfiltered metric). */
-function usesHistoryStarts(base: SeriesBase): boolean {
+export function usesHistoryStarts(base: SeriesBase): boolean {
   return base.productId === undefined && variantKey(base.variant) === variantKey(DEFAULT_VARIANT);
 }
 

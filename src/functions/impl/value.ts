@@ -33,18 +33,11 @@ import {
 import { formatDay } from "../../client";
 import type { Metric, Project } from "../../client";
 import { isMissing, optionalDate, requiredText } from "../coerce";
-import { NOT_CACHED, type FnContext, type NotCached } from "../context";
+import type { FnContext } from "../context";
 import { parseOptions, type Options } from "../options";
 import { FunctionError, invalid, notAvailable, type Cell, type DateCell } from "../result";
 import { checkFilters, withFilters } from "./filters";
-import {
-  fetched,
-  latestPoint,
-  readHorizon,
-  readLatestPoint,
-  type Reads,
-  type SeriesBase,
-} from "./latest";
+import { horizonFor, latestPoint, pointsOf, type SeriesBase } from "./latest";
 import { resolveMetric, resolveProject, resolvedNow } from "./resolve";
 import { variantOf } from "./series-common";
 import { acceptedOptions } from "../registry";
@@ -53,8 +46,8 @@ import {
   checkFill,
   dayReason,
   fillHint,
+  firstDataDay,
   readDays,
-  readFirstDataDay,
   readStart,
 } from "./series-days";
 import { checkAnnualize, checkWindowOptions, latestHorizon, windowValue } from "./window-value";
@@ -189,9 +182,6 @@ export async function datedValue(
   }
   const label = reading.label;
 
-  // A day's value, or the latest one, as it is: the reading the preview runs too (value-now.ts).
-  if (isPlain(a))
-    return fetched(reading.ctx, (reads) => plainValue(reads, reading, project, metric, date));
   if (date === undefined) {
     const latest = latestWithValue(project, metric, await latestPoint(ctx, reading.base, label));
     const horizon = latestHorizon(ctx, latest.day);
@@ -200,45 +190,22 @@ export async function datedValue(
         reading,
         await growthValue(reading, latestPeriod(reading, latest.day, horizon), growth)
       );
-    // With a period (isPlain is answered above), the latest finished period (partial=include: the latest).
     const dated = options.window
       ? await windowValue(reading, options.window, latest.day, horizon)
-      : await periodValue(reading, latestPeriod(reading, latest.day, horizon), horizon);
+      : await latestValue(reading, latest, horizon);
     return shownLatest(reading, dated);
   }
   if (options.window) return windowValue(reading, options.window, date);
   if (growth) return growthValue(reading, windowOf(date, options.period), growth);
-  return periodValue(reading, windowOf(date, options.period));
-}
-
-/** A reading of one day or of the latest day, of the series as it is: no period, window or growth. */
-export function isPlain(a: Asked): boolean {
-  return a.options.period === "day" && a.options.window === undefined && a.growth === undefined;
-}
-
-/**
- * A plain reading (isPlain) over `reads`: the day's value (filled, or explained, by the rule), or the latest
- * value. The async path runs it through `fetched`, the preview through `cacheReads`: one code for both.
- */
-export function plainValue(
-  reads: Reads,
-  r: Reading,
-  project: Project,
-  metric: Metric,
-  date: number | undefined
-): Dated | NotCached {
-  if (date !== undefined) return readDay(reads, r, date);
-  const latest = readLatestPoint(reads, r.ctx, r.base, r.label);
-  if (latest === NOT_CACHED) return NOT_CACHED;
-  const { day, value } = latestWithValue(project, metric, latest);
-  return shownLatest(r, { value, asOf: day });
+  if (options.period !== "day") return periodValue(reading, windowOf(date, options.period));
+  return dayValue(reading, date);
 }
 
 /**
  * The latest point, if it has a value and the project is not archived (whose "latest" is no figure). A latest
  * day the service sent twice with different values is no figure either: nothing says which one is right.
  */
-function latestWithValue(
+export function latestWithValue(
   project: Project,
   metric: Metric,
   latest: DayPoint | undefined
@@ -257,7 +224,7 @@ function latestWithValue(
 }
 
 /** A latest figure as shown: its day noted for the diagnostics, refused when older than maxage. */
-function shownLatest(r: Reading, dated: Dated): Dated {
+export function shownLatest(r: Reading, dated: Dated): Dated {
   r.ctx.trace.noteAsOf(r.label, dated.asOf);
   if (r.options.maxage !== undefined) {
     const old = tooOldMessage(`${r.label} value`, dated.asOf, r.ctx.today, r.options.maxage);
@@ -266,7 +233,7 @@ function shownLatest(r: Reading, dated: Dated): Dated {
   return dated;
 }
 
-interface Reading {
+export interface Reading {
   ctx: FnContext;
   options: Readonly<Options>;
   base: SeriesBase;
@@ -283,6 +250,16 @@ interface Reading {
 function latestPeriod(r: Reading, latestDay: number, horizon: number): PeriodWindow {
   const w = windowOf(latestDay, r.options.period);
   return w.end > horizon && r.options.partial === "exclude" ? previousWindow(w) : w;
+}
+
+/** The latest value, or with a period the latest finished period (or, partial=include, the latest one). */
+async function latestValue(
+  r: Reading,
+  latest: { day: number; value: number },
+  horizon: number
+): Promise<Dated> {
+  if (r.options.period === "day") return { value: latest.value, asOf: latest.day };
+  return periodValue(r, latestPeriod(r, latest.day, horizon), horizon);
 }
 
 /** The figure of the period `w` by the rule (figures.ts): whole, or a part with partial=include. */
@@ -309,36 +286,18 @@ async function periodJudged(
   });
 }
 
-/**
- * A day's value: its own, else by the rule, filled where a fill reaches it (a flow's gap inside the data is 0,
- * a level carries its last value of the 90 days before), else a #N/A saying why: after the data or today,
- * before the first data, a gap, or a day the service sent twice with different values.
- */
-function readDay(reads: Reads, r: Reading, date: number): Dated | NotCached {
-  const from = dayFrom(r, date);
-  const points = reads.points(r.base, r.label, from, date);
-  if (points === NOT_CACHED) return NOT_CACHED;
-  const found = foundOn(points, date);
-  if (found) return found;
-  if (r.fill === "none") throw unfilledDay(r, date, points);
-  const horizon = readHorizon(reads, r.ctx, r.base, r.label, points, from, date);
-  if (horizon === NOT_CACHED) return NOT_CACHED;
-  let firstData: number | null | undefined;
-  if (needsFirstData(points, date, horizon)) {
-    const first = readFirstDataDay(reads, r);
-    if (first === NOT_CACHED) return NOT_CACHED;
-    firstData = first;
-  }
-  return dayOutcome(r, date, points, horizon, firstData);
+async function dayValue(r: Reading, date: number): Promise<Dated> {
+  const points = await pointsOf(r.ctx, r.base, r.label, dayFrom(r, date), date);
+  return foundOn(points, date) ?? dayByRule(r, date, points);
 }
 
 /** The first day a day's value is read from: fill=previous looks back for the last earlier value. */
-function dayFrom(r: Reading, date: number): number {
+export function dayFrom(r: Reading, date: number): number {
   return readStart(r.fill, date);
 }
 
 /** The day's own value among the points read (no fill needed), when it has one. */
-function foundOn(points: readonly DayPoint[], date: number): Dated | undefined {
+export function foundOn(points: readonly DayPoint[], date: number): Dated | undefined {
   for (let i = points.length - 1; i >= 0; i--) {
     const p = points[i];
     if (p.day < date) return undefined;
@@ -349,12 +308,24 @@ function foundOn(points: readonly DayPoint[], date: number): Dated | undefined {
 }
 
 /**
+ * A day without a value of its own, by the rule: filled where a fill reaches it (a flow's gap inside the data
+ * is 0, a level carries its last value of the 90 days before), else a #N/A saying why: after the data or
+ * today, before the first data, a gap, or a day the service sent twice with different values.
+ */
+async function dayByRule(r: Reading, date: number, points: readonly DayPoint[]): Promise<Dated> {
+  if (r.fill === "none") throw unfilledDay(r, date, points);
+  const horizon = await horizonFor(r.ctx, r.base, r.label, points, dayFrom(r, date), date);
+  const firstData = needsFirstData(points, date, horizon) ? await firstDataDay(r) : undefined;
+  return dayOutcome(r, date, points, horizon, firstData);
+}
+
+/**
  * A day without a value of its own and no fill: #N/A, from what the read of the day tells alone. Without a fill
  * nothing more decides the figure, and a model's cells on one date cost one request per metric: the reads
  * that could tell a launch from a gap or name where the data ends (a request or two per metric) are not made,
  * so the message claims neither, and suggests no fill (which before a launch would fill nothing).
  */
-function unfilledDay(r: Reading, date: number, points: readonly DayPoint[]): FunctionError {
+export function unfilledDay(r: Reading, date: number, points: readonly DayPoint[]): FunctionError {
   const own = points.find((p) => p.day === date);
   const today = r.ctx.today;
   const day = formatDay(date);
@@ -374,12 +345,16 @@ function unfilledDay(r: Reading, date: number, points: readonly DayPoint[]): Fun
  * Whether a day without a value needs the series' first day with data: only a day the data reaches, with no
  * data before it among the points read, can be before the launch (no fill, no fill hint) or a gap.
  */
-function needsFirstData(points: readonly DayPoint[], date: number, horizon: number): boolean {
+export function needsFirstData(
+  points: readonly DayPoint[],
+  date: number,
+  horizon: number
+): boolean {
   return date <= horizon && !points.some((p) => p.day < date && (p.value !== null || p.conflict));
 }
 
 /** The day by the rule, its facts read: the figure, or the #N/A saying why (thrown). */
-function dayOutcome(
+export function dayOutcome(
   r: Reading,
   date: number,
   points: readonly DayPoint[],
