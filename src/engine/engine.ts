@@ -28,10 +28,9 @@ import { DEFAULT_CACHE_POLICY, type CachePolicy, type Lifetime } from "../cache/
 import { dayOfInstant } from "../client";
 import { withDeadline } from "./deadline";
 import { readHistoryStarts, type HistoryStarts } from "./history-start";
-import { KeyedCache, type Loaded, type SavedEntries } from "./keyed-cache";
-import { TOO_LARGE_TO_SAVE, type PersistentCache } from "./persistence";
+import { KeyedCache, type Loaded } from "./keyed-cache";
+import type { SavedCache } from "./saved-cache";
 import { resolveMetricIn, resolveProjectIn } from "./resolver";
-import { entryCodec, MAX_SAVED_POINTS, savedPoints, SECTION, seriesCodec } from "./saved-entries";
 import { SeriesBatcher } from "./series-batcher";
 import { withDateNames } from "./date-names";
 import type { SeriesClient } from "./series-fetch";
@@ -109,7 +108,7 @@ interface EngineDeps {
   timers: Timers;
   options?: Partial<EngineOptions>;
   /** The cache saved on this computer (IndexedDB, a cache directory): what earlier sessions fetched. */
-  saved?: PersistentCache;
+  saved?: SavedCache;
   /**
    * Where the restatements the series cache sees go (src/engine/ledger's RestatementLedger): without it,
    * answers are not compared with what was held and no first sighting is kept.
@@ -139,7 +138,7 @@ export class Engine {
   private readonly cache: KeyedCache;
   private readonly batcher: SeriesBatcher;
   private readonly aggregationBatcher: AggregationBatcher;
-  private readonly saved?: PersistentCache;
+  private readonly saved?: SavedCache;
   /** Series being looked up in the saved cache, by key. */
   private readonly restoring = new Map<string, Promise<void>>();
 
@@ -153,21 +152,14 @@ export class Engine {
     this.store = new SeriesStore(
       this.options.cache,
       now,
-      saved &&
-        ((key) =>
-          saved.schedule(SECTION.series, key, () => {
-            const entry = this.store.exportEntry(key);
-            // Counted before the encoded arrays are built (persistence.ts, MAX_SAVED_POINTS).
-            if (entry && savedPoints(entry) > MAX_SAVED_POINTS) return TOO_LARGE_TO_SAVE;
-            return entry && seriesCodec.encode(entry);
-          })),
+      saved && ((key) => saved.saveSeries(key, () => this.store.exportEntry(key))),
       deps.ledger &&
         ((changes) => {
           // record() never rejects: a ledger that cannot be written costs a note, never a cell.
           void deps.ledger!.record(changes);
         })
     );
-    this.cache = new KeyedCache(this.options.cache, now, this.timers, saved && savedEntries(saved));
+    this.cache = new KeyedCache(this.options.cache, now, this.timers, saved);
     this.aggregationBatcher = new AggregationBatcher(
       this.client,
       this.timers,
@@ -255,8 +247,8 @@ export class Engine {
   }
 
   private async restoreSeries(key: string): Promise<void> {
-    const saved = await this.saved?.read(SECTION.series, key, seriesCodec);
-    if (saved) this.store.restore(key, saved.value);
+    const saved = await this.saved?.readSeries(key);
+    if (saved) this.store.restore(key, saved);
   }
 
   /** Sends what the current window holds now, instead of when its timer fires. */
@@ -575,21 +567,4 @@ export class Engine {
 
 function historyStartKey(metricId: string, projectId: string): string {
   return `history-start:${metricId}:${projectId}`;
-}
-
-/**
- * The saved cache as the keyed cache uses it: entries under their engine key, checked by kind. Derived values
- * (cards) are not saved: they are rebuilt from the saved answers they came from, at no request.
- */
-function savedEntries(saved: PersistentCache): SavedEntries {
-  return {
-    read: (key) => saved.read(SECTION.entry, key, entryCodec(key)),
-    save: (key, entry) => {
-      if (key.startsWith("derived:")) return;
-      saved.schedule(SECTION.entry, key, () => {
-        const e = entry();
-        return e && entryCodec(key).encode(e);
-      });
-    },
-  };
 }

@@ -6,7 +6,8 @@
  * - ledger/: the memory of what the service said and when;
  * - the caches (keyed-cache, series-store, persistence), the planner and the resolver.
  * The cache policy the gateway shares lives below both, in src/cache/.
- * One exception, named in the rule: the runtime loads ledger/ledger.ts on demand (a chunk of its own).
+ * One exception, named in the rule: the runtime loads on demand (chunks of their own) ledger/ledger.ts and the
+ * saved cache's implementation, persistence.ts with saved-entries.ts.
  */
 // The engine: one per runtime, every read of the service through it.
 export {
@@ -17,12 +18,8 @@ export {
 } from "./engine";
 export { type Loaded } from "./keyed-cache";
 // The saved cache (IndexedDB in the pages, files for the CLI).
-export {
-  type BlobStore,
-  type BlobStoreUsage,
-  MAX_SAVED_ENTRY_BYTES,
-  PersistentCache,
-} from "./persistence";
+export { type BlobStore, type BlobStoreUsage, MAX_SAVED_ENTRY_BYTES } from "./persistence";
+export { lazySavedCache, type SavedCache } from "./saved-cache";
 // Series reads: what is asked and what comes back.
 export {
   DEFAULT_VARIANT,

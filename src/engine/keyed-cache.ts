@@ -10,8 +10,7 @@
 import { LruCache } from "./lru";
 import type { Timers } from "../client";
 import { nextDailyUpdate, staleMayCover, type CachePolicy, type Lifetime } from "../cache/policy";
-import type { Persisted } from "./persistence";
-import type { EntryData } from "./saved-entries";
+import type { SavedCache } from "./saved-cache";
 
 interface Stored {
   value: unknown;
@@ -32,12 +31,8 @@ export interface Loaded<T> {
   restored?: { fetchedAt: number };
 }
 
-/** The saved cache as the keyed cache uses it. */
-export interface SavedEntries {
-  read(key: string): Promise<Persisted<EntryData> | undefined>;
-  /** Save the key soon; `entry` gives what to save then (undefined: nothing any more). */
-  save(key: string, entry: () => EntryData | undefined): void;
-}
+/** The saved cache as the keyed cache uses it: its whole answers (`entry` gives what to save when written). */
+type SavedEntries = Pick<SavedCache, "readEntry" | "saveEntry">;
 
 export class KeyedCache {
   private generation = 0;
@@ -122,7 +117,7 @@ export class KeyedCache {
         // Fetched just now, so fresh even if a refresh happened while it was in flight.
         const entry: Stored = { value, fetchedAt: now, expiresAt, generation: this.generation };
         this.stored.set(key, entry);
-        this.saved?.save(key, () =>
+        this.saved?.saveEntry(key, () =>
           this.stored.peek(key) === entry
             ? { value: entry.value, fetchedAt: entry.fetchedAt, expiresAt: entry.expiresAt }
             : undefined
@@ -154,7 +149,7 @@ export class KeyedCache {
 
   /** The saved answer of an earlier session, taken in unless this session fetched one meanwhile. */
   private async restore(key: string): Promise<Stored | undefined> {
-    const saved = await this.saved?.read(key);
+    const saved = await this.saved?.readEntry(key);
     const held = this.stored.get(key);
     if (held || !saved) return held;
     const { value, fetchedAt, expiresAt } = saved.value;

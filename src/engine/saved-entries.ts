@@ -3,13 +3,14 @@
  * Everything read back is treated as untrusted: a body that does not have exactly the expected shape is refused
  * (the entry is then dropped and fetched afresh), so a damaged file can never put a wrong number in a cell.
  */
-import type { Codec } from "./persistence";
+import { TOO_LARGE_TO_SAVE, type Codec, type PersistentCache } from "./persistence";
+import type { EntryData, SavedCache } from "./saved-cache";
 import type { SeriesEntryData, SeriesIssue, SnapshotData } from "./series-store";
 import type { Interval } from "../cache/coverage";
 import { decodeRuns, encodeRuns, type SeenRuns } from "./ledger";
 
 /** Sections of the saved cache. */
-export const SECTION = { series: "series", entry: "entry" } as const;
+const SECTION = { series: "series", entry: "entry" } as const;
 
 // ---- checks ----
 
@@ -236,13 +237,6 @@ export const seriesCodec: Codec<SeriesEntryData> = {
 
 // ---- whole answers (catalogues, details, statements, aggregations) ----
 
-/** A keyed-cache entry as saved: the answer, when it was fetched and until when it is fresh. */
-export interface EntryData {
-  value: unknown;
-  fetchedAt: number;
-  expiresAt: number;
-}
-
 type Check = (value: unknown) => boolean;
 
 /** A list of records, each with the given string members (the ids the functions read first). */
@@ -292,7 +286,7 @@ function checkFor(key: string): Check {
 }
 
 /** The codec of one keyed-cache entry: its envelope, and its value checked by the kind its key names. */
-export function entryCodec(key: string): Codec<EntryData> {
+function entryCodec(key: string): Codec<EntryData> {
   const check = checkFor(key);
   return {
     encode: (entry) => entry,
@@ -302,5 +296,35 @@ export function entryCodec(key: string): Codec<EntryData> {
       if (!check(json.value)) return undefined;
       return { value: json.value, fetchedAt: json.fetchedAt, expiresAt: json.expiresAt };
     },
+  };
+}
+
+/**
+ * The saved cache as the engine uses it (saved-cache.ts): series and keyed-cache entries under their engine
+ * key, each checked by its codec when read back. Derived values (cards) are not saved: they are rebuilt from
+ * the saved answers they came from, at no request.
+ */
+export function savedEngineCache(saved: PersistentCache): SavedCache {
+  return {
+    readSeries: (key) =>
+      saved.read(SECTION.series, key, seriesCodec).then((persisted) => persisted?.value),
+    saveSeries: (key, entry) =>
+      saved.schedule(SECTION.series, key, () => {
+        const e = entry();
+        // Counted before the encoded arrays are built (persistence.ts, MAX_SAVED_POINTS).
+        if (e && savedPoints(e) > MAX_SAVED_POINTS) return TOO_LARGE_TO_SAVE;
+        return e && seriesCodec.encode(e);
+      }),
+    readEntry: (key) => saved.read(SECTION.entry, key, entryCodec(key)),
+    saveEntry: (key, entry) => {
+      if (key.startsWith("derived:")) return;
+      saved.schedule(SECTION.entry, key, () => {
+        const e = entry();
+        return e && entryCodec(key).encode(e);
+      });
+    },
+    flush: () => saved.flush(),
+    clear: () => saved.clear(),
+    usage: () => saved.usage(),
   };
 }

@@ -22,7 +22,8 @@ import {
 import {
   Engine,
   type EngineOptions,
-  PersistentCache,
+  lazySavedCache,
+  type SavedCache,
   type BlobStore,
   type BlobStoreUsage,
   MemoryLedgerStore,
@@ -125,7 +126,7 @@ export class Runtime {
   readonly engine: Engine;
   readonly now: () => number;
   /** The cache saved on this computer, when the host has one. */
-  readonly saved?: PersistentCache;
+  readonly saved?: SavedCache;
   /**
    * Every restatement this computer has seen (src/engine/ledger): kept beside the saved cache, or for this
    * session only when there is none.
@@ -180,21 +181,36 @@ export class Runtime {
     this.client = createClient(this.clientConfig);
     if (config.savedCache) {
       const { store, digest, writeDelayMs } = config.savedCache;
-      this.saved = new PersistentCache({
-        store,
-        namespace: namespaceSource(
-          this.client.baseUrl,
-          config.cacheIdentity ?? config.apiKey,
-          digest
-        ),
-        timers,
-        now: this.now,
-        writeDelayMs,
-        onNote: (note) => {
-          log.warn(note);
-          diagnostics.recordNote(note);
-        },
-      });
+      const onNote = (note: string): void => {
+        log.warn(note);
+        diagnostics.recordNote(note);
+      };
+      const namespace = namespaceSource(
+        this.client.baseUrl,
+        config.cacheIdentity ?? config.apiKey,
+        digest
+      );
+      // Its code is loaded with the first look-up (engine/saved-cache.ts): on the Excel page, one chunk with
+      // the IndexedDB store (office.ts), not part of functions.js.
+      this.saved = lazySavedCache(
+        () =>
+          Promise.all([
+            import(/* webpackChunkName: "saved-cache" */ "../engine/persistence"),
+            import(/* webpackChunkName: "saved-cache" */ "../engine/saved-entries"),
+          ]).then(([persistence, entries]) =>
+            entries.savedEngineCache(
+              new persistence.PersistentCache({
+                store,
+                namespace,
+                timers,
+                now: this.now,
+                writeDelayMs,
+                onNote,
+              })
+            )
+          ),
+        onNote
+      );
     }
     const ledgerNamespace = namespaceSource(
       this.client.baseUrl,

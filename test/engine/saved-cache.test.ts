@@ -11,6 +11,7 @@ import {
 import { dayNumber } from "../../src/client/data/days";
 import { Engine, type EngineClient } from "../../src/engine/engine";
 import { CACHE_FORMAT, CACHE_FORMAT_VERSION, PersistentCache } from "../../src/engine/persistence";
+import { savedEngineCache } from "../../src/engine/saved-entries";
 import {
   DEFAULT_VARIANT,
   type SeriesAnswer,
@@ -60,13 +61,15 @@ function session(
   const fake = new FakeClient();
   const counter = { lists: 0 };
   const notes: string[] = [];
-  const saved = new PersistentCache({
-    store,
-    namespace: async () => ns.value,
-    timers: time.timers,
-    now: time.now,
-    onNote: (note) => notes.push(note),
-  });
+  const saved = savedEngineCache(
+    new PersistentCache({
+      store,
+      namespace: async () => ns.value,
+      timers: time.timers,
+      now: time.now,
+      onNote: (note) => notes.push(note),
+    })
+  );
   const engine = new Engine({
     client: engineClient(fake, counter),
     now: time.now,

@@ -12,6 +12,7 @@ import { openDB } from "idb";
 import { Engine, type EngineClient } from "../../src/engine/engine";
 import { dayNumber } from "../../src/client/data/days";
 import { PersistentCache } from "../../src/engine/persistence";
+import { savedEngineCache } from "../../src/engine/saved-entries";
 import { DEFAULT_VARIANT } from "../../src/engine/series-types";
 import { namespaceSource } from "../../src/runtime/cache-namespace";
 import { IdbBlobStore } from "../../src/runtime/idb-store";
@@ -98,12 +99,14 @@ describe("the engine over IndexedDB", () => {
       getMetricsBreakdown: unused,
     };
     const store = new IdbBlobStore({ database, now: time.now });
-    const saved = new PersistentCache({
-      store,
-      namespace: namespaceSource("https://metrics.example/", KEY, digest),
-      timers: time.timers,
-      now: time.now,
-    });
+    const saved = savedEngineCache(
+      new PersistentCache({
+        store,
+        namespace: namespaceSource("https://metrics.example/", KEY, digest),
+        timers: time.timers,
+        now: time.now,
+      })
+    );
     return {
       fake,
       store,
