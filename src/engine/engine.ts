@@ -22,8 +22,8 @@ import {
   isMetricAvailable,
   openText,
 } from "../client";
-import { AggregationBatcher, type PairAggregations } from "./aggregation-batcher";
-import { perProjectAggregations, readable } from "./aggregation-fallback";
+import type { AggregationBatcher, PairAggregations } from "./aggregation-batcher";
+import { OnFirstUse } from "./on-first-use";
 import { DEFAULT_CACHE_POLICY, type CachePolicy, type Lifetime } from "../cache/policy";
 import { dayOfInstant } from "../client";
 import { withDeadline } from "./deadline";
@@ -137,7 +137,14 @@ export class Engine {
   private readonly store: SeriesStore;
   private readonly cache: KeyedCache;
   private readonly batcher: SeriesBatcher;
-  private readonly aggregationBatcher: AggregationBatcher;
+  /**
+   * AGGREGATION's batching and §4.4's fallback, loaded with the first aggregation asked for: only the
+   * aggregation functions use them, and on the Excel page they join those functions' chunk.
+   */
+  private readonly aggregations: OnFirstUse<{
+    batcher: AggregationBatcher;
+    fallback: typeof import("./aggregation-fallback");
+  }>;
   private readonly saved?: SavedCache;
   /** Series being looked up in the saved cache, by key. */
   private readonly restoring = new Map<string, Promise<void>>();
@@ -160,10 +167,14 @@ export class Engine {
         })
     );
     this.cache = new KeyedCache(this.options.cache, now, this.timers, saved);
-    this.aggregationBatcher = new AggregationBatcher(
-      this.client,
-      this.timers,
-      this.options.windowMs
+    this.aggregations = new OnFirstUse(() =>
+      Promise.all([
+        import(/* webpackChunkName: "fn-aggregations" */ "./aggregation-batcher"),
+        import(/* webpackChunkName: "fn-aggregations" */ "./aggregation-fallback"),
+      ]).then(([batching, fallback]) => ({
+        batcher: new batching.AggregationBatcher(this.client, this.timers, this.options.windowMs),
+        fallback,
+      }))
     );
     // Series requests ask with the date names each operation takes (date-names.ts).
     this.seriesClient = withDateNames(this.client);
@@ -208,7 +219,7 @@ export class Engine {
       series,
       points,
       entries: this.cache.size,
-      waiting: this.batcher.waiting + this.aggregationBatcher.waiting,
+      waiting: this.batcher.waiting + (this.aggregations.current?.batcher.waiting ?? 0),
       loading: this.cache.pending,
     };
   }
@@ -255,7 +266,7 @@ export class Engine {
   flush(): void {
     if (this.mode.kind === "cache-only") return;
     this.batcher.flush();
-    this.aggregationBatcher.flush();
+    this.aggregations.current?.batcher.flush();
   }
 
   /** The project catalogue if it is cached and fresh, without waiting: the warm path of every cell. */
@@ -349,7 +360,7 @@ export class Engine {
       `aggregation:${projectId.length}:${projectId}:${metricId}`,
       "daily",
       "getMetricAggregations",
-      () => this.aggregationBatcher.get(projectId, metricId)
+      async () => (await this.aggregations.get()).batcher.get(projectId, metricId)
     );
   }
 
@@ -361,11 +372,12 @@ export class Engine {
     return this.load(key, "daily", "getMetricAggregations", async () => {
       const res = await this.client.getMetricAggregations({ projectIds, metricIds });
       const errors = res.errors.map((e) => openText(e));
-      if (readable(res.data)) return { rows: res.data, errors };
+      const { fallback: f } = await this.aggregations.get();
+      if (f.readable(res.data)) return { rows: res.data, errors };
       // §4.12's shape is not shown; §4.4's is: the same figures, one request per project.
       const ids =
         projectIds === "all" ? (await this.projects()).value.map((p) => p.projectId) : projectIds;
-      const fallback = await perProjectAggregations(this.client, ids, metricIds);
+      const fallback = await f.perProjectAggregations(this.client, ids, metricIds);
       for (const id of fallback.unknown) errors.push(`the service does not know project "${id}"`);
       return { rows: fallback.rows, errors };
     });

@@ -10,6 +10,7 @@
  */
 import type { BlobStoreUsage, Persisted } from "./persistence";
 import type { SeriesEntryData } from "./series-store";
+import { OnFirstUse } from "./on-first-use";
 
 /** A keyed-cache entry as saved: the answer, when it was fetched and until when it is fresh. */
 export interface EntryData {
@@ -43,14 +44,13 @@ export function lazySavedCache(
   load: () => Promise<SavedCache>,
   onNote: (note: string) => void = () => undefined
 ): SavedCache {
-  let loading: Promise<SavedCache> | undefined;
-  const loaded = (): Promise<SavedCache> => {
-    loading ??= load().catch((error: unknown) => {
+  const part = new OnFirstUse(() =>
+    load().catch((error: unknown) => {
       onNote(`The saved cache could not be loaded (${String(error)}); fetching from the service.`);
       throw error;
-    });
-    return loading;
-  };
+    })
+  );
+  const loaded = (): Promise<SavedCache> => part.get();
   const whenLoaded = <R>(use: (cache: SavedCache) => R | Promise<R>, none: R): Promise<R> =>
     loaded().then(use, () => none);
   return {
@@ -59,7 +59,7 @@ export function lazySavedCache(
     saveSeries: (key, entry) => void whenLoaded((cache) => cache.saveSeries(key, entry), undefined),
     saveEntry: (key, entry) => void whenLoaded((cache) => cache.saveEntry(key, entry), undefined),
     // Nothing was ever saved or read: nothing can be pending.
-    flush: () => (loading ? whenLoaded((cache) => cache.flush(), undefined) : Promise.resolve()),
+    flush: () => (part.asked ? whenLoaded((cache) => cache.flush(), undefined) : Promise.resolve()),
     clear: () => loaded().then((cache) => cache.clear()),
     usage: () => loaded().then((cache) => cache.usage()),
   };
