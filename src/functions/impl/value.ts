@@ -36,7 +36,6 @@ import { isMissing, optionalDate, requiredText } from "../coerce";
 import type { FnContext } from "../context";
 import { parseOptions, type Options } from "../options";
 import { FunctionError, invalid, notAvailable, type Cell, type DateCell } from "../result";
-import { checkFilters, withFilters } from "./filters";
 import { horizonFor, latestPoint, pointsOf, type SeriesBase } from "./latest";
 import { resolveMetric, resolveProject, resolvedNow } from "./resolve";
 import { variantOf } from "./series-common";
@@ -167,8 +166,12 @@ export async function datedValue(
     resolvedNow(ctx, a.projectText, a.metricText) ??
     (await Promise.all([resolveProject(ctx, a.projectText), resolveMetric(ctx, a.metricText)]));
   let reading = readingOf(ctx, a, project, metric);
-  // Without filters there is nothing to check: no await (most cells).
+  // Without filters there is nothing to check: no await (most cells). With them, their checks (the project's
+  // chains, products and sectors, with "did you mean") are loaded with the first filtered cell.
   if (hasFilters(options)) {
+    const { checkFilters, withFilters } = await import(
+      /* webpackChunkName: "fn-filters" */ "./filters"
+    );
     const filtered = await checkFilters(ctx, project, options);
     if ("error" in filtered) throw new FunctionError(filtered.error.error, filtered.error.message);
     // The filters in the project's own spelling (they were matched without case).
