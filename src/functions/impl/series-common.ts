@@ -3,7 +3,6 @@ import { formatDay } from "../../client";
 import type { SeriesAnswer, SeriesQuery, SeriesVariant } from "../../engine";
 import type { FnContext } from "../context";
 import type { Options } from "../options";
-import { seriesAtVintage } from "./vintage";
 
 /** "Latest" looks this far back first; a project with nothing that recent gets its whole history read. */
 export const LATEST_LOOKBACK_DAYS = 35;
@@ -27,7 +26,7 @@ export function variantOf(o: Readonly<Options>): SeriesVariant {
 }
 
 /**
- * A series through the engine; under vintage= as it was known then (impl/vintage.ts). `untrimmed`: a read up to
+ * A series through the engine; under vintage= as it was known then (impl/vintage-series.ts). `untrimmed`: a read up to
  * the latest data keeps the days first seen after the vintage as days not known then, rather than ending the
  * series where it ended then (what a caller needs to say why nothing was known).
  */
@@ -44,7 +43,9 @@ export async function fetchSeries(
     },
   });
   ctx.trace.noteSeries(label, answer);
-  return ctx.vintage ? seriesAtVintage(ctx, ctx.vintage, query, answer, untrimmed) : answer;
+  if (!ctx.vintage) return answer;
+  const { seriesAtVintage } = await import(/* webpackChunkName: "fn-vintage" */ "./vintage-series");
+  return seriesAtVintage(ctx, ctx.vintage, query, answer, untrimmed);
 }
 
 /**

@@ -11,7 +11,8 @@
  *   the vintage past the last day known then: the series as it ended then. A day asked by date that was not
  *   known then is a #N/A "not known on 2026-11-20: first seen 2026-11-24".
  * - It always reads through the cache and the ledger (never the warm path that answers without waiting): the
- *   ledger is loaded once, on the first vintage= of a session.
+ *   ledger is loaded once, on the first vintage= of a session, and the reading as of then with it
+ *   (vintage-series.ts: a chunk of its own on the Excel page, fetched by series-common.ts).
  * - The whole answers of the service (statements, its aggregations) are not days of a series and are not kept
  *   (engine/ledger/README.md); today's hold every restatement seen since. STATEMENT and AGGREGATION(S) take the
  *   option all the same, each figure rebuilt from the line's or metric's daily series as known then: STATEMENT
@@ -19,15 +20,7 @@
  *   (aggregation-vintage.ts); otherwise a #N/A saying why. Every data function takes it.
  */
 import { dayOfInstant } from "../../client";
-import {
-  parseVintage,
-  type Vintage,
-  seriesRefOf,
-  type DayPoint,
-  type SeriesAnswer,
-  type SeriesQuery,
-  knownAt,
-} from "../../engine";
+import { parseVintage } from "../../engine";
 import type { FnContext } from "../context";
 import type { Options } from "../options";
 import { invalid } from "../result";
@@ -44,48 +37,4 @@ export function atVintage(ctx: FnContext, options: Readonly<Options>): FnContext
     today: { value: Math.min(ctx.today, dayOfInstant(vintage.at)), enumerable: true },
   });
   return view;
-}
-
-/** An engine answer as it was known at the context's vintage. */
-export async function seriesAtVintage(
-  ctx: FnContext,
-  vintage: Vintage,
-  query: SeriesQuery,
-  answer: SeriesAnswer,
-  untrimmed = false
-): Promise<SeriesAnswer> {
-  if (answer.issue) return answer;
-  // An answer handed straight from its request has no first sightings: the cache's copy of it has.
-  const held = answer.held ?? ctx.engine.seriesNow(query)?.held;
-  const fetchedAt =
-    held?.fetchedAt ?? answer.stale?.fetchedAt ?? answer.restored?.fetchedAt ?? ctx.runtime.now();
-  const series = seriesRefOf(query);
-  // This computer's record, and signed in to a team gateway the team's: the figure as the team knew it.
-  const view = await ctx.runtime.vintageView(series);
-  const known = knownAt(
-    view,
-    series,
-    { dims: answer.dims, ...(held?.seen ? { seen: held.seen } : {}), fetchedAt },
-    query.start,
-    query.end,
-    vintage
-  );
-  const dims = new Map<string, DayPoint[]>();
-  for (const [dim, points] of known.dims) {
-    const texts = known.notKnown.get(dim);
-    let out = texts
-      ? points.map((p) => {
-          const text = texts.get(p.day);
-          return text === undefined ? p : { ...p, notKnown: text };
-        })
-      : points;
-    // Up to the latest data: the series as it ended then, without the days seen only afterwards.
-    if (query.end === Infinity && texts && !untrimmed) {
-      let last = out.length;
-      while (last > 0 && out[last - 1].notKnown !== undefined) last--;
-      out = out.slice(0, last);
-    }
-    dims.set(dim, out);
-  }
-  return { ...answer, dims };
 }
