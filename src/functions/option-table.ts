@@ -6,7 +6,8 @@
  *
  * Kept elsewhere, on purpose:
  * - which function takes which key, and in what order the builder offers them: the function's own entry in
- *   registry.ts (a fact about the function, stated once there; `acceptedOptions` reads it);
+ *   function-options.ts (a fact about the function, stated once there; `acceptedOptions` and the registry
+ *   read it);
  * - the meaning of each option in full: REFERENCE.md's option table, prose for people, whose keys, values,
  *   defaults, functions and first words (the help line below) test/functions/options-docs.test.ts holds to
  *   this table and the registry;

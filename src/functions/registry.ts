@@ -1,12 +1,13 @@
 /**
  * The one registry of the CRYPTO functions: their names, the export each is registered under, their
- * parameters (in the reference's order, with the control the formula builder fills each with) and the option
- * keys each takes, stated once per function: those the builder offers, in its order, then those it does not.
- * The functions' options parsing, the page's registration map and the taskpane's builder read it; what each
- * key is (values, default, reading) is option-table.ts's. functions.json is generated from the JSDoc in
+ * parameters (in the reference's order, with the control the formula builder fills each with), the option
+ * keys of each options parameter read from function-options.ts (where each function's keys are stated once).
+ * The page's registration map and the taskpane's builder read it; what each key is (values, default, reading)
+ * is option-table.ts's. functions.json is generated from the JSDoc in
  * functions.ts, and tests hold the two together (test/taskpane/function-specs.test.ts,
  * test/functions/options-docs.test.ts). Adding a function touches its implementation and this file.
  */
+import { FUNCTION_OPTIONS } from "./function-options";
 import type { OptionKey } from "./options";
 
 export type ParamKind =
@@ -51,47 +52,12 @@ const p = (name: string, kind: ParamKind, label: string, optional = false): Para
   optional,
 });
 
-/** The options parameter: the keys the builder offers (in its order), then those only typed by hand. */
-const options = (offered: readonly OptionKey[], more: readonly OptionKey[] = []): ParamSpec => ({
+/** The options parameter of `name`: the keys function-options.ts says it takes. */
+const options = (name: keyof typeof FUNCTION_OPTIONS): ParamSpec => ({
   ...p("options", "options", "Options", true),
-  optionKeys: offered,
-  moreOptionKeys: more,
+  optionKeys: FUNCTION_OPTIONS[name].offered,
+  moreOptionKeys: FUNCTION_OPTIONS[name].more,
 });
-
-/** A series' options (METRIC; PRODUCT_METRIC with fewer). */
-const SERIES_OFFERED: readonly OptionKey[] = [
-  "period",
-  "values",
-  "partial",
-  "agg",
-  "fill",
-  "order",
-  "headers",
-  "breakdown",
-  "chains",
-  "bridged",
-];
-const SERIES_MORE: readonly OptionKey[] = [
-  "products",
-  "sectors",
-  "dates",
-  "dir",
-  "dating",
-  "vintage",
-];
-/** VALUE's and ASOF's options: the same keys, ASOF's builder offering fewer. */
-const VALUE_OFFERED: readonly OptionKey[] = [
-  "window",
-  "period",
-  "values",
-  "partial",
-  "agg",
-  "fill",
-  "chains",
-  "bridged",
-];
-const VALUE_MORE: readonly OptionKey[] = ["products", "sectors", "maxage", "annualize", "vintage"];
-const ASOF_OFFERED: readonly OptionKey[] = ["period", "partial", "agg", "fill"];
 
 export const FUNCTION_SPECS: readonly FunctionSpec[] = [
   {
@@ -101,7 +67,7 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("project", "project", "Project"),
       p("metric", "metric", "Metric"),
       p("date", "date", "Date", true),
-      options(VALUE_OFFERED, VALUE_MORE),
+      options("VALUE"),
     ],
   },
   {
@@ -111,10 +77,7 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("projects", "projects", "Projects"),
       p("columns", "columns", "Columns"),
       p("date", "date", "Date", true),
-      options(
-        ["headers", "partial", "fill", "chains", "bridged"],
-        ["agg", "annualize", "maxage", "asof", "vintage"]
-      ),
+      options("COMPS"),
     ],
   },
   {
@@ -124,10 +87,7 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("project", "project", "Project"),
       p("metric", "metric", "Metric"),
       p("date", "date", "Date", true),
-      options(ASOF_OFFERED, [
-        ...VALUE_OFFERED.filter((key) => !ASOF_OFFERED.includes(key)),
-        ...VALUE_MORE,
-      ]),
+      options("ASOF"),
     ],
   },
   {
@@ -138,7 +98,7 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("metric", "metrics", "Metrics"),
       p("start", "date", "Start", true),
       p("end", "date", "End", true),
-      options(SERIES_OFFERED, SERIES_MORE),
+      options("METRIC"),
     ],
   },
   {
@@ -148,7 +108,7 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("project", "project", "Project"),
       p("granularity", "granularity", "Granularity", true),
       p("interval", "interval", "Interval", true),
-      options(["order", "headers", "layout", "values", "partial", "rows"], ["dating", "vintage"]),
+      options("STATEMENT"),
     ],
   },
   {
@@ -163,7 +123,7 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
   {
     name: "PROJECTS",
     summary: "The project catalogue.",
-    params: [options(["headers", "sectors"])],
+    params: [options("PROJECTS")],
   },
   {
     name: "PRODUCT",
@@ -183,12 +143,7 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("metric", "metrics", "Metrics"),
       p("start", "date", "Start", true),
       p("end", "date", "End", true),
-      // The series options but chains: the builder does not list a product's chains. No product or sector
-      // filter: it is one product of one project.
-      options(
-        SERIES_OFFERED.filter((key) => key !== "chains"),
-        ["chains", ...SERIES_MORE.filter((key) => key !== "products" && key !== "sectors")]
-      ),
+      options("PRODUCT_METRIC"),
     ],
   },
   {
@@ -209,9 +164,7 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("project", "project", "Project"),
       p("metric", "metric", "Metric"),
       p("name", "aggregation", "Aggregation"),
-      // The service's aggregates as they are, or under vintage= rebuilt from the days known then; vintage= is
-      // not offered by the builder (it offers no vintage= anywhere).
-      options([], ["vintage"]),
+      options("AGGREGATION"),
     ],
   },
   {
@@ -220,7 +173,7 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
     params: [
       p("projects", "projects", "Projects", true),
       p("metrics", "metrics", "Metrics", true),
-      options([], ["vintage"]),
+      options("AGGREGATIONS"),
     ],
   },
   {
@@ -231,7 +184,7 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
       p("projects", "projects", "Projects", true),
       p("start", "date", "Start", true),
       p("end", "date", "End", true),
-      options(["partial", "agg", "fill"], ["bridged", "vintage"]),
+      options("BREAKDOWN"),
     ],
   },
   {
@@ -247,19 +200,6 @@ export const FUNCTION_SPECS: readonly FunctionSpec[] = [
 
 export function specFor(name: string): FunctionSpec | undefined {
   return FUNCTION_SPECS.find((s) => s.name === name.toUpperCase());
-}
-
-/** The option keys each function takes (parseOptions refuses the others by name); none: no options. */
-const ACCEPTS: ReadonlyMap<string, readonly OptionKey[]> = new Map(
-  FUNCTION_SPECS.map((spec) => [
-    spec.name,
-    spec.params.flatMap((param) => [...(param.optionKeys ?? []), ...(param.moreOptionKeys ?? [])]),
-  ])
-);
-
-/** The option keys `name` accepts. */
-export function acceptedOptions(name: string): readonly OptionKey[] {
-  return ACCEPTS.get(name) ?? [];
 }
 
 /** The export a function is registered under (functions.ts): its name in lower case and an underscore. */

@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { FLAGS, HELP } from "../../src/cli/flags";
 import { OPTION_TABLE } from "../../src/functions/option-table";
 import { OPTION_CHOICES, parseOptions, type OptionKey } from "../../src/functions/options";
-import { acceptedOptions, FUNCTION_NAMES } from "../../src/functions/registry";
+import { acceptedOptions } from "../../src/functions/function-options";
+import { FUNCTION_NAMES } from "../../src/functions/registry";
 
 const root = join(__dirname, "..", "..");
 const read = (path: string) => readFileSync(join(root, path), "utf8");

@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import type { OptionKey } from "../../src/functions/options";
-import { acceptedOptions } from "../../src/functions/registry";
+import { acceptedOptions } from "../../src/functions/function-options";
 
 import type { FunctionName } from "../harness/faults/workbook";
 

@@ -4,7 +4,7 @@
  */
 import { resolve } from "path";
 import { parseOptions, type OptionKey } from "../../src/functions/options";
-import { acceptedOptions } from "../../src/functions/registry";
+import { acceptedOptions } from "../../src/functions/function-options";
 import {
   FUNCTION_SPECS,
   GRANULARITY_CHOICES,
@@ -37,6 +37,16 @@ test("the builder offers every function of the reference, with its parameters in
     expect({ fn: spec.name, params: spec.params.map((p) => [p.name, p.optional]) }).toEqual({
       fn: spec.name,
       params: fn.parameters.map((p) => [p.name, p.optional === true]),
+    });
+  }
+});
+
+test("a function takes option keys exactly when the reference gives it an options parameter", () => {
+  for (const fn of reference) {
+    const hasOptions = fn.parameters.some((p) => p.name === "options");
+    expect({ fn: fn.name, takesKeys: acceptedOptions(fn.name).length > 0 }).toEqual({
+      fn: fn.name,
+      takesKeys: hasOptions,
     });
   }
 });

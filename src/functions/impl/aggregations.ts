@@ -21,7 +21,7 @@ import {
   type OpenRow,
   type Project,
 } from "../../client";
-import { acceptedOptions } from "../registry";
+import { acceptedOptions } from "../function-options";
 import { idList, idPositions, requiredText, uniqueIds } from "../coerce";
 import { traced, type FnContext } from "../context";
 import { parseOptions } from "../options";

@@ -37,7 +37,7 @@ import {
 import { checkRange, idList, idPositions, optionalDate, requiredText, uniqueIds } from "../coerce";
 import type { FnContext } from "../context";
 import { parseOptions, type Options } from "../options";
-import { acceptedOptions } from "../registry";
+import { acceptedOptions } from "../function-options";
 import {
   FunctionError,
   invalid,

@@ -15,7 +15,7 @@ import { supportsEntities } from "../host";
 import { parseOptions } from "../options";
 import { invalid, isErrorCell, notAvailable, type Cell, type Table } from "../result";
 import { metricCatalogue, projectCatalogue, resolveProduct, resolveProject } from "./resolve";
-import { acceptedOptions } from "../registry";
+import { acceptedOptions } from "../function-options";
 
 function withHeader(header: Cell[], rows: Table, headers: number): Table {
   return headers >= 1 ? [header, ...rows] : rows;

@@ -42,7 +42,7 @@ import { metricCatalogue, resolveMetric, resolveProjects } from "./resolve";
 import { datedValue, type Dated } from "./value";
 import { atVintage } from "./vintage";
 import { userMessage } from "../messages";
-import { acceptedOptions } from "../registry";
+import { acceptedOptions } from "../function-options";
 
 /** A panel bigger than this is not a comps table; it would also take minutes at 60 requests a minute. */
 export const MAX_COMPS_CELLS = 10_000;

@@ -61,7 +61,7 @@ import { resolveMetrics, resolveProduct, resolveProject, resolveProjects } from 
 import { describeRange, fetchSeries, variantOf } from "./series-common";
 import { atVintage } from "./vintage";
 import { fillHint, firstDataDay, kindKnown, readStart, type DaysReading } from "./series-days";
-import { acceptedOptions } from "../registry";
+import { acceptedOptions } from "../function-options";
 
 /** One column of the table: its heading and, per breakdown dimension, a cell per row day. */
 interface Column {

@@ -25,7 +25,7 @@
  *   from the line's days as known then where the statement is the rule of its days (statement-figures.ts
  *   says when); the same requests as without it.
  */
-import { acceptedOptions } from "../registry";
+import { acceptedOptions } from "../function-options";
 import {
   STATEMENT_INTERVALS,
   TIMESTAMP_GRANULARITIES,

@@ -39,7 +39,7 @@ import { FunctionError, invalid, notAvailable, type Cell, type DateCell } from "
 import { horizonFor, latestPoint, pointsOf, type SeriesBase } from "./latest";
 import { resolveMetric, resolveProject, resolvedNow } from "./resolve";
 import { variantOf } from "./series-common";
-import { acceptedOptions } from "../registry";
+import { acceptedOptions } from "../function-options";
 import {
   aggregationOf,
   checkFill,
