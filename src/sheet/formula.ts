@@ -276,56 +276,40 @@ class Parser {
 
   private parseExpression(): Expression {
     this.enter(this.peek());
-    let left = this.parseConcat();
-    for (;;) {
-      const token = this.peek();
-      const op = this.acceptOneOf(...COMPARISONS);
-      if (!op) break;
-      const right = this.parseConcat();
-      left = this.built({ kind: "binary", op, left, right }, token, [left, right]);
-    }
+    const expression = this.parseLeftAssociative(COMPARISONS, () => this.parseConcat());
     this.leave();
-    return left;
+    return expression;
   }
 
   private parseConcat(): Expression {
-    let left = this.parseSum();
-    for (let token = this.peek(); this.acceptPunct("&"); token = this.peek()) {
-      const right = this.parseSum();
-      left = this.built({ kind: "binary", op: "&", left, right }, token, [left, right]);
-    }
-    return left;
+    return this.parseLeftAssociative(["&"], () => this.parseSum());
   }
 
   private parseSum(): Expression {
-    let left = this.parseProduct();
-    for (;;) {
-      const token = this.peek();
-      const op = this.acceptOneOf("+", "-");
-      if (!op) return left;
-      const right = this.parseProduct();
-      left = this.built({ kind: "binary", op, left, right }, token, [left, right]);
-    }
+    return this.parseLeftAssociative(["+", "-"], () => this.parseProduct());
   }
 
   private parseProduct(): Expression {
-    let left = this.parsePower();
-    for (;;) {
-      const token = this.peek();
-      const op = this.acceptOneOf("*", "/");
-      if (!op) return left;
-      const right = this.parsePower();
-      left = this.built({ kind: "binary", op, left, right }, token, [left, right]);
-    }
+    return this.parseLeftAssociative(["*", "/"], () => this.parsePower());
   }
 
   private parsePower(): Expression {
-    let left = this.parseUnary();
-    for (let token = this.peek(); this.acceptPunct("^"); token = this.peek()) {
-      const right = this.parseUnary();
-      left = this.built({ kind: "binary", op: "^", left, right }, token, [left, right]);
+    return this.parseLeftAssociative(["^"], () => this.parseUnary());
+  }
+
+  /** One level of binary operators, left-associative: `operand (op operand)*` for the operators `ops`. */
+  private parseLeftAssociative(
+    ops: readonly BinaryOperator[],
+    parseOperand: () => Expression
+  ): Expression {
+    let left = parseOperand();
+    for (;;) {
+      const token = this.peek();
+      const op = this.acceptOneOf(...ops);
+      if (!op) return left;
+      const right = parseOperand();
+      left = this.built({ kind: "binary", op, left, right }, token, [left, right]);
     }
-    return left;
   }
 
   private parseUnary(): Expression {
