@@ -26,6 +26,16 @@ function literal(token: string): string {
   return token;
 }
 
+/**
+ * A month or day code of `letters` letters: m/d the number, mm/dd two digits, mmm/ddd the name's first three
+ * letters, mmmm/dddd (or longer) the whole name (for days, the weekday's).
+ */
+function numberOrName(letters: number, value: number, name: string): string {
+  if (letters === 1) return String(value);
+  if (letters === 2) return String(value).padStart(2, "0");
+  return letters === 3 ? name.slice(0, 3) : name;
+}
+
 function formatDate(serial: number, format: string): string | undefined {
   const iso = serialToIsoDate(serial);
   if (iso === undefined) return undefined;
@@ -36,24 +46,8 @@ function formatDate(serial: number, format: string): string | undefined {
   for (const token of tokens) {
     const lower = token.toLowerCase();
     if (/^y+$/.test(lower)) out += lower.length <= 2 ? String(year).slice(-2) : String(year);
-    else if (/^m+$/.test(lower))
-      out +=
-        lower.length === 1
-          ? String(month)
-          : lower.length === 2
-            ? String(month).padStart(2, "0")
-            : lower.length === 3
-              ? MONTHS[month - 1].slice(0, 3)
-              : MONTHS[month - 1];
-    else if (/^d+$/.test(lower))
-      out +=
-        lower.length === 1
-          ? String(day)
-          : lower.length === 2
-            ? String(day).padStart(2, "0")
-            : lower.length === 3
-              ? DAYS[weekday].slice(0, 3)
-              : DAYS[weekday];
+    else if (/^m+$/.test(lower)) out += numberOrName(lower.length, month, MONTHS[month - 1]);
+    else if (/^d+$/.test(lower)) out += numberOrName(lower.length, day, DAYS[weekday]);
     else if (/[hs]/i.test(token) && !token.startsWith('"')) return undefined;
     else out += literal(token);
   }

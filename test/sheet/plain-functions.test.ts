@@ -45,6 +45,9 @@ describe("Excel's everyday formulas, at the top of a formula or around CRYPTO ca
     ['=IFERROR(SUM(CRYPTO.SERIES(2)),"none")', 3],
     ['=TEXT(DATE(2024,3,31),"mmm yyyy")', "Mar 2024"],
     ['=TEXT(DATE(2024,3,31),"yyyy-mm-dd")', "2024-03-31"],
+    // Every month and day code: 2024-03-05 was a Tuesday.
+    ['=TEXT(DATE(2024,3,5),"m mm mmm mmmm")', "3 03 Mar March"],
+    ['=TEXT(DATE(2024,3,5),"d dd ddd dddd")', "5 05 Tue Tuesday"],
     ['=TEXT(1234.5,"#,##0.00")', "1,234.50"],
     ['=TEXT(-1234.5,"#,##0;(#,##0)")', "(1,235)"],
     ['=TEXT(0.158,"0.0%")', "15.8%"],
