@@ -13,8 +13,7 @@
  * world-readable, and refusing it would only push the key back onto the command line).
  */
 import { closeSync, fstatSync, openSync, readSync } from "fs";
-import { UsageError } from "./errors";
-import { firstLineOf } from "../client";
+import { describeReadError, UsageError } from "./errors";
 
 /** A key is a few dozen characters; a file past this is not a key file (and is not read further). */
 export const MAX_KEY_FILE_BYTES = 4_096;
@@ -83,14 +82,6 @@ interface ResolvedKey {
   key: string;
   /** Lines for stderr (without the program's prefix). */
   warnings: string[];
-}
-
-function describeReadError(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === "ENOENT") return "no such file";
-  if (code === "EISDIR") return "is a directory";
-  if (code === "EACCES") return "permission denied";
-  return firstLineOf(error);
 }
 
 /** The key a file holds, with a warning when others may read the file. */

@@ -4,6 +4,7 @@
  * an unreadable --file or a configuration the runtime refuses are a UsageError. Both carry a stable `kind`.
  */
 import { SheetError } from "../sheet/errors";
+import { firstLineOf } from "../client";
 
 type UsageErrorKind =
   | "usage" // bad flags, missing subcommand, no formulas, unreadable --file, no base URL
@@ -17,6 +18,18 @@ export class UsageError extends Error {
     this.name = "UsageError";
     this.kind = kind;
   }
+}
+
+/**
+ * Why a file the user named (--file, a key file) could not be read, in a few words for a UsageError's
+ * message: the common system errors said plainly, any other by the first line of its message.
+ */
+export function describeReadError(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "ENOENT") return "no such file";
+  if (code === "EISDIR") return "is a directory";
+  if (code === "EACCES") return "permission denied";
+  return firstLineOf(error);
 }
 
 export const EXIT_OK = 0;

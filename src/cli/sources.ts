@@ -3,8 +3,7 @@
  * line 3 of a --file, "formula 2" for the second FORMULA argument.
  */
 import { readFileSync } from "fs";
-import { UsageError } from "./errors";
-import { firstLineOf } from "../client";
+import { describeReadError, UsageError } from "./errors";
 
 export interface FormulaSource {
   readonly text: string;
@@ -33,14 +32,6 @@ class FileLine implements FormulaSource {
 export type ReadText = (path: string) => string;
 
 const readUtf8: ReadText = (path) => readFileSync(path, "utf8");
-
-function describeReadError(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === "ENOENT") return "no such file";
-  if (code === "EISDIR") return "is a directory";
-  if (code === "EACCES") return "permission denied";
-  return firstLineOf(error);
-}
 
 /** One formula per non-empty line; a UTF-8 byte order mark and CRLF line ends are tolerated. */
 function formulasInFile(path: string, read: ReadText = readUtf8): FormulaSource[] {
