@@ -354,7 +354,8 @@ function sanitizeAt(
   return copy;
 }
 
-function safeStringify(value: unknown): string {
+/** A value as JSON for a message, or as String() when JSON has nothing for it or refuses it (a cycle, a BigInt). */
+export function safeStringify(value: unknown): string {
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {

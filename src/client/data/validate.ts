@@ -4,6 +4,7 @@
  * slot) spent. Values come from spreadsheet cells, so types are checked at runtime too.
  */
 import { CryptometricsError } from "../errors";
+import { safeStringify } from "../redact";
 import type { IdSelection, IsoDate } from "./types";
 import { isIsoDate } from "./days";
 
@@ -31,7 +32,7 @@ export function checker(operation: string, label: string, ids: readonly string[]
     throw new CryptometricsError("invalid-input", `${label}: ${message}`, { operation, ids });
   };
   const show = (value: unknown): string => {
-    const text = typeof value === "string" ? `"${value}"` : safeShow(value);
+    const text = typeof value === "string" ? `"${value}"` : safeStringify(value);
     return text.length > 60 ? `${text.slice(0, 60)}…` : text;
   };
 
@@ -104,12 +105,4 @@ export function checker(operation: string, label: string, ids: readonly string[]
     },
   };
   return self;
-}
-
-function safeShow(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }
