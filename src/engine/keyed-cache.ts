@@ -57,8 +57,7 @@ export class KeyedCache {
 
   clear(): void {
     this.stored.clear();
-    this.generation++;
-    this.refreshedAt = this.now();
+    this.refresh();
   }
 
   get size(): number {

@@ -139,8 +139,7 @@ export class SeriesStore {
   /** Drops everything, fallbacks included. */
   clear(): void {
     this.entries.clear();
-    this.generation++;
-    this.refreshedAt = this.now();
+    this.refresh();
   }
 
   /** Whether anything (fresh or not) is held for the key: if not, the saved cache may have it. */
