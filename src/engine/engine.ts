@@ -279,56 +279,28 @@ export class Engine {
   }
 
   projects(): Promise<Loaded<Project[]>> {
-    return this.load(
-      "projects",
-      "catalogue",
-      "listProjects",
-      async () => (await this.client.listProjects()).data
-    );
+    return this.catalogue("projects", "listProjects", () => this.client.listProjects());
   }
 
   metrics(): Promise<Loaded<Metric[]>> {
-    return this.load(
-      "metrics",
-      "catalogue",
-      "listMetrics",
-      async () => (await this.client.listMetrics()).data
-    );
+    return this.catalogue("metrics", "listMetrics", () => this.client.listMetrics());
   }
 
   sectors(): Promise<Loaded<MarketSector[]>> {
-    return this.load(
-      "sectors",
-      "catalogue",
-      "listMarketSectors",
-      async () => (await this.client.listMarketSectors()).data
-    );
+    return this.catalogue("sectors", "listMarketSectors", () => this.client.listMarketSectors());
   }
 
   sector(id: string): Promise<Loaded<MarketSectorDetail>> {
-    return this.load(
-      `sector:${id}`,
-      "catalogue",
-      "getMarketSector",
-      async () => (await this.client.getMarketSector(id)).data
-    );
+    return this.catalogue(`sector:${id}`, "getMarketSector", () => this.client.getMarketSector(id));
   }
 
   project(id: string): Promise<Loaded<ProjectDetail>> {
-    return this.load(
-      `project:${id}`,
-      "catalogue",
-      "getProject",
-      async () => (await this.client.getProject(id)).data
-    );
+    return this.catalogue(`project:${id}`, "getProject", () => this.client.getProject(id));
   }
 
   product(projectId: string, productId: string): Promise<Loaded<ProductDetail>> {
-    return this.load(
-      `product:${projectId}:${productId}`,
-      "catalogue",
-      "getProduct",
-      async () => (await this.client.getProduct(projectId, productId)).data
+    return this.catalogue(`product:${projectId}:${productId}`, "getProduct", () =>
+      this.client.getProduct(projectId, productId)
     );
   }
 
@@ -548,6 +520,15 @@ export class Engine {
 
   async resolveMetric(text: string): Promise<Metric> {
     return resolveMetricIn((await this.metrics()).value, text);
+  }
+
+  /** A catalogue answer's data (a list, or one project, product or sector), cached as catalogues are. */
+  private catalogue<T>(
+    key: string,
+    operation: string,
+    ask: () => Promise<{ data: T }>
+  ): Promise<Loaded<T>> {
+    return this.load(key, "catalogue", operation, async () => (await ask()).data);
   }
 
   private load<T>(
