@@ -19,12 +19,14 @@ function norm(text: string): string {
  */
 const MAX_SUGGEST_LENGTH = 100;
 
+/** What a typed text may have meant: an id, and the labels (id, name, ticker) it goes by. */
+interface Candidate {
+  id: string;
+  labels: readonly string[];
+}
+
 /** The ids closest to a typed text (typos), best first: what "did you mean" offers. */
-export function closest(
-  text: string,
-  candidates: ReadonlyArray<{ id: string; labels: readonly string[] }>,
-  n = 3
-): string[] {
+export function closest(text: string, candidates: readonly Candidate[], n = 3): string[] {
   const t = norm(text);
   if (t.length > MAX_SUGGEST_LENGTH) return [];
   const scored = candidates
@@ -51,15 +53,23 @@ export function didYouMean(suggestions: readonly string[]): string {
     : "";
 }
 
+/** The text as looked up (trimmed, lower case); an empty one is refused before any look-up. */
+function asked(what: string, text: string, operation: string): string {
+  const t = norm(text);
+  if (!t) throw new CryptometricsError("invalid-input", `no ${what} given`, { operation });
+  return t;
+}
+
+/** An unknown text, with the candidates' ids closest to it offered. */
 function notFound(
   what: string,
   text: string,
-  suggestions: readonly string[],
+  candidates: readonly Candidate[],
   operation: string
 ): CryptometricsError {
   return new CryptometricsError(
     "not-found",
-    `unknown ${what} "${text.trim()}"${didYouMean(suggestions)}`,
+    `unknown ${what} "${text.trim()}"${didYouMean(closest(text, candidates))}`,
     {
       operation,
       ids: [text],
@@ -101,11 +111,7 @@ function indexOf(projects: readonly Project[]): ProjectIndex {
 }
 
 export function resolveProjectIn(projects: readonly Project[], text: string): Project {
-  const t = norm(text);
-  if (!t)
-    throw new CryptometricsError("invalid-input", "no project given", {
-      operation: "resolveProject",
-    });
+  const t = asked("project", text, "resolveProject");
   const index = indexOf(projects);
   const exact = index.exact.get(text.trim());
   if (exact) return exact;
@@ -116,7 +122,7 @@ export function resolveProjectIn(projects: readonly Project[], text: string): Pr
     id: p.projectId,
     labels: [p.projectId, p.name, ...(p.symbol ? [p.symbol] : [])],
   }));
-  throw notFound("project", text, closest(text, candidates), "resolveProject");
+  throw notFound("project", text, candidates, "resolveProject");
 }
 
 /** Candidates named in an ambiguous text's message: enough to choose from, bounded however many fit. */
@@ -167,14 +173,10 @@ function metricIndexOf(metrics: readonly Metric[]): MetricIndex {
 }
 
 export function resolveMetricIn(metrics: readonly Metric[], text: string): Metric {
-  const t = norm(text);
-  if (!t)
-    throw new CryptometricsError("invalid-input", "no metric given", {
-      operation: "resolveMetric",
-    });
+  const t = asked("metric", text, "resolveMetric");
   const index = metricIndexOf(metrics);
   const found = index.byId.get(t) ?? index.byName.get(t);
   if (found) return found;
   const candidates = metrics.map((m) => ({ id: m.metricId, labels: [m.metricId, m.metricName] }));
-  throw notFound("metric", text, closest(text, candidates), "resolveMetric");
+  throw notFound("metric", text, candidates, "resolveMetric");
 }
