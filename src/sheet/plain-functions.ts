@@ -92,11 +92,35 @@ function numbersOf(args: readonly PlainArgument[], name: string): number[] | Err
   return numbers;
 }
 
-function aggregate(reduce: (numbers: readonly number[]) => Cell): PlainFunction["compute"] {
-  return (args, name) => {
-    const numbers = numbersOf(args, name);
-    return one(Array.isArray(numbers) ? reduce(numbers) : numbers);
+/** SUM, AVERAGE, MIN, MAX: number1, number2… (ranges or values) read as numbers, then reduced to one cell. */
+function aggregate(reduce: (numbers: readonly number[]) => Cell): PlainFunction {
+  return {
+    parameters: ["number1", "number2…"],
+    minArgs: 1,
+    maxArgs: MAX_PLAIN_ARGUMENTS,
+    compute: (args, name) => {
+      const numbers = numbersOf(args, name);
+      return one(Array.isArray(numbers) ? reduce(numbers) : numbers);
+    },
   };
+}
+
+/** The numbers' total, added in the order given (SUM and AVERAGE). */
+function sumOf(numbers: readonly number[]): number {
+  let sum = 0;
+  for (const n of numbers) sum += n;
+  return sum;
+}
+
+/**
+ * MIN or MAX: the number no other `beats`, 0 of no numbers (as Excel). Not Math.min(...numbers): a spill of
+ * 100,000 cells would overflow the call stack.
+ */
+function extreme(beats: (n: number, best: number) => boolean): PlainFunction {
+  return aggregate((numbers) => ({
+    kind: "number",
+    value: numbers.length === 0 ? 0 : numbers.reduce((best, n) => (beats(n, best) ? n : best)),
+  }));
 }
 
 /** A finite result, or #NUM! as Excel shows a number too large. */
@@ -160,47 +184,14 @@ function index(args: readonly PlainArgument[], name: string): Grid {
 }
 
 const PLAIN_FUNCTIONS: Readonly<Record<string, PlainFunction>> = {
-  SUM: {
-    parameters: ["number1", "number2…"],
-    minArgs: 1,
-    maxArgs: MAX_PLAIN_ARGUMENTS,
-    compute: aggregate((numbers) => {
-      let sum = 0;
-      for (const n of numbers) sum += n;
-      return finite(sum, "SUM");
-    }),
-  },
-  AVERAGE: {
-    parameters: ["number1", "number2…"],
-    minArgs: 1,
-    maxArgs: MAX_PLAIN_ARGUMENTS,
-    compute: aggregate((numbers) => {
-      if (numbers.length === 0)
-        return errorCell(ERROR_CODES.divisionByZero, "AVERAGE of no numbers");
-      let sum = 0;
-      for (const n of numbers) sum += n;
-      return finite(sum / numbers.length, "AVERAGE");
-    }),
-  },
-  MIN: {
-    parameters: ["number1", "number2…"],
-    minArgs: 1,
-    maxArgs: MAX_PLAIN_ARGUMENTS,
-    // Not Math.min(...numbers): a spill of 100,000 cells would overflow the call stack.
-    compute: aggregate((numbers) => ({
-      kind: "number",
-      value: numbers.length === 0 ? 0 : numbers.reduce((a, b) => (b < a ? b : a)),
-    })),
-  },
-  MAX: {
-    parameters: ["number1", "number2…"],
-    minArgs: 1,
-    maxArgs: MAX_PLAIN_ARGUMENTS,
-    compute: aggregate((numbers) => ({
-      kind: "number",
-      value: numbers.length === 0 ? 0 : numbers.reduce((a, b) => (b > a ? b : a)),
-    })),
-  },
+  SUM: aggregate((numbers) => finite(sumOf(numbers), "SUM")),
+  AVERAGE: aggregate((numbers) =>
+    numbers.length === 0
+      ? errorCell(ERROR_CODES.divisionByZero, "AVERAGE of no numbers")
+      : finite(sumOf(numbers) / numbers.length, "AVERAGE")
+  ),
+  MIN: extreme((n, best) => n < best),
+  MAX: extreme((n, best) => n > best),
   COUNT: {
     parameters: ["value1", "value2…"],
     minArgs: 1,
