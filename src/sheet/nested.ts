@@ -46,16 +46,8 @@ function isDeferred(expression: Expression): boolean {
     case "range":
     case "spill":
       return true;
-    case "group":
-      return isDeferred(expression.inner);
-    case "unary":
-      return isDeferred(expression.operand);
-    case "binary":
-      return isDeferred(expression.left) || isDeferred(expression.right);
-    case "call":
-      return expression.args.some(isDeferred);
     default:
-      return false;
+      return inside(expression).some(isDeferred);
   }
 }
 
@@ -91,38 +83,40 @@ export function referencesIn(call: FormulaCall): string[] {
   return [...found];
 }
 
+/** The expressions an argument list computes (constants and omitted arguments hold none). */
+function argumentExpressions(args: readonly Argument[]): Expression[] {
+  const found: Expression[] = [];
+  for (const arg of args) if (arg.kind === "expression") found.push(arg.expression);
+  return found;
+}
+
+/** The expressions directly inside one, which computing it computes. */
+function inside(expression: Expression): readonly Expression[] {
+  switch (expression.kind) {
+    case "crypto":
+      return argumentExpressions(expression.call.args);
+    case "field":
+      return [expression.value, expression.field];
+    case "group":
+      return [expression.inner];
+    case "unary":
+      return [expression.operand];
+    case "binary":
+      return [expression.left, expression.right];
+    case "call":
+      return expression.args;
+    // An unknown function is #NAME?, never computed: the calls inside it are not made.
+    default:
+      return [];
+  }
+}
+
 /** Visits every expression of the arguments; `enter` returning false skips what is inside one. */
 function walk(args: readonly Argument[], enter: (expression: Expression) => boolean): void {
   const visit = (expression: Expression): void => {
-    if (!enter(expression)) return;
-    switch (expression.kind) {
-      case "crypto":
-        for (const arg of expression.call.args)
-          if (arg.kind === "expression") visit(arg.expression);
-        return;
-      case "field":
-        visit(expression.value);
-        visit(expression.field);
-        return;
-      case "group":
-        visit(expression.inner);
-        return;
-      case "unary":
-        visit(expression.operand);
-        return;
-      case "binary":
-        visit(expression.left);
-        visit(expression.right);
-        return;
-      case "call":
-        expression.args.forEach(visit);
-        return;
-      // An unknown function is #NAME?, never computed: the calls inside it are not made.
-      default:
-        return;
-    }
+    if (enter(expression)) inside(expression).forEach(visit);
   };
-  for (const arg of args) if (arg.kind === "expression") visit(arg.expression);
+  argumentExpressions(args).forEach(visit);
 }
 
 function readReference(target: ReferenceTarget, env: NestedEnvironment): Grid {
