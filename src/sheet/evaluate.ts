@@ -48,11 +48,12 @@ export async function evaluateCall(
   return { kind: "result", grid };
 }
 
+/** Parses `text` and runs it as evaluateCall does (the same address and options, the same defaults). */
 export async function evaluateFormula(
   text: string,
   registry: Registry,
-  address = "Sheet1!A1",
-  options: EvaluationOptions = {}
+  address?: string,
+  options?: EvaluationOptions
 ): Promise<Evaluation> {
   let call: FormulaCall;
   try {
