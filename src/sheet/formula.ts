@@ -113,6 +113,13 @@ export const FIELDVALUE = "FIELDVALUE";
 export const EXPRESSION_ROOT = "EXPRESSION";
 
 const NAMESPACE = "CRYPTO.";
+/** A string or number token as the constant it writes (in an expression or in an array constant). */
+function constantOf(token: Extract<Token, { kind: "string" | "number" }>): Scalar {
+  return token.kind === "string"
+    ? { kind: "string", value: token.value }
+    : { kind: "number", value: token.value };
+}
+
 const COMPARISONS: readonly ComparisonOperator[] = ["=", "<>", "<", ">", "<=", ">="];
 
 class Parser {
@@ -250,9 +257,8 @@ class Parser {
     const token = this.next();
     switch (token.kind) {
       case "string":
-        return { kind: "string", value: token.value };
       case "number":
-        return { kind: "number", value: token.value };
+        return constantOf(token);
       case "name": {
         const upper = token.text.toUpperCase();
         if (upper === "TRUE" || upper === "FALSE")
@@ -354,9 +360,8 @@ class Parser {
     const token = this.next();
     switch (token.kind) {
       case "string":
-        return { kind: "string", value: token.value };
       case "number":
-        return { kind: "number", value: token.value };
+        return constantOf(token);
       case "name":
         return this.parseNameInExpression(token);
       case "reference":
