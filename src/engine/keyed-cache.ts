@@ -7,6 +7,7 @@
  * saved in an earlier session is fresh until the expiry it was saved with (unless this session refreshed
  * since), and otherwise the fallback it would have been. Every fetched answer is saved.
  */
+import { Generations } from "./generations";
 import { LruCache } from "./lru";
 import type { Timers } from "../client";
 import { nextDailyUpdate, staleMayCover, type CachePolicy, type Lifetime } from "../cache/policy";
@@ -35,9 +36,7 @@ export interface Loaded<T> {
 type SavedEntries = Pick<SavedCache, "readEntry" | "saveEntry">;
 
 export class KeyedCache {
-  private generation = 0;
-  /** When this session last asked for everything afresh: saved answers from before are not fresh. */
-  private refreshedAt = -Infinity;
+  private readonly generations: Generations;
   private readonly stored: LruCache<string, Stored>;
   private readonly inFlight = new Map<string, Promise<unknown>>();
 
@@ -48,16 +47,16 @@ export class KeyedCache {
     private readonly saved?: SavedEntries
   ) {
     this.stored = new LruCache<string, Stored>({ max: policy.maxEntries });
+    this.generations = new Generations(now);
   }
 
   refresh(): void {
-    this.generation++;
-    this.refreshedAt = this.now();
+    this.generations.refresh();
   }
 
   clear(): void {
     this.stored.clear();
-    this.refresh();
+    this.generations.refresh();
   }
 
   get size(): number {
@@ -114,7 +113,12 @@ export class KeyedCache {
             ? now + this.policy.catalogueTtlMs
             : nextDailyUpdate(now, this.policy.dailyUpdateUtcHour);
         // Fetched just now, so fresh even if a refresh happened while it was in flight.
-        const entry: Stored = { value, fetchedAt: now, expiresAt, generation: this.generation };
+        const entry: Stored = {
+          value,
+          fetchedAt: now,
+          expiresAt,
+          generation: this.generations.current,
+        };
         this.stored.set(key, entry);
         this.saved?.saveEntry(key, () =>
           this.stored.peek(key) === entry
@@ -156,7 +160,7 @@ export class KeyedCache {
       value,
       fetchedAt,
       expiresAt,
-      generation: fetchedAt >= this.refreshedAt ? this.generation : this.generation - 1,
+      generation: this.generations.ofRestored(fetchedAt),
       restored: true,
     };
     this.stored.set(key, entry);
@@ -202,6 +206,6 @@ export class KeyedCache {
   }
 
   private isFresh(s: Stored): boolean {
-    return s.generation === this.generation && this.now() < s.expiresAt;
+    return this.generations.isFresh(s);
   }
 }

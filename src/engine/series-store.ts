@@ -12,6 +12,7 @@
  * days and a sorted copy of {day, value} objects: those cost about 100 bytes a point, so a workbook of 10,000
  * year-long METRIC spills (3.65 million points) could not stay cached, and every recalculation asked again.
  */
+import { Generations } from "./generations";
 import { LruCache } from "./lru";
 import { Coverage, type Interval } from "../cache/coverage";
 import { nextDailyUpdate, type CachePolicy } from "../cache/policy";
@@ -109,9 +110,7 @@ export interface SeriesEntryData {
 }
 
 export class SeriesStore {
-  private generation = 0;
-  /** When this session last asked for everything afresh: restored entries saved before then are not fresh. */
-  private refreshedAt = -Infinity;
+  private readonly generations: Generations;
   private readonly entries: LruCache<string, Entry>;
 
   constructor(
@@ -128,18 +127,18 @@ export class SeriesStore {
       maxSize: policy.maxPoints,
       sizeOf: (e) => 1 + e.current.points + (e.previous?.points ?? 0),
     });
+    this.generations = new Generations(now);
   }
 
   /** Everything cached becomes stale: the next reads fetch again, and keep the old values only as fallback. */
   refresh(): void {
-    this.generation++;
-    this.refreshedAt = this.now();
+    this.generations.refresh();
   }
 
   /** Drops everything, fallbacks included. */
   clear(): void {
     this.entries.clear();
-    this.refresh();
+    this.generations.refresh();
   }
 
   /** Whether anything (fresh or not) is held for the key: if not, the saved cache may have it. */
@@ -173,7 +172,7 @@ export class SeriesStore {
   }
 
   isFresh(s: Snapshot): boolean {
-    return s.generation === this.generation && this.now() < s.expiresAt;
+    return this.generations.isFresh(s);
   }
 
   /** A fresh snapshot covering [start, end], if any. */
@@ -350,7 +349,7 @@ export class SeriesStore {
       servedBy: new Set(d.servedBy),
       fetchedAt: d.fetchedAt,
       expiresAt: d.expiresAt,
-      generation: d.fetchedAt >= this.refreshedAt ? this.generation : this.generation - 1,
+      generation: this.generations.ofRestored(d.fetchedAt),
       points,
       restored: true,
     };
@@ -367,7 +366,7 @@ export class SeriesStore {
       servedBy: new Set(),
       fetchedAt: now,
       expiresAt: nextDailyUpdate(now, this.policy.dailyUpdateUtcHour),
-      generation: this.generation,
+      generation: this.generations.current,
       points: 0,
     };
     const keep =
