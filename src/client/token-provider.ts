@@ -12,6 +12,7 @@
  */
 import { CryptometricsError } from "./errors";
 import { realTimers, type Timers } from "./http/abort";
+import { Listeners } from "./listeners";
 
 /** Who is signed in: what the taskpane shows. Not a secret. */
 export interface SignedInAccount {
@@ -71,7 +72,7 @@ export class TokenProvider {
   private current: AccessToken | undefined;
   private renewing: Promise<AccessToken> | undefined;
   private stateNow: SignInState = { status: "signed-out" };
-  private readonly listeners = new Set<(state: SignInState) => void>();
+  private readonly listeners = new Listeners<SignInState>();
   /** Calls waiting for a sign-in; settled by the next token or by their deadline. */
   private waiters = new Set<{ resolve: (t: string) => void; reject: (e: unknown) => void }>();
   private readonly now: () => number;
@@ -87,13 +88,12 @@ export class TokenProvider {
   }
 
   onChange(listener: (state: SignInState) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   private set(state: SignInState): void {
     this.stateNow = state;
-    for (const l of this.listeners) l(state);
+    this.listeners.tell(state);
   }
 
   private accept(token: AccessToken): AccessToken {

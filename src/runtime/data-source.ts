@@ -8,7 +8,7 @@
  * start from that (and, with nothing remembered, from what the build says: npm start's pages start on the
  * simulator). Before, the banner was gone when the pane was reopened, until the next request.
  */
-import type { ResponseEvent } from "../client";
+import { Listeners, type ResponseEvent } from "../client";
 
 export interface WatchedClient {
   on(type: "response", fn: (event: ResponseEvent) => void): () => void;
@@ -74,7 +74,7 @@ export class DataSourceWatch {
   private state: SourceState;
   private baseUrl: string | undefined;
   private stopClient: () => void = () => undefined;
-  private readonly listeners = new Set<(state: SourceState) => void>();
+  private readonly listeners = new Listeners<SourceState>();
 
   constructor(
     current: WatchedRuntime | undefined,
@@ -118,13 +118,12 @@ export class DataSourceWatch {
   }
 
   subscribe(listener: (state: SourceState) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   private set(state: SourceState): void {
     if (state === this.state) return;
     this.state = state;
-    for (const l of [...this.listeners]) l(state);
+    this.listeners.tell(state);
   }
 }

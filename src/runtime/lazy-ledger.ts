@@ -8,13 +8,14 @@
  * never rejects (a ledger whose code could not be loaded costs a note, never a cell); a view holds every change
  * recorded before it was asked for; flush() waits for every change recorded so far.
  */
+import { Listeners } from "../client";
 import type { Change, LedgerOptions, LedgerView, RestatementLedger } from "../engine";
 
 export class LazyLedger {
   private ledger: Promise<RestatementLedger> | undefined;
   /** Everything asked of the ledger so far, in order: a view or a flush waits for the records before it. */
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly listeners = new Set<(changes: readonly Change[]) => void>();
+  private readonly listeners = new Listeners<readonly Change[]>();
 
   constructor(private readonly options: LedgerOptions) {}
 
@@ -24,20 +25,14 @@ export class LazyLedger {
 
   /** Called with the changes recorded (the refresh's count, the taskpane's list). */
   subscribe(listener: (changes: readonly Change[]) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   /** Records changes; resolves when written or given up (a note says why), never rejects. */
   record(changes: readonly Change[]): Promise<void> {
     if (changes.length === 0) return this.flush();
-    for (const l of [...this.listeners]) {
-      try {
-        l(changes);
-      } catch {
-        // A listener never stops the record.
-      }
-    }
+    // A listener never stops the record.
+    this.listeners.tell(changes);
     return this.then(
       (ledger) => ledger.record(changes),
       (error) =>

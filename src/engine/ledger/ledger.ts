@@ -4,7 +4,7 @@
  * untrusted. Recording only appends; reading (vintage=, CHANGES) loads the whole ledger once into a view that
  * the changes recorded afterwards by this instance join.
  */
-import { formatDay, messageOf } from "../../client";
+import { formatDay, Listeners, messageOf } from "../../client";
 import { decodeLine, encodeLines, sha256Seal, type LedgerSeal, type LineFault } from "./codec";
 import { linesBytes, type LedgerStore } from "./store";
 import type { Change } from "./types";
@@ -56,7 +56,7 @@ export class RestatementLedger {
   private writing: Promise<void> = Promise.resolve();
   /** Bytes this instance believes the namespace holds (undefined: not measured yet). */
   private estimated = new Map<string, number>();
-  private readonly listeners = new Set<(changes: readonly Change[]) => void>();
+  private readonly listeners = new Listeners<readonly Change[]>();
 
   constructor(private readonly options: LedgerOptions) {
     this.seal = options.seal ?? sha256Seal;
@@ -69,8 +69,7 @@ export class RestatementLedger {
 
   /** Called with the changes this instance records (the refresh's count, the taskpane's list). */
   subscribe(listener: (changes: readonly Change[]) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   /**
@@ -79,13 +78,8 @@ export class RestatementLedger {
    */
   record(changes: readonly Change[]): Promise<void> {
     if (changes.length === 0) return this.writing;
-    for (const l of [...this.listeners]) {
-      try {
-        l(changes);
-      } catch {
-        // A listener never stops the record.
-      }
-    }
+    // A listener never stops the record.
+    this.listeners.tell(changes);
     this.writing = this.writing.then(() => this.write(changes));
     return this.writing;
   }
