@@ -300,17 +300,11 @@ export interface MetricsBreakdownRow extends OpenRow {
 
 // ---- parameters ----
 
-export interface ProjectMetricsParams {
-  /** Omitted: every metric available for the project. Long lists are split over several requests. */
-  metricIds?: readonly string[];
+/** What the daily metric operations (§4.3 a project's, §4.7 a product's, §4.11 a metric's) all take. */
+interface DailyMetricParams {
   chainIds?: readonly string[];
-  productIds?: readonly string[];
-  marketSectorIds?: readonly string[];
-  aggregateBy?: AggregateBy;
   start?: IsoDate;
   end?: IsoDate;
-  /** Default "desc" (the service's default): newest first. */
-  orderDirection?: OrderDirection;
   assetsBridged?: boolean;
   /**
    * The names the dates go by (§4.14: the parameters are named start/end, the usage examples send
@@ -319,19 +313,24 @@ export interface ProjectMetricsParams {
   dateNames?: "start" | "start_date";
 }
 
-export interface ProductMetricsParams {
+/** The breakdown members a project's or a metric's rows can be narrowed to (§4.3, §4.11), beside chains. */
+interface BreakdownFilters {
+  productIds?: readonly string[];
+  marketSectorIds?: readonly string[];
+}
+
+export interface ProjectMetricsParams extends DailyMetricParams, BreakdownFilters {
+  /** Omitted: every metric available for the project. Long lists are split over several requests. */
   metricIds?: readonly string[];
-  chainIds?: readonly string[];
-  start?: IsoDate;
-  end?: IsoDate;
+  aggregateBy?: AggregateBy;
+  /** Default "desc" (the service's default): newest first. */
+  orderDirection?: OrderDirection;
+}
+
+export interface ProductMetricsParams extends DailyMetricParams {
+  metricIds?: readonly string[];
   aggregateBy?: AggregateBy;
   orderDirection?: OrderDirection;
-  assetsBridged?: boolean;
-  /**
-   * The names the dates go by (§4.14: the parameters are named start/end, the usage examples send
-   * start_date/end_date): start/end (default), or start_date/end_date for a service that takes only those.
-   */
-  dateNames?: "start" | "start_date";
 }
 
 export interface FinancialStatementParams {
@@ -342,22 +341,11 @@ export interface FinancialStatementParams {
 /** "all" (or omitting) selects every project having the metric. */
 export type IdSelection = readonly string[] | "all";
 
-export interface MetricParams {
+export interface MetricParams extends DailyMetricParams, BreakdownFilters {
   /** Long lists are split over several requests (e.g. 50 ids each) and merged. */
   projectIds?: IdSelection;
-  chainIds?: readonly string[];
-  productIds?: readonly string[];
-  marketSectorIds?: readonly string[];
-  start?: IsoDate;
-  end?: IsoDate;
-  assetsBridged?: boolean;
   /** Not a service parameter here (§4.11 has none): the client sorts. Default "desc". */
   orderDirection?: OrderDirection;
-  /**
-   * The names the dates go by (§4.14: the parameters are named start/end, the usage examples send
-   * start_date/end_date): start/end (default), or start_date/end_date for a service that takes only those.
-   */
-  dateNames?: "start" | "start_date";
 }
 
 export interface MetricAggregationsParams {
