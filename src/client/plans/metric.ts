@@ -12,7 +12,7 @@ import {
 } from "../data/normalise-series";
 import { RepeatCounter, distinctMultiProjectRows } from "../data/distinct";
 import { Notes, withoutFuture } from "../data/notes";
-import { datesOf, pathOf, queryOf, type PlanTools, type Query } from "./plan";
+import { datesOf, filtersOf, pathOf, queryOf, type PlanTools, type Query } from "./plan";
 import {
   ORDER_DIRECTIONS,
   type IdSelection,
@@ -40,9 +40,7 @@ export const getMetricPlan =
     const id = check.pathId("metricId", metricId);
     const p = params ?? {};
     const projects = check.selection("projectIds", p.projectIds);
-    const chainIds = check.ids("chainIds", p.chainIds);
-    const productIds = check.ids("productIds", p.productIds);
-    const marketSectorIds = check.ids("marketSectorIds", p.marketSectorIds);
+    const filters = filtersOf(check, p);
     const dates = datesOf(check, "getMetric", p);
     const assetsBridged = check.bool("assetsBridged", p.assetsBridged);
     const direction = check.oneOf("orderDirection", p.orderDirection, ORDER_DIRECTIONS) ?? "desc";
@@ -50,9 +48,7 @@ export const getMetricPlan =
     const query = (chunk: readonly string[] | undefined): Query =>
       queryOf("getMetric", {
         project_ids: projectIdsValue(chunk, projects),
-        chain_ids: chainIds,
-        product_ids: productIds,
-        market_sector_ids: marketSectorIds,
+        ...filters,
         ...dates,
         assets_bridged: assetsBridged,
       });

@@ -143,6 +143,29 @@ function dateNamesFor(
 }
 
 /**
+ * The chain, product and market-sector filters of a project's or a metric's rows (§4.3, §4.11), checked as
+ * lists of ids, under the names the service takes them by.
+ */
+export function filtersOf(
+  check: Checker,
+  p: {
+    readonly chainIds?: unknown;
+    readonly productIds?: unknown;
+    readonly marketSectorIds?: unknown;
+  }
+): {
+  chain_ids: readonly string[] | undefined;
+  product_ids: readonly string[] | undefined;
+  market_sector_ids: readonly string[] | undefined;
+} {
+  return {
+    chain_ids: check.ids("chainIds", p.chainIds),
+    product_ids: check.ids("productIds", p.productIds),
+    market_sector_ids: check.ids("marketSectorIds", p.marketSectorIds),
+  };
+}
+
+/**
  * A request's dates as query values: each a calendar date, start not after end, under the names the caller
  * asks (dateNamesFor).
  */

@@ -31,7 +31,7 @@ import { addDays } from "../data/days";
 
 /** The longest statement period (a year with its leap day): how far ahead a period's last day may be. */
 const STATEMENT_PERIOD_DAYS = 366;
-import { datesOf, pathOf, queryOf, type PlanTools, type Query } from "./plan";
+import { datesOf, filtersOf, pathOf, queryOf, type PlanTools, type Query } from "./plan";
 import {
   AGGREGATE_BY,
   ORDER_DIRECTIONS,
@@ -54,9 +54,7 @@ export const getProjectMetricsPlan =
     const id = check.pathId("projectId", projectId);
     const p = params ?? {};
     const metricIds = check.ids("metricIds", p.metricIds);
-    const chainIds = check.ids("chainIds", p.chainIds);
-    const productIds = check.ids("productIds", p.productIds);
-    const marketSectorIds = check.ids("marketSectorIds", p.marketSectorIds);
+    const filters = filtersOf(check, p);
     const aggregateBy = check.oneOf("aggregateBy", p.aggregateBy, AGGREGATE_BY);
     const dates = datesOf(check, "getProjectMetrics", p);
     const direction = check.oneOf("orderDirection", p.orderDirection, ORDER_DIRECTIONS);
@@ -64,9 +62,7 @@ export const getProjectMetricsPlan =
     const query = (chunk: readonly string[] | undefined): Query =>
       queryOf("getProjectMetrics", {
         metric_ids: chunk,
-        chain_ids: chainIds,
-        product_ids: productIds,
-        market_sector_ids: marketSectorIds,
+        ...filters,
         aggregate_by: aggregateBy,
         ...dates,
         order_direction: direction,
