@@ -7,7 +7,7 @@
  * - a scalar parameter given an array constant is "lifted": see recalculate.ts.
  * Expressions (`TODAY()-365`) are computed before this (expressions.ts): what arrives here is constant.
  */
-import { errorCell, ErrorCell, type Cell } from "./cells";
+import { errorCell, ErrorCell, plainValueOf, type Cell } from "./cells";
 import { numberFrom } from "./excel-functions";
 import type { ConstantArgument } from "./expressions";
 import { Scalar } from "./formula";
@@ -30,17 +30,13 @@ function scalarValue(scalar: Scalar): HostValue {
 /** A cell as Excel passes it to a custom function (errors never get here: they are the formula's result). */
 function cellValue(cell: Cell): HostValue {
   switch (cell.kind) {
-    case "number":
-    case "string":
-    case "boolean":
-      return cell.value;
-    case "date":
-      return cell.serial;
     case "entity":
       return cell.value;
     case "empty":
     case "error":
       return null;
+    default:
+      return plainValueOf(cell);
   }
 }
 

@@ -25,6 +25,14 @@ export type Grid = Cell[][];
 
 export const EMPTY: Cell = Object.freeze({ kind: "empty" });
 
+/** A number, text, boolean or date: a cell that holds one plain value. */
+type PlainCell = Extract<Cell, { kind: "number" | "string" | "boolean" | "date" }>;
+
+/** A plain cell's value as a function or an operator takes it: a date as its serial number, as in Excel. */
+export function plainValueOf(cell: PlainCell): number | string | boolean {
+  return cell.kind === "date" ? cell.serial : cell.value;
+}
+
 export function errorCell(code: string, message = ""): ErrorCell {
   return { kind: "error", code, message };
 }

@@ -4,7 +4,15 @@
  * custom function, and around the add-in calls (`=SUM(B2:B92)`, `=CRYPTO.VALUE(…)/1e6`, `=IF(A1>0,…)`). An error anywhere (text where a number is needed, a division by zero, a date outside
  * Excel's range) is the formula's result, as in Excel, where an error argument makes the cell that error.
  */
-import { EMPTY, errorCell, toCell, type Cell, type ErrorCell, type Grid } from "./cells";
+import {
+  EMPTY,
+  errorCell,
+  plainValueOf,
+  toCell,
+  type Cell,
+  type ErrorCell,
+  type Grid,
+} from "./cells";
 import {
   EXCEL_FUNCTIONS,
   numberFrom,
@@ -92,12 +100,6 @@ function valueOfCells(grid: Grid): FormulaValue {
 
 function valueOfCell(cell: Cell): FormulaValue {
   switch (cell.kind) {
-    case "number":
-    case "string":
-    case "boolean":
-      return cell.value;
-    case "date":
-      return cell.serial;
     // An empty cell reads as "" here: text joins as Excel's would; arithmetic reads it as 0 (cellNumber).
     case "empty":
       return "";
@@ -108,6 +110,8 @@ function valueOfCell(cell: Cell): FormulaValue {
         ERROR_CODES.invalidValue,
         `the card "${cell.text}" is not a number or text here: read one of its fields (=A1.Symbol or FIELDVALUE)`
       );
+    default:
+      return plainValueOf(cell);
   }
 }
 
