@@ -69,6 +69,19 @@ export interface ResolvedConfig {
   lifetime?: ClientLifetime;
 }
 
+/**
+ * Every key of `defaults` with the value `given` has for it, else the default (undefined or null: not given,
+ * as `??` reads it). DEFAULT_LIMITS names every limit, so the config's limits are read with none left out.
+ */
+function withDefaults<T extends object>(given: Partial<T>, defaults: Readonly<T>): T {
+  const filled = { ...defaults } as T;
+  for (const key of Object.keys(defaults) as (keyof T)[]) {
+    const value = given[key];
+    if (value !== undefined && value !== null) filled[key] = value;
+  }
+  return filled;
+}
+
 export function resolveConfig(config: ClientConfig): ResolvedConfig {
   const fail = (message: string, cause?: unknown): never => {
     throw new CryptometricsError("invalid-input", `createClient: ${message}`, {
@@ -89,16 +102,7 @@ export function resolveConfig(config: ClientConfig): ResolvedConfig {
   } catch (error) {
     return fail(messageOf(error));
   }
-  const limits: ClientLimits = {
-    timeoutMs: config.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
-    deadlineMs: config.deadlineMs ?? DEFAULT_LIMITS.deadlineMs,
-    maxUrlLength: config.maxUrlLength ?? DEFAULT_LIMITS.maxUrlLength,
-    maxIdsPerRequest: config.maxIdsPerRequest ?? DEFAULT_LIMITS.maxIdsPerRequest,
-    maxRedirects: config.maxRedirects ?? DEFAULT_LIMITS.maxRedirects,
-    rateLimit: config.rateLimit ?? DEFAULT_LIMITS.rateLimit,
-    maxResponseBytes: config.maxResponseBytes ?? DEFAULT_LIMITS.maxResponseBytes,
-    maxInFlight: config.maxInFlight ?? DEFAULT_LIMITS.maxInFlight,
-  };
+  const limits = withDefaults<ClientLimits>(config, DEFAULT_LIMITS);
   for (const key of [
     "timeoutMs",
     "deadlineMs",

@@ -291,6 +291,18 @@ describe("splitting long id lists", () => {
     expect(result.meta.requests).toBe(3);
   });
 
+  it("takes each limit given, the default for one left out, and refuses one out of range", async () => {
+    const { fetch, requests } = scriptedFetch(json({ data: [] }));
+    // maxIdsPerRequest left undefined: the default (50) splits 120 ids into three requests.
+    const { client } = testClient(fetch, { maxIdsPerRequest: undefined });
+    await client.getMetricAggregations({ projectIds: projects });
+    expect(requests).toHaveLength(3);
+    expect(() => testClient(fetch, { timeoutMs: 0 })).toThrow(
+      "createClient: timeoutMs must be a positive number, got 0"
+    );
+    expect(() => testClient(fetch, { maxRedirects: -1 })).toThrow(/maxRedirects must be >= 0/);
+  });
+
   it("keeps every URL within the length limit", async () => {
     const { fetch, requests } = scriptedFetch(json({ data: [] }));
     const { client } = testClient(fetch, { maxUrlLength: 300, maxIdsPerRequest: 1000 });
