@@ -74,7 +74,7 @@ export {
 export { isObject } from "./data/read";
 export { toIsoDate, toMetricValue } from "./data/values";
 export { isMetricAvailable } from "./data/normalise-catalogue";
-export { isReadableAggregation } from "./data/normalise-series";
+export { isReadableAggregation } from "./data/normalise-summaries";
 export { openText } from "./data/open-text";
 export { buildUrl, chunkIds, isLoopbackHost, parseBaseUrl } from "./http/url";
 export { defaultFetch } from "./http/fetch";

@@ -3,11 +3,11 @@
  * and chain or product) reaches callers once, so no sum counts it twice, and the result says what was
  * collapsed. Copies that disagree leave the value empty (nothing says which one is right).
  */
+import { RepeatCounter } from "../../src/client/data/distinct";
 import {
-  RepeatCounter,
   distinctAggregationRows,
   distinctStatementRows,
-} from "../../src/client/data/distinct";
+} from "../../src/client/data/distinct-summaries";
 import { fixture, json, scriptedFetch, testClient } from "./helpers";
 
 describe("repeated rows", () => {

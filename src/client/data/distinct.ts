@@ -11,11 +11,9 @@
  */
 import type {
   ConflictKey,
-  FinancialStatementRow,
   MetricValue,
   MultiProjectMetricRow,
   ProductMetricRow,
-  ProjectMetricAggregation,
   ProjectMetricRow,
   RepeatNote,
 } from "./types";
@@ -53,7 +51,10 @@ export class RepeatCounter {
 }
 
 /** The value kept for a key sent twice; `conflict` when both are numbers and differ. */
-function resolve(kept: MetricValue, next: MetricValue): { value: MetricValue; conflict: boolean } {
+export function resolve(
+  kept: MetricValue,
+  next: MetricValue
+): { value: MetricValue; conflict: boolean } {
   if (next === null || kept === next) return { value: kept, conflict: false };
   if (kept === null) return { value: next, conflict: false };
   return { value: null, conflict: true };
@@ -93,7 +94,7 @@ interface Fold {
 }
 
 /** One row per key, in first-seen order; `merge` folds a later copy into the kept row. */
-function distinct<R>(
+export function distinct<R>(
   rows: readonly R[],
   keyOf: (row: R) => string,
   merge: (kept: R, next: R, fold: Fold) => R,
@@ -126,7 +127,7 @@ function distinct<R>(
 }
 
 /** A one-value row's copy folded in (field "value"). */
-function mergeValue<R extends { value: MetricValue; unreadable?: string }>(
+export function mergeValue<R extends { value: MetricValue; unreadable?: string }>(
   kept: R,
   next: R,
   fold: Fold,
@@ -267,46 +268,6 @@ export function distinctProductRows(
         `${kept.metricId}${kept.chainId ? ` (${kept.chainId})` : ""} on ${kept.date}`,
         { date: kept.date, metricId: kept.metricId, chain: kept.chainId }
       ),
-    counter
-  );
-}
-
-/** §4.5 rows: one per period, section and metric (value and change resolved alike). */
-export function distinctStatementRows(
-  rows: readonly FinancialStatementRow[],
-  counter: RepeatCounter
-): FinancialStatementRow[] {
-  return distinct(
-    rows,
-    (r) => JSON.stringify([r.date, r.section, r.metricId]),
-    (kept, next, fold) => {
-      const merged = mergeValue(kept, next, fold, `${kept.metricId} for ${kept.date}`, {
-        date: kept.date,
-        section: kept.section,
-        metricId: kept.metricId,
-      });
-      if (fold.stuck.has("value")) return { ...merged, popChange: null, conflicted: true };
-      const change = resolve(merged.popChange, next.popChange);
-      return change.value === merged.popChange ? merged : { ...merged, popChange: change.value };
-    },
-    counter
-  );
-}
-
-/** §4.4 rows: one per metric and aggregation name. */
-export function distinctAggregationRows(
-  rows: readonly ProjectMetricAggregation[],
-  counter: RepeatCounter
-): ProjectMetricAggregation[] {
-  return distinct(
-    rows,
-    (r) => JSON.stringify([r.projectId, r.metricId, r.aggregation]),
-    (kept, next, fold) =>
-      mergeValue(kept, next, fold, `${kept.aggregation} of ${kept.metricId}`, {
-        projectId: kept.projectId,
-        metricId: kept.metricId,
-        aggregation: kept.aggregation,
-      }),
     counter
   );
 }

@@ -1,4 +1,4 @@
-/** Plans of the catalogue operations (§4.1, 4.2, 4.6, 4.8–4.10) and v1's project list (§9). */
+/** Plans of the catalogue operations (§4.1, 4.2, 4.6, 4.8–4.10); v1's project list (§9) is v1.ts's. */
 import type { Planner } from "../call";
 import {
   normaliseMarketSectorDetail,
@@ -8,7 +8,6 @@ import {
   normaliseProjectDetail,
   normaliseProjects,
 } from "../data/normalise-catalogue";
-import { normaliseOpenRows } from "../data/normalise-series";
 import { pathOf, type PlanTools } from "./plan";
 import type { OperationName } from "../interface";
 import type { JsonValue } from "../data/wire";
@@ -17,14 +16,13 @@ import type {
   MarketSector,
   MarketSectorDetail,
   Metric,
-  OpenRow,
   ProductDetail,
   Project,
   ProjectDetail,
 } from "../data/types";
 
 /** A list of the catalogue: one request, no parameters. */
-const listPlan =
+export const listPlan =
   <T>(op: OperationName, read: (data: JsonValue, notes: Notes) => T, bare = false) =>
   (t: PlanTools): Planner<T> =>
   () =>
@@ -69,6 +67,3 @@ export const getMarketSectorPlan = detailPlan<MarketSectorDetail>(
 );
 
 export const listMetricsPlan = listPlan<Metric[]>("listMetrics", normaliseMetrics);
-
-// §9 shows no shape for v1: a bare list and a {data} object are both read.
-export const v1ListProjectsPlan = listPlan<OpenRow[]>("v1ListProjects", normaliseOpenRows, true);

@@ -1,35 +1,27 @@
 /**
- * Plans of the metric-centred operations across projects: metric by id (§4.11), metric aggregations
- * (§4.12) and metrics breakdown (§4.13). Their project lists are split over several requests when
- * long, and the parts merged (data and errors).
+ * Plans of the metric-centred operations across projects: metric by id (§4.11) here, metric aggregations
+ * (§4.12) and the metrics breakdown (§4.13) in summaries.ts, with the project lists split alike: over several
+ * requests when long, and the parts merged (data and errors).
  */
 import type { Planner } from "../call";
 import { sortMultiProjectRows } from "../data/merge";
-import {
-  normaliseBreakdownRows,
-  normaliseMetricAggregationRows,
-  normaliseMultiProjectRows,
-} from "../data/normalise-series";
+import { normaliseMultiProjectRows } from "../data/normalise-series";
 import { RepeatCounter, distinctMultiProjectRows } from "../data/distinct";
 import { Notes, withoutFuture } from "../data/notes";
 import { datesOf, filtersOf, pathOf, queryOf, type PlanTools, type Query } from "./plan";
 import {
   ORDER_DIRECTIONS,
   type IdSelection,
-  type MetricAggregationRow,
-  type MetricAggregationsParams,
   type MetricParams,
-  type MetricsBreakdownParams,
-  type MetricsBreakdownRow,
   type MultiProjectMetricRow,
 } from "../data/types";
 
 /** The list to split, or undefined for "all"/omitted (sent as-is, never split). */
-const listOf = (selection: IdSelection | undefined): readonly string[] | undefined =>
+export const listOf = (selection: IdSelection | undefined): readonly string[] | undefined =>
   selection === "all" ? undefined : selection;
 
 /** The project_ids value for one request: its chunk, "all" when asked, else left out. */
-const projectIdsValue = (
+export const projectIdsValue = (
   chunk: readonly string[] | undefined,
   selection: IdSelection | undefined
 ): readonly string[] | string | undefined => chunk ?? (selection === "all" ? "all" : undefined);
@@ -73,51 +65,5 @@ export const getMetricPlan =
           notes: notes.list(),
         };
       },
-    };
-  };
-
-export const getMetricAggregationsPlan =
-  (t: PlanTools, params?: MetricAggregationsParams): Planner<MetricAggregationRow[]> =>
-  (check) => {
-    const p = params ?? {};
-    // Declared required, described optional (§4.12): "all" satisfies both readings.
-    const projects = check.selection("projectIds", p.projectIds) ?? "all";
-    const metrics = check.selection("metricIds", p.metricIds);
-    const list = listOf(projects);
-    const query = (chunk: readonly string[] | undefined): Query =>
-      queryOf("getMetricAggregations", {
-        project_ids: projectIdsValue(chunk, projects),
-        metric_ids: metrics,
-      });
-    return {
-      ids: [],
-      requests: t.split(check, [], pathOf("getMetricAggregations"), "projectIds", list, query),
-      combine: (envelopes) => t.concat(envelopes, normaliseMetricAggregationRows),
-    };
-  };
-
-export const getMetricsBreakdownPlan =
-  (
-    t: PlanTools,
-    metricId: unknown,
-    params?: MetricsBreakdownParams
-  ): Planner<MetricsBreakdownRow[]> =>
-  (check) => {
-    const id = check.pathId("metricId", metricId);
-    const p = params ?? {};
-    const projects = check.selection("projectIds", p.projectIds);
-    // start_date/end_date by default: the only names the interface shows for this operation (§4.13).
-    const dates = datesOf(check, "getMetricsBreakdown", p);
-    const list = listOf(projects);
-    const query = (chunk: readonly string[] | undefined): Query =>
-      queryOf("getMetricsBreakdown", {
-        project_ids: projectIdsValue(chunk, projects),
-        ...dates,
-      });
-    const segments = pathOf("getMetricsBreakdown", id);
-    return {
-      ids: [id],
-      requests: t.split(check, [id], segments, "projectIds", list, query),
-      combine: (envelopes) => t.concat(envelopes, normaliseBreakdownRows),
     };
   };

@@ -1,6 +1,6 @@
 /**
- * Plans of the per-project series operations: project metrics (§4.3), aggregations (§4.4), financial
- * statement (§4.5), product metrics (§4.7) and v1's project metrics (§9).
+ * Plans of the per-project daily series: project metrics (§4.3) and product metrics (§4.7). A project's
+ * aggregations and statement are summaries.ts's, v1's project metrics v1.ts's.
  */
 import type { Planner } from "../call";
 import {
@@ -9,43 +9,23 @@ import {
   mergeWideRows,
   sortProductMetricRows,
   sortProjectMetricRows,
-  sortStatementRows,
 } from "../data/merge";
 import {
-  normaliseOpenRows,
   normalisePartialErrors,
   normaliseProductMetricRows,
-  normaliseProjectAggregations,
   normaliseProjectMetricRows,
-  normaliseStatementRows,
 } from "../data/normalise-series";
-import {
-  RepeatCounter,
-  distinctAggregationRows,
-  distinctProductRows,
-  distinctStatementRows,
-  distinctWideRows,
-} from "../data/distinct";
+import { RepeatCounter, distinctProductRows, distinctWideRows } from "../data/distinct";
 import { Notes, withoutFuture } from "../data/notes";
-import { addDays } from "../data/days";
 
-/** The longest statement period (a year with its leap day): how far ahead a period's last day may be. */
-const STATEMENT_PERIOD_DAYS = 366;
 import { datesOf, filtersOf, pathOf, queryOf, type PlanTools, type Query } from "./plan";
 import {
   AGGREGATE_BY,
   ORDER_DIRECTIONS,
-  STATEMENT_INTERVALS,
-  TIMESTAMP_GRANULARITIES,
-  type FinancialStatementParams,
-  type FinancialStatementRow,
-  type OpenRow,
   type ProductMetricRow,
   type ProductMetricsParams,
-  type ProjectMetricAggregation,
   type ProjectMetricRow,
   type ProjectMetricsParams,
-  type V1ProjectMetricsParams,
 } from "../data/types";
 
 export const getProjectMetricsPlan =
@@ -96,47 +76,6 @@ export const getProjectMetricsPlan =
     };
   };
 
-export const getProjectMetricAggregationsPlan =
-  (t: PlanTools, projectId: unknown): Planner<ProjectMetricAggregation[]> =>
-  (check) => {
-    const id = check.pathId("projectId", projectId);
-    const repeats = new RepeatCounter();
-    const plan = t.one([id], pathOf("getProjectMetricAggregations", id), [], (data) =>
-      distinctAggregationRows(normaliseProjectAggregations(data, id), repeats)
-    );
-    return { ...plan, combine: (e) => ({ ...plan.combine(e), repeats: repeats.note() }) };
-  };
-
-export const getFinancialStatementPlan =
-  (
-    t: PlanTools,
-    projectId: unknown,
-    params?: FinancialStatementParams
-  ): Planner<FinancialStatementRow[]> =>
-  (check) => {
-    const id = check.pathId("projectId", projectId);
-    const p = params ?? {};
-    const query = queryOf("getFinancialStatement", {
-      timestamp_granularity: check.oneOf(
-        "timestampGranularity",
-        p.timestampGranularity,
-        TIMESTAMP_GRANULARITIES
-      ),
-      interval: check.oneOf("interval", p.interval, STATEMENT_INTERVALS),
-    });
-    const repeats = new RepeatCounter();
-    // A statement may date a period by its last day (§2.7 does not say which), so the period still
-    // running is dated up to a year ahead: only a row dated later than that is ignored, as a future daily
-    // row is.
-    const latest = addDays(t.latestDay(), STATEMENT_PERIOD_DAYS);
-    const plan = t.one([id], pathOf("getFinancialStatement", id), query, (data, notes) =>
-      sortStatementRows(
-        distinctStatementRows(withoutFuture(normaliseStatementRows(data), latest, notes), repeats)
-      )
-    );
-    return { ...plan, combine: (e) => ({ ...plan.combine(e), repeats: repeats.note() }) };
-  };
-
 export const getProductMetricsPlan =
   (
     t: PlanTools,
@@ -181,17 +120,4 @@ export const getProductMetricsPlan =
         return { data, errors: merged.errors, repeats: repeats.note(), notes: notes.list() };
       },
     };
-  };
-
-export const v1GetProjectMetricsPlan =
-  (t: PlanTools, projectId: unknown, params?: V1ProjectMetricsParams): Planner<OpenRow[]> =>
-  (check) => {
-    const id = check.pathId("projectId", projectId);
-    const p = params ?? {};
-    const query = queryOf("v1GetProjectMetrics", {
-      interval: check.token("interval", p.interval),
-      data_granularity: check.token("dataGranularity", p.dataGranularity),
-    });
-    // §9 shows no shape for v1: a bare list and a {data} object are both read.
-    return t.one([id], pathOf("v1GetProjectMetrics", id), query, normaliseOpenRows, true);
   };

@@ -7,16 +7,18 @@ import {
   normaliseProjects,
 } from "../../../src/client/data/normalise-catalogue";
 import {
-  normaliseBreakdownRows,
-  normaliseMetricAggregationRows,
   normaliseMultiProjectRows,
-  normaliseOpenRows,
   normalisePartialErrors,
   normaliseProductMetricRows,
-  normaliseProjectAggregations,
   normaliseProjectMetricRows,
-  normaliseStatementRows,
 } from "../../../src/client/data/normalise-series";
+import {
+  normaliseBreakdownRows,
+  normaliseMetricAggregationRows,
+  normaliseOpenRows,
+  normaliseProjectAggregations,
+  normaliseStatementRows,
+} from "../../../src/client/data/normalise-summaries";
 import { ShapeError } from "../../../src/client/data/read";
 import { isMetricAvailable } from "../../../src/client";
 import { Notes } from "../../../src/client/data/notes";
