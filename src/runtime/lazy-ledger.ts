@@ -9,7 +9,23 @@
  * recorded before it was asked for; flush() waits for every change recorded so far.
  */
 import { Listeners } from "../client";
-import type { Change, LedgerOptions, LedgerView, RestatementLedger } from "../engine";
+import type {
+  Change,
+  LedgerOptions,
+  LedgerStore,
+  LedgerView,
+  MemoryLedgerStore,
+  RestatementLedger,
+} from "../engine";
+
+/**
+ * The ledger's options, its store optional: without one (no saved cache: a page that cannot keep one, a
+ * test) the record lives in process memory, a MemoryLedgerStore made with the ledger's code.
+ */
+type LazyLedgerOptions = Omit<LedgerOptions, "store"> & { store?: LedgerStore };
+
+/** Where a ledger without a store keeps its record (MemoryLedgerStore's location, a test holds them equal). */
+export const IN_MEMORY = "process memory";
 
 export class LazyLedger {
   private ledger: Promise<RestatementLedger> | undefined;
@@ -17,10 +33,10 @@ export class LazyLedger {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly listeners = new Listeners<readonly Change[]>();
 
-  constructor(private readonly options: LedgerOptions) {}
+  constructor(private readonly options: LazyLedgerOptions) {}
 
   get location(): string {
-    return this.options.store.location;
+    return this.options.store?.location ?? IN_MEMORY;
   }
 
   /** Called with the changes recorded (the refresh's count, the taskpane's list). */
@@ -86,7 +102,11 @@ export class LazyLedger {
 
   private load(): Promise<RestatementLedger> {
     this.ledger ??= this.module().then(
-      (m) => new m.RestatementLedger(this.options),
+      (m) =>
+        new m.RestatementLedger({
+          ...this.options,
+          store: this.options.store ?? new m.MemoryLedgerStore(),
+        }),
       (error: unknown) => {
         // Asked again next time: a chunk that failed to load once may load then.
         this.ledger = undefined;
@@ -100,6 +120,7 @@ export class LazyLedger {
   private module(): Promise<{
     RestatementLedger: typeof RestatementLedger;
     LedgerView: typeof LedgerView;
+    MemoryLedgerStore: typeof MemoryLedgerStore;
   }> {
     return import(/* webpackChunkName: "ledger" */ "../engine/ledger/ledger");
   }

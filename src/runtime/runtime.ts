@@ -26,7 +26,6 @@ import {
   type SavedCache,
   type BlobStore,
   type BlobStoreUsage,
-  MemoryLedgerStore,
   cellId,
   type Change,
   type ChangeFilter,
@@ -218,7 +217,7 @@ export class Runtime {
       config.savedCache?.digest
     );
     this.ledger = new LazyLedger({
-      store: config.savedCache?.ledger ?? new MemoryLedgerStore(),
+      ...(config.savedCache?.ledger ? { store: config.savedCache.ledger } : {}),
       namespace: ledgerNamespace,
       now: this.now,
       onNote: (note) => {

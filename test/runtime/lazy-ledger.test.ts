@@ -4,7 +4,7 @@
  */
 import { MemoryLedgerStore } from "../../src/engine/ledger/store";
 import type { Change, SeriesRef } from "../../src/engine/ledger/types";
-import { LazyLedger } from "../../src/runtime/lazy-ledger";
+import { IN_MEMORY, LazyLedger } from "../../src/runtime/lazy-ledger";
 import { MIDDAY_2026 } from "../support/clock";
 
 const DAY_MS = 86_400_000;
@@ -34,6 +34,18 @@ function setup() {
 }
 
 describe("the runtime's record of restatements", () => {
+  it("without a store keeps its record in process memory, and says so as MemoryLedgerStore does", async () => {
+    const ledger = new LazyLedger({
+      namespace: async () => "svc|keyhash",
+      now: () => MIDDAY_2026,
+    });
+    expect(ledger.location).toBe(IN_MEMORY);
+    expect(new MemoryLedgerStore().location).toBe(IN_MEMORY);
+    await ledger.record([change(20_400, 10, 11)]);
+    const view = await ledger.view();
+    expect(view.since(0).map((c) => c.after)).toEqual([11]);
+  });
+
   it("tells its listeners of each change as it is recorded, before anything is loaded or written", () => {
     const { ledger } = setup();
     const heard: Array<number | null> = [];

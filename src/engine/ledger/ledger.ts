@@ -12,6 +12,8 @@ import { LedgerView } from "./view";
 
 // The view's class too, for a runtime that loads this module on demand and merges views (runtime/lazy-ledger.ts).
 export { LedgerView };
+// For a ledger without a store of its own (runtime/lazy-ledger.ts), made with the ledger's code.
+export { MemoryLedgerStore } from "./store";
 
 /**
  * The ledger's bound: 36 MB, at least a year of the worst a model meets. A year of daily restatements of every
