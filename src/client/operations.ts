@@ -6,10 +6,8 @@
 import type { Runner } from "./call";
 import { planTools } from "./plans/plan";
 import {
-  getMarketSectorPlan,
   getProductPlan,
   getProjectPlan,
-  listMarketSectorsPlan,
   listMetricsPlan,
   listProjectsPlan,
 } from "./plans/catalogue";
@@ -133,11 +131,12 @@ export function operations(
   const s = (options?: CallOptions): AbortSignal | undefined => options?.signal;
   // Ids for messages before validation: whatever the caller passed, shown as text.
   const ids = (...values: unknown[]): string[] => values.map((v) => String(v));
-  // The summaries (§1 rule 4) and v1 are planned by modules loaded with the first of them: a session of
-  // daily figures never sends one, and on the Excel page their plans, normalisers and repeat rules are a
-  // chunk of their own rather than part of functions.js. Everything else about the call is the same.
-  const summaries = () => import(/* webpackChunkName: "client-summaries" */ "./plans/summaries");
-  const v1 = () => import(/* webpackChunkName: "client-summaries" */ "./plans/v1");
+  // The summaries (§1 rule 4), the market sectors and v1 are planned by modules loaded with the first of
+  // them: a session of daily figures sends none, and on the Excel page their plans, normalisers and repeat
+  // rules are a chunk of their own rather than part of functions.js. Everything else about a call is the same.
+  const summaries = () => import(/* webpackChunkName: "client-occasional" */ "./plans/summaries");
+  const sectors = () => import(/* webpackChunkName: "client-occasional" */ "./plans/sectors");
+  const v1 = () => import(/* webpackChunkName: "client-occasional" */ "./plans/v1");
   const later = <M, T>(
     load: () => Promise<M>,
     name: Parameters<Runner>[0],
@@ -175,8 +174,10 @@ export function operations(
         getProductMetricsPlan(t, id, product, params),
         s(o)
       ),
-    listMarketSectors: (o) => run("listMarketSectors", [], listMarketSectorsPlan(t), s(o)),
-    getMarketSector: (id, o) => run("getMarketSector", ids(id), getMarketSectorPlan(t, id), s(o)),
+    listMarketSectors: (o) =>
+      later(sectors, "listMarketSectors", [], (p) => p.listMarketSectorsPlan(t), s(o)),
+    getMarketSector: (id, o) =>
+      later(sectors, "getMarketSector", ids(id), (p) => p.getMarketSectorPlan(t, id), s(o)),
     listMetrics: (o) => run("listMetrics", [], listMetricsPlan(t), s(o)),
     getMetric: (id, params, o) => run("getMetric", ids(id), getMetricPlan(t, id, params), s(o)),
     getMetricAggregations: (params, o) =>

@@ -5,8 +5,6 @@
  */
 import type {
   DetailCommon,
-  MarketSector,
-  MarketSectorDetail,
   Metric,
   MetricDefinition,
   ProductDetail,
@@ -104,54 +102,6 @@ function detailCommon(obj: JsonObject, fallbackName: string): DetailCommon {
     metricDefinitions: definitions(obj.metric_definitions),
     metricSources: definitions(obj.metric_sources),
     raw: obj,
-  };
-}
-
-export function normaliseMarketSectors(data: JsonValue, notes: Notes): MarketSector[] {
-  return mapUsable(
-    data,
-    "data",
-    (item, path) => {
-      const id = firstString(item, ["id", "market_sector_id"]);
-      return {
-        id: id ?? reqString(item, "id", path),
-        name: optString(item, "name") ?? id ?? "",
-        ...optional("url", optString(item, "url")),
-      };
-    },
-    notes
-  );
-}
-
-export function normaliseMarketSectorDetail(data: JsonValue, notes: Notes): MarketSectorDetail {
-  const obj = asObject(data, "data");
-  const marketSectorId = firstString(obj, ["market_sector_id", "id"]);
-  const id = marketSectorId ?? reqString(obj, "market_sector_id", "data");
-  const description = isObject(obj.description) ? obj.description : {};
-  const plain = typeof obj.description === "string" ? obj.description : undefined;
-  return {
-    marketSectorId: id,
-    name: optString(obj, "name") ?? id,
-    description: {
-      ...optional("what", optString(description, "what") ?? plain),
-      ...optional("how", optString(description, "how")),
-    },
-    projects: Array.isArray(obj.projects)
-      ? mapUsable(
-          obj.projects,
-          "data.projects",
-          (p, path) => {
-            const projectId = reqString(p, "project_id", path);
-            return {
-              projectId,
-              name: optString(p, "name") ?? projectId,
-              ...optional("url", optString(p, "url")),
-            };
-          },
-          notes,
-          true
-        )
-      : [],
   };
 }
 

@@ -1,8 +1,9 @@
-/** Plans of the catalogue operations (§4.1, 4.2, 4.6, 4.8–4.10); v1's project list (§9) is v1.ts's. */
+/**
+ * Plans of the catalogue operations (§4.1, 4.2, 4.6, 4.10); the market sectors (§4.8, §4.9) are sectors.ts's,
+ * v1's project list (§9) v1.ts's.
+ */
 import type { Planner } from "../call";
 import {
-  normaliseMarketSectorDetail,
-  normaliseMarketSectors,
   normaliseMetrics,
   normaliseProductDetail,
   normaliseProjectDetail,
@@ -12,14 +13,7 @@ import { pathOf, type PlanTools } from "./plan";
 import type { OperationName } from "../interface";
 import type { JsonValue } from "../data/wire";
 import type { Notes } from "../data/notes";
-import type {
-  MarketSector,
-  MarketSectorDetail,
-  Metric,
-  ProductDetail,
-  Project,
-  ProjectDetail,
-} from "../data/types";
+import type { Metric, ProductDetail, Project, ProjectDetail } from "../data/types";
 
 /** A list of the catalogue: one request, no parameters. */
 export const listPlan =
@@ -29,7 +23,7 @@ export const listPlan =
     t.one([], pathOf(op), [], read, bare);
 
 /** One entry of the catalogue, by its id. */
-const detailPlan =
+export const detailPlan =
   <T>(op: OperationName, idName: string, read: (data: JsonValue, notes: Notes) => T) =>
   (t: PlanTools, entryId: unknown): Planner<T> =>
   (check) => {
@@ -54,16 +48,5 @@ export const getProductPlan =
       normaliseProductDetail(data, id)
     );
   };
-
-export const listMarketSectorsPlan = listPlan<MarketSector[]>(
-  "listMarketSectors",
-  normaliseMarketSectors
-);
-
-export const getMarketSectorPlan = detailPlan<MarketSectorDetail>(
-  "getMarketSector",
-  "marketSectorId",
-  normaliseMarketSectorDetail
-);
 
 export const listMetricsPlan = listPlan<Metric[]>("listMetrics", normaliseMetrics);

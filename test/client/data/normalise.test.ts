@@ -1,11 +1,13 @@
 import {
-  normaliseMarketSectorDetail,
-  normaliseMarketSectors,
   normaliseMetrics,
   normaliseProductDetail,
   normaliseProjectDetail,
   normaliseProjects,
 } from "../../../src/client/data/normalise-catalogue";
+import {
+  normaliseMarketSectorDetail,
+  normaliseMarketSectors,
+} from "../../../src/client/data/normalise-sectors";
 import {
   normaliseMultiProjectRows,
   normalisePartialErrors,
