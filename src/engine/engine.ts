@@ -30,7 +30,7 @@ import { withDeadline } from "./deadline";
 import { readHistoryStarts, type HistoryStarts } from "./history-start";
 import { KeyedCache, type Loaded } from "./keyed-cache";
 import type { SavedCache } from "./saved-cache";
-import { resolveMetricIn, resolveProjectIn } from "./resolver";
+import { resolveMetricIn, resolveProjectIn, withSuggestions } from "./resolver";
 import { SeriesBatcher } from "./series-batcher";
 import { withDateNames } from "./date-names";
 import type { SeriesClient } from "./series-fetch";
@@ -515,11 +515,13 @@ export class Engine {
   }
 
   async resolveProject(text: string): Promise<Project> {
-    return resolveProjectIn((await this.projects()).value, text);
+    const projects = (await this.projects()).value;
+    return withSuggestions((suggest) => resolveProjectIn(projects, text, suggest));
   }
 
   async resolveMetric(text: string): Promise<Metric> {
-    return resolveMetricIn((await this.metrics()).value, text);
+    const metrics = (await this.metrics()).value;
+    return withSuggestions((suggest) => resolveMetricIn(metrics, text, suggest));
   }
 
   /** A catalogue answer's data (a list, or one project, product or sector), cached as catalogues are. */

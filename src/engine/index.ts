@@ -29,7 +29,17 @@ export {
   variantKey,
 } from "./series-types";
 // Names, ids and tickers to projects and metrics.
-export { closest, didYouMean, resolveMetricIn, resolveProjectIn } from "./resolver";
+export {
+  didYouMean,
+  resolveMetricIn,
+  resolveProjectIn,
+  type Suggest,
+  loadSuggest,
+  suggestNow,
+  withSuggestions,
+} from "./resolver";
+// The edit distances behind "did you mean", for the functions' own look-ups (filters); loaded on demand.
+export { closest } from "./suggest";
 // The rules of figures (figures/README.md): which days a figure covers, when it is whole, growth and NM,
 // trailing windows, metric kinds, as-of words and the pure series operations under them.
 export {

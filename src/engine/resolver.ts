@@ -3,47 +3,46 @@
  * catalogue. A text that fits more than one project (a name two projects share, a ticker that is another
  * project's id, a symbol two tokens share) is refused naming the candidates with their ids, never one of
  * them picked; the id written exactly as the service spells it is always that project. An unknown text
- * suggests the closest ids.
+ * suggests the closest ids (suggest.ts), where the caller can wait for them (withSuggestions).
  */
-import { distance } from "fastest-levenshtein";
-import { CryptometricsError, type Metric, type Project } from "../client";
+import { CryptometricsError, isCryptometricsError, type Metric, type Project } from "../client";
+import type { Candidate } from "./suggest";
 
 function norm(text: string): string {
   return text.trim().toLowerCase();
 }
 
-/**
- * Suggestions are for typos in ids and names, which are short: a longer text, or a label longer than any
- * real name (a broken catalogue), is not compared, so a pasted paragraph or a huge catalogue entry cannot
- * turn one unknown id into seconds of edit distances.
- */
-const MAX_SUGGEST_LENGTH = 100;
+/** The ids closest to a typed text, best first (suggest.ts's `closest`): what "did you mean" offers. */
+export type Suggest = (text: string, candidates: readonly Candidate[]) => string[];
 
-/** What a typed text may have meant: an id, and the labels (id, name, ticker) it goes by. */
-interface Candidate {
-  id: string;
-  labels: readonly string[];
+/** The suggestions once their code has arrived: from then on a look-up that cannot wait uses them too. */
+let loaded: Suggest | undefined;
+
+/**
+ * The suggestions' code (edit distances), loaded with the first unknown text: a chunk of its own on the Excel
+ * page, where most sessions never mistype a name.
+ */
+export function loadSuggest(): Promise<Suggest> {
+  return import(/* webpackChunkName: "suggest" */ "./suggest").then((m) => (loaded = m.closest));
 }
 
-/** The ids closest to a typed text (typos), best first: what "did you mean" offers. */
-export function closest(text: string, candidates: readonly Candidate[], n = 3): string[] {
-  const t = norm(text);
-  if (t.length > MAX_SUGGEST_LENGTH) return [];
-  const scored = candidates
-    .map((c) => ({
-      id: c.id,
-      d: c.labels.reduce(
-        (best, l) => (l.length > MAX_SUGGEST_LENGTH ? best : Math.min(best, distance(t, norm(l)))),
-        Infinity
-      ),
-    }))
-    .sort((a, b) => a.d - b.d || a.id.localeCompare(b.id));
-  // Close enough to be a typo, and no worse than one edit beyond the best match.
-  const limit = Math.min(Math.max(2, Math.ceil(t.length / 2)), (scored[0]?.d ?? 0) + 1);
-  return scored
-    .filter((c) => c.d <= limit)
-    .slice(0, n)
-    .map((c) => c.id);
+/** The suggestions if their code has arrived, else undefined (the caller leaves an unknown text to a wait). */
+export function suggestNow(): Suggest | undefined {
+  return loaded;
+}
+
+/**
+ * A look-up that suggests: `resolve` run with the suggestions if they are here, and when it fails on an
+ * unknown text without them, run again once they are loaded, so its error says "did you mean".
+ */
+export async function withSuggestions<T>(resolve: (suggest?: Suggest) => T): Promise<T> {
+  const suggest = loaded;
+  try {
+    return resolve(suggest);
+  } catch (error) {
+    if (suggest || !isCryptometricsError(error) || error.kind !== "not-found") throw error;
+    return resolve(await loadSuggest());
+  }
 }
 
 /** `; did you mean "a", "b"?`, or nothing without suggestions. */
@@ -60,16 +59,17 @@ function asked(what: string, text: string, operation: string): string {
   return t;
 }
 
-/** An unknown text, with the candidates' ids closest to it offered. */
+/** An unknown text, with the candidates' ids closest to it offered where the caller gave `suggest`. */
 function notFound(
   what: string,
   text: string,
   candidates: readonly Candidate[],
-  operation: string
+  operation: string,
+  suggest: Suggest | undefined
 ): CryptometricsError {
   return new CryptometricsError(
     "not-found",
-    `unknown ${what} "${text.trim()}"${didYouMean(closest(text, candidates))}`,
+    `unknown ${what} "${text.trim()}"${didYouMean(suggest ? suggest(text, candidates) : [])}`,
     {
       operation,
       ids: [text],
@@ -110,7 +110,11 @@ function indexOf(projects: readonly Project[]): ProjectIndex {
   return index;
 }
 
-export function resolveProjectIn(projects: readonly Project[], text: string): Project {
+export function resolveProjectIn(
+  projects: readonly Project[],
+  text: string,
+  suggest?: Suggest
+): Project {
   const t = asked("project", text, "resolveProject");
   const index = indexOf(projects);
   const exact = index.exact.get(text.trim());
@@ -122,7 +126,7 @@ export function resolveProjectIn(projects: readonly Project[], text: string): Pr
     id: p.projectId,
     labels: [p.projectId, p.name, ...(p.symbol ? [p.symbol] : [])],
   }));
-  throw notFound("project", text, candidates, "resolveProject");
+  throw notFound("project", text, candidates, "resolveProject", suggest);
 }
 
 /** Candidates named in an ambiguous text's message: enough to choose from, bounded however many fit. */
@@ -172,11 +176,15 @@ function metricIndexOf(metrics: readonly Metric[]): MetricIndex {
   return index;
 }
 
-export function resolveMetricIn(metrics: readonly Metric[], text: string): Metric {
+export function resolveMetricIn(
+  metrics: readonly Metric[],
+  text: string,
+  suggest?: Suggest
+): Metric {
   const t = asked("metric", text, "resolveMetric");
   const index = metricIndexOf(metrics);
   const found = index.byId.get(t) ?? index.byName.get(t);
   if (found) return found;
   const candidates = metrics.map((m) => ({ id: m.metricId, labels: [m.metricId, m.metricName] }));
-  throw notFound("metric", text, candidates, "resolveMetric");
+  throw notFound("metric", text, candidates, "resolveMetric", suggest);
 }

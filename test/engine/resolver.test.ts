@@ -1,5 +1,6 @@
 import type { Metric, Project } from "../../src/client";
-import { resolveMetricIn, resolveProjectIn } from "../../src/engine/resolver";
+import { resolveMetricIn, resolveProjectIn, withSuggestions } from "../../src/engine/resolver";
+import { closest } from "../../src/engine/suggest";
 
 const project = (projectId: string, name: string, symbol?: string): Project => ({
   projectId,
@@ -61,12 +62,22 @@ describe("project resolution", () => {
   });
 
   it("suggests the closest ids for an unknown project", () => {
-    expect(() => resolveProjectIn(projects, "aavee")).toThrow(
+    expect(() => resolveProjectIn(projects, "aavee", closest)).toThrow(
       'unknown project "aavee"; did you mean "aave"?'
     );
-    expect(() => resolveProjectIn(projects, "zzzzzzzzzz")).toThrow(
+    expect(() => resolveProjectIn(projects, "zzzzzzzzzz", closest)).toThrow(
       /^unknown project "zzzzzzzzzz"$/
     );
+  });
+
+  it("says an unknown project without suggestions where none are loaded, and with them once they are", async () => {
+    expect(() => resolveProjectIn(projects, "aavee")).toThrow(/^unknown project "aavee"$/);
+    await expect(
+      withSuggestions((suggest) => resolveProjectIn(projects, "aavee", suggest))
+    ).rejects.toThrow('unknown project "aavee"; did you mean "aave"?');
+    await expect(
+      withSuggestions((suggest) => resolveProjectIn(projects, "AAVE", suggest))
+    ).resolves.toMatchObject({ projectId: "aave" });
   });
 
   it("refuses an empty project as invalid input", () => {
@@ -85,7 +96,7 @@ describe("metric resolution", () => {
   it("resolves ids and names case-insensitively and suggests on a typo", () => {
     expect(resolveMetricIn(metrics, "REVENUE").metricId).toBe("revenue");
     expect(resolveMetricIn(metrics, "daily active users").metricId).toBe("user_dau");
-    expect(() => resolveMetricIn(metrics, "revenu")).toThrow(
+    expect(() => resolveMetricIn(metrics, "revenu", closest)).toThrow(
       'unknown metric "revenu"; did you mean "revenue"?'
     );
   });

@@ -1,7 +1,14 @@
 /** Turning what the user typed into catalogue entries, with per-item failures kept for partial results. */
 import type { Metric, Project } from "../../client";
 import { isCryptometricsError } from "../../client";
-import { resolveMetricIn, resolveProjectIn } from "../../engine";
+import {
+  loadSuggest,
+  resolveMetricIn,
+  suggestNow,
+  resolveProjectIn,
+  withSuggestions,
+  type Suggest,
+} from "../../engine";
 import { traced, type FnContext } from "../context";
 import { notAvailable, type ErrorCell } from "../result";
 import { userMessage } from "../messages";
@@ -37,20 +44,43 @@ export async function metricCatalogue(ctx: FnContext): Promise<Metric[]> {
   return traced(ctx, "GET /v2/metrics", ctx.engine.metrics());
 }
 
+/**
+ * Each text of a list resolved (an empty position says so); when one is unknown, the list is resolved again
+ * with the suggestions loaded (engine's loadSuggest), so every unknown text says "did you mean".
+ */
+async function resolveEach<T>(
+  texts: readonly string[],
+  what: string,
+  resolve: (text: string, suggest?: Suggest) => T
+): Promise<Resolved<T>[]> {
+  const pass = (suggest?: Suggest): { out: Resolved<T>[]; unknown: boolean } => {
+    let unknown = false;
+    const out = texts.map(
+      once<T>((text) => {
+        if (text.trim() === "") return { text, error: emptyPosition(what) };
+        try {
+          return { text, value: resolve(text, suggest) };
+        } catch (error) {
+          const cell = asErrorCell(error);
+          unknown = true;
+          return { text, error: cell };
+        }
+      })
+    );
+    return { out, unknown };
+  };
+  const suggest = suggestNow();
+  const first = pass(suggest);
+  return first.unknown && !suggest ? pass(await loadSuggest()).out : first.out;
+}
+
 export async function resolveProjects(
   ctx: FnContext,
   texts: readonly string[]
 ): Promise<Resolved<Project>[]> {
   const projects = await projectCatalogue(ctx);
-  return texts.map(
-    once<Project>((text) => {
-      if (text.trim() === "") return { text, error: emptyPosition("project") };
-      try {
-        return { text, value: resolveProjectIn(projects, text) };
-      } catch (error) {
-        return { text, error: asErrorCell(error) };
-      }
-    })
+  return resolveEach(texts, "project", (text, suggest) =>
+    resolveProjectIn(projects, text, suggest)
   );
 }
 
@@ -73,23 +103,17 @@ export async function resolveMetrics(
   texts: readonly string[]
 ): Promise<Resolved<Metric>[]> {
   const metrics = await metricCatalogue(ctx);
-  return texts.map(
-    once<Metric>((text) => {
-      if (text.trim() === "") return { text, error: emptyPosition("metric") };
-      try {
-        const value = resolveMetricIn(metrics, text);
-        if (value.description) ctx.trace.definitions[value.metricId] = value.description;
-        return { text, value };
-      } catch (error) {
-        return { text, error: asErrorCell(error) };
-      }
-    })
-  );
+  return resolveEach(texts, "metric", (text, suggest) => {
+    const value = resolveMetricIn(metrics, text, suggest);
+    if (value.description) ctx.trace.definitions[value.metricId] = value.description;
+    return value;
+  });
 }
 
-function single<T>(resolve: () => T): T {
+/** One look-up or the whole-result error, with "did you mean" for an unknown text. */
+async function single<T>(resolve: (suggest?: Suggest) => T): Promise<T> {
   try {
-    return resolve();
+    return await withSuggestions(resolve);
   } catch (error) {
     throw notAvailable(asErrorCell(error).message);
   }
@@ -98,20 +122,38 @@ function single<T>(resolve: () => T): T {
 /** One project or the whole-result error. */
 export async function resolveProject(ctx: FnContext, text: string): Promise<Project> {
   const projects = await projectCatalogue(ctx);
-  return single(() => resolveProjectIn(projects, text));
+  return single((suggest) => resolveProjectIn(projects, text, suggest));
 }
 
 export async function resolveMetric(ctx: FnContext, text: string): Promise<Metric> {
   const metrics = await metricCatalogue(ctx);
-  const metric = single(() => resolveMetricIn(metrics, text));
+  const metric = await single((suggest) => resolveMetricIn(metrics, text, suggest));
   if (metric.description) ctx.trace.definitions[metric.metricId] = metric.description;
   return metric;
 }
 
 /**
+ * A project and a metric, waiting where needed: both are looked up, and a project that fails wins over a
+ * metric that does (as resolvedNow).
+ */
+export async function resolvePair(
+  ctx: FnContext,
+  projectText: string,
+  metricText: string
+): Promise<[Project, Metric]> {
+  const [project, metric] = await Promise.allSettled([
+    resolveProject(ctx, projectText),
+    resolveMetric(ctx, metricText),
+  ]);
+  if (project.status === "rejected") throw project.reason;
+  if (metric.status === "rejected") throw metric.reason;
+  return [project.value, metric.value];
+}
+
+/**
  * A project and a metric at once, without waiting, when both catalogues are cached (the warm path, where a
- * cell's awaits cost more than its look-ups); undefined otherwise (resolve them with resolveProject and
- * resolveMetric). The same trace and the same error as those two run together: both are looked up, and a
+ * cell's awaits cost more than its look-ups); undefined otherwise, or for an unknown text before the
+ * suggestions' code has arrived (resolvePair loads it and says so, with "did you mean"). The same trace and the same error as those two run together: both are looked up, and a
  * project that fails wins over a metric that does.
  */
 export function resolvedNow(
@@ -127,18 +169,24 @@ export function resolvedNow(
   let failure: { error: unknown } | undefined;
   let project: Project | undefined;
   let metric: Metric | undefined;
+  const suggest = suggestNow();
   try {
-    project = single(() => resolveProjectIn(projects, projectText));
+    project = resolveProjectIn(projects, projectText, suggest);
   } catch (error) {
     failure = { error };
   }
   try {
-    metric = single(() => resolveMetricIn(metrics, metricText));
+    metric = resolveMetricIn(metrics, metricText, suggest);
     if (metric.description) ctx.trace.definitions[metric.metricId] = metric.description;
   } catch (error) {
     failure ??= { error };
   }
-  if (failure) throw failure.error;
+  if (failure) {
+    // An unknown text before the suggestions' code has arrived: resolvePair loads it and says "did you mean".
+    const unknown = isCryptometricsError(failure.error) && failure.error.kind === "not-found";
+    if (unknown && !suggest) return undefined;
+    throw notAvailable(asErrorCell(failure.error).message);
+  }
   return [project!, metric!];
 }
 

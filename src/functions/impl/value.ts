@@ -37,7 +37,7 @@ import type { FnContext } from "../context";
 import { parseOptions, type Options } from "../options";
 import { FunctionError, invalid, notAvailable, type Cell, type DateCell } from "../result";
 import { horizonFor, latestPoint, pointsOf, type SeriesBase } from "./latest";
-import { resolveMetric, resolveProject, resolvedNow } from "./resolve";
+import { resolvePair, resolvedNow } from "./resolve";
 import { variantOf } from "./series-common";
 import { acceptedOptions } from "../function-options";
 import {
@@ -164,7 +164,7 @@ export async function datedValue(
   const { options, date, growth } = a;
   const [project, metric] =
     resolvedNow(ctx, a.projectText, a.metricText) ??
-    (await Promise.all([resolveProject(ctx, a.projectText), resolveMetric(ctx, a.metricText)]));
+    (await resolvePair(ctx, a.projectText, a.metricText));
   let reading = readingOf(ctx, a, project, metric);
   // Without filters there is nothing to check: no await (most cells). With them, their checks (the project's
   // chains, products and sectors, with "did you mean") are loaded with the first filtered cell.
