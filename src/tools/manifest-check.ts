@@ -31,6 +31,27 @@ function childResid(el: Element, childName: string): string | undefined {
   return residOf(elements(el, childName)[0]);
 }
 
+/**
+ * Both manifest forms must name https URLs only, all on one origin (the add-in's host): adds to `problems` what
+ * breaks that and returns the origins met, which the unified form checks against its validDomains.
+ */
+function checkUrls(urls: Iterable<string>, problems: string[]): Set<string> {
+  const origins = new Set<string>();
+  for (const u of urls) {
+    let parsed: URL;
+    try {
+      parsed = new URL(u);
+    } catch {
+      problems.push(`"${u}" is not a URL`);
+      continue;
+    }
+    if (parsed.protocol !== "https:") problems.push(`"${u}" is not https`);
+    origins.add(parsed.origin);
+  }
+  if (origins.size > 1) problems.push(`URLs point at several origins: ${[...origins].join(", ")}`);
+  return origins;
+}
+
 /** Problems with the shared-runtime structure of the manifest; empty when it is sound. */
 export function checkManifestStructure(xml: string, expectedNamespace = "CRYPTO"): string[] {
   const problems: string[] = [];
@@ -130,19 +151,7 @@ export function checkManifestStructure(xml: string, expectedNamespace = "CRYPTO"
       })
       .filter((v): v is string => !!v),
   ];
-  const origins = new Set<string>();
-  for (const u of allUrls) {
-    let parsed: URL;
-    try {
-      parsed = new URL(u);
-    } catch {
-      problems.push(`"${u}" is not a URL`);
-      continue;
-    }
-    if (parsed.protocol !== "https:") problems.push(`"${u}" is not https`);
-    origins.add(parsed.origin);
-  }
-  if (origins.size > 1) problems.push(`URLs point at several origins: ${[...origins].join(", ")}`);
+  checkUrls(allUrls, problems);
   return problems;
 }
 
@@ -261,19 +270,7 @@ export function checkUnifiedStructure(manifest: unknown, expectedNamespace = "CR
         `ribbon control "${String(c.id)}" runs "${String(c.actionId)}", which is no action of the shared runtime`
       );
   }
-  const origins = new Set<string>();
-  for (const u of urlsIn(manifest)) {
-    let parsed: URL;
-    try {
-      parsed = new URL(u);
-    } catch {
-      problems.push(`"${u}" is not a URL`);
-      continue;
-    }
-    if (parsed.protocol !== "https:") problems.push(`"${u}" is not https`);
-    origins.add(parsed.origin);
-  }
-  if (origins.size > 1) problems.push(`URLs point at several origins: ${[...origins].join(", ")}`);
+  const origins = checkUrls(urlsIn(manifest), problems);
   const domains = Array.isArray(manifest.validDomains) ? manifest.validDomains : [];
   if (origins.size === 1 && !domains.includes([...origins][0]))
     problems.push(`validDomains does not list the add-in's origin ${[...origins][0]}`);
