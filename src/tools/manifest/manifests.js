@@ -91,6 +91,19 @@ function attr(text) {
 }
 
 /**
+ * The `<bt:…>` elements of one list under <Resources>, one a line at that list's indent: the lists are all
+ * (id, value) pairs, and every value goes through attr (URLs included: they hold no character it changes).
+ * @param {string} tag
+ * @param {[string, string][]} entries
+ * @returns {string}
+ */
+function resourceLines(tag, entries) {
+  return entries
+    .map(([id, value]) => `        <bt:${tag} id="${id}" DefaultValue="${attr(value)}"/>`)
+    .join("\n");
+}
+
+/**
  * The XML manifest (add-in only manifest) for `origin`, version "x.y.z" written "x.y.z.0".
  * @param {string} origin
  * @param {string} version
@@ -106,6 +119,21 @@ function renderXml(origin, version) {
                   <bt:Image size="80" resid="Icon.80x80"/>
                 </Icon>`;
   const controlIcons = icons.replace(/\n/g, "\n  ");
+  /** A ribbon button: its label and tooltip are the resources `${resid}.Label` and `${resid}.Tooltip`. */
+  const button = (
+    /** @type {string} */ id,
+    /** @type {string} */ resid,
+    /** @type {string} */ action
+  ) =>
+    `<Control xsi:type="Button" id="${id}">
+                  <Label resid="${resid}.Label"/>
+                  <Supertip>
+                    <Title resid="${resid}.Label"/>
+                    <Description resid="${resid}.Tooltip"/>
+                  </Supertip>
+                  ${controlIcons}
+                  ${action}
+                </Control>`;
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <!--
   Cryptometrics for Excel: one shared runtime (a long-lived page, Taskpane.Url) serves the custom functions,
@@ -173,29 +201,21 @@ function renderXml(origin, version) {
               <Group id="${r.group.id}">
                 <Label resid="Group.Label"/>
                 ${icons}
-                <Control xsi:type="Button" id="${r.open.id}">
-                  <Label resid="OpenButton.Label"/>
-                  <Supertip>
-                    <Title resid="OpenButton.Label"/>
-                    <Description resid="OpenButton.Tooltip"/>
-                  </Supertip>
-                  ${controlIcons}
-                  <Action xsi:type="ShowTaskpane">
+                ${button(
+                  r.open.id,
+                  "OpenButton",
+                  `<Action xsi:type="ShowTaskpane">
                     <TaskpaneId>${r.taskpaneId}</TaskpaneId>
                     <SourceLocation resid="Taskpane.Url"/>
-                  </Action>
-                </Control>
-                <Control xsi:type="Button" id="${r.refresh.id}">
-                  <Label resid="RefreshButton.Label"/>
-                  <Supertip>
-                    <Title resid="RefreshButton.Label"/>
-                    <Description resid="RefreshButton.Tooltip"/>
-                  </Supertip>
-                  ${controlIcons}
-                  <Action xsi:type="ExecuteFunction">
+                  </Action>`
+                )}
+                ${button(
+                  r.refresh.id,
+                  "RefreshButton",
+                  `<Action xsi:type="ExecuteFunction">
                     <FunctionName>${r.refresh.functionName}</FunctionName>
-                  </Action>
-                </Control>
+                  </Action>`
+                )}
               </Group>
             </OfficeTab>
           </ExtensionPoint>
@@ -204,27 +224,34 @@ function renderXml(origin, version) {
     </Hosts>
     <Resources>
       <bt:Images>
-        <bt:Image id="Icon.16x16" DefaultValue="${at}${s.icons[16]}"/>
-        <bt:Image id="Icon.32x32" DefaultValue="${at}${s.icons[32]}"/>
-        <bt:Image id="Icon.80x80" DefaultValue="${at}${s.icons[80]}"/>
+${resourceLines(
+  "Image",
+  [16, 32, 80].map((n) => [`Icon.${n}x${n}`, `${at}${s.icons[n]}`])
+)}
       </bt:Images>
       <bt:Urls>
-        <bt:Url id="Functions.Script.Url" DefaultValue="${at}${s.functionsScript}"/>
-        <bt:Url id="Functions.Metadata.Url" DefaultValue="${at}${s.functionsMetadata}"/>
-        <bt:Url id="Taskpane.Url" DefaultValue="${at}${s.page}"/>
-        <bt:Url id="GetStarted.LearnMoreUrl" DefaultValue="${at}${s.help}"/>
+${resourceLines("Url", [
+  ["Functions.Script.Url", `${at}${s.functionsScript}`],
+  ["Functions.Metadata.Url", `${at}${s.functionsMetadata}`],
+  ["Taskpane.Url", `${at}${s.page}`],
+  ["GetStarted.LearnMoreUrl", `${at}${s.help}`],
+])}
       </bt:Urls>
       <bt:ShortStrings>
-        <bt:String id="Functions.Namespace" DefaultValue="${attr(s.namespace)}"/>
-        <bt:String id="GetStarted.Title" DefaultValue="${attr(s.getStarted.title)}"/>
-        <bt:String id="Group.Label" DefaultValue="${attr(r.group.label)}"/>
-        <bt:String id="OpenButton.Label" DefaultValue="${attr(r.open.label)}"/>
-        <bt:String id="RefreshButton.Label" DefaultValue="${attr(r.refresh.label)}"/>
+${resourceLines("String", [
+  ["Functions.Namespace", s.namespace],
+  ["GetStarted.Title", s.getStarted.title],
+  ["Group.Label", r.group.label],
+  ["OpenButton.Label", r.open.label],
+  ["RefreshButton.Label", r.refresh.label],
+])}
       </bt:ShortStrings>
       <bt:LongStrings>
-        <bt:String id="GetStarted.Description" DefaultValue="${attr(s.getStarted.description)}"/>
-        <bt:String id="OpenButton.Tooltip" DefaultValue="${attr(r.open.tooltip)}"/>
-        <bt:String id="RefreshButton.Tooltip" DefaultValue="${attr(r.refresh.tooltip)}"/>
+${resourceLines("String", [
+  ["GetStarted.Description", s.getStarted.description],
+  ["OpenButton.Tooltip", r.open.tooltip],
+  ["RefreshButton.Tooltip", r.refresh.tooltip],
+])}
       </bt:LongStrings>
     </Resources>
   </VersionOverrides>
