@@ -352,28 +352,17 @@ export async function runScale(
     results.preview = preview;
   }
   const warmRuns = options.warmRuns ?? 3;
-  if (runs("big-values")) {
-    const cells = bigValueSheet();
-    results.values = await bigWorkbook(
-      env,
-      "100,000 VALUE cells",
-      cells,
-      { projects: largeProjects().length, metrics: MODEL_METRICS.length, days: BIG_VALUE_DAYS },
-      warmRuns
-    );
-    progress(`100,000 VALUE cells: ${results.values.cold.requests} requests cold`);
-  }
-  if (runs("big-spills")) {
-    const cells = bigSpillSheet();
-    results.spills = await bigWorkbook(
-      env,
-      "10,000 METRIC spills",
-      cells,
-      { projects: largeProjects().length, metrics: MODEL_METRICS.length, days: SPILL_DAYS },
-      warmRuns
-    );
-    progress(`10,000 METRIC spills: ${results.spills.cold.requests} requests cold`);
-  }
+  // The two big workbooks differ only in their cells and in the days each cell reads.
+  const measureBig = async (title: string, cells: readonly BenchCell[], days: number) => {
+    const shape = { projects: largeProjects().length, metrics: MODEL_METRICS.length, days };
+    const result = await bigWorkbook(env, title, cells, shape, warmRuns);
+    progress(`${title}: ${result.cold.requests} requests cold`);
+    return result;
+  };
+  if (runs("big-values"))
+    results.values = await measureBig("100,000 VALUE cells", bigValueSheet(), BIG_VALUE_DAYS);
+  if (runs("big-spills"))
+    results.spills = await measureBig("10,000 METRIC spills", bigSpillSheet(), SPILL_DAYS);
   if (runs("cards")) {
     results.cards = await cardsAtScale(env);
     progress(
