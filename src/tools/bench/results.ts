@@ -1,6 +1,7 @@
 /** The shape of one bench run, as printed and as written to bench-results/*.json. */
 import type { BundleReport } from "./bundles";
 import type { Agreement, OutcomeSummary } from "./outcomes";
+import type { Measurement } from "./environment";
 import type { Projection } from "./projection";
 import type { SmallTimings } from "./small-timings";
 import type { ReopenResult } from "./reopen";
@@ -44,15 +45,8 @@ export interface PersistenceResults {
   gateway?: GatewayBenchResult;
 }
 
-/** One evaluator's run of one workload. */
-export interface SideResult {
-  requests: number;
-  catalogueRequests: number;
-  dataRequests: number;
-  rateLimited: number;
-  retries: number;
-  wallMs: number;
-  throttledMs: number;
+/** One evaluator's run of one workload: its measurement, with the paths optional. */
+export interface SideResult extends Omit<Measurement, "paths"> {
   projection: Projection;
   outcomes: OutcomeSummary;
   /** The add-in's request paths in arrival order (the naive side's are one per cell, left out). */
