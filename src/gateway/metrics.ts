@@ -19,6 +19,28 @@ interface MetricsSources {
   lanes(): number;
 }
 
+/** A counter in one registry: the team's or the per-person one. */
+function counter<L extends string = string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly L[] = []
+): Counter<L> {
+  return new Counter({ name, help, labelNames, registers: [registry] });
+}
+
+/** A gauge read from `read` at each scrape. */
+function gauge(registry: Registry, name: string, help: string, read: () => number): void {
+  new Gauge({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.set(read());
+    },
+  });
+}
+
 export class GatewayMetrics {
   readonly registry = new Registry();
   readonly perUser = new Registry();
@@ -31,66 +53,60 @@ export class GatewayMetrics {
   private readonly named = new Set<string>();
 
   constructor(sources: MetricsSources) {
-    const registers = [this.registry];
-    this.requests = new Counter({
-      name: "cryptometrics_gateway_requests_total",
-      help: "Requests answered, by operation and status",
-      labelNames: ["operation", "status"],
-      registers,
-    });
-    this.userRequests = new Counter({
-      name: "cryptometrics_gateway_user_requests_total",
-      help: "Requests answered, by user, operation and status (administrators only)",
-      labelNames: ["user", "operation", "status"],
-      registers: [this.perUser],
-    });
-    this.answers = new Counter({
-      name: "cryptometrics_gateway_answers_total",
-      help: "Answers by how they were made: hit (cache), fetched, joined (another caller's fetch), stale",
-      labelNames: ["how"],
-      registers,
-    });
-    this.upstream = new Counter({
-      name: "cryptometrics_gateway_upstream_requests_total",
-      help: "HTTP requests sent to the service (retries included), by operation and status",
-      labelNames: ["operation", "status"],
-      registers,
-    });
-    this.rateLimited = new Counter({
-      name: "cryptometrics_gateway_upstream_rate_limited_total",
-      help: "Upstream requests the service answered 429",
-      registers,
-    });
-    this.usage = new Counter({
-      name: "cryptometrics_gateway_user_usage_total",
-      help: "Per person: requests answered, cache hits, and upstream requests their requests started (administrators only)",
-      labelNames: ["user", "counter"],
-      registers: [this.perUser],
-    });
-    new Gauge({
-      name: "cryptometrics_gateway_upstream_queue_depth",
-      help: "Upstream requests waiting for their turn or under way",
-      registers,
-      collect() {
-        this.set(sources.queueDepth());
-      },
-    });
-    new Gauge({
-      name: "cryptometrics_gateway_shared_store",
-      help: "1 while the shared store (Redis) is in use, 0 while serving from process memory",
-      registers,
-      collect() {
-        this.set(sources.shared());
-      },
-    });
-    new Gauge({
-      name: "cryptometrics_gateway_lanes",
-      help: "Service keys served at once (the team's and personal keys in use)",
-      registers,
-      collect() {
-        this.set(sources.lanes());
-      },
-    });
+    const team = this.registry;
+    this.requests = counter(
+      team,
+      "cryptometrics_gateway_requests_total",
+      "Requests answered, by operation and status",
+      ["operation", "status"]
+    );
+    this.userRequests = counter(
+      this.perUser,
+      "cryptometrics_gateway_user_requests_total",
+      "Requests answered, by user, operation and status (administrators only)",
+      ["user", "operation", "status"]
+    );
+    this.answers = counter(
+      team,
+      "cryptometrics_gateway_answers_total",
+      "Answers by how they were made: hit (cache), fetched, joined (another caller's fetch), stale",
+      ["how"]
+    );
+    this.upstream = counter(
+      team,
+      "cryptometrics_gateway_upstream_requests_total",
+      "HTTP requests sent to the service (retries included), by operation and status",
+      ["operation", "status"]
+    );
+    this.rateLimited = counter(
+      team,
+      "cryptometrics_gateway_upstream_rate_limited_total",
+      "Upstream requests the service answered 429"
+    );
+    this.usage = counter(
+      this.perUser,
+      "cryptometrics_gateway_user_usage_total",
+      "Per person: requests answered, cache hits, and upstream requests their requests started (administrators only)",
+      ["user", "counter"]
+    );
+    gauge(
+      team,
+      "cryptometrics_gateway_upstream_queue_depth",
+      "Upstream requests waiting for their turn or under way",
+      () => sources.queueDepth()
+    );
+    gauge(
+      team,
+      "cryptometrics_gateway_shared_store",
+      "1 while the shared store (Redis) is in use, 0 while serving from process memory",
+      () => sources.shared()
+    );
+    gauge(
+      team,
+      "cryptometrics_gateway_lanes",
+      "Service keys served at once (the team's and personal keys in use)",
+      () => sources.lanes()
+    );
     collectDefaultMetrics({ register: this.registry, prefix: "cryptometrics_gateway_" });
   }
 
