@@ -301,29 +301,36 @@ export class UserKeys {
     const problem = serviceKeyProblem(key, this.minKeyLength);
     if (problem) throw new GatewayError(400, problem);
     await this.change(user);
-    const record = this.seal(user, { key, at: this.now() });
-    try {
-      await this.records.set(user, record);
-    } catch {
-      throw new GatewayError(
-        503,
-        "The team gateway cannot reach its store right now: your key was not registered; try again in a minute",
-        30
-      );
-    }
-    this.seen.set(user, { record, at: this.now() });
+    await this.keep(user, this.seal(user, { key, at: this.now() }), "registered");
   }
 
   /** Forgets `user`'s key (a tombstone, so that other processes see a removal, not a loss). */
   async remove(user: string): Promise<void> {
     await this.change(user);
-    const record = this.seal(user, { at: this.now(), removed: true });
+    await this.keep(
+      user,
+      this.seal(user, { at: this.now(), removed: true }),
+      "removed",
+      TOMBSTONE_TTL_MS
+    );
+  }
+
+  /**
+   * Stores `user`'s new sealed record and holds it as seen. A store out of reach is a 503 telling the user
+   * their key was not `done`.
+   */
+  private async keep(
+    user: string,
+    record: string,
+    done: "registered" | "removed",
+    ttlMs?: number
+  ): Promise<void> {
     try {
-      await this.records.set(user, record, TOMBSTONE_TTL_MS);
+      await this.records.set(user, record, ttlMs);
     } catch {
       throw new GatewayError(
         503,
-        "The team gateway cannot reach its store right now: your key was not removed; try again in a minute",
+        `The team gateway cannot reach its store right now: your key was not ${done}; try again in a minute`,
         30
       );
     }
