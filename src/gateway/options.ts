@@ -2,13 +2,14 @@
  * Flags and environment of `npm run gateway` (and of `node dist/node/gateway/main.js`): each flag has an
  * environment variable, the flag winning. Pure: argv and env in, options or a usage error out.
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseBaseUrl } from "../client";
 import { scaledRetryPolicy, type RetryPolicy } from "../client";
 import { DEFAULT_PROCESSES } from "./bounds";
 import { checkRedisUrl, type RedisTarget } from "./store/redis-link";
 import { parseKek, readKekFile } from "./auth/user-keys";
+import { readKeyFile } from "./key-file";
 
 export const USAGE = `Usage: npm run gateway -- [options]      (or: node dist/node/gateway/main.js [options])
   --port N                 port to listen on; 0 picks a free one      [GATEWAY_PORT, default 8080]
@@ -100,20 +101,11 @@ function integer(name: string, text: string, min: number, max: number): number {
 
 /** The service key from its file: one line, no spaces; the file should be readable by its owner only. */
 function readServiceKey(file: string, notes: string[]): string {
-  let text: string;
-  try {
-    if (statSync(file).size > 4_096) throw new Error("it is over 4 KB: not a key file");
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    const why =
-      code === "ENOENT"
-        ? "no such file"
-        : code === "EACCES"
-          ? "permission denied"
-          : (error as Error).message;
-    throw new GatewayOptionError(`--service-key-file ${file} cannot be read: ${why}`);
-  }
+  const text = readKeyFile(
+    file,
+    4,
+    (why) => new GatewayOptionError(`--service-key-file ${file} cannot be read: ${why}`)
+  );
   const key = text.trim();
   // eslint-disable-next-line no-control-regex
   if (key === "" || /[\s\u0000-\u001f\u007f]/.test(key))

@@ -13,6 +13,7 @@ import { promises as fs, watch, type FSWatcher } from "node:fs";
 import { basename, dirname } from "node:path";
 import { realTimers, type Timers } from "../../client";
 import { repeat } from "../clock";
+import { fileProblem } from "../key-file";
 import type { Caller, Verifier } from "./verifier";
 
 /** A name: what logs and metrics show for the caller. */
@@ -108,7 +109,7 @@ export class TokensFile implements Verifier {
     try {
       text = await readBounded(options.path);
     } catch (error) {
-      throw new Error(`the tokens file ${options.path} cannot be read: ${messageOf(error)}`);
+      throw new Error(`the tokens file ${options.path} cannot be read: ${fileProblem(error)}`);
     }
     file.apply(text);
     file.stopReading = repeat(options.timers ?? realTimers, options.reloadMs ?? 10_000, () =>
@@ -165,7 +166,7 @@ export class TokensFile implements Verifier {
           if (this.failedAt === 0)
             this.log(
               "error",
-              `the tokens file ${this.options.path} cannot be read (${messageOf(error)}): the ${this.byHash.size} token(s) read last stay in force until it can`
+              `the tokens file ${this.options.path} cannot be read (${fileProblem(error)}): the ${this.byHash.size} token(s) read last stay in force until it can`
             );
           this.failedAt = (this.options.now ?? Date.now)();
         }
@@ -192,13 +193,6 @@ export class TokensFile implements Verifier {
     this.stopReading?.();
     this.watcher?.close();
   }
-}
-
-function messageOf(error: unknown): string {
-  const code = (error as { code?: unknown })?.code;
-  if (code === "ENOENT") return "no such file";
-  if (code === "EACCES") return "permission denied";
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Tokens given directly (npm start's demo token), for a verifier with no file. */

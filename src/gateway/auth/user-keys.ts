@@ -16,7 +16,6 @@
  * served with the team's key instead; registrations and removals are bounded per user per hour.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
 import { LRUCache } from "lru-cache";
 import {
   MAX_KEY_CHANGES_PER_HOUR,
@@ -25,6 +24,7 @@ import {
   MIN_USER_KEY_LENGTH,
 } from "../bounds";
 import { GatewayError } from "../errors";
+import { readKeyFile } from "../key-file";
 import { userKeyKeys } from "../store/keys";
 import type { RedisLink } from "../store/redis-link";
 
@@ -136,16 +136,11 @@ export function parseKek(text: string, where: string): Buffer {
 }
 
 export function readKekFile(file: string): Buffer {
-  let text: string;
-  try {
-    if (statSync(file).size > 1_024) throw new Error("it is over 1 KB: not a key file");
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    throw new Error(
-      `the key-encryption key file ${file} cannot be read: ${code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (error as Error).message}`
-    );
-  }
+  const text = readKeyFile(
+    file,
+    1,
+    (why) => new Error(`the key-encryption key file ${file} cannot be read: ${why}`)
+  );
   return parseKek(text, `the key-encryption key file ${file}`);
 }
 
