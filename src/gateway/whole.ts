@@ -8,6 +8,7 @@
 import { DEFAULT_CACHE_POLICY, nextDailyUpdate } from "../cache/policy";
 import type { Lifetime } from "../cache/policy";
 import type { WireEnvelope } from "../client";
+import { readStored, writeStored } from "./stored-entry";
 
 export interface WholeSnapshot {
   fetchedAt: number;
@@ -50,17 +51,9 @@ export function nextWhole(
 }
 
 export function readWhole(text: string | undefined, key: string): WholeEntry | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const parsed = JSON.parse(text) as { v?: number } & WholeEntry;
-    if (parsed.v !== 1 || parsed.key !== key || typeof parsed.cur?.expiresAt !== "number")
-      return undefined;
-    return { key, cur: parsed.cur, ...(parsed.prev ? { prev: parsed.prev } : {}) };
-  } catch {
-    return undefined;
-  }
+  return readStored<WholeSnapshot>(text, key);
 }
 
 export function writeWhole(entry: WholeEntry): string {
-  return JSON.stringify({ v: 1, ...entry });
+  return writeStored(entry);
 }

@@ -23,6 +23,7 @@ import { nextDailyUpdate, DEFAULT_CACHE_POLICY } from "../../cache/policy";
 import type { JsonObject, JsonValue } from "../../client";
 import { decodeRuns, encodeRuns, NO_RUNS, spliceRuns, type SeenRun } from "../../engine";
 import type { SeriesForm } from "../operations";
+import { readStored, writeStored } from "../stored-entry";
 
 /** Day numbers standing for "left to the service": from launch, to the latest data (JSON has no Infinity). */
 export const OPEN_START = -1e9;
@@ -216,17 +217,8 @@ export function merge(
 
 /** Reads a stored entry; anything else (damaged, foreign, another version) is no entry. */
 export function readEntry(text: string | undefined, key: string): SeriesEntry | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const parsed = JSON.parse(text) as { v?: number } & SeriesEntry;
-    if (parsed.v !== 1 || parsed.key !== key || typeof parsed.cur?.expiresAt !== "number")
-      return undefined;
-    // Sightings that cannot be read would date values wrongly: the entry is refused (fetched again).
-    if (!seenReadable(parsed.cur) || (parsed.prev && !seenReadable(parsed.prev))) return undefined;
-    return { key: parsed.key, cur: parsed.cur, ...(parsed.prev ? { prev: parsed.prev } : {}) };
-  } catch {
-    return undefined;
-  }
+  // Sightings that cannot be read would date values wrongly: the entry is refused (fetched again).
+  return readStored(text, key, seenReadable);
 }
 
 function seenReadable(s: SeriesSnapshot): boolean {
@@ -245,5 +237,5 @@ function seenReadable(s: SeriesSnapshot): boolean {
 }
 
 export function writeEntry(entry: SeriesEntry): string {
-  return JSON.stringify({ v: 1, ...entry });
+  return writeStored(entry);
 }
