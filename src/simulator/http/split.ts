@@ -35,24 +35,17 @@ export function splitOf(
 ): Split | undefined {
   const member = readings.unaskedSplit;
   if (member === "none") return undefined;
-  if (member === "every_chain") {
-    if (project.chains.length === 0) return undefined;
+  if (member === "chain" || member === "every_chain") {
+    // every_chain answers each chain of the project, whatever chains were asked.
+    const everyChain = member === "every_chain";
+    const keys = everyChain ? project.chains : (chains ?? project.chains);
+    if (keys.length === 0) return undefined;
     return {
       member: "chain",
       splits: (m) => m.byChain,
-      keys: [...project.chains].sort(),
-      table: dataset.chainTable(project.id),
-      ignoresFilter: true,
-    };
-  }
-  if (member === "chain") {
-    const keys = chains ?? project.chains;
-    if (keys.length === 0) return undefined;
-    return {
-      member,
-      splits: (m) => m.byChain,
       keys: [...keys].sort(),
       table: dataset.chainTable(project.id),
+      ...(everyChain ? { ignoresFilter: true } : {}),
     };
   }
   const keys = products ?? project.products.map((p) => p.id);
