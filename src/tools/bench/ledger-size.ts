@@ -19,6 +19,7 @@ import {
   type SeriesRef,
 } from "../../engine";
 import { formatDay } from "../../client";
+import { mulberry32 } from "../../simulator/util/prng";
 import { formatBytes, formatCount, formatDuration } from "./format";
 
 export interface LedgerScenario {
@@ -52,18 +53,6 @@ const DAY_MS = 86_400_000;
 const MODEL_DAY = 20_454; // 2026-01-01
 const FIRST_REFRESH = (MODEL_DAY + 1) * DAY_MS + 6 * 3_600_000;
 
-/** A deterministic generator (mulberry32): the same figures on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /** A figure as the service sends it: up to 17 significant digits, from thousands to billions. */
 function figure(r: () => number): number {
   return 10 ** (3 + 6 * r()) * (1 + r());
@@ -81,7 +70,7 @@ function series(p: number, m: number): SeriesRef {
 async function year(
   days: number
 ): Promise<{ scenario: LedgerScenario; store: MemoryLedgerStore; now: number }> {
-  const r = random(36);
+  const r = mulberry32(36);
   const store = new MemoryLedgerStore();
   let now = FIRST_REFRESH;
   // Unbounded here: the bound is what the figures are compared with.
@@ -135,7 +124,7 @@ async function year(
 
 /** A provider's refill: 136 days of one series' revenue restated in one answer. */
 async function refill(): Promise<LedgerScenario> {
-  const r = random(136);
+  const r = mulberry32(136);
   const store = new MemoryLedgerStore();
   const now = FIRST_REFRESH + 200 * DAY_MS;
   const ledger = new RestatementLedger({ store, namespace: async () => "bench", now: () => now });
