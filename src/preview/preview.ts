@@ -4,13 +4,12 @@
  * result spill, and read any error's message. Also what the browser tests use to exercise the functions.
  */
 import { displayCell } from "../sheet/cell-display";
-import { DataSourceWatch, localSourceMemory } from "../runtime/data-source";
-import { buildConfig } from "../runtime/build-config";
+import { watchPageSource } from "../taskpane/page-source";
 import { h, replaceChildren, setText } from "../ui/dom";
 import { followTheme } from "../ui/fluent";
 import { whenOfficeReady } from "../ui/office-ready";
 import { officeSettings } from "../runtime/office";
-import { onRuntimeChange, readyRuntime } from "../runtime/runtime";
+import { readyRuntime } from "../runtime/runtime";
 import { completeBrowserHost } from "../sheet/browser-host";
 import { connectionForm } from "./connection-form";
 import { CONNECTION_TEST_LIMITS } from "../runtime/connection-test";
@@ -37,16 +36,7 @@ function start(): void {
   const root = document.getElementById("preview");
   if (!root) return;
   const settings = officeSettings();
-  // Marked from the first paint: the last source seen for the address (npm start's pages: the simulator).
-  const source = new DataSourceWatch(undefined, {
-    memory: localSourceMemory(),
-    fallback: buildConfig.mode === "development" ? "simulated" : "unknown",
-  });
-  onRuntimeChange((runtime) => source.follow(runtime));
-  readyRuntime().then(
-    (runtime) => source.follow(runtime),
-    () => undefined
-  );
+  const source = watchPageSource();
 
   const model = new SheetModel();
   let selected: Position = { row: 0, column: 0 };

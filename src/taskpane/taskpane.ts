@@ -9,11 +9,11 @@ import { loadPageRegistry } from "../functions/page-registry";
 import { completeBrowserHost } from "../sheet/browser-host";
 import { buildConfig } from "../runtime/build-config";
 import { officeCacheControls, officeSettings, officeSignIn } from "../runtime/office";
-import { onRuntimeChange, readyRuntime, sharedDiagnostics } from "../runtime/runtime";
+import { readyRuntime, sharedDiagnostics } from "../runtime/runtime";
 import { startApp } from "./app";
 import { officeWorkbook } from "../excel/office-workbook";
 import { CatalogueStore } from "./model/catalogue-store";
-import { DataSourceWatch, localSourceMemory } from "../runtime/data-source";
+import { watchPageSource } from "./page-source";
 import { followTheme } from "../ui/fluent";
 import { whenOfficeReady } from "../ui/office-ready";
 import { noWorkbook, type WorkbookPort } from "../excel/port";
@@ -42,17 +42,7 @@ if (root)
       if (!inExcel) completeBrowserHost();
       // Office's theme inside Office; outside it (no host), the system's colour scheme.
       followTheme(() => (info.host ? Office.context?.officeTheme : undefined));
-      // Marked from the first paint: the last source seen for the address (npm start's pages: the simulator).
-      const source = new DataSourceWatch(undefined, {
-        memory: localSourceMemory(),
-        fallback: buildConfig.mode === "development" ? "simulated" : "unknown",
-      });
-      onRuntimeChange((runtime) => source.follow(runtime));
-      // The functions bundle configured the runtime already (or is doing so): follow the current one.
-      readyRuntime().then(
-        (runtime) => source.follow(runtime),
-        () => undefined
-      );
+      const source = watchPageSource();
       await startApp(root, {
         build: buildConfig,
         settings: officeSettings(),
