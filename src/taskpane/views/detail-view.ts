@@ -263,25 +263,41 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
     if (onTitle) document.getElementById("detail-title")?.focus();
   };
 
-  const showProject = (p: Project): void => {
+  /**
+   * Shows `name` as the heading at once, then the detail `load` fetches, drawn with the catalogue. A later show
+   * wins over a load still under way; a failure is reported with `retry` offered.
+   */
+  const showLoaded = <D>(
+    name: string,
+    busy: string,
+    load: () => Promise<{ value: D }>,
+    draw: (d: D, catalogue: Catalogue) => void,
+    retry: () => void
+  ): void => {
     const run = ++shown;
-    keepFocus(() => replaceChildren(body, title(p.name)));
-    status.show("busy", "Loading the project…");
+    keepFocus(() => replaceChildren(body, title(name)));
+    status.show("busy", busy);
     void (async () => {
       try {
-        const [{ value: d }, catalogue] = await Promise.all([
-          ctx.catalogue.projectDetail(p.projectId),
-          ctx.catalogue.load(),
-        ]);
+        const [{ value: d }, catalogue] = await Promise.all([load(), ctx.catalogue.load()]);
         if (run !== shown) return;
-        keepFocus(() => renderProject(p, d, catalogue));
+        keepFocus(() => draw(d, catalogue));
         status.clear();
       } catch (error) {
         if (run !== shown) return;
-        reportError(ctx, status, error, `load ${p.name}`, () => showProject(p));
+        reportError(ctx, status, error, `load ${name}`, retry);
       }
     })();
   };
+
+  const showProject = (p: Project): void =>
+    showLoaded(
+      p.name,
+      "Loading the project…",
+      () => ctx.catalogue.projectDetail(p.projectId),
+      (d, catalogue) => renderProject(p, d, catalogue),
+      () => showProject(p)
+    );
 
   const showMetric = (m: Metric): void => {
     shown++;
@@ -346,39 +362,27 @@ export function detailView(ctx: AppContext, back: () => void): DetailView {
 
   const focusTitle = (): void => document.getElementById("detail-title")?.focus();
 
-  const showSector = (s: MarketSector): void => {
-    const run = ++shown;
-    keepFocus(() => replaceChildren(body, title(s.name)));
-    status.show("busy", "Loading the sector…");
-    void (async () => {
-      try {
-        const [{ value: d }, catalogue] = await Promise.all([
-          ctx.catalogue.sectorDetail(s.id),
-          ctx.catalogue.load(),
-        ]);
-        if (run !== shown) return;
-        keepFocus(() =>
-          replaceChildren(
-            body,
-            title(d.name),
-            h("p", { class: "entry-meta" }, d.marketSectorId),
-            d.description.what ? h("p", {}, h("strong", {}, "What: "), d.description.what) : null,
-            d.description.how ? h("p", {}, h("strong", {}, "How: "), d.description.how) : null,
-            // The actions before the list: a sector can list hundreds of projects.
-            sectorActions(ctx, s.id, d, catalogue, (button, st, formula) =>
-              insert(button, st, formula)
-            ),
-            h("h3", { id: "sector-projects-heading" }, `Projects (${d.projects.length})`),
-            sectorProjects(s, d, catalogue)
-          )
-        );
-        status.clear();
-      } catch (error) {
-        if (run !== shown) return;
-        reportError(ctx, status, error, `load ${s.name}`, () => showSector(s));
-      }
-    })();
-  };
+  const showSector = (s: MarketSector): void =>
+    showLoaded(
+      s.name,
+      "Loading the sector…",
+      () => ctx.catalogue.sectorDetail(s.id),
+      (d, catalogue) =>
+        replaceChildren(
+          body,
+          title(d.name),
+          h("p", { class: "entry-meta" }, d.marketSectorId),
+          d.description.what ? h("p", {}, h("strong", {}, "What: "), d.description.what) : null,
+          d.description.how ? h("p", {}, h("strong", {}, "How: "), d.description.how) : null,
+          // The actions before the list: a sector can list hundreds of projects.
+          sectorActions(ctx, s.id, d, catalogue, (button, st, formula) =>
+            insert(button, st, formula)
+          ),
+          h("h3", { id: "sector-projects-heading" }, `Projects (${d.projects.length})`),
+          sectorProjects(s, d, catalogue)
+        ),
+      () => showSector(s)
+    );
 
   /** Opening from the list starts a new trail: Back returns to the list. */
   const fromList =
