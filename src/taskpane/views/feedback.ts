@@ -50,3 +50,19 @@ export function onPress<T>(
     );
   button.addEventListener("click", () => void run());
 }
+
+/**
+ * Runs a button's action once: busy while it runs, a failure said in plain words on the status line. No Retry:
+ * the button is next to it.
+ */
+export function runBusy<T>(
+  button: HTMLElement,
+  status: StatusLine,
+  busyText: string,
+  doing: string,
+  action: () => Promise<T>
+): Promise<T | undefined> {
+  return withBusy(button, status, busyText, action, (error) =>
+    status.error(explainError(error, doing).message)
+  );
+}

@@ -31,6 +31,7 @@ import { h, replaceChildren, setText } from "../../ui/dom";
 import { submitOnEnter, textField } from "../../ui/controls";
 import { statusLine, withBusy, type StatusLine } from "../../ui/status";
 import { explainError } from "../model/plain-errors";
+import { runBusy } from "./feedback";
 import { describeCache } from "../../runtime/cache-controls";
 import { connectionForm, type ConnectionForm } from "./sign-in-view";
 
@@ -51,17 +52,11 @@ function cacheSection(ctx: AppContext): HTMLElement {
   clear.addEventListener(
     "click",
     () =>
-      void withBusy(
-        clear,
-        status,
-        "Clearing…",
-        async () => {
-          await ctx.cache.clear();
-          await show();
-          status.show("success", "Cleared. The next calculation asks the service again.");
-        },
-        (error) => status.error(explainError(error, "clear the cache").message)
-      )
+      void runBusy(clear, status, "Clearing…", "clear the cache", async () => {
+        await ctx.cache.clear();
+        await show();
+        status.show("success", "Cleared. The next calculation asks the service again.");
+      })
   );
   const section = h(
     "div",
@@ -352,12 +347,8 @@ function keyForm(env: FormEnv, flagAddress: (reason: string) => void): KeyForm {
   saveKey.addEventListener(
     "click",
     () =>
-      void withBusy(
-        saveKey,
-        status,
-        "Checking the key with the service…",
-        () => tryAndSaveKey("save"),
-        (error) => status.error(explainError(error, "save the key").message)
+      void runBusy(saveKey, status, "Checking the key with the service…", "save the key", () =>
+        tryAndSaveKey("save")
       )
   );
 
@@ -365,23 +356,17 @@ function keyForm(env: FormEnv, flagAddress: (reason: string) => void): KeyForm {
   testButton.addEventListener(
     "click",
     () =>
-      void withBusy(
-        testButton,
-        status,
-        "Testing…",
-        async () => {
-          // A key pasted but not yet saved is what the user means to test (and saved if it works).
-          if (keyField.value().trim() !== "") {
-            await tryAndSaveKey("test");
-            return;
-          }
-          const outcome = await probe();
-          showOutcome(outcome);
-          // A working connection after a failing one: what failed to load loads now.
-          if (outcome.verdict === "valid") ctx.connectionChanged();
-        },
-        (error) => status.error(explainError(error, "test the connection").message)
-      )
+      void runBusy(testButton, status, "Testing…", "test the connection", async () => {
+        // A key pasted but not yet saved is what the user means to test (and saved if it works).
+        if (keyField.value().trim() !== "") {
+          await tryAndSaveKey("test");
+          return;
+        }
+        const outcome = await probe();
+        showOutcome(outcome);
+        // A working connection after a failing one: what failed to load loads now.
+        if (outcome.verdict === "valid") ctx.connectionChanged();
+      })
   );
 
   const forget = h(

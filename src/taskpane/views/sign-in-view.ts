@@ -14,8 +14,8 @@ import type { SessionState } from "../../runtime/sign-in/session";
 import type { GatewayMe } from "../../runtime/sign-in/gateway-account";
 import { h, setText } from "../../ui/dom";
 import { submitOnEnter, textField } from "../../ui/controls";
-import { statusLine, withBusy } from "../../ui/status";
-import { explainError } from "../model/plain-errors";
+import { statusLine } from "../../ui/status";
+import { runBusy } from "./feedback";
 
 /** The gateway's budget is read again this often while the pane shows it. */
 const BUDGET_TICK_MS = 15_000;
@@ -204,32 +204,20 @@ export function connectionForm(
 
   signIn.addEventListener("click", () => {
     if (!session) return;
-    void withBusy(
-      signIn,
-      signInStatus,
-      "Signing in…",
-      async () => {
-        const after = await session.signIn();
-        if (after.status === "signed-in") {
-          signInStatus.clear();
-          await readMe();
-        } else signInStatus.error(describeSignIn(after));
-      },
-      (error) => signInStatus.error(explainError(error, "sign in").message)
-    );
+    void runBusy(signIn, signInStatus, "Signing in…", "sign in", async () => {
+      const after = await session.signIn();
+      if (after.status === "signed-in") {
+        signInStatus.clear();
+        await readMe();
+      } else signInStatus.error(describeSignIn(after));
+    });
   });
   signOut.addEventListener("click", () => {
     if (!session) return;
-    void withBusy(
-      signOut,
-      signInStatus,
-      "Signing out…",
-      async () => {
-        await session.signOut();
-        signInStatus.show("success", "Signed out. Your account is forgotten on this computer.");
-      },
-      (error) => signInStatus.error(explainError(error, "sign out").message)
-    );
+    void runBusy(signOut, signInStatus, "Signing out…", "sign out", async () => {
+      await session.signOut();
+      signInStatus.show("success", "Signed out. Your account is forgotten on this computer.");
+    });
   });
 
   saveOwn.addEventListener("click", () => {
@@ -245,54 +233,36 @@ export function connectionForm(
       return;
     }
     ownField.setError(undefined);
-    void withBusy(
-      saveOwn,
-      ownStatus,
-      "Registering…",
-      async () => {
-        try {
-          await (await session.gateway()).registerKey(key);
-        } finally {
-          ownField.setValue("");
-        }
-        await readMe();
-        ctx.connectionChanged();
-        ownStatus.show("success", "Registered. Your next calculations use your own key.");
-      },
-      (error) => ownStatus.error(explainError(error, "register your key").message)
-    );
+    void runBusy(saveOwn, ownStatus, "Registering…", "register your key", async () => {
+      try {
+        await (await session.gateway()).registerKey(key);
+      } finally {
+        ownField.setValue("");
+      }
+      await readMe();
+      ctx.connectionChanged();
+      ownStatus.show("success", "Registered. Your next calculations use your own key.");
+    });
   });
   forgetOwn.addEventListener("click", () => {
     if (!session) return;
-    void withBusy(
-      forgetOwn,
-      ownStatus,
-      "Removing…",
-      async () => {
-        await (await session.gateway()).forgetKey();
-        await readMe();
-        ctx.connectionChanged();
-        ownStatus.show("success", "Removed from the team gateway.");
-      },
-      (error) => ownStatus.error(explainError(error, "remove your key").message)
-    );
+    void runBusy(forgetOwn, ownStatus, "Removing…", "remove your key", async () => {
+      await (await session.gateway()).forgetKey();
+      await readMe();
+      ctx.connectionChanged();
+      ownStatus.show("success", "Removed from the team gateway.");
+    });
   });
 
   const choose = (next: ConnectionMode, button: HTMLElement): void => {
-    void withBusy(
-      button,
-      modeStatus,
-      "Switching…",
-      async () => {
-        await onModeChanged(next);
-        // What the mode means is the line above; this says the switch happened.
-        modeStatus.show(
-          "success",
-          next === "gateway" ? "Switched to the team gateway." : "Switched to your own key."
-        );
-      },
-      (error) => modeStatus.error(explainError(error, "switch how you connect").message)
-    );
+    void runBusy(button, modeStatus, "Switching…", "switch how you connect", async () => {
+      await onModeChanged(next);
+      // What the mode means is the line above; this says the switch happened.
+      modeStatus.show(
+        "success",
+        next === "gateway" ? "Switched to the team gateway." : "Switched to your own key."
+      );
+    });
   };
   modeKey.addEventListener("click", () => {
     if (mode !== "key") choose("key", modeKey);
