@@ -27,8 +27,8 @@ import {
   rateLimitProblem,
   serviceUrlProblem,
 } from "../model/field-checks";
-import { h, replaceChildren, setText } from "../../ui/dom";
-import { submitOnEnter, textField } from "../../ui/controls";
+import { h, replaceChildren, setText, type Child } from "../../ui/dom";
+import { submitOnEnter, textField, type TextField } from "../../ui/controls";
 import { statusLine, withBusy, type StatusLine } from "../../ui/status";
 import { explainError } from "../model/plain-errors";
 import { runBusy } from "./feedback";
@@ -37,6 +37,35 @@ import { connectionForm, type ConnectionForm } from "./sign-in-view";
 
 /** The cache grows as cells are calculated: its size is read again this often while Settings is shown. */
 const CACHE_TICK_MS = 10_000;
+
+/**
+ * One of the settings' forms (`${name}-form`), a group named by its heading (`${name}-heading`): its fields,
+ * its buttons in a row, its status line last.
+ */
+function formGroup(
+  name: string,
+  heading: string,
+  fields: readonly Child[],
+  buttons: readonly HTMLElement[],
+  status: StatusLine
+): HTMLElement {
+  return h(
+    "div",
+    { class: "stack", id: `${name}-form`, role: "group", "aria-labelledby": `${name}-heading` },
+    h("h3", { id: `${name}-heading` }, heading),
+    ...fields,
+    h("div", { class: "buttons" }, ...buttons),
+    status.element
+  );
+}
+
+/** A field shown wrong loses its error as soon as its text is right (it is checked again on save). */
+function clearWhenFixed(field: TextField, problem: (text: string) => string | undefined): void {
+  field.input.addEventListener("input", () => {
+    if (field.input.hasAttribute("data-invalid") && !problem(field.value()))
+      field.setError(undefined);
+  });
+}
 
 function cacheSection(ctx: AppContext): HTMLElement {
   const state = h("p", { id: "cache-state", class: "hint" }, "Reading the cache size…");
@@ -206,22 +235,17 @@ function serviceForm(env: FormEnv): ServiceForm {
     [urlField, serviceUrlProblem],
     [rateField, rateLimitProblem],
   ] as const) {
-    field.input.addEventListener("input", () => {
-      keepUnchecked.hidden = true;
-      if (field.input.hasAttribute("data-invalid") && !problem(field.value()))
-        field.setError(undefined);
-    });
+    field.input.addEventListener("input", () => (keepUnchecked.hidden = true));
+    clearWhenFixed(field, problem);
   }
 
   return {
-    element: h(
-      "div",
-      { class: "stack", id: "service-form", role: "group", "aria-labelledby": "service-heading" },
-      h("h3", { id: "service-heading" }, "Service"),
-      urlField.element,
-      rateField.element,
-      h("div", { class: "buttons" }, save, keepUnchecked),
-      status.element
+    element: formGroup(
+      "service",
+      "Service",
+      [urlField.element, rateField.element],
+      [save, keepUnchecked],
+      status
     ),
     saveButton: save,
     show(baseUrl, rateLimit) {
@@ -395,20 +419,15 @@ function keyForm(env: FormEnv, flagAddress: (reason: string) => void): KeyForm {
         keyField.focus();
       })
   );
-  keyField.input.addEventListener("input", () => {
-    if (keyField.input.hasAttribute("data-invalid") && !apiKeyProblem(keyField.value()))
-      keyField.setError(undefined);
-  });
+  clearWhenFixed(keyField, apiKeyProblem);
 
   return {
-    element: h(
-      "div",
-      { class: "stack", id: "key-form", role: "group", "aria-labelledby": "key-heading" },
-      h("h3", { id: "key-heading" }, "Your API key"),
-      keyState,
-      keyField.element,
-      h("div", { class: "buttons" }, saveKey, testButton, forget),
-      status.element
+    element: formGroup(
+      "key",
+      "Your API key",
+      [keyState, keyField.element],
+      [saveKey, testButton, forget],
+      status
     ),
     saveButton: saveKey,
     status,
