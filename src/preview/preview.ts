@@ -4,10 +4,8 @@
  * result spill, and read any error's message. Also what the browser tests use to exercise the functions.
  */
 import { displayCell } from "../sheet/cell-display";
-import { watchPageSource } from "../taskpane/page-source";
+import { startPage, watchPageSource } from "../taskpane/page-start";
 import { h, replaceChildren, setText } from "../ui/dom";
-import { followTheme } from "../ui/fluent";
-import { whenOfficeReady } from "../ui/office-ready";
 import { officeSettings } from "../runtime/office";
 import { readyRuntime } from "../runtime/runtime";
 import { completeBrowserHost } from "../sheet/browser-host";
@@ -263,16 +261,12 @@ function start(): void {
   document.body.dataset.ready = "true";
 }
 
-followTheme();
-const page = document.getElementById("preview");
-if (page)
-  // Without office.js (a blocked or unreachable CDN) the page says so instead of loading forever.
-  whenOfficeReady(
-    page,
-    typeof Office === "undefined" ? undefined : () => Office.onReady(),
-    (info) => {
-      // The preview page is for plain browsers; inside Office the host provides everything itself.
-      if (info.host === null || info.host === undefined) completeBrowserHost();
-      start();
-    }
-  );
+startPage(
+  "preview",
+  typeof Office === "undefined" ? undefined : () => Office.onReady(),
+  (_root, info) => {
+    // The preview page is for plain browsers; inside Office the host provides everything itself.
+    if (info.host === null || info.host === undefined) completeBrowserHost();
+    start();
+  }
+);

@@ -13,9 +13,8 @@ import { readyRuntime, sharedDiagnostics } from "../runtime/runtime";
 import { startApp } from "./app";
 import { officeWorkbook } from "../excel/office-workbook";
 import { CatalogueStore } from "./model/catalogue-store";
-import { watchPageSource } from "./page-source";
+import { startPage, watchPageSource } from "./page-start";
 import { followTheme } from "../ui/fluent";
-import { whenOfficeReady } from "../ui/office-ready";
 import { noWorkbook, type WorkbookPort } from "../excel/port";
 
 declare global {
@@ -29,34 +28,29 @@ function browserWorkbook(): WorkbookPort {
   return window.__cryptometricsWorkbook ?? noWorkbook();
 }
 
-followTheme();
-
-const root = document.getElementById("app");
-if (root)
-  // Without office.js (a blocked or unreachable CDN) the page says so instead of loading forever.
-  whenOfficeReady(
-    root,
-    typeof Office === "undefined" ? undefined : () => Office.onReady(),
-    async (info) => {
-      const inExcel = info.host === Office.HostType.Excel;
-      if (!inExcel) completeBrowserHost();
-      // Office's theme inside Office; outside it (no host), the system's colour scheme.
-      followTheme(() => (info.host ? Office.context?.officeTheme : undefined));
-      const source = watchPageSource();
-      await startApp(root, {
-        build: buildConfig,
-        settings: officeSettings(),
-        signIn: await officeSignIn(),
-        runtime: readyRuntime,
-        diagnostics: sharedDiagnostics(),
-        cache: officeCacheControls(),
-        workbook: inExcel ? officeWorkbook() : browserWorkbook(),
-        source,
-        catalogue: new CatalogueStore(async () => (await readyRuntime()).engine),
-        registry: () => loadPageRegistry(),
-        refreshLog,
-        refreshChanges,
-        now: () => Date.now(),
-      });
-    }
-  );
+startPage(
+  "app",
+  typeof Office === "undefined" ? undefined : () => Office.onReady(),
+  async (root, info) => {
+    const inExcel = info.host === Office.HostType.Excel;
+    if (!inExcel) completeBrowserHost();
+    // Office's theme inside Office; outside it (no host), the system's colour scheme.
+    followTheme(() => (info.host ? Office.context?.officeTheme : undefined));
+    const source = watchPageSource();
+    await startApp(root, {
+      build: buildConfig,
+      settings: officeSettings(),
+      signIn: await officeSignIn(),
+      runtime: readyRuntime,
+      diagnostics: sharedDiagnostics(),
+      cache: officeCacheControls(),
+      workbook: inExcel ? officeWorkbook() : browserWorkbook(),
+      source,
+      catalogue: new CatalogueStore(async () => (await readyRuntime()).engine),
+      registry: () => loadPageRegistry(),
+      refreshLog,
+      refreshChanges,
+      now: () => Date.now(),
+    });
+  }
+);
