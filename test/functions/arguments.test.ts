@@ -1,10 +1,5 @@
-import {
-  checkRange,
-  idList,
-  optionalDate,
-  requiredText,
-  uniqueIds,
-} from "../../src/functions/coerce";
+import { optionalDate, requiredText } from "../../src/functions/coerce";
+import { checkRange, idList, uniqueIds } from "../../src/functions/coerce-lists";
 import { parseOptions, DEFAULT_OPTIONS } from "../../src/functions/options";
 import { dayNumber } from "../../src/client/data/days";
 import { FunctionError } from "../../src/functions/result";

@@ -3,7 +3,7 @@
  * are NM, the order of every project's rows, and the arguments refused before any request.
  */
 import * as fns from "../../src/functions/functions";
-import { MAX_IDS } from "../../src/functions/coerce";
+import { MAX_IDS } from "../../src/functions/coerce-lists";
 import { currentRuntime } from "../../src/runtime/runtime";
 import { conflictingFetch } from "../property/conflicting-fetch";
 import { dataset, excelError, inv, showTable, startHarness, type Harness } from "./harness";

@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { propertyRuns } from "../support/property-runs";
 import { resolve } from "path";
-import { idList } from "../../src/functions/coerce";
+import { idList } from "../../src/functions/coerce-lists";
 import { isEntity, validateEntity } from "../../src/sheet/entity";
 import { HostFunctionError } from "../../src/sheet/host";
 import { StuckError } from "../harness/faults/driver";

@@ -22,7 +22,8 @@ import {
   type Project,
 } from "../../client";
 import { acceptedOptions } from "../function-options";
-import { idList, idPositions, requiredText, uniqueIds } from "../coerce";
+import { requiredText } from "../coerce";
+import { idList, idPositions, uniqueIds } from "../coerce-lists";
 import { traced, type FnContext } from "../context";
 import { parseOptions } from "../options";
 import { FunctionError, notAvailable, type Cell, type ErrorCell, type Table } from "../result";

@@ -34,7 +34,8 @@ import {
   metricInfo,
   type Aggregation,
 } from "../../engine";
-import { checkRange, idList, idPositions, optionalDate, requiredText, uniqueIds } from "../coerce";
+import { optionalDate, requiredText } from "../coerce";
+import { checkRange, idList, idPositions, uniqueIds } from "../coerce-lists";
 import type { FnContext } from "../context";
 import { parseOptions, type Options } from "../options";
 import { acceptedOptions } from "../function-options";

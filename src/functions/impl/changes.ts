@@ -14,7 +14,8 @@
  */
 import { formatDay } from "../../client";
 import type { Change } from "../../engine";
-import { idList, optionalDate } from "../coerce";
+import { optionalDate } from "../coerce";
+import { idList } from "../coerce-lists";
 import { vintageOf } from "../lineage";
 import type { FnContext } from "../context";
 import { invalid, notAvailable, type Cell, type Table } from "../result";

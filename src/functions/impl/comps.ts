@@ -32,7 +32,8 @@
 import { isCryptometricsError } from "../../client";
 import { formatDay } from "../../client";
 import { ratioOf, defaultAggregation, fillRefusal, type Fill } from "../../engine";
-import { idPositions, isMissing, optionalDate, requiredText } from "../coerce";
+import { isMissing, optionalDate, requiredText } from "../coerce";
+import { idPositions } from "../coerce-lists";
 import type { FnContext } from "../context";
 import { parseOptions, type Options } from "../options";
 import { FunctionError, invalid, type Cell, type ErrorCell, type Table } from "../result";

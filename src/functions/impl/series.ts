@@ -43,7 +43,8 @@ import {
   slicePoints,
   type DayPoint,
 } from "../../engine";
-import { checkRange, idPositions, optionalDate, requiredIds, requiredText } from "../coerce";
+import { optionalDate, requiredText } from "../coerce";
+import { checkRange, idPositions, requiredIds } from "../coerce-lists";
 import type { FnContext } from "../context";
 import { parseOptions, type Options } from "../options";
 import {

@@ -12,7 +12,7 @@
  * A sector of more projects than COMPS takes (500 positions) is refused with the reason.
  */
 import type { CellInput, GridPlan } from "../../excel/port";
-import { MAX_IDS } from "../../functions/coerce";
+import { MAX_IDS } from "../../functions/coerce-lists";
 import { parseColumn } from "../../functions/impl/comps-columns";
 import {
   EXCEL_MAX_FORMULA_TEXT,
