@@ -104,6 +104,29 @@ function contentSecurityPolicy(dev, connect) {
   ].join("; ");
 }
 
+/**
+ * What each page's template is given: `head`, the <head> every page shares (charset, viewport, the page's
+ * Content-Security-Policy, icon, style sheets, office.js), written once here rather than copied into each
+ * template. A template writes `<%= head("Cryptometrics preview", "preview.css") %>` inside its <html>: its
+ * title and its own style sheets, after the shared taskpane.css. html-webpack-plugin adds the page's bundles
+ * after office.js, which must load first. `csp` too: the tests read each page's policy from here.
+ */
+function pageParameters(officeJs, csp) {
+  const head = (title, ...styles) =>
+    [
+      "<head>",
+      '    <meta charset="UTF-8" />',
+      '    <meta name="viewport" content="width=device-width, initial-scale=1" />',
+      `    <meta http-equiv="Content-Security-Policy" content="${csp}" />`,
+      `    <title>${title}</title>`,
+      '    <link rel="icon" type="image/png" href="assets/icon-32.png" />',
+      ...["taskpane.css", ...styles].map((href) => `    <link rel="stylesheet" href="${href}" />`),
+      `    <script src="${officeJs}"></script>`,
+      "  </head>",
+    ].join("\n");
+  return { csp, head };
+}
+
 /** The origin the add-in is served from in production, e.g. https://addin.example.com/ (trailing slash added). */
 function productionOrigin() {
   const origin = process.env.ADDIN_ORIGIN;
@@ -135,13 +158,13 @@ module.exports = (env = {}, argv = {}) => {
     connectOrigins: connect.loopback ? null : connect.named,
   };
   const officeJs = dev ? "/office-js/office.js" : devDefaults.officeJsCdn;
-  const pageParameters = { officeJs, csp: contentSecurityPolicy(dev, connect) };
+  const pages = pageParameters(officeJs, contentSecurityPolicy(dev, connect));
   // The sign-in dialog runs MSAL itself (where nested app authentication is not offered): it redeems the code
   // at Microsoft's identity platform, so its page alone may also reach that one origin.
-  const dialogParameters = {
+  const dialog = pageParameters(
     officeJs,
-    csp: contentSecurityPolicy(dev, { ...connect, named: [...connect.named, MICROSOFT_LOGIN] }),
-  };
+    contentSecurityPolicy(dev, { ...connect, named: [...connect.named, MICROSOFT_LOGIN] })
+  );
   return {
     devtool: "source-map",
     entry: {
@@ -205,20 +228,20 @@ module.exports = (env = {}, argv = {}) => {
         template: "./src/taskpane/taskpane.html",
         chunks: ["functions", "commands", "taskpane"],
         chunksSortMode: "manual",
-        templateParameters: pageParameters,
+        templateParameters: pages,
       }),
       new HtmlWebpackPlugin({
         filename: "signin-dialog.html",
         template: "./src/signin-dialog/signin-dialog.html",
         chunks: ["signin-dialog"],
-        templateParameters: dialogParameters,
+        templateParameters: dialog,
       }),
       new HtmlWebpackPlugin({
         filename: "preview.html",
         template: "./src/preview/preview.html",
         chunks: ["functions", "preview"],
         chunksSortMode: "manual",
-        templateParameters: pageParameters,
+        templateParameters: pages,
       }),
       {
         // After functions.json is generated: the help page from it, production URLs in both, and the two

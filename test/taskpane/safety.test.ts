@@ -37,7 +37,13 @@ test("every page carries a Content-Security-Policy without inline scripts or eva
     env: unknown,
     argv: { mode: string }
   ) => {
-    plugins: { userOptions?: { filename?: string; templateParameters?: { csp?: string } } }[];
+    plugins: {
+      userOptions?: {
+        filename?: string;
+        template?: string;
+        templateParameters?: { csp?: string; head?: (title: string) => string };
+      };
+    }[];
   };
   for (const mode of ["production", "development"]) {
     const pages = makeConfig({}, { mode })
@@ -53,11 +59,15 @@ test("every page carries a Content-Security-Policy without inline scripts or eva
       expect(csp).toMatch(/script-src 'self'( https:\/\/appsforoffice\.microsoft\.com)?;/);
       expect(csp).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
       expect(csp).toMatch(/object-src 'none'/);
+      // The page's template opens with the shared head, which carries the page's own policy.
+      const html = readFileSync(join(ROOT, page!.template!), "utf8");
+      expect(html).toMatch(
+        /^<!doctype html>\n<html lang="en">\n {2}<%= head\("[^"]+"(, "[^"]+")*\) %>\n/
+      );
+      expect(page!.templateParameters!.head!("Title")).toContain(
+        `<meta http-equiv="Content-Security-Policy" content="${csp}" />`
+      );
+      expect(html).not.toMatch(/<script>(?!<\/script>)|<script(?![^>]*src=)[^>]*>\s*\S/);
     }
-  }
-  for (const page of ["src/taskpane/taskpane.html", "src/preview/preview.html"]) {
-    const html = readFileSync(join(ROOT, page), "utf8");
-    expect(html).toContain('http-equiv="Content-Security-Policy" content="<%= csp %>"');
-    expect(html).not.toMatch(/<script>(?!<\/script>)|<script(?![^>]*src=)[^>]*>\s*\S/);
   }
 });
