@@ -2,11 +2,7 @@
  * The builder's COMPS columns editor, as a model: rows → the text COMPS parses (checked with COMPS's own
  * parser), text → rows, the rows it starts at, and what keeps rows from being written.
  */
-import {
-  parseColumns,
-  type CompsColumn,
-  type CompsTerm,
-} from "../../src/functions/impl/comps-columns";
+import { parseColumns, type CompsColumn, type CompsTerm } from "../../src/sheet/comps-columns";
 import { OPTION_CHOICES } from "../../src/functions/options";
 import { parseFormula } from "../../src/sheet/formula";
 import {

@@ -49,7 +49,7 @@ import { traced, type FnContext } from "../context";
 import { parseOptions, type Options } from "../options";
 import { FunctionError, invalid, notAvailable, type Cell, type Table } from "../result";
 import { latestPoint } from "./latest";
-import { metricNamesFrom } from "./labels";
+import { metricNamesFrom } from "../../sheet/metric-labels";
 import { metricCatalogue, resolveProject } from "./resolve";
 import { atVintage } from "./vintage";
 import { lineKey, STANDARD_STATEMENT, statementLines, type StatementLine } from "./statement-lines";

@@ -1,11 +1,11 @@
 /**
  * The formula builder's COMPS columns as rows a user edits: each row a metric over an optional trailing
  * window, optionally divided by a second such term (a ratio: P/S on TTM revenue is
- * market_cap_fully_diluted / revenue:ttm). Rows → the column texts COMPS parses (functions/impl/comps-columns.ts)
+ * market_cap_fully_diluted / revenue:ttm). Rows → the column texts COMPS parses (sheet/comps-columns.ts)
  * and back; both directions go through COMPS's own parser, so the builder cannot write a column COMPS
  * would read differently. The rows start at the comps a sector's *Insert comps* writes (sector-comps.ts).
  */
-import { MAX_COMPS_COLUMNS, parseColumns } from "../../functions/impl/comps-columns";
+import { MAX_COMPS_COLUMNS, parseColumns } from "../../sheet/comps-columns";
 import { OPTION_CHOICES } from "../../functions/options";
 import { compsColumnsFor } from "./sector-comps";
 import { idListArg, type FormulaArg } from "./formula-text";

@@ -13,7 +13,7 @@
  */
 import type { CellInput, GridPlan } from "../../excel/port";
 import { MAX_IDS } from "../../functions/coerce-lists";
-import { parseColumn } from "../../functions/impl/comps-columns";
+import { parseColumn } from "../../sheet/comps-columns";
 import {
   EXCEL_MAX_FORMULA_TEXT,
   formulaText,

@@ -23,8 +23,8 @@ import {
 import type { ParamValue } from "../model/formula-builder";
 import type { ParamSpec } from "../model/function-specs";
 import { dropdownField, type Choice, type DropdownControl } from "../../ui/controls";
-import { compsColumnLabel, metricNamesFrom } from "../../functions/impl/labels";
-import { parseColumn } from "../../functions/impl/comps-columns";
+import { compsColumnLabel, metricNamesFrom } from "../../sheet/metric-labels";
+import { parseColumn } from "../../sheet/comps-columns";
 import { h, replaceChildren } from "../../ui/dom";
 import { setInactive } from "../../ui/status";
 

@@ -2,8 +2,8 @@
  * The words COMPS and STATEMENT write where people read: the catalogue's metric names, windows as analysts
  * write them, and a comps ratio by its finance name. Pure; the functions' own tests check the tables.
  */
-import { parseColumn } from "../../src/functions/impl/comps-columns";
-import { compsColumnLabel, metricNamesFrom } from "../../src/functions/impl/labels";
+import { parseColumn } from "../../src/sheet/comps-columns";
+import { compsColumnLabel, metricNamesFrom } from "../../src/sheet/metric-labels";
 
 const catalogue = [
   ["fees", "Fees"],

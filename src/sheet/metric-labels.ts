@@ -12,9 +12,10 @@
  *   (30d)"); any other ratio as "A / B".
  * Ids stay where formulas need them: in the formulas, and in COMPS's id column (headers=2). The metric
  * resolver takes names as well as ids, so a STATEMENT's names still work as the metric of a VALUE formula.
+ * Beside the column syntax (comps-columns.ts), so the taskpane's builder labels its columns as COMPS heads them.
  */
-import type { Metric } from "../../client";
-import type { TrailingWindow } from "../../engine";
+import type { Metric } from "../client";
+import type { TrailingWindow } from "../engine";
 import type { CompsColumn, CompsTerm } from "./comps-columns";
 
 /** A metric's name for a metric id (or name) as written. */
