@@ -97,6 +97,16 @@ module.exports = {
       to: { path: "^src/cli/" },
     },
     {
+      name: "pages-not-function-internals",
+      comment:
+        "The pages use the functions through what src/functions offers (registry, options, coerce), never " +
+        "an implementation in src/functions/impl: those change with a function's behaviour. What a page and " +
+        "a function both read, formula text such as COMPS's columns, lives in src/sheet (sheet/comps-columns.ts).",
+      severity: "error",
+      from: { path: "^src/(taskpane|preview|commands)/" },
+      to: { path: "^src/functions/impl/" },
+    },
+    {
       name: "tools-only-by-tools",
       comment:
         "The development harness (bench, faults, soak, start, validate) is nobody's dependency.",
