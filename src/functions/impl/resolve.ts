@@ -7,6 +7,8 @@ import {
   suggestNow,
   resolveProjectIn,
   withSuggestions,
+  type Engine,
+  type Loaded,
   type Suggest,
 } from "../../engine";
 import { traced, type FnContext } from "../context";
@@ -26,22 +28,32 @@ function emptyPosition(what: string): ErrorCell {
   return { error: "na", message: `no ${what} given (the cell is empty)` };
 }
 
-export async function projectCatalogue(ctx: FnContext): Promise<Project[]> {
-  const cached = ctx.engine.cachedProjects();
+/**
+ * A catalogue the engine holds already (traced as a cached request), else its request. `load` is one of the
+ * module's loaders below, so a call makes no function of its own.
+ */
+async function catalogue<T>(
+  ctx: FnContext,
+  request: string,
+  cached: T | undefined,
+  load: (engine: Engine) => Promise<Loaded<T>>
+): Promise<T> {
   if (cached) {
-    ctx.trace.requests.add("GET /v2/projects (cached)");
+    ctx.trace.requests.add(`${request} (cached)`);
     return cached;
   }
-  return traced(ctx, "GET /v2/projects", ctx.engine.projects());
+  return traced(ctx, request, load(ctx.engine));
 }
 
-export async function metricCatalogue(ctx: FnContext): Promise<Metric[]> {
-  const cached = ctx.engine.cachedMetrics();
-  if (cached) {
-    ctx.trace.requests.add("GET /v2/metrics (cached)");
-    return cached;
-  }
-  return traced(ctx, "GET /v2/metrics", ctx.engine.metrics());
+const loadProjects = (engine: Engine): Promise<Loaded<Project[]>> => engine.projects();
+const loadMetrics = (engine: Engine): Promise<Loaded<Metric[]>> => engine.metrics();
+
+export function projectCatalogue(ctx: FnContext): Promise<Project[]> {
+  return catalogue(ctx, "GET /v2/projects", ctx.engine.cachedProjects(), loadProjects);
+}
+
+export function metricCatalogue(ctx: FnContext): Promise<Metric[]> {
+  return catalogue(ctx, "GET /v2/metrics", ctx.engine.cachedMetrics(), loadMetrics);
 }
 
 /**
