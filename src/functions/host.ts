@@ -20,14 +20,16 @@ function hostFlag(): HostFlag | undefined {
   return (globalThis as { __CM_HOST__?: HostFlag }).__CM_HOST__;
 }
 
-function probe(): boolean {
+/**
+ * Whether the host has the shared runtime's CustomFunctionsRuntime 1.4 (data types returned by custom
+ * functions) and ExcelApi `excelApi`; false where Office is not there to ask.
+ */
+function probe(excelApi: string): boolean {
   try {
-    // Data types in custom functions need the shared runtime's CustomFunctionsRuntime 1.4; a number format
-    // on a Double cell value came with ExcelApi 1.19. Both, or plain serials.
     const requirements = Office.context.requirements;
     return (
       requirements.isSetSupported("CustomFunctionsRuntime", "1.4") &&
-      requirements.isSetSupported("ExcelApi", "1.19")
+      requirements.isSetSupported("ExcelApi", excelApi)
     );
   } catch {
     return false;
@@ -57,31 +59,20 @@ export function addressHint(): string {
     : "check the service address in the Cryptometrics taskpane (Settings)";
 }
 
-function probeEntities(): boolean {
-  try {
-    // Entity values returned by custom functions: CustomFunctionsRuntime 1.4; the entity, FormattedNumber
-    // and card layout types (List and Table sections) came with ExcelApi 1.16. The cards use nothing newer.
-    const requirements = Office.context.requirements;
-    return (
-      requirements.isSetSupported("CustomFunctionsRuntime", "1.4") &&
-      requirements.isSetSupported("ExcelApi", "1.16")
-    );
-  } catch {
-    return false;
-  }
-}
-
 export function supportsFormattedNumbers(): boolean {
   const flag = hostFlag();
   if (flag) return flag.formattedNumbers;
-  cached ??= probe();
+  // A number format on a Double cell value came with ExcelApi 1.19. Both, or plain serials.
+  cached ??= probe("1.19");
   return cached;
 }
 
 export function supportsEntities(): boolean {
   const flag = hostFlag();
   if (flag) return flag.entities === true;
-  cachedEntities ??= probeEntities();
+  // The entity, FormattedNumber and card layout types (List and Table sections) came with ExcelApi 1.16.
+  // The cards use nothing newer.
+  cachedEntities ??= probe("1.16");
   return cachedEntities;
 }
 
