@@ -23,16 +23,21 @@ import { STANDARD_STATEMENT } from "./statement-lines";
 export const STATEMENT_LINES: readonly { section: string; metricId: string }[] = STANDARD_STATEMENT;
 
 /** A data answer ("no data", "not available") becomes the figure's reason; a service failure is thrown. */
+function missingFigure(error: unknown): Figure {
+  if (error instanceof FunctionError && error.code === "na") return { missing: error.message };
+  if (isCryptometricsError(error) && error.kind === "not-found")
+    return { missing: userMessage(error.message) };
+  throw error;
+}
+
+/** A figure computed as a cell computes it: a number, else no value; a data answer its reason (missingFigure). */
 async function figureOf(compute: () => Promise<unknown>): Promise<Figure> {
   try {
     const result = await compute();
     if (typeof result === "number") return { value: result };
     return { missing: "no value" };
   } catch (error) {
-    if (error instanceof FunctionError && error.code === "na") return { missing: error.message };
-    if (isCryptometricsError(error) && error.kind === "not-found")
-      return { missing: userMessage(error.message) };
-    throw error;
+    return missingFigure(error);
   }
 }
 
@@ -86,10 +91,7 @@ async function datedFigure(
     );
     return { value: dated.value, asOf: dated.asOf };
   } catch (error) {
-    if (error instanceof FunctionError && error.code === "na") return { missing: error.message };
-    if (isCryptometricsError(error) && error.kind === "not-found")
-      return { missing: userMessage(error.message) };
-    throw error;
+    return missingFigure(error);
   }
 }
 
