@@ -12,11 +12,22 @@ import {
   type SeriesQuery,
 } from "../../engine";
 import type { FnContext } from "../context";
+import type { Options } from "../options";
 import { notAvailable } from "../result";
 import { LATEST_LOOKBACK_DAYS, fetchSeries } from "./series-common";
 
 /** A series without its range. */
 export type SeriesBase = Omit<SeriesQuery, "start" | "end">;
+
+/** One VALUE cell's series, as its readings (a day, a period, a window) take it. */
+export interface Reading {
+  ctx: FnContext;
+  options: Readonly<Options>;
+  base: SeriesBase;
+  label: string;
+  metricId: string;
+  fill: Options["fill"];
+}
 
 /**
  * The points of a series over [start, end] (every breakdown dimension's, by day: for the latest data of a

@@ -29,8 +29,8 @@ import {
   valueCell,
   type Asked,
   type Dated,
-  type Reading,
 } from "./value";
+import type { Reading } from "./latest";
 
 export function cachedValue(
   ctx: FnContext,

@@ -36,7 +36,7 @@ import { isMissing, optionalDate, requiredText } from "../coerce";
 import type { FnContext } from "../context";
 import { parseOptions, type Options } from "../options";
 import { FunctionError, invalid, notAvailable, type Cell, type DateCell } from "../result";
-import { horizonFor, latestPoint, pointsOf, type SeriesBase } from "./latest";
+import { horizonFor, latestPoint, pointsOf, type Reading } from "./latest";
 import { resolvePair, resolvedNow } from "./resolve";
 import { variantOf } from "./series-common";
 import { acceptedOptions } from "../function-options";
@@ -234,15 +234,6 @@ export function shownLatest(r: Reading, dated: Dated): Dated {
     if (old) throw notAvailable(old);
   }
   return dated;
-}
-
-export interface Reading {
-  ctx: FnContext;
-  options: Readonly<Options>;
-  base: SeriesBase;
-  label: string;
-  metricId: string;
-  fill: Options["fill"];
 }
 
 /**

@@ -21,17 +21,8 @@ import {
 import type { FnContext } from "../context";
 import type { Options } from "../options";
 import { invalid, notAvailable } from "../result";
-import type { SeriesBase } from "./latest";
+import type { Reading } from "./latest";
 import { aggregationOf, fillHint, readDays } from "./series-days";
-
-interface WindowReading {
-  ctx: FnContext;
-  options: Readonly<Options>;
-  base: SeriesBase;
-  label: string;
-  metricId: string;
-  fill: Options["fill"];
-}
 
 /** A figure and the last day it covers. */
 interface WindowFigureShown {
@@ -69,7 +60,7 @@ export function checkAnnualize(options: Readonly<Options>, metricId: string): vo
  * value's day, for a window without a date).
  */
 export async function windowValue(
-  r: WindowReading,
+  r: Reading,
   w: TrailingWindow,
   end: number,
   knownHorizon?: number
