@@ -12,7 +12,7 @@
 import type { Project } from "../../client";
 import type { DayPoint, SeriesAnswer, SeriesQuery, SeriesVariant } from "../../engine";
 import type { FnContext } from "../context";
-import { fetchSeries } from "./series-common";
+import { fetchSeries, keptFor } from "./series-common";
 
 /** The products a breakdown covers: those of `products=` when given (in the project's order), else all. */
 function productsOf(project: Project, chosen: readonly string[]): string[] {
@@ -22,13 +22,11 @@ function productsOf(project: Project, chosen: readonly string[]): string[] {
 
 /** The variant of one product's own series: its chains and bridging; it is no breakdown of itself. */
 const productVariants = new WeakMap<SeriesVariant, SeriesVariant>();
+function ownVariant(v: SeriesVariant): SeriesVariant {
+  return { bridged: v.bridged, chains: v.chains, products: [], sectors: [] };
+}
 function productVariant(v: SeriesVariant): SeriesVariant {
-  let out = productVariants.get(v);
-  if (!out) {
-    out = { bridged: v.bridged, chains: v.chains, products: [], sectors: [] };
-    productVariants.set(v, out);
-  }
-  return out;
+  return keptFor(productVariants, v, ownVariant);
 }
 
 /**

@@ -10,19 +10,31 @@ export const LATEST_LOOKBACK_DAYS = 35;
 /** One variant object per options object, so cells with the same (usually default) options share its key. */
 const variants = new WeakMap<Readonly<Options>, SeriesVariant>();
 
-export function variantOf(o: Readonly<Options>): SeriesVariant {
-  let v = variants.get(o);
+/**
+ * What `make` builds from `key`, built once per key and kept as long as the key is. `make` is a module's own
+ * function, so a call (a warm cell's, among them) allocates nothing once the key has its value.
+ */
+export function keptFor<K extends object, V>(kept: WeakMap<K, V>, key: K, make: (key: K) => V): V {
+  let v = kept.get(key);
   if (!v) {
-    v = {
-      bridged: o.bridged,
-      chains: o.chains,
-      products: o.products,
-      sectors: o.sectors,
-      breakdown: o.breakdown,
-    };
-    variants.set(o, v);
+    v = make(key);
+    kept.set(key, v);
   }
   return v;
+}
+
+function variantFrom(o: Readonly<Options>): SeriesVariant {
+  return {
+    bridged: o.bridged,
+    chains: o.chains,
+    products: o.products,
+    sectors: o.sectors,
+    breakdown: o.breakdown,
+  };
+}
+
+export function variantOf(o: Readonly<Options>): SeriesVariant {
+  return keptFor(variants, o, variantFrom);
 }
 
 /**
