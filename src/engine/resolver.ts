@@ -77,6 +77,16 @@ function notFound(
   );
 }
 
+/** The index of a catalogue, built the first time it is asked for and kept as long as the catalogue is. */
+function builtOnce<K extends object, V>(cache: WeakMap<K, V>, key: K, build: (key: K) => V): V {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = build(key);
+    cache.set(key, value);
+  }
+  return value;
+}
+
 interface ProjectIndex {
   /** Ids exactly as the service spells them. */
   exact: Map<string, Project>;
@@ -88,26 +98,26 @@ interface ProjectIndex {
 const indexes = new WeakMap<readonly Project[], ProjectIndex>();
 
 function indexOf(projects: readonly Project[]): ProjectIndex {
-  let index = indexes.get(projects);
-  if (!index) {
-    const built: ProjectIndex = { exact: new Map(), byText: new Map() };
-    const fits = (text: string, p: Project): void => {
-      // Appended in place: copying the list per project is quadratic when thousands share a symbol.
-      const key = norm(text);
-      const same = built.byText.get(key);
-      if (!same) built.byText.set(key, [p]);
-      else if (same[same.length - 1] !== p) same.push(p);
-    };
-    for (const p of projects) {
-      if (!built.exact.has(p.projectId)) built.exact.set(p.projectId, p);
-      fits(p.projectId, p);
-      if (p.symbol) fits(p.symbol, p);
-      fits(p.name, p);
-    }
-    index = built;
-    indexes.set(projects, index);
+  // A named builder, not a closure: this runs for every cell of a warm workbook and allocates nothing.
+  return builtOnce(indexes, projects, buildProjectIndex);
+}
+
+function buildProjectIndex(projects: readonly Project[]): ProjectIndex {
+  const built: ProjectIndex = { exact: new Map(), byText: new Map() };
+  const fits = (text: string, p: Project): void => {
+    // Appended in place: copying the list per project is quadratic when thousands share a symbol.
+    const key = norm(text);
+    const same = built.byText.get(key);
+    if (!same) built.byText.set(key, [p]);
+    else if (same[same.length - 1] !== p) same.push(p);
+  };
+  for (const p of projects) {
+    if (!built.exact.has(p.projectId)) built.exact.set(p.projectId, p);
+    fits(p.projectId, p);
+    if (p.symbol) fits(p.symbol, p);
+    fits(p.name, p);
   }
-  return index;
+  return built;
 }
 
 export function resolveProjectIn(
@@ -162,16 +172,16 @@ interface MetricIndex {
 const metricIndexes = new WeakMap<readonly Metric[], MetricIndex>();
 
 function metricIndexOf(metrics: readonly Metric[]): MetricIndex {
-  let index = metricIndexes.get(metrics);
-  if (!index) {
-    index = { byId: new Map(), byName: new Map() };
-    for (const m of metrics) {
-      const id = norm(m.metricId);
-      if (!index.byId.has(id)) index.byId.set(id, m);
-      const name = norm(m.metricName);
-      if (!index.byName.has(name)) index.byName.set(name, m);
-    }
-    metricIndexes.set(metrics, index);
+  return builtOnce(metricIndexes, metrics, buildMetricIndex);
+}
+
+function buildMetricIndex(metrics: readonly Metric[]): MetricIndex {
+  const index: MetricIndex = { byId: new Map(), byName: new Map() };
+  for (const m of metrics) {
+    const id = norm(m.metricId);
+    if (!index.byId.has(id)) index.byId.set(id, m);
+    const name = norm(m.metricName);
+    if (!index.byName.has(name)) index.byName.set(name, m);
   }
   return index;
 }
