@@ -8,7 +8,11 @@ import { sortMultiProjectRows } from "../data/merge";
 import { normaliseMultiProjectRows } from "../data/normalise-series";
 import { RepeatCounter, distinctMultiProjectRows } from "../data/distinct";
 import { Notes, withoutFuture } from "../data/notes";
-import { datesOf, filtersOf, pathOf, queryOf, type PlanTools, type Query } from "./plan";
+import { datesOf, filtersOf, pathOf, queryOf, type PlanTools } from "./plan";
+import type { Checker } from "../data/validate";
+import type { RequestSpec } from "../http/request";
+import type { QueryValue } from "../http/url";
+import type { ParamName } from "../interface";
 import {
   ORDER_DIRECTIONS,
   type IdSelection,
@@ -17,14 +21,31 @@ import {
 } from "../data/types";
 
 /** The list to split, or undefined for "all"/omitted (sent as-is, never split). */
-export const listOf = (selection: IdSelection | undefined): readonly string[] | undefined =>
+const listOf = (selection: IdSelection | undefined): readonly string[] | undefined =>
   selection === "all" ? undefined : selection;
 
-/** The project_ids value for one request: its chunk, "all" when asked, else left out. */
-export const projectIdsValue = (
-  chunk: readonly string[] | undefined,
-  selection: IdSelection | undefined
-): readonly string[] | string | undefined => chunk ?? (selection === "all" ? "all" : undefined);
+/** The operations whose requests are split over a list of projects (§4.11, §4.12, §4.13). */
+type ByProjects = "getMetric" | "getMetricAggregations" | "getMetricsBreakdown";
+
+/**
+ * The requests of `op`, split over the project list when it is long: each one's project_ids is its chunk of
+ * the list, "all" when every project is asked (sent as-is, never split), or left out when none is given;
+ * `rest` holds the other parameters, the same in every request.
+ */
+export function splitByProjects<Op extends ByProjects>(
+  t: PlanTools,
+  check: Checker,
+  op: Op,
+  ids: readonly string[],
+  segments: readonly string[],
+  projects: IdSelection | undefined,
+  rest: { readonly [K in ParamName<Op>]?: QueryValue }
+): RequestSpec[] {
+  const all = projects === "all" ? "all" : undefined;
+  return t.split(check, ids, segments, "projectIds", listOf(projects), (chunk) =>
+    queryOf(op, { ...rest, project_ids: chunk ?? all })
+  );
+}
 
 export const getMetricPlan =
   (t: PlanTools, metricId: unknown, params?: MetricParams): Planner<MultiProjectMetricRow[]> =>
@@ -36,17 +57,18 @@ export const getMetricPlan =
     const dates = datesOf(check, "getMetric", p);
     const assetsBridged = check.bool("assetsBridged", p.assetsBridged);
     const direction = check.oneOf("orderDirection", p.orderDirection, ORDER_DIRECTIONS) ?? "desc";
-    const list = listOf(projects);
-    const query = (chunk: readonly string[] | undefined): Query =>
-      queryOf("getMetric", {
-        project_ids: projectIdsValue(chunk, projects),
-        ...filters,
-        ...dates,
-        assets_bridged: assetsBridged,
-      });
+    const query = { ...filters, ...dates, assets_bridged: assetsBridged };
     return {
       ids: [id],
-      requests: t.split(check, [id], pathOf("getMetric", id), "projectIds", list, query),
+      requests: splitByProjects(
+        t,
+        check,
+        "getMetric",
+        [id],
+        pathOf("getMetric", id),
+        projects,
+        query
+      ),
       combine: (envelopes) => {
         const repeats = new RepeatCounter();
         const notes = new Notes();
@@ -59,7 +81,7 @@ export const getMetricPlan =
           )
         );
         return {
-          data: sortMultiProjectRows(merged.data, direction, list),
+          data: sortMultiProjectRows(merged.data, direction, listOf(projects)),
           errors: merged.errors,
           repeats: repeats.note(),
           notes: notes.list(),

@@ -15,8 +15,8 @@ import { RepeatCounter } from "../data/distinct";
 import { distinctAggregationRows, distinctStatementRows } from "../data/distinct-summaries";
 import { withoutFuture } from "../data/notes";
 import { addDays } from "../data/days";
-import { datesOf, pathOf, queryOf, type PlanTools, type Query } from "./plan";
-import { listOf, projectIdsValue } from "./metric";
+import { datesOf, pathOf, queryOf, type PlanTools } from "./plan";
+import { splitByProjects } from "./metric";
 import {
   STATEMENT_INTERVALS,
   TIMESTAMP_GRANULARITIES,
@@ -80,15 +80,19 @@ export const getMetricAggregationsPlan =
     // Declared required, described optional (§4.12): "all" satisfies both readings.
     const projects = check.selection("projectIds", p.projectIds) ?? "all";
     const metrics = check.selection("metricIds", p.metricIds);
-    const list = listOf(projects);
-    const query = (chunk: readonly string[] | undefined): Query =>
-      queryOf("getMetricAggregations", {
-        project_ids: projectIdsValue(chunk, projects),
-        metric_ids: metrics,
-      });
     return {
       ids: [],
-      requests: t.split(check, [], pathOf("getMetricAggregations"), "projectIds", list, query),
+      requests: splitByProjects(
+        t,
+        check,
+        "getMetricAggregations",
+        [],
+        pathOf("getMetricAggregations"),
+        projects,
+        {
+          metric_ids: metrics,
+        }
+      ),
       combine: (envelopes) => t.concat(envelopes, normaliseMetricAggregationRows),
     };
   };
@@ -105,16 +109,10 @@ export const getMetricsBreakdownPlan =
     const projects = check.selection("projectIds", p.projectIds);
     // start_date/end_date by default: the only names the interface shows for this operation (§4.13).
     const dates = datesOf(check, "getMetricsBreakdown", p);
-    const list = listOf(projects);
-    const query = (chunk: readonly string[] | undefined): Query =>
-      queryOf("getMetricsBreakdown", {
-        project_ids: projectIdsValue(chunk, projects),
-        ...dates,
-      });
     const segments = pathOf("getMetricsBreakdown", id);
     return {
       ids: [id],
-      requests: t.split(check, [id], segments, "projectIds", list, query),
+      requests: splitByProjects(t, check, "getMetricsBreakdown", [id], segments, projects, dates),
       combine: (envelopes) => t.concat(envelopes, normaliseBreakdownRows),
     };
   };
