@@ -4,7 +4,7 @@
  * VALUE and ASOF, in functions.js, take one id each.
  */
 import { formatDay } from "../client";
-import { isMissing, requiredText } from "./coerce";
+import { isMissing, optionalDate, requiredText } from "./coerce";
 import { invalid } from "./result";
 
 /** The most ids (or id positions) one argument takes: a formula over more is a mistake, not a model. */
@@ -90,4 +90,15 @@ export function checkRange(start: number | undefined, end: number | undefined): 
   if (start !== undefined && end !== undefined && start > end) {
     throw invalid(`start ${formatDay(start)} is after end ${formatDay(end)}`);
   }
+}
+
+/** A start and an end date (each optional: omitted, undefined), the start not after the end. */
+export function dayRange(
+  startArg: unknown,
+  endArg: unknown
+): { start: number | undefined; end: number | undefined } {
+  const start = optionalDate(startArg, "start");
+  const end = optionalDate(endArg, "end");
+  checkRange(start, end);
+  return { start, end };
 }

@@ -7,7 +7,7 @@
  * Why apart from the registry: VALUE and ASOF parse their options in functions.js, which Excel loads for every
  * workbook, while the registry's labels and summaries serve the formula builder and the functions' chunks.
  */
-import type { OptionKey } from "./options";
+import { parseOptions, type OptionKey, type Options } from "./options";
 
 interface FunctionOptions {
   /** The keys the builder offers, in its order. */
@@ -88,4 +88,9 @@ const ACCEPTS: ReadonlyMap<string, readonly OptionKey[]> = new Map(
 /** The option keys `name` accepts (parseOptions refuses the others by name); none: it takes no options. */
 export function acceptedOptions(name: string): readonly OptionKey[] {
   return ACCEPTS.get(name) ?? [];
+}
+
+/** A function's options argument, read with the keys it takes: the one way every function reads it. */
+export function optionsFor(name: string, optionsArg: unknown): Readonly<Options> {
+  return parseOptions(optionsArg, name, acceptedOptions(name));
 }

@@ -21,11 +21,10 @@ import {
   type OpenRow,
   type Project,
 } from "../../client";
-import { acceptedOptions } from "../function-options";
+import { optionsFor } from "../function-options";
 import { requiredText } from "../coerce";
 import { idList, idPositions, uniqueIds } from "../coerce-lists";
 import { traced, type FnContext } from "../context";
-import { parseOptions } from "../options";
 import { FunctionError, notAvailable, type Cell, type ErrorCell, type Table } from "../result";
 import { aggregateAsKnown } from "./aggregation-vintage";
 import { archivedCell } from "./archived";
@@ -49,7 +48,7 @@ export async function aggregation(
   nameArg: unknown,
   optionsArg?: unknown
 ): Promise<Cell> {
-  const options = parseOptions(optionsArg, "AGGREGATION", acceptedOptions("AGGREGATION"));
+  const options = optionsFor("AGGREGATION", optionsArg);
   ctx = atVintage(ctx, options);
   const projectText = requiredText(projectArg, "project");
   const metricText = requiredText(metricArg, "metric");
@@ -167,7 +166,7 @@ export async function aggregations(
   metricsArg: unknown,
   optionsArg?: unknown
 ): Promise<Table> {
-  const options = parseOptions(optionsArg, "AGGREGATIONS", acceptedOptions("AGGREGATIONS"));
+  const options = optionsFor("AGGREGATIONS", optionsArg);
   ctx = atVintage(ctx, options);
   const all = idList(projectsArg, "projects").length === 0;
   const projectTexts = all ? [] : idPositions(projectsArg, "projects");

@@ -34,11 +34,11 @@ import {
   metricInfo,
   type Aggregation,
 } from "../../engine";
-import { optionalDate, requiredText } from "../coerce";
-import { checkRange, idList, idPositions, uniqueIds } from "../coerce-lists";
+import { requiredText } from "../coerce";
+import { dayRange, idList, idPositions, uniqueIds } from "../coerce-lists";
 import type { FnContext } from "../context";
-import { parseOptions, type Options } from "../options";
-import { acceptedOptions } from "../function-options";
+import { type Options } from "../options";
+import { optionsFor } from "../function-options";
 import {
   FunctionError,
   invalid,
@@ -94,14 +94,12 @@ export async function breakdown(
   optionsArg: unknown = null
 ): Promise<Table> {
   // Every argument is checked before the first request: a bad one must not cost any.
-  const options = parseOptions(optionsArg, "BREAKDOWN", acceptedOptions("BREAKDOWN"));
+  const options = optionsFor("BREAKDOWN", optionsArg);
   ctx = atVintage(ctx, options);
   const metricText = requiredText(metricArg, "metric");
   const all = idList(projectsArg, "projects").length === 0;
   const projectTexts = all ? [] : idPositions(projectsArg, "projects");
-  const start = optionalDate(startArg, "start");
-  const end = optionalDate(endArg, "end");
-  checkRange(start, end);
+  const { start, end } = dayRange(startArg, endArg);
   const to = end ?? ctx.today;
   const from = start ?? to - (DEFAULT_DAYS - 1);
   const metric = await resolveMetric(ctx, metricText);

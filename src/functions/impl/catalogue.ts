@@ -12,17 +12,16 @@ import { optionalText, requiredText } from "../coerce";
 import { projectCard } from "./card";
 import { traced, type FnContext } from "../context";
 import { supportsEntities } from "../host";
-import { parseOptions } from "../options";
 import { invalid, isErrorCell, notAvailable, type Cell, type Table } from "../result";
 import { metricCatalogue, projectCatalogue, resolveProduct, resolveProject } from "./resolve";
-import { acceptedOptions } from "../function-options";
+import { optionsFor } from "../function-options";
 
 function withHeader(header: Cell[], rows: Table, headers: number): Table {
   return headers >= 1 ? [header, ...rows] : rows;
 }
 
 export async function projects(ctx: FnContext, optionsArg: unknown): Promise<Table> {
-  const options = parseOptions(optionsArg, "PROJECTS", acceptedOptions("PROJECTS"));
+  const options = optionsFor("PROJECTS", optionsArg);
   let list = await projectCatalogue(ctx);
   if (options.sectors.length > 0) {
     const ids = new Set<string>();

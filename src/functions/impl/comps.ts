@@ -35,7 +35,7 @@ import { ratioOf, defaultAggregation, fillRefusal, type Fill } from "../../engin
 import { isMissing, optionalDate, requiredText } from "../coerce";
 import { idPositions } from "../coerce-lists";
 import type { FnContext } from "../context";
-import { parseOptions, type Options } from "../options";
+import { type Options } from "../options";
 import { FunctionError, invalid, type Cell, type ErrorCell, type Table } from "../result";
 import type { CompsColumn, CompsTerm } from "../../sheet/comps-columns";
 import { compsColumnLabel, metricNamesFrom } from "../../sheet/metric-labels";
@@ -44,7 +44,7 @@ import { metricCatalogue, resolveMetric, resolveProjects } from "./resolve";
 import { datedValue, type Dated } from "./value";
 import { atVintage } from "./vintage";
 import { userMessage } from "../messages";
-import { acceptedOptions } from "../function-options";
+import { optionsFor } from "../function-options";
 
 /** A panel bigger than this is not a comps table; it would also take minutes at 60 requests a minute. */
 export const MAX_COMPS_CELLS = 10_000;
@@ -65,7 +65,7 @@ export async function comps(
   dateArg: unknown,
   optionsArg: unknown
 ): Promise<Table> {
-  const options = parseOptions(optionsArg, "COMPS", acceptedOptions("COMPS"));
+  const options = optionsFor("COMPS", optionsArg);
   ctx = atVintage(ctx, options);
   const columns = parseColumns(columnTexts(columnsArg));
   const projectTexts = idPositions(projectsArg, "projects");

@@ -43,10 +43,10 @@ import {
   slicePoints,
   type DayPoint,
 } from "../../engine";
-import { optionalDate, requiredText } from "../coerce";
-import { checkRange, idPositions, requiredIds } from "../coerce-lists";
+import { requiredText } from "../coerce";
+import { dayRange, idPositions, requiredIds } from "../coerce-lists";
 import type { FnContext } from "../context";
-import { parseOptions, type Options } from "../options";
+import { type Options } from "../options";
 import {
   FunctionError,
   invalid,
@@ -62,7 +62,7 @@ import { resolveMetrics, resolveProduct, resolveProject, resolveProjects } from 
 import { describeRange, fetchSeries, variantOf } from "./series-common";
 import { atVintage } from "./vintage";
 import { fillHint, firstDataDay, kindKnown, readStart, type DaysReading } from "./series-days";
-import { acceptedOptions } from "../function-options";
+import { optionsFor } from "../function-options";
 
 /** One column of the table: its heading and, per breakdown dimension, a cell per row day. */
 interface Column {
@@ -97,7 +97,7 @@ export async function metric(
   endArg: unknown,
   optionsArg: unknown
 ): Promise<Table> {
-  const options = parseOptions(optionsArg, "METRIC", acceptedOptions("METRIC"));
+  const options = optionsFor("METRIC", optionsArg);
   ctx = atVintage(ctx, options);
   const projectTexts = idPositions(projectArg, "project");
   const metricTexts = idPositions(metricArg, "metric");
@@ -108,9 +108,7 @@ export async function metric(
   }
   if (options.breakdown && projectTexts.length > 1)
     throw invalid('option "breakdown" applies to one project');
-  const start = optionalDate(startArg, "start");
-  const end = optionalDate(endArg, "end");
-  checkRange(start, end);
+  const { start, end } = dayRange(startArg, endArg);
   const [projects, metrics] = await Promise.all([
     resolveProjects(ctx, projectTexts),
     resolveMetrics(ctx, metricTexts),
@@ -128,14 +126,12 @@ export async function productMetric(
   optionsArg: unknown
 ): Promise<Table> {
   // breakdown=product_id is refused by parseOptions: a product is one product.
-  const options = parseOptions(optionsArg, "PRODUCT_METRIC", acceptedOptions("PRODUCT_METRIC"));
+  const options = optionsFor("PRODUCT_METRIC", optionsArg);
   ctx = atVintage(ctx, options);
   const projectText = requiredText(projectArg, "project");
   const productText = requiredText(productArg, "product");
   const metricTexts = requiredIds(metricArg, "metric");
-  const start = optionalDate(startArg, "start");
-  const end = optionalDate(endArg, "end");
-  checkRange(start, end);
+  const { start, end } = dayRange(startArg, endArg);
   const [project, metrics] = await Promise.all([
     resolveProject(ctx, projectText),
     resolveMetrics(ctx, metricTexts),

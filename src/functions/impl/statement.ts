@@ -25,7 +25,7 @@
  *   from the line's days as known then where the statement is the rule of its days (statement-figures.ts
  *   says when); the same requests as without it.
  */
-import { acceptedOptions } from "../function-options";
+import { optionsFor } from "../function-options";
 import {
   STATEMENT_INTERVALS,
   TIMESTAMP_GRANULARITIES,
@@ -46,7 +46,7 @@ import {
 import { formatDay, periodStart } from "../../client";
 import { optionalText, requiredText } from "../coerce";
 import { traced, type FnContext } from "../context";
-import { parseOptions, type Options } from "../options";
+import { type Options } from "../options";
 import { FunctionError, invalid, notAvailable, type Cell, type Table } from "../result";
 import { latestPoint } from "./latest";
 import { metricNamesFrom } from "../../sheet/metric-labels";
@@ -101,7 +101,7 @@ export async function statement(
   intervalArg: unknown,
   optionsArg: unknown
 ): Promise<Table> {
-  const options = parseOptions(optionsArg, "STATEMENT", acceptedOptions("STATEMENT"));
+  const options = optionsFor("STATEMENT", optionsArg);
   // Under vintage=, `ctx` answers as of then; the statement and today's days are read as without it.
   const plain = ctx;
   ctx = atVintage(ctx, options);

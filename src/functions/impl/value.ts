@@ -34,12 +34,12 @@ import { formatDay } from "../../client";
 import type { Metric, Project } from "../../client";
 import { isMissing, optionalDate, requiredText } from "../coerce";
 import type { FnContext } from "../context";
-import { parseOptions, type Options } from "../options";
+import { type Options } from "../options";
 import { FunctionError, invalid, notAvailable, type Cell, type DateCell } from "../result";
 import { horizonFor, latestPoint, pointsOf, type Reading } from "./latest";
 import { resolvePair, resolvedNow } from "./resolve";
 import { variantOf } from "./series-common";
-import { acceptedOptions } from "../function-options";
+import { optionsFor } from "../function-options";
 import {
   aggregationOf,
   checkFill,
@@ -109,7 +109,7 @@ export function asked(
   dateArg: unknown,
   optionsArg: unknown
 ): Asked {
-  const options = parseOptions(optionsArg, functionName, acceptedOptions(functionName));
+  const options = optionsFor(functionName, optionsArg);
   const date = optionalDate(dateArg, "date");
   if (options.maxage !== undefined && date !== undefined)
     throw invalid(
