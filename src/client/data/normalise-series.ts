@@ -1,6 +1,7 @@
 /**
  * Daily series (§4.3, §4.7, §4.11) → normalised rows; `errors` entries → PartialError (the summaries and
- * the open shapes are normalise-summaries.ts's). Row order is decided in ./merge (sorting as requested); here one response at a time.
+ * the open shapes are normalise-summaries.ts's). Row order is decided in ./merge (sorting as requested);
+ * here one response at a time.
  */
 import { optional } from "./normalise-catalogue";
 import {
