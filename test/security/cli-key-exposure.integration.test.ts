@@ -30,10 +30,36 @@ interface Run {
   code: number | null;
   stdout: string;
   stderr: string;
-  /** Every command line of the process list, sampled while the run went on. */
+  /** The command lines of this run's processes in the process list, sampled while the run went on. */
   processList: string;
   /** npm's debug logs written by the run. */
   npmLogs: string;
+}
+
+/**
+ * The command lines of this run's processes in the process list (`ps -eo pid,ppid,args`, what every local user
+ * sees): the npm process and everything under it, and any process naming this run's simulator. Other test
+ * files run the CLI at the same time, some with --api-key on purpose; their processes are not this run's.
+ */
+function thisRunsProcesses(root: number | undefined, baseUrl: string): string {
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" })
+    .split("\n")
+    .map((line) => /^\s*(\d+)\s+(\d+)\s(.*)$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3] }));
+  const ours = new Set(root === undefined ? [] : [root]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const r of rows)
+      if (!ours.has(r.pid) && ours.has(r.ppid)) {
+        ours.add(r.pid);
+        grew = true;
+      }
+  }
+  return rows
+    .filter((r) => ours.has(r.pid) || r.args.includes(baseUrl))
+    .map((r) => `${r.args}\n`)
+    .join("");
 }
 
 /** `npm run --silent cli -- eval …` as the README shows it, in a home of its own. */
@@ -64,7 +90,7 @@ function npmRun(
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   let processList = "";
   const sampler = setInterval(() => {
-    processList += execFileSync("ps", ["-eo", "args"], { encoding: "utf8" });
+    processList += thisRunsProcesses(child.pid, sim.url);
   }, 200);
   return new Promise((done) =>
     child.on("close", (code) => {
