@@ -178,17 +178,19 @@ export class Runtime {
       lifetime: this.lifetime,
     };
     this.client = createClient(this.clientConfig);
+    // The saved cache and the ledger keep their entries under one namespace (the service and a hash of the
+    // key), and say what goes wrong in the same two places.
+    const namespace = namespaceSource(
+      this.client.baseUrl,
+      config.cacheIdentity ?? config.apiKey,
+      config.savedCache?.digest
+    );
+    const onNote = (note: string): void => {
+      log.warn(note);
+      diagnostics.recordNote(note);
+    };
     if (config.savedCache) {
-      const { store, digest, writeDelayMs } = config.savedCache;
-      const onNote = (note: string): void => {
-        log.warn(note);
-        diagnostics.recordNote(note);
-      };
-      const namespace = namespaceSource(
-        this.client.baseUrl,
-        config.cacheIdentity ?? config.apiKey,
-        digest
-      );
+      const { store, writeDelayMs } = config.savedCache;
       // Its code is loaded with the first look-up (engine/saved-cache.ts): on the Excel page, one chunk with
       // the IndexedDB store (office.ts), not part of functions.js.
       this.saved = lazySavedCache(
@@ -211,19 +213,11 @@ export class Runtime {
         onNote
       );
     }
-    const ledgerNamespace = namespaceSource(
-      this.client.baseUrl,
-      config.cacheIdentity ?? config.apiKey,
-      config.savedCache?.digest
-    );
     this.ledger = new LazyLedger({
       ...(config.savedCache?.ledger ? { store: config.savedCache.ledger } : {}),
-      namespace: ledgerNamespace,
+      namespace,
       now: this.now,
-      onNote: (note) => {
-        log.warn(note);
-        diagnostics.recordNote(note);
-      },
+      onNote,
     });
     this.engine = new Engine({
       client: this.client,
