@@ -57,6 +57,7 @@ export {
   type FetchResponseLike,
   type BodyReaderLike,
 } from "./http/fetch";
+export { keptFor } from "./kept-for";
 export { Listeners } from "./listeners";
 export { createLogger, setLogSink, type LogRecord, type LogSink } from "./log";
 /** The calendar of the service: UTC days as "YYYY-MM-DD" and day numbers, periods (data/days.ts). */

@@ -5,7 +5,13 @@
  * them picked; the id written exactly as the service spells it is always that project. An unknown text
  * suggests the closest ids (suggest.ts), where the caller can wait for them (withSuggestions).
  */
-import { CryptometricsError, isCryptometricsError, type Metric, type Project } from "../client";
+import {
+  CryptometricsError,
+  isCryptometricsError,
+  keptFor,
+  type Metric,
+  type Project,
+} from "../client";
 import type { Candidate } from "./suggest";
 
 function norm(text: string): string {
@@ -77,16 +83,6 @@ function notFound(
   );
 }
 
-/** The index of a catalogue, built the first time it is asked for and kept as long as the catalogue is. */
-function builtOnce<K extends object, V>(cache: WeakMap<K, V>, key: K, build: (key: K) => V): V {
-  let value = cache.get(key);
-  if (value === undefined) {
-    value = build(key);
-    cache.set(key, value);
-  }
-  return value;
-}
-
 interface ProjectIndex {
   /** Ids exactly as the service spells them. */
   exact: Map<string, Project>;
@@ -99,7 +95,7 @@ const indexes = new WeakMap<readonly Project[], ProjectIndex>();
 
 function indexOf(projects: readonly Project[]): ProjectIndex {
   // A named builder, not a closure: this runs for every cell of a warm workbook and allocates nothing.
-  return builtOnce(indexes, projects, buildProjectIndex);
+  return keptFor(indexes, projects, buildProjectIndex);
 }
 
 function buildProjectIndex(projects: readonly Project[]): ProjectIndex {
@@ -172,7 +168,7 @@ interface MetricIndex {
 const metricIndexes = new WeakMap<readonly Metric[], MetricIndex>();
 
 function metricIndexOf(metrics: readonly Metric[]): MetricIndex {
-  return builtOnce(metricIndexes, metrics, buildMetricIndex);
+  return keptFor(metricIndexes, metrics, buildMetricIndex);
 }
 
 function buildMetricIndex(metrics: readonly Metric[]): MetricIndex {

@@ -9,10 +9,10 @@
  * lacks is absent, as the breakdown leaves it out) whatever the service calls its members, at one request per
  * product instead of one.
  */
-import type { Project } from "../../client";
+import { keptFor, type Project } from "../../client";
 import type { DayPoint, SeriesAnswer, SeriesQuery, SeriesVariant } from "../../engine";
 import type { FnContext } from "../context";
-import { fetchSeries, keptFor } from "./series-common";
+import { fetchSeries } from "./series-common";
 
 /** The products a breakdown covers: those of `products=` when given (in the project's order), else all. */
 function productsOf(project: Project, chosen: readonly string[]): string[] {

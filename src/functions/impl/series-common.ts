@@ -1,5 +1,5 @@
 /** What VALUE, METRIC and PRODUCT_METRIC share: their options, series variants and the engine call. */
-import { formatDay } from "../../client";
+import { formatDay, keptFor } from "../../client";
 import type { SeriesAnswer, SeriesQuery, SeriesVariant } from "../../engine";
 import type { FnContext } from "../context";
 import type { Options } from "../options";
@@ -9,19 +9,6 @@ export const LATEST_LOOKBACK_DAYS = 35;
 
 /** One variant object per options object, so cells with the same (usually default) options share its key. */
 const variants = new WeakMap<Readonly<Options>, SeriesVariant>();
-
-/**
- * What `make` builds from `key`, built once per key and kept as long as the key is. `make` is a module's own
- * function, so a call (a warm cell's, among them) allocates nothing once the key has its value.
- */
-export function keptFor<K extends object, V>(kept: WeakMap<K, V>, key: K, make: (key: K) => V): V {
-  let v = kept.get(key);
-  if (!v) {
-    v = make(key);
-    kept.set(key, v);
-  }
-  return v;
-}
 
 function variantFrom(o: Readonly<Options>): SeriesVariant {
   return {
