@@ -50,9 +50,8 @@ export function lazySavedCache(
       throw error;
     })
   );
-  const loaded = (): Promise<SavedCache> => part.get();
   const whenLoaded = <R>(use: (cache: SavedCache) => R | Promise<R>, none: R): Promise<R> =>
-    loaded().then(use, () => none);
+    part.get().then(use, () => none);
   return {
     readSeries: (key) => whenLoaded((cache) => cache.readSeries(key), undefined),
     readEntry: (key) => whenLoaded((cache) => cache.readEntry(key), undefined),
@@ -60,7 +59,7 @@ export function lazySavedCache(
     saveEntry: (key, entry) => void whenLoaded((cache) => cache.saveEntry(key, entry), undefined),
     // Nothing was ever saved or read: nothing can be pending.
     flush: () => (part.asked ? whenLoaded((cache) => cache.flush(), undefined) : Promise.resolve()),
-    clear: () => loaded().then((cache) => cache.clear()),
-    usage: () => loaded().then((cache) => cache.usage()),
+    clear: () => part.get().then((cache) => cache.clear()),
+    usage: () => part.get().then((cache) => cache.usage()),
   };
 }

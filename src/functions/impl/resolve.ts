@@ -165,8 +165,9 @@ export async function resolvePair(
 /**
  * A project and a metric at once, without waiting, when both catalogues are cached (the warm path, where a
  * cell's awaits cost more than its look-ups); undefined otherwise, or for an unknown text before the
- * suggestions' code has arrived (resolvePair loads it and says so, with "did you mean"). The same trace and the same error as those two run together: both are looked up, and a
- * project that fails wins over a metric that does.
+ * suggestions' code has arrived (resolvePair loads it and says so, with "did you mean"). The same trace and
+ * the same error as those two run together: both are looked up, and a project that fails wins over a metric
+ * that does.
  */
 export function resolvedNow(
   ctx: FnContext,
