@@ -8,11 +8,12 @@
  * Real time, on purpose: the process list is read from the running system while the CLI runs, so its answers
  * are slowed (1.5 s) for the run to be still there when the list is read.
  */
-import { spawn, execFileSync } from "child_process";
+import { spawn } from "child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync } from "fs";
 import { tmpdir } from "os";
 import { join, resolve } from "path";
 import { DEMO_API_KEY, startSimulator, type RunningSimulator } from "../../src/simulator";
+import { thisRunsProcesses } from "../support/process-list";
 
 const ROOT = resolve(__dirname, "../..");
 const CLI = join(ROOT, "dist/node/cli/main.js");
@@ -34,32 +35,6 @@ interface Run {
   processList: string;
   /** npm's debug logs written by the run. */
   npmLogs: string;
-}
-
-/**
- * The command lines of this run's processes in the process list (`ps -eo pid,ppid,args`, what every local user
- * sees): the npm process and everything under it, and any process naming this run's simulator. Other test
- * files run the CLI at the same time, some with --api-key on purpose; their processes are not this run's.
- */
-function thisRunsProcesses(root: number | undefined, baseUrl: string): string {
-  const rows = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" })
-    .split("\n")
-    .map((line) => /^\s*(\d+)\s+(\d+)\s(.*)$/.exec(line))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3] }));
-  const ours = new Set(root === undefined ? [] : [root]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const r of rows)
-      if (!ours.has(r.pid) && ours.has(r.ppid)) {
-        ours.add(r.pid);
-        grew = true;
-      }
-  }
-  return rows
-    .filter((r) => ours.has(r.pid) || r.args.includes(baseUrl))
-    .map((r) => `${r.args}\n`)
-    .join("");
 }
 
 /** `npm run --silent cli -- eval …` as the README shows it, in a home of its own. */

@@ -5,7 +5,7 @@
  * Each was found against the add-in (a red team with a hostile proxy in front of the simulator); each row
  * says what holds now. Through the CLI in its own processes, started as `npm run cli` starts it.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import {
   chmodSync,
   chownSync,
@@ -25,6 +25,7 @@ import { repositoryRoot } from "./cli-command";
 import { exposedKeyRun } from "./hidden-key";
 import type { HostileLab } from "./lab";
 import { clockAhead, runCliIn, type ProcessRun } from "./security-cli";
+import { thisRunsProcesses } from "../../support/process-list";
 
 const OTHER_UID = 65534;
 const OTHERS_DIRECTORY =
@@ -77,7 +78,7 @@ function npmRun(
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   let processList = "";
   const sampler = setInterval(() => {
-    processList += execFileSync("ps", ["-eo", "args"], { encoding: "utf8" });
+    processList += thisRunsProcesses(child.pid, lab.service.url);
   }, 150);
   return new Promise((resolve) =>
     child.on("close", (code, signal) => {
