@@ -5,8 +5,7 @@
  * Dates take a date cell, DATE(), TODAY() or text "YYYY-MM-DD". Options are "key=value" pairs separated by ";".
  */
 import { run, runCached } from "./edge";
-import { asOf, value } from "./impl/value";
-import { cachedAsOf, cachedValue } from "./impl/value-now";
+import { asOf, asOfNow, value, valueNow } from "./impl/value";
 
 // VALUE and ASOF, the cells of every model, are in functions.js with the runtime, client and engine they share.
 // Every other implementation is a chunk of its own, loaded from the add-in's origin the first time a workbook
@@ -44,7 +43,7 @@ export function value_(
     "VALUE",
     invocation,
     { project, metric, date, options },
-    (ctx) => cachedValue(ctx, project, metric, date, options),
+    (ctx) => valueNow(ctx, project, metric, date, options),
     (ctx) => value(ctx, project, metric, date, options)
   );
 }
@@ -74,7 +73,7 @@ export function asof_(
     "ASOF",
     invocation,
     { project, metric, date, options },
-    (ctx) => cachedAsOf(ctx, project, metric, date, options),
+    (ctx) => asOfNow(ctx, project, metric, date, options),
     (ctx) => asOf(ctx, project, metric, date, options)
   );
 }

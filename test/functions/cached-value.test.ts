@@ -1,13 +1,13 @@
 /**
  * A warm VALUE (and ASOF) answers synchronously: when both catalogues are cached and the engine holds the
  * series fresh, the function returns the plain value instead of a promise, the same value and the same
- * diagnostics the async path gives. Anything not fresh (a new day, a Refresh, a range not fetched yet) and
- * any reading the synchronous path does not cover goes the async way, as before.
+ * diagnostics the async path gives, for every reading (a day, the latest, a period, a window, growth): both
+ * run the same reading (impl/reads.ts). Anything not fresh (a new day, a Refresh, a range not fetched yet),
+ * a filter to check or a vintage to read goes the async way.
  */
 import * as fns from "../../src/functions/functions";
 import { run, runCached } from "../../src/functions/edge";
-import { asOf, value } from "../../src/functions/impl/value";
-import { cachedAsOf, cachedValue } from "../../src/functions/impl/value-now";
+import { asOf, asOfNow, value, valueNow } from "../../src/functions/impl/value";
 import { currentRuntime, sharedDiagnostics } from "../../src/runtime/runtime";
 import type { CellRecord } from "../../src/runtime/diagnostics";
 import { expectedDaily, inv, NOW, show, startHarness, type Harness } from "./harness";
@@ -70,8 +70,8 @@ function cachedPath(
     { project, metric, date, options },
     (ctx) =>
       name === "VALUE"
-        ? cachedValue(ctx, project, metric, date, options)
-        : cachedAsOf(ctx, project, metric, date, options),
+        ? valueNow(ctx, project, metric, date, options)
+        : asOfNow(ctx, project, metric, date, options),
     () => {
       tookAsyncPath = true;
       return Promise.resolve(null);
@@ -118,6 +118,16 @@ describe("a warm VALUE", () => {
       { name: "VALUE", args: ["bitcoin", "tokenholders", "2024-03-01", null] },
       { name: "VALUE", args: ["aave", "nonsense", "2024-03-01", null] },
       { name: "VALUE", args: ["aave", "fees", "2024-03-01", "fill=sideways"] },
+      // Periods, windows and growth: the same reading, over every series it reads.
+      { name: "VALUE", args: ["aave", "revenue", "2024-02-10", "period=quarter"] },
+      { name: "ASOF", args: ["aave", "revenue", null, "period=quarter"] },
+      { name: "VALUE", args: ["aave", "revenue", null, "period=month; partial=include"] },
+      { name: "VALUE", args: ["aave", "fees", "2024-03-31", "window=30d"] },
+      { name: "VALUE", args: ["aave", "fees", null, "window=ttm; annualize=1"] },
+      { name: "VALUE", args: ["sushiswap", "fees", "2026-11-18", "window=30d; fill=zero"] },
+      { name: "VALUE", args: ["aave", "revenue", "2024-05-15", "period=quarter; values=pop"] },
+      { name: "VALUE", args: ["aave", "revenue", null, "period=quarter; values=yoy"] },
+      { name: "VALUE", args: ["tick-and-tock", "tvl", "2023-03-31", "period=month"] },
     ];
     for (const [i, c] of cases.entries()) {
       const address = `Cmp!A${i + 1}`;
@@ -206,12 +216,10 @@ describe("a warm VALUE", () => {
     });
   });
 
-  it("leaves periods, windows, growth and filters to the async path", async () => {
+  it("leaves filters and vintages to the async path, which reads what the cache cannot say", async () => {
     const warmed: Args[] = [
-      ["aave", "revenue", "2024-02-10", "period=quarter"],
-      ["aave", "fees", "2024-03-31", "window=30d"],
-      ["aave", "revenue", "2024-05-15", "period=quarter; values=pop"],
       ["aave", "fees", "2024-01-01", "chains=ethereum"],
+      ["aave", "fees", "2024-01-01", "vintage=2026-11-19"],
     ];
     for (const args of warmed) {
       await warm(args);

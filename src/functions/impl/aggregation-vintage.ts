@@ -38,8 +38,8 @@ import {
 } from "../../engine";
 import type { FnContext } from "../context";
 import { notAvailable } from "../result";
-import { latestPoint, pointsIn, pointsOf, recentStart } from "./latest";
-import { fetchSeries } from "./series-common";
+import { latestPoint, pointsIn, pointsOf } from "./latest";
+import { fetchSeries, recentStart } from "./series-common";
 
 /** "as of 2026-11-20" (or of an instant), as the messages name a vintage. */
 function asOfText(vintage: Vintage): string {

@@ -14,7 +14,8 @@ import {
 import type { FnContext } from "../context";
 import type { Options } from "../options";
 import { notAvailable } from "../result";
-import { LATEST_LOOKBACK_DAYS, fetchSeries } from "./series-common";
+import { recentStart } from "./series-common";
+import { run, seriesRead, type Read } from "./reads";
 
 /** A series without its range. */
 export type SeriesBase = Omit<SeriesQuery, "start" | "end">;
@@ -33,14 +34,33 @@ export interface Reading {
  * The points of a series over [start, end] (every breakdown dimension's, by day: for the latest data of a
  * series, any chain's data counts); a series the service does not serve is a #N/A.
  */
-export async function pointsOf(
+export function* pointsRead(
+  ctx: FnContext,
+  base: SeriesBase,
+  label: string,
+  start: number,
+  end: number
+): Read<DayPoint[]> {
+  // Spelled out, not spread: a spread copy was the largest cost of this read on a warm cell.
+  const query: SeriesQuery = {
+    projectId: base.projectId,
+    productId: base.productId,
+    metricId: base.metricId,
+    start,
+    end,
+    variant: base.variant,
+  };
+  return pointsIn(yield* seriesRead(ctx, query, label));
+}
+
+export function pointsOf(
   ctx: FnContext,
   base: SeriesBase,
   label: string,
   start: number,
   end: number
 ): Promise<DayPoint[]> {
-  return pointsIn(await fetchSeries(ctx, { ...base, start, end }, label));
+  return run(pointsRead(ctx, base, label, start, end));
 }
 
 /** An answer's points by day, every dimension's together; a series the service does not serve is a #N/A. */
@@ -50,26 +70,29 @@ export function pointsIn(answer: SeriesAnswer): DayPoint[] {
   return [...answer.dims.values()].flat().sort((a, b) => a.day - b.day);
 }
 
-/** Where "latest" looks first: a short recent window that every latest cell of a workbook shares. */
-export function recentStart(ctx: FnContext): number {
-  return ctx.today - LATEST_LOOKBACK_DAYS;
-}
-
 /**
  * The last point with data (a value, or a conflict: the service has the day, nobody can vouch for its value):
  * a short recent window first (every latest cell of a workbook shares it), the whole history only for series
  * with nothing recent (archived projects, stopped metrics).
  */
-export async function latestPoint(
+export function* latestRead(
+  ctx: FnContext,
+  base: SeriesBase,
+  label: string
+): Read<DayPoint | undefined> {
+  const recent = yield* pointsRead(ctx, base, label, recentStart(ctx), Infinity);
+  return (
+    lastDataAtOrBefore(recent, Infinity) ??
+    lastDataAtOrBefore(yield* pointsRead(ctx, base, label, -Infinity, Infinity), Infinity)
+  );
+}
+
+export function latestPoint(
   ctx: FnContext,
   base: SeriesBase,
   label: string
 ): Promise<DayPoint | undefined> {
-  const recent = await pointsOf(ctx, base, label, recentStart(ctx), Infinity);
-  return (
-    lastDataAtOrBefore(recent, Infinity) ??
-    lastDataAtOrBefore(await pointsOf(ctx, base, label, -Infinity, Infinity), Infinity)
-  );
+  return run(latestRead(ctx, base, label));
 }
 
 /**
@@ -78,7 +101,21 @@ export async function latestPoint(
  * - A value on or after min(upTo, today): every window ending by upTo ends by the latest data.
  * - A range reaching today: the last value in it is the latest (none: the latest is before the range).
  */
-export async function horizonFor(
+export function* horizonRead(
+  ctx: FnContext,
+  base: SeriesBase,
+  label: string,
+  points: readonly DayPoint[],
+  fetchedFrom: number,
+  upTo: number
+): Read<number> {
+  return (
+    horizonSeen(ctx, points, fetchedFrom, upTo) ??
+    horizonOf(ctx.today, (yield* latestRead(ctx, base, label))?.day)
+  );
+}
+
+export function horizonFor(
   ctx: FnContext,
   base: SeriesBase,
   label: string,
@@ -86,10 +123,7 @@ export async function horizonFor(
   fetchedFrom: number,
   upTo: number
 ): Promise<number> {
-  return (
-    horizonSeen(ctx, points, fetchedFrom, upTo) ??
-    horizonOf(ctx.today, (await latestPoint(ctx, base, label))?.day)
-  );
+  return run(horizonRead(ctx, base, label, points, fetchedFrom, upTo));
 }
 
 /**
@@ -97,7 +131,7 @@ export async function horizonFor(
  * A read reaching today with nothing in it does not tell: the latest data is somewhere before it, and a
  * message naming the day the data goes up to must name that day, not the day before the read.
  */
-export function horizonSeen(
+function horizonSeen(
   ctx: FnContext,
   points: readonly DayPoint[],
   fetchedFrom: number,

@@ -7,6 +7,11 @@ import type { Options } from "../options";
 /** "Latest" looks this far back first; a project with nothing that recent gets its whole history read. */
 export const LATEST_LOOKBACK_DAYS = 35;
 
+/** Where "latest" looks first: a short recent window that every latest cell of a workbook shares. */
+export function recentStart(ctx: FnContext): number {
+  return ctx.today - LATEST_LOOKBACK_DAYS;
+}
+
 /** One variant object per options object, so cells with the same (usually default) options share its key. */
 const variants = new WeakMap<Readonly<Options>, SeriesVariant>();
 

@@ -23,7 +23,8 @@ import {
 } from "../../engine";
 import type { FnContext } from "../context";
 import { invalid, notAvailable } from "../result";
-import { horizonFor, pointsOf, recentStart, type SeriesBase } from "./latest";
+import { horizonRead, pointsRead, type SeriesBase } from "./latest";
+import { historyStartRead, run, type Read } from "./reads";
 
 /** A series read for figures. */
 export interface DaysReading {
@@ -47,18 +48,28 @@ export function readStart(fill: Fill, from: number): number {
  * fill=zero counts such a day 0 only inside the data. Without fill=zero those days stay "unknown" (missing,
  * called neither a launch nor a gap, no fill hinted): the read would cost a request per metric for a message.
  */
-export async function readDays(
+export function* daysRead(
+  r: DaysReading,
+  from: number,
+  to: number,
+  knownHorizon?: number
+): Read<SeriesDays> {
+  const readFrom = readStart(r.fill, from);
+  const points = yield* pointsRead(r.ctx, r.base, r.label, readFrom, to);
+  const horizon =
+    knownHorizon ?? (yield* horizonRead(r.ctx, r.base, r.label, points, readFrom, to));
+  if (r.fill !== "zero" || from > horizon || startsWithData(points, from))
+    return { points, horizon };
+  return { points, horizon, firstData: yield* firstDataRead(r) };
+}
+
+export function readDays(
   r: DaysReading,
   from: number,
   to: number,
   knownHorizon?: number
 ): Promise<SeriesDays> {
-  const readFrom = readStart(r.fill, from);
-  const points = await pointsOf(r.ctx, r.base, r.label, readFrom, to);
-  const horizon = knownHorizon ?? (await horizonFor(r.ctx, r.base, r.label, points, readFrom, to));
-  if (r.fill !== "zero" || from > horizon || startsWithData(points, from))
-    return { points, horizon };
-  return { points, horizon, firstData: await firstDataDay(r) };
+  return run(daysRead(r, from, to, knownHorizon));
 }
 
 /** Whether the points have data on or before `day`: then no day from `day` on is before the launch. */
@@ -75,19 +86,19 @@ function startsWithData(points: readonly DayPoint[], day: number): boolean {
  * uses the engine's history starts (one read of the metric's whole history, shared with the cards and kept
  * a catalogue lifetime); a filtered or product series reads its own whole history.
  */
-export async function firstDataDay(r: DaysReading): Promise<number | null> {
+export function* firstDataRead(r: DaysReading): Read<number | null> {
   const { ctx, base } = r;
-  if (usesHistoryStarts(base)) {
-    const keepFrom = recentStart(ctx);
-    const starts = await ctx.engine.historyStarts(base.metricId, [base.projectId], () => keepFrom);
-    return starts.get(base.projectId) ?? null;
-  }
-  const points = await pointsOf(ctx, base, r.label, -Infinity, Infinity);
+  if (usesHistoryStarts(base)) return yield* historyStartRead(ctx, base.metricId, base.projectId);
+  const points = yield* pointsRead(ctx, base, r.label, -Infinity, Infinity);
   return points.find((p) => p.value !== null || p.conflict)?.day ?? null;
 }
 
+export function firstDataDay(r: DaysReading): Promise<number | null> {
+  return run(firstDataRead(r));
+}
+
 /** Whether a series' first day comes from the engine's history starts (a project's unfiltered metric). */
-export function usesHistoryStarts(base: SeriesBase): boolean {
+function usesHistoryStarts(base: SeriesBase): boolean {
   return base.productId === undefined && variantKey(base.variant) === variantKey(DEFAULT_VARIANT);
 }
 

@@ -11,6 +11,10 @@
  * - Fills never reach past the latest data or today, nor before the first data, nor fill a conflict, and only
  *   where the metric admits them (metric-kinds.ts, fillRefusal).
  * - Growth compares whole periods only, and never over a base of 0 or less ("NM").
+ *
+ * The reading is written once (reads.ts): fed by the service (`value`, `asOf`), or from what the engine holds
+ * fresh (`valueNow`, `asOfNow`: a warm workbook's cells answer without a promise). A filter to check, a vintage
+ * to read or a series not held makes the second NOT_CACHED, and the edge runs the first.
  */
 import {
   archivedMessage,
@@ -33,10 +37,11 @@ import {
 import { formatDay } from "../../client";
 import type { Metric, Project } from "../../client";
 import { isMissing, optionalDate, requiredText } from "../coerce";
-import type { FnContext } from "../context";
+import { NOT_CACHED, type FnContext, type NotCached } from "../context";
 import { type Options } from "../options";
 import { FunctionError, invalid, notAvailable, type Cell, type DateCell } from "../result";
-import { horizonFor, latestPoint, pointsOf, type Reading } from "./latest";
+import { horizonRead, latestRead, pointsRead, type Reading } from "./latest";
+import { run, runNow, waitRead, type Read } from "./reads";
 import { resolvePair, resolvedNow } from "./resolve";
 import { variantOf } from "./series-common";
 import { optionsFor } from "../function-options";
@@ -45,11 +50,11 @@ import {
   checkFill,
   dayReason,
   fillHint,
-  firstDataDay,
-  readDays,
+  daysRead,
+  firstDataRead,
   readStart,
 } from "./series-days";
-import { checkAnnualize, checkWindowOptions, latestHorizon, windowValue } from "./window-value";
+import { checkAnnualize, checkWindowOptions, latestHorizon, windowRead } from "./window-value";
 import { atVintage } from "./vintage";
 
 /** A number and the day it is from (for a period: the last day its figure covers). */
@@ -67,12 +72,26 @@ export async function value(
   dateArg: unknown,
   optionsArg: unknown
 ): Promise<Cell> {
-  const dated = await datedValue(ctx, "VALUE", projectArg, metricArg, dateArg, optionsArg);
-  return valueCell(dated);
+  return valueCell(await run(datedRead(ctx, "VALUE", projectArg, metricArg, dateArg, optionsArg)));
+}
+
+/**
+ * VALUE from what is held, without waiting: the same reading as `value`, fed from the engine's fresh cache
+ * (reads.ts), or NOT_CACHED at the first series, catalogue or chunk it would have to wait for.
+ */
+export function valueNow(
+  ctx: FnContext,
+  projectArg: unknown,
+  metricArg: unknown,
+  dateArg: unknown,
+  optionsArg: unknown
+): Cell | NotCached {
+  const dated = runNow(datedRead(ctx, "VALUE", projectArg, metricArg, dateArg, optionsArg));
+  return dated === NOT_CACHED ? NOT_CACHED : valueCell(dated);
 }
 
 /** The cell VALUE shows for a dated number: a growth ratio as a percentage. */
-export function valueCell(dated: Dated): Cell {
+function valueCell(dated: Dated): Cell {
   return dated.ratio ? { percent: dated.value } : dated.value;
 }
 
@@ -86,6 +105,18 @@ export async function asOf(
   return { date: (await datedValue(ctx, "ASOF", projectArg, metricArg, dateArg, optionsArg)).asOf };
 }
 
+/** ASOF from what is held, as valueNow. */
+export function asOfNow(
+  ctx: FnContext,
+  projectArg: unknown,
+  metricArg: unknown,
+  dateArg: unknown,
+  optionsArg: unknown
+): DateCell | NotCached {
+  const dated = runNow(datedRead(ctx, "ASOF", projectArg, metricArg, dateArg, optionsArg));
+  return dated === NOT_CACHED ? NOT_CACHED : { date: dated.asOf };
+}
+
 /** An empty project position is "nothing to show" in a lifted range, like an unknown one (#N/A). */
 function projectText(value: unknown): string {
   if (Array.isArray(value) ? value.flat().every(isMissing) : isMissing(value))
@@ -94,7 +125,7 @@ function projectText(value: unknown): string {
 }
 
 /** What VALUE or ASOF was asked, its arguments checked (in this order) before anything is read. */
-export interface Asked {
+interface Asked {
   options: Readonly<Options>;
   date: number | undefined;
   growth: Growth | undefined;
@@ -102,7 +133,7 @@ export interface Asked {
   projectText: string;
 }
 
-export function asked(
+function asked(
   functionName: string,
   projectArg: unknown,
   metricArg: unknown,
@@ -122,7 +153,7 @@ export function asked(
 }
 
 /** Whether the options filter the series (chains, products, sectors): the filters are checked first. */
-export function hasFilters(options: Readonly<Options>): boolean {
+function hasFilters(options: Readonly<Options>): boolean {
   return options.chains.length > 0 || options.products.length > 0 || options.sectors.length > 0;
 }
 
@@ -130,7 +161,7 @@ export function hasFilters(options: Readonly<Options>): boolean {
  * The reading of a resolved project and metric. What the metric does not admit (a fill, annualize=1 on a
  * roll-up that is no sum) is refused here, before any data is read: the same #VALUE! whatever the data.
  */
-export function readingOf(ctx: FnContext, a: Asked, project: Project, metric: Metric): Reading {
+function readingOf(ctx: FnContext, a: Asked, project: Project, metric: Metric): Reading {
   ctx = atVintage(ctx, a.options);
   checkFill(a.options.fill, metric.metricId, a.options.agg);
   // A period, a window or growth rolls days up: a metric of no known kind needs agg= (asked, not guessed).
@@ -151,7 +182,7 @@ export function readingOf(ctx: FnContext, a: Asked, project: Project, metric: Me
   };
 }
 
-export async function datedValue(
+export function datedValue(
   ctx: FnContext,
   functionName: string,
   projectArg: unknown,
@@ -159,20 +190,32 @@ export async function datedValue(
   dateArg: unknown,
   optionsArg: unknown
 ): Promise<Dated> {
+  return run(datedRead(ctx, functionName, projectArg, metricArg, dateArg, optionsArg));
+}
+
+/** The reading of VALUE and ASOF: its arguments checked (in this order), then its figure read. */
+function* datedRead(
+  ctx: FnContext,
+  functionName: string,
+  projectArg: unknown,
+  metricArg: unknown,
+  dateArg: unknown,
+  optionsArg: unknown
+): Read<Dated> {
   const a = asked(functionName, projectArg, metricArg, dateArg, optionsArg);
   ctx = atVintage(ctx, a.options);
   const { options, date, growth } = a;
   const [project, metric] =
     resolvedNow(ctx, a.projectText, a.metricText) ??
-    (await resolvePair(ctx, a.projectText, a.metricText));
+    (yield* waitRead(() => resolvePair(ctx, a.projectText, a.metricText)));
   let reading = readingOf(ctx, a, project, metric);
-  // Without filters there is nothing to check: no await (most cells). With them, their checks (the project's
+  // Without filters there is nothing to check: no wait (most cells). With them, their checks (the project's
   // chains, products and sectors, with "did you mean") are loaded with the first filtered cell.
   if (hasFilters(options)) {
-    const { checkFilters, withFilters } = await import(
-      /* webpackChunkName: "fn-filters" */ "./filters"
+    const { checkFilters, withFilters } = yield* waitRead(
+      () => import(/* webpackChunkName: "fn-filters" */ "./filters")
     );
-    const filtered = await checkFilters(ctx, project, options);
+    const filtered = yield* waitRead(() => checkFilters(ctx, project, options));
     if ("error" in filtered) throw new FunctionError(filtered.error.error, filtered.error.message);
     // The filters in the project's own spelling (they were matched without case).
     const spelled = withFilters(options, filtered.filters);
@@ -186,29 +229,29 @@ export async function datedValue(
   const label = reading.label;
 
   if (date === undefined) {
-    const latest = latestWithValue(project, metric, await latestPoint(ctx, reading.base, label));
+    const latest = latestWithValue(project, metric, yield* latestRead(ctx, reading.base, label));
     const horizon = latestHorizon(ctx, latest.day);
     if (growth)
       return shownLatest(
         reading,
-        await growthValue(reading, latestPeriod(reading, latest.day, horizon), growth)
+        yield* growthRead(reading, latestPeriod(reading, latest.day, horizon), growth)
       );
     const dated = options.window
-      ? await windowValue(reading, options.window, latest.day, horizon)
-      : await latestValue(reading, latest, horizon);
+      ? yield* windowRead(reading, options.window, latest.day, horizon)
+      : yield* latestValueRead(reading, latest, horizon);
     return shownLatest(reading, dated);
   }
-  if (options.window) return windowValue(reading, options.window, date);
-  if (growth) return growthValue(reading, windowOf(date, options.period), growth);
-  if (options.period !== "day") return periodValue(reading, windowOf(date, options.period));
-  return dayValue(reading, date);
+  if (options.window) return yield* windowRead(reading, options.window, date);
+  if (growth) return yield* growthRead(reading, windowOf(date, options.period), growth);
+  if (options.period !== "day") return yield* periodRead(reading, windowOf(date, options.period));
+  return yield* dayRead(reading, date);
 }
 
 /**
  * The latest point, if it has a value and the project is not archived (whose "latest" is no figure). A latest
  * day the service sent twice with different values is no figure either: nothing says which one is right.
  */
-export function latestWithValue(
+function latestWithValue(
   project: Project,
   metric: Metric,
   latest: DayPoint | undefined
@@ -227,7 +270,7 @@ export function latestWithValue(
 }
 
 /** A latest figure as shown: its day noted for the diagnostics, refused when older than maxage. */
-export function shownLatest(r: Reading, dated: Dated): Dated {
+function shownLatest(r: Reading, dated: Dated): Dated {
   r.ctx.trace.noteAsOf(r.label, dated.asOf);
   if (r.options.maxage !== undefined) {
     const old = tooOldMessage(`${r.label} value`, dated.asOf, r.ctx.today, r.options.maxage);
@@ -247,29 +290,29 @@ function latestPeriod(r: Reading, latestDay: number, horizon: number): PeriodWin
 }
 
 /** The latest value, or with a period the latest finished period (or, partial=include, the latest one). */
-async function latestValue(
+function* latestValueRead(
   r: Reading,
   latest: { day: number; value: number },
   horizon: number
-): Promise<Dated> {
+): Read<Dated> {
   if (r.options.period === "day") return { value: latest.value, asOf: latest.day };
-  return periodValue(r, latestPeriod(r, latest.day, horizon), horizon);
+  return yield* periodRead(r, latestPeriod(r, latest.day, horizon), horizon);
 }
 
 /** The figure of the period `w` by the rule (figures.ts): whole, or a part with partial=include. */
-async function periodValue(r: Reading, w: PeriodWindow, knownHorizon?: number): Promise<Dated> {
-  const judged = await periodJudged(r, w, r.options.partial === "include", knownHorizon);
+function* periodRead(r: Reading, w: PeriodWindow, knownHorizon?: number): Read<Dated> {
+  const judged = yield* periodJudged(r, w, r.options.partial === "include", knownHorizon);
   if ("reason" in judged) throw notAvailable(judged.reason);
   return { value: judged.value, asOf: judged.asOf };
 }
 
-async function periodJudged(
+function* periodJudged(
   r: Reading,
   w: PeriodWindow,
   include: boolean,
   knownHorizon?: number
-): Promise<Judged> {
-  const days = await readDays(r, w.from, w.to, knownHorizon);
+): Read<Judged> {
+  const days = yield* daysRead(r, w.from, w.to, knownHorizon);
   const agg = aggregationOf(r.metricId, r.options.agg);
   const figure = windowFigure(days, w.from, w.to, r.fill, agg);
   return judge(figure, include, {
@@ -280,18 +323,15 @@ async function periodJudged(
   });
 }
 
-async function dayValue(r: Reading, date: number): Promise<Dated> {
-  const points = await pointsOf(r.ctx, r.base, r.label, dayFrom(r, date), date);
-  return foundOn(points, date) ?? dayByRule(r, date, points);
-}
-
-/** The first day a day's value is read from: fill=previous looks back for the last earlier value. */
-export function dayFrom(r: Reading, date: number): number {
-  return readStart(r.fill, date);
+function* dayRead(r: Reading, date: number): Read<Dated> {
+  // The first day read: fill=previous looks back for the last earlier value.
+  const from = readStart(r.fill, date);
+  const points = yield* pointsRead(r.ctx, r.base, r.label, from, date);
+  return foundOn(points, date) ?? (yield* dayByRule(r, date, points, from));
 }
 
 /** The day's own value among the points read (no fill needed), when it has one. */
-export function foundOn(points: readonly DayPoint[], date: number): Dated | undefined {
+function foundOn(points: readonly DayPoint[], date: number): Dated | undefined {
   for (let i = points.length - 1; i >= 0; i--) {
     const p = points[i];
     if (p.day < date) return undefined;
@@ -306,10 +346,15 @@ export function foundOn(points: readonly DayPoint[], date: number): Dated | unde
  * is 0, a level carries its last value of the 90 days before), else a #N/A saying why: after the data or
  * today, before the first data, a gap, or a day the service sent twice with different values.
  */
-async function dayByRule(r: Reading, date: number, points: readonly DayPoint[]): Promise<Dated> {
+function* dayByRule(
+  r: Reading,
+  date: number,
+  points: readonly DayPoint[],
+  from: number
+): Read<Dated> {
   if (r.fill === "none") throw unfilledDay(r, date, points);
-  const horizon = await horizonFor(r.ctx, r.base, r.label, points, dayFrom(r, date), date);
-  const firstData = needsFirstData(points, date, horizon) ? await firstDataDay(r) : undefined;
+  const horizon = yield* horizonRead(r.ctx, r.base, r.label, points, from, date);
+  const firstData = needsFirstData(points, date, horizon) ? yield* firstDataRead(r) : undefined;
   return dayOutcome(r, date, points, horizon, firstData);
 }
 
@@ -319,7 +364,7 @@ async function dayByRule(r: Reading, date: number, points: readonly DayPoint[]):
  * that could tell a launch from a gap or name where the data ends (a request or two per metric) are not made,
  * so the message claims neither, and suggests no fill (which before a launch would fill nothing).
  */
-export function unfilledDay(r: Reading, date: number, points: readonly DayPoint[]): FunctionError {
+function unfilledDay(r: Reading, date: number, points: readonly DayPoint[]): FunctionError {
   const own = points.find((p) => p.day === date);
   const today = r.ctx.today;
   const day = formatDay(date);
@@ -339,16 +384,12 @@ export function unfilledDay(r: Reading, date: number, points: readonly DayPoint[
  * Whether a day without a value needs the series' first day with data: only a day the data reaches, with no
  * data before it among the points read, can be before the launch (no fill, no fill hint) or a gap.
  */
-export function needsFirstData(
-  points: readonly DayPoint[],
-  date: number,
-  horizon: number
-): boolean {
+function needsFirstData(points: readonly DayPoint[], date: number, horizon: number): boolean {
   return date <= horizon && !points.some((p) => p.day < date && (p.value !== null || p.conflict));
 }
 
 /** The day by the rule, its facts read: the figure, or the #N/A saying why (thrown). */
-export function dayOutcome(
+function dayOutcome(
   r: Reading,
   date: number,
   points: readonly DayPoint[],
@@ -375,12 +416,12 @@ function growthOption(options: Readonly<Options>): Growth | undefined {
  * compares like with like: both periods whole (every day with data, not a launch quarter, not one still
  * running), whatever `partial` says; a base of 0 or less has no meaningful change ("NM").
  */
-async function growthValue(r: Reading, w: PeriodWindow, growth: Growth): Promise<Dated> {
+function* growthRead(r: Reading, w: PeriodWindow, growth: Growth): Read<Dated> {
   const what = `no ${growth} change for ${r.label} ${periodLabel(w)}`;
-  const current = await periodJudged(r, w, false);
+  const current = yield* periodJudged(r, w, false);
   if ("reason" in current) throw notAvailable(`${what}: ${current.reason}`);
   const bw = windowOf(baseStart(w.start, w.period, growth), w.period);
-  const base = await periodJudged(r, bw, false);
+  const base = yield* periodJudged(r, bw, false);
   if ("reason" in base) throw notAvailable(`${what}: its base: ${base.reason}`);
   const g = growthOf(current.value, base.value);
   if (!("value" in g)) throw notAvailable(`${what}: ${g.missing}`);

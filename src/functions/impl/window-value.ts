@@ -22,7 +22,8 @@ import type { FnContext } from "../context";
 import type { Options } from "../options";
 import { invalid, notAvailable } from "../result";
 import type { Reading } from "./latest";
-import { aggregationOf, fillHint, readDays } from "./series-days";
+import type { Read } from "./reads";
+import { aggregationOf, daysRead, fillHint } from "./series-days";
 
 /** A figure and the last day it covers. */
 interface WindowFigureShown {
@@ -59,16 +60,16 @@ export function checkAnnualize(options: Readonly<Options>, metricId: string): vo
  * The window ending on `end`. `knownHorizon` is the horizon when the caller already knows it (the latest
  * value's day, for a window without a date).
  */
-export async function windowValue(
+export function* windowRead(
   r: Reading,
   w: TrailingWindow,
   end: number,
   knownHorizon?: number
-): Promise<WindowFigureShown> {
+): Read<WindowFigureShown> {
   const from = windowStart(w, end);
   const agg = aggregationOf(r.metricId, r.options.agg);
   checkAnnualize(r.options, r.metricId);
-  const days = await readDays(r, from, end, knownHorizon);
+  const days = yield* daysRead(r, from, end, knownHorizon);
   const figure = windowFigure(days, from, end, r.fill, agg);
   const judged = judge(figure, r.options.partial === "include", {
     label: windowLabel(w, from, end),
