@@ -38,7 +38,8 @@ import {
 } from "../../engine";
 import type { FnContext } from "../context";
 import { notAvailable } from "../result";
-import { latestPoint, pointsIn, pointsOf } from "./latest";
+import { latestRead, pointsIn, pointsRead, type SeriesBase } from "./latest";
+import { run } from "./reads";
 import { fetchSeries, recentStart } from "./series-common";
 
 /** "as of 2026-11-20" (or of an instant), as the messages name a vintage. */
@@ -98,7 +99,7 @@ function formulaOf(name: string, metricId: string): Formula | { refused: string 
 /** The last point with data known then (a conflict counts: the service had the day), or why there is none. */
 async function latestKnown(
   ctx: FnContext,
-  base: Parameters<typeof pointsOf>[1],
+  base: SeriesBase,
   label: string
 ): Promise<DayPoint | { notKnown: string; day: number } | undefined> {
   // The recent window every latest cell shares, with the days first seen after the vintage kept as such.
@@ -116,7 +117,7 @@ async function latestKnown(
   }
   if (unknown) return { notKnown: unknown.notKnown!, day: unknown.day };
   // Nothing recent at all (an archived project, a stopped metric): the whole history, as without vintage=.
-  return latestPoint(ctx, base, label);
+  return run(latestRead(ctx, base, label));
 }
 
 /** The aggregate `name` of a project's metric as known at the context's vintage; a #N/A when it cannot be. */
@@ -144,7 +145,7 @@ export async function aggregateAsKnown(
     throw notAvailable(`${latest.notKnown} (${label}, ${formatDay(latest.day)}); no ${what}`);
   const last = latest.day;
   const from = last - formula.span + 1;
-  const points = await pointsOf(ctx, base, label, from, last);
+  const points = await run(pointsRead(ctx, base, label, from, last));
   const days: SeriesDays = { points, horizon: last };
   const judged = judge(windowFigure(days, from, last, "none", "sum"), false, {
     label: `${name} (${formatDay(from)}..${formatDay(last)}, ${asOfText(vintage)})`,

@@ -28,7 +28,8 @@ import { traced, type FnContext } from "../context";
 import { FunctionError, notAvailable, type Cell, type ErrorCell, type Table } from "../result";
 import { aggregateAsKnown } from "./aggregation-vintage";
 import { archivedCell } from "./archived";
-import { latestPoint, pointsOf } from "./latest";
+import { latestRead, pointsRead } from "./latest";
+import { run } from "./reads";
 import { atVintage } from "./vintage";
 import {
   projectCatalogue,
@@ -332,7 +333,7 @@ export async function aggregationCheck(
   const label = `${projectId} ${metricId}`;
   let latest;
   try {
-    latest = await latestPoint(ctx, base, label);
+    latest = await run(latestRead(ctx, base, label));
   } catch (error) {
     // The series cannot be read (the service has no daily series for it): nothing to check against.
     if (error instanceof FunctionError) return undefined;
@@ -340,7 +341,7 @@ export async function aggregationCheck(
   }
   if (latest === undefined) return undefined;
   const from = latest.day - span + 1;
-  const points = await pointsOf(ctx, base, label, from, latest.day);
+  const points = await run(pointsRead(ctx, base, label, from, latest.day));
   const figure = windowFigure({ points, horizon: latest.day }, from, latest.day, "none", "sum");
   const judged = judge(figure, false, {
     label: `the service's ${name} (${formatDay(from)}..${formatDay(latest.day)})`,

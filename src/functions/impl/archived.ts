@@ -3,7 +3,8 @@ import { archivedMessage, DEFAULT_VARIANT } from "../../engine";
 import type { Project } from "../../client";
 import type { FnContext } from "../context";
 import { FunctionError, type ErrorCell } from "../result";
-import { latestPoint } from "./latest";
+import { latestRead } from "./latest";
+import { run } from "./reads";
 
 /** What to do instead of reading an archived project's aggregates. */
 const ARCHIVED_ADVICE =
@@ -17,10 +18,12 @@ async function lastDayOf(
 ): Promise<number | undefined> {
   try {
     return (
-      await latestPoint(
-        ctx,
-        { projectId, metricId, variant: DEFAULT_VARIANT },
-        `${projectId} ${metricId}`
+      await run(
+        latestRead(
+          ctx,
+          { projectId, metricId, variant: DEFAULT_VARIANT },
+          `${projectId} ${metricId}`
+        )
       )
     )?.day;
   } catch (error) {

@@ -50,7 +50,8 @@ import {
 import { projectCatalogue, resolveMetric, resolveProjects } from "./resolve";
 import { variantOf } from "./series-common";
 import { atVintage } from "./vintage";
-import { aggregationOf, checkFill, fillHint, readDays } from "./series-days";
+import { aggregationOf, checkFill, daysRead, fillHint } from "./series-days";
+import { run } from "./reads";
 
 /** Every project of the catalogue, when none is listed: at most 10 requests of 50 ids. */
 export const MAX_ALL = 500;
@@ -196,7 +197,7 @@ async function figureOf(
     fill: options.fill,
   };
   try {
-    const days = await readDays(reading, from, to);
+    const days = await run(daysRead(reading, from, to));
     const figure = windowFigure(days, from, to, options.fill, agg);
     const judged = judge(figure, options.partial === "include", {
       label: rangeLabel(from, to),

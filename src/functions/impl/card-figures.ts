@@ -13,10 +13,11 @@ import { formatDay, periodEnd, periodStart } from "../../client";
 import type { FnContext } from "../context";
 import { ratioOf, horizonOf, DEFAULT_VARIANT } from "../../engine";
 import { FunctionError } from "../result";
-import { asOf, datedValue, value } from "./value";
+import { asOf, datedRead, value } from "./value";
 import { userMessage } from "../messages";
 import { isMissing, type Figure, type Quarter } from "./card-model";
-import { latestPoint } from "./latest";
+import { latestRead } from "./latest";
+import { run } from "./reads";
 import { STANDARD_STATEMENT } from "./statement-lines";
 
 /** The statement lines the card's Financials shows: the standard statement's, in its order (rows=standard). */
@@ -81,13 +82,15 @@ async function datedFigure(
   options: string | null
 ): Promise<Figure> {
   try {
-    const dated = await datedValue(
-      ctx,
-      "VALUE",
-      projectId,
-      metricId,
-      day === undefined ? null : formatDay(day),
-      options
+    const dated = await run(
+      datedRead(
+        ctx,
+        "VALUE",
+        projectId,
+        metricId,
+        day === undefined ? null : formatDay(day),
+        options
+      )
     );
     return { value: dated.value, asOf: dated.asOf };
   } catch (error) {
@@ -170,7 +173,7 @@ export async function lastCompleteQuarters(
   anchor: string
 ): Promise<Quarter[] | { missing: string }> {
   const base = { projectId, metricId: anchor, variant: DEFAULT_VARIANT };
-  const latest = await latestPoint(ctx, base, `${projectId} ${anchor}`);
+  const latest = await run(latestRead(ctx, base, `${projectId} ${anchor}`));
   if (latest === undefined) return { missing: `no ${anchor} data for ${projectId}` };
   return quartersUpTo(horizonOf(ctx.today, latest.day), 4);
 }

@@ -41,7 +41,8 @@ import type { CompsColumn, CompsTerm } from "../../sheet/comps-columns";
 import { compsColumnLabel, metricNamesFrom } from "../../sheet/metric-labels";
 import { parseColumns } from "./comps-columns";
 import { metricCatalogue, resolveMetric, resolveProjects } from "./resolve";
-import { datedValue, type Dated } from "./value";
+import { datedRead, type Dated } from "./value";
+import { run } from "./reads";
 import { atVintage } from "./vintage";
 import { userMessage } from "../messages";
 import { optionsFor } from "../function-options";
@@ -81,13 +82,15 @@ export async function comps(
   const term = (projectId: string, t: CompsTerm, on?: number): Promise<Term> => {
     const day = on ?? date;
     return termValue(() =>
-      datedValue(
-        ctx,
-        "VALUE",
-        projectId,
-        t.metric,
-        day === undefined ? null : formatDay(day),
-        termOptions(options, fillOf(t), t, on === undefined, summedOf(t))
+      run(
+        datedRead(
+          ctx,
+          "VALUE",
+          projectId,
+          t.metric,
+          day === undefined ? null : formatDay(day),
+          termOptions(options, fillOf(t), t, on === undefined, summedOf(t))
+        )
       )
     );
   };

@@ -15,7 +15,7 @@ import type { FnContext } from "../context";
 import type { Options } from "../options";
 import { notAvailable } from "../result";
 import { recentStart } from "./series-common";
-import { run, seriesRead, type Read } from "./reads";
+import { seriesRead, type Read } from "./reads";
 
 /** A series without its range. */
 export type SeriesBase = Omit<SeriesQuery, "start" | "end">;
@@ -53,16 +53,6 @@ export function* pointsRead(
   return pointsIn(yield* seriesRead(ctx, query, label));
 }
 
-export function pointsOf(
-  ctx: FnContext,
-  base: SeriesBase,
-  label: string,
-  start: number,
-  end: number
-): Promise<DayPoint[]> {
-  return run(pointsRead(ctx, base, label, start, end));
-}
-
 /** An answer's points by day, every dimension's together; a series the service does not serve is a #N/A. */
 export function pointsIn(answer: SeriesAnswer): DayPoint[] {
   if (answer.issue) throw notAvailable(answer.issue.message);
@@ -87,14 +77,6 @@ export function* latestRead(
   );
 }
 
-export function latestPoint(
-  ctx: FnContext,
-  base: SeriesBase,
-  label: string
-): Promise<DayPoint | undefined> {
-  return run(latestRead(ctx, base, label));
-}
-
 /**
  * The horizon of a series, exact for every window ending by `upTo`, from the points fetched over
  * [fetchedFrom, upTo] when they tell it, else from the latest data (one more read, shared).
@@ -113,17 +95,6 @@ export function* horizonRead(
     horizonSeen(ctx, points, fetchedFrom, upTo) ??
     horizonOf(ctx.today, (yield* latestRead(ctx, base, label))?.day)
   );
-}
-
-export function horizonFor(
-  ctx: FnContext,
-  base: SeriesBase,
-  label: string,
-  points: readonly DayPoint[],
-  fetchedFrom: number,
-  upTo: number
-): Promise<number> {
-  return run(horizonRead(ctx, base, label, points, fetchedFrom, upTo));
 }
 
 /**

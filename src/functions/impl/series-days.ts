@@ -24,7 +24,7 @@ import {
 import type { FnContext } from "../context";
 import { invalid, notAvailable } from "../result";
 import { horizonRead, pointsRead, type SeriesBase } from "./latest";
-import { historyStartRead, run, type Read } from "./reads";
+import { historyStartRead, type Read } from "./reads";
 
 /** A series read for figures. */
 export interface DaysReading {
@@ -63,15 +63,6 @@ export function* daysRead(
   return { points, horizon, firstData: yield* firstDataRead(r) };
 }
 
-export function readDays(
-  r: DaysReading,
-  from: number,
-  to: number,
-  knownHorizon?: number
-): Promise<SeriesDays> {
-  return run(daysRead(r, from, to, knownHorizon));
-}
-
 /** Whether the points have data on or before `day`: then no day from `day` on is before the launch. */
 function startsWithData(points: readonly DayPoint[], day: number): boolean {
   for (const p of points) {
@@ -91,10 +82,6 @@ export function* firstDataRead(r: DaysReading): Read<number | null> {
   if (usesHistoryStarts(base)) return yield* historyStartRead(ctx, base.metricId, base.projectId);
   const points = yield* pointsRead(ctx, base, r.label, -Infinity, Infinity);
   return points.find((p) => p.value !== null || p.conflict)?.day ?? null;
-}
-
-export function firstDataDay(r: DaysReading): Promise<number | null> {
-  return run(firstDataRead(r));
 }
 
 /** Whether a series' first day comes from the engine's history starts (a project's unfiltered metric). */

@@ -56,12 +56,13 @@ import {
   type Table,
 } from "../result";
 import { checkFilters, withFilters } from "./filters";
-import { horizonFor, type SeriesBase } from "./latest";
+import { horizonRead, type SeriesBase } from "./latest";
+import { run } from "./reads";
 import { productBreakdown } from "./product-breakdown";
 import { resolveMetrics, resolveProduct, resolveProject, resolveProjects } from "./resolve";
 import { describeRange, fetchSeries, variantOf } from "./series-common";
 import { atVintage } from "./vintage";
-import { fillHint, firstDataDay, kindKnown, readStart, type DaysReading } from "./series-days";
+import { fillHint, firstDataRead, kindKnown, readStart, type DaysReading } from "./series-days";
 import { optionsFor } from "../function-options";
 
 /** One column of the table: its heading and, per breakdown dimension, a cell per row day. */
@@ -300,13 +301,8 @@ async function column(
       .map((points) => slicePoints(points, start ?? -Infinity, end ?? Infinity))
       .flat()
       .sort((a, b) => a.day - b.day);
-    horizon = await horizonFor(
-      ctx,
-      base,
-      seriesLabel,
-      inRange,
-      start ?? -Infinity,
-      end ?? Infinity
+    horizon = await run(
+      horizonRead(ctx, base, seriesLabel, inRange, start ?? -Infinity, end ?? Infinity)
     );
   }
   // A read from the launch knows the first day with data; otherwise fill=zero asks (it fills gaps, never
@@ -315,7 +311,7 @@ async function column(
     fetchFrom === -Infinity
       ? firstDataIn(answer.dims)
       : options.fill === "zero" && start !== undefined && !anyDataBy(answer.dims, start)
-        ? await firstDataDay(reading)
+        ? await run(firstDataRead(reading))
         : undefined;
   const subject = byProject ? p.value.projectId : seriesLabel;
   const words = {

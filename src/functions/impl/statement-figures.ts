@@ -50,7 +50,8 @@ import {
 } from "../../engine";
 import type { FnContext } from "../context";
 import { FunctionError, type Cell, type ErrorCell } from "../result";
-import { horizonFor, pointsIn, pointsOf } from "./latest";
+import { horizonRead, pointsIn, pointsRead } from "./latest";
+import { run } from "./reads";
 import { fetchSeries } from "./series-common";
 import { lineKey, type StatementLine } from "./statement-lines";
 
@@ -70,8 +71,8 @@ export async function readLineDays(
       const base = { projectId, metricId: line.metricId, variant: DEFAULT_VARIANT };
       const label = `${projectId} ${line.metricId}`;
       try {
-        const points = await pointsOf(ctx, base, label, from, Infinity);
-        const horizon = await horizonFor(ctx, base, label, points, from, Infinity);
+        const points = await run(pointsRead(ctx, base, label, from, Infinity));
+        const horizon = await run(horizonRead(ctx, base, label, points, from, Infinity));
         out.set(lineKey(line), { points, horizon });
       } catch (error) {
         // The service has no daily series for this line: its figures cannot be checked.

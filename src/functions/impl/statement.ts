@@ -48,7 +48,8 @@ import { optionalText, requiredText } from "../coerce";
 import { traced, type FnContext } from "../context";
 import { type Options } from "../options";
 import { FunctionError, invalid, notAvailable, type Cell, type Table } from "../result";
-import { latestPoint } from "./latest";
+import { latestRead } from "./latest";
+import { run } from "./reads";
 import { metricNamesFrom } from "../../sheet/metric-labels";
 import { metricCatalogue, resolveProject } from "./resolve";
 import { atVintage } from "./vintage";
@@ -372,10 +373,8 @@ type LatestOutcome = { ok: true; day: number | undefined } | { ok: false; error:
 
 /** A series' latest day, settled as a value so that an ask whose answer goes unused rejects nothing. */
 function latestOf(ctx: FnContext, projectId: string, metricId: string): Promise<LatestOutcome> {
-  return latestPoint(
-    ctx,
-    { projectId, metricId, variant: DEFAULT_VARIANT },
-    `${projectId} ${metricId}`
+  return run(
+    latestRead(ctx, { projectId, metricId, variant: DEFAULT_VARIANT }, `${projectId} ${metricId}`)
   ).then(
     (latest): LatestOutcome => ({ ok: true, day: latest?.day }),
     (error: unknown): LatestOutcome => ({ ok: false, error })

@@ -102,7 +102,9 @@ export async function asOf(
   dateArg: unknown,
   optionsArg: unknown
 ): Promise<DateCell> {
-  return { date: (await datedValue(ctx, "ASOF", projectArg, metricArg, dateArg, optionsArg)).asOf };
+  return {
+    date: (await run(datedRead(ctx, "ASOF", projectArg, metricArg, dateArg, optionsArg))).asOf,
+  };
 }
 
 /** ASOF from what is held, as valueNow. */
@@ -160,9 +162,9 @@ function hasFilters(options: Readonly<Options>): boolean {
 /**
  * The reading of a resolved project and metric. What the metric does not admit (a fill, annualize=1 on a
  * roll-up that is no sum) is refused here, before any data is read: the same #VALUE! whatever the data.
+ * `ctx` is the call's, already at its vintage (datedRead).
  */
 function readingOf(ctx: FnContext, a: Asked, project: Project, metric: Metric): Reading {
-  ctx = atVintage(ctx, a.options);
   checkFill(a.options.fill, metric.metricId, a.options.agg);
   // A period, a window or growth rolls days up: a metric of no known kind needs agg= (asked, not guessed).
   if (a.options.period !== "day" || a.options.window || a.growth)
@@ -182,19 +184,8 @@ function readingOf(ctx: FnContext, a: Asked, project: Project, metric: Metric): 
   };
 }
 
-export function datedValue(
-  ctx: FnContext,
-  functionName: string,
-  projectArg: unknown,
-  metricArg: unknown,
-  dateArg: unknown,
-  optionsArg: unknown
-): Promise<Dated> {
-  return run(datedRead(ctx, functionName, projectArg, metricArg, dateArg, optionsArg));
-}
-
 /** The reading of VALUE and ASOF: its arguments checked (in this order), then its figure read. */
-function* datedRead(
+export function* datedRead(
   ctx: FnContext,
   functionName: string,
   projectArg: unknown,
