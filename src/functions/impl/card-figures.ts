@@ -13,7 +13,7 @@ import { formatDay, periodEnd, periodStart } from "../../client";
 import type { FnContext } from "../context";
 import { ratioOf, horizonOf, DEFAULT_VARIANT } from "../../engine";
 import { FunctionError } from "../result";
-import { asOf, datedRead, value } from "./value";
+import { asOf, datedValueOn, value } from "./value";
 import { userMessage } from "../messages";
 import { isMissing, type Figure, type Quarter } from "./card-model";
 import { latestRead } from "./latest";
@@ -82,16 +82,7 @@ async function datedFigure(
   options: string | null
 ): Promise<Figure> {
   try {
-    const dated = await run(
-      datedRead(
-        ctx,
-        "VALUE",
-        projectId,
-        metricId,
-        day === undefined ? null : formatDay(day),
-        options
-      )
-    );
+    const dated = await datedValueOn(ctx, projectId, metricId, day, options);
     return { value: dated.value, asOf: dated.asOf };
   } catch (error) {
     return missingFigure(error);

@@ -30,7 +30,6 @@
  *   annualize=1 scales every summed window to a year.
  */
 import { isCryptometricsError } from "../../client";
-import { formatDay } from "../../client";
 import { ratioOf, defaultAggregation, fillRefusal, type Fill } from "../../engine";
 import { isMissing, optionalDate, requiredText } from "../coerce";
 import { idPositions } from "../coerce-lists";
@@ -41,8 +40,7 @@ import type { CompsColumn, CompsTerm } from "../../sheet/comps-columns";
 import { compsColumnLabel, metricNamesFrom } from "../../sheet/metric-labels";
 import { parseColumns } from "./comps-columns";
 import { metricCatalogue, resolveMetric, resolveProjects } from "./resolve";
-import { datedRead, type Dated } from "./value";
-import { run } from "./reads";
+import { datedValueOn, type Dated } from "./value";
 import { atVintage } from "./vintage";
 import { userMessage } from "../messages";
 import { optionsFor } from "../function-options";
@@ -80,17 +78,13 @@ export async function comps(
   const { fillOf, summedOf } = await termKinds(ctx, columns, options);
   const projects = await resolveProjects(ctx, projectTexts);
   const term = (projectId: string, t: CompsTerm, on?: number): Promise<Term> => {
-    const day = on ?? date;
     return termValue(() =>
-      run(
-        datedRead(
-          ctx,
-          "VALUE",
-          projectId,
-          t.metric,
-          day === undefined ? null : formatDay(day),
-          termOptions(options, fillOf(t), t, on === undefined, summedOf(t))
-        )
+      datedValueOn(
+        ctx,
+        projectId,
+        t.metric,
+        on ?? date,
+        termOptions(options, fillOf(t), t, on === undefined, summedOf(t))
       )
     );
   };

@@ -7,12 +7,13 @@
  * costs no promise, timer or abort signal, and the synchronous and the asynchronous answers cannot differ:
  * they are the same steps over the same answers, noted in the trace alike.
  */
-import type { SeriesAnswer, SeriesQuery } from "../../engine";
+import type { SeriesQuery } from "../../engine";
 import { NOT_CACHED, type FnContext, type NotCached } from "../context";
 import { cachedSeries, fetchSeries, recentStart } from "./series-common";
 
 /** What a reading asks for. */
 type Need =
+  /** The series, through the engine (as fetchSeries reads it). */
   | { kind: "series"; ctx: FnContext; query: SeriesQuery; label: string }
   /** A project's metric's first day with data, null when it has none (the engine's history starts). */
   | { kind: "historyStart"; ctx: FnContext; metricId: string; projectId: string }
@@ -21,11 +22,6 @@ type Need =
 
 /** A reading that ends with a T, asking for what it needs on the way. */
 export type Read<T> = Generator<Need, T, unknown>;
-
-/** The series, through the engine (as fetchSeries reads it). */
-export function* seriesRead(ctx: FnContext, query: SeriesQuery, label: string): Read<SeriesAnswer> {
-  return (yield { kind: "series", ctx, query, label }) as SeriesAnswer;
-}
 
 export function* historyStartRead(
   ctx: FnContext,

@@ -90,6 +90,22 @@ export function valueNow(
   return dated === NOT_CACHED ? NOT_CACHED : valueCell(dated);
 }
 
+/**
+ * VALUE of a project's metric on a day (undefined: its latest), with options as a cell would write them:
+ * how the panels (COMPS, cards) read each of their figures.
+ */
+export function datedValueOn(
+  ctx: FnContext,
+  projectId: string,
+  metricId: string,
+  day: number | undefined,
+  options: string | null
+): Promise<Dated> {
+  return run(
+    datedRead(ctx, "VALUE", projectId, metricId, day === undefined ? null : formatDay(day), options)
+  );
+}
+
 /** The cell VALUE shows for a dated number: a growth ratio as a percentage. */
 function valueCell(dated: Dated): Cell {
   return dated.ratio ? { percent: dated.value } : dated.value;
@@ -185,7 +201,7 @@ function readingOf(ctx: FnContext, a: Asked, project: Project, metric: Metric): 
 }
 
 /** The reading of VALUE and ASOF: its arguments checked (in this order), then its figure read. */
-export function* datedRead(
+function* datedRead(
   ctx: FnContext,
   functionName: string,
   projectArg: unknown,
