@@ -288,6 +288,51 @@ describe("engine over a saved cache", () => {
     );
   });
 
+  it("sends the cells the saved cache does not hold together, in no more requests than without it", async () => {
+    const time = fakeClock(MIDDAY_2026, { held: true });
+    const store = new MemoryBlobStore();
+    await firstSession(time, store);
+    const cells = ["aave", "uniswap"].flatMap((p) =>
+      ["fees", "revenue", "tvl"].map((m) => q(p, m, "2025-03-01", "2025-03-05"))
+    );
+    const recalculate = (engine: Engine) =>
+      settle(time, Promise.all(cells.map((c) => engine.series(c))));
+
+    const second = session(time, store);
+    // Every cell waits for the look-ups together: one shared wait, which also covers a look-up that starts
+    // after the first ones are under way.
+    const answers = await recalculate(second.engine);
+    cells.forEach((c, i) =>
+      expect(values(answers[i])).toEqual(
+        Array.from({ length: 5 }, (_, d) => fakeValue(c.projectId, c.metricId, c.start + d))
+      )
+    );
+    const unsaved = session(time, store).fake;
+    await recalculate(
+      new Engine({
+        client: engineClient(unsaved, { lists: 0 }),
+        now: time.now,
+        timers: time.timers,
+      })
+    );
+    // aave's fees came from the saved cache; the other five went out as the same recalculation does
+    // without a saved cache.
+    const asked = second.fake.calls.flatMap((c) =>
+      c.op === "getMetric"
+        ? c.members.map((p) => `${p}/${c.id}`)
+        : c.members.map((m) => `${c.id}/${m}`)
+    );
+    expect(asked.sort()).toEqual([
+      "aave/revenue",
+      "aave/tvl",
+      "uniswap/fees",
+      "uniswap/revenue",
+      "uniswap/tvl",
+    ]);
+    expect(second.fake.calls.length).toBeLessThanOrEqual(unsaved.calls.length);
+    expect(second.fake.calls.length).toBeGreaterThan(0);
+  });
+
   it("saves nothing and reads nothing without a key", async () => {
     const time = fakeClock(MIDDAY_2026, { held: true });
     const store = new MemoryBlobStore();
