@@ -21,7 +21,8 @@ import { recalculate } from "../sheet/recalculate";
  * Calls pending at once. Measured on 100,000 VALUE lines over 184 series (warm cache): chunks of 500 cells
  * made 253 requests from a cold cache (more than the service's minute), 2,000 made 54, 5,000 made 22 (a
  * single recalculation, 6); the live heap stayed near 100 MB at 5,000, and the peak RSS under `npm run cli`'s
- * heap bound 270–285 MB. Larger than a real model, which remains one recalculation.
+ * heap bound 270–285 MB (243–252 MB with its smaller young generation, README "Limits"). Larger than a real
+ * model, which remains one recalculation.
  */
 const CHUNK_CELLS = 5_000;
 

@@ -1,9 +1,9 @@
 /**
  * How users start the CLI: `npm run cli`, whose script (package.json) is `node <flags> dist/node/cli/main.js`.
  * Tests and the hostile lab start the built file with the same flags, read from that script: one source.
- * The flag is the CLI's heap bound (--max-old-space-size, see src/cli/README.md "Memory"): V8 sizes its
- * heap's growth to its limit, and the default limit (a quarter of the machine's memory) let a run of
- * 100,000 lines grow to 500 MB for about 100 MB of live data.
+ * The flags are the CLI's heap sizes (see src/cli/README.md "Limits"): V8 sizes its heap's growth to its
+ * limit, and the default limit (a quarter of the machine's memory) let a run of 100,000 lines grow to 500 MB
+ * for about 100 MB of live data.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
