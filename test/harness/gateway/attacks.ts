@@ -257,6 +257,20 @@ async function untilServed(
   }
 }
 
+/**
+ * The upstream requests a process has started for a user's turns (retries included), by its own count: the
+ * per-person usage series of its /metrics, which an administrator reads.
+ */
+async function upstreamStarts(base: string, user: string): Promise<number> {
+  const answer = await call(base, "/metrics", "admin");
+  if (answer.status !== 200) throw new Error(`/metrics answered ${answer.status}`);
+  const series = new RegExp(
+    `^cryptometrics_gateway_user_usage_total\\{user="${user}",counter="upstream"\\} (\\d+)$`,
+    "m"
+  ).exec(answer.text);
+  return series ? Number(series[1]) : 0;
+}
+
 /** Four people of the team, each well within any per-person share: what they ask together is the team's. */
 const FOUR = ["alice", "bob", "carol", "dave"] as const;
 
@@ -680,17 +694,23 @@ export const GATEWAY_ATTACKS: readonly GatewayAttack[] = [
           ),
         ];
         await pause(1_000);
-        const arrival = lab.service.seen.length;
+        // Where the third user comes in, in her process's own order: the upstream requests it has started for
+        // Alice by then, as it counts them. Not the lab's count of requests seen: on a loaded machine the lab
+        // records requests late, and requests Alice's process had started before she came were counted against
+        // her. (Her own request, sent once this answer is in, can only come later: the mark never hides one.)
+        const startedBefore = await upstreamStarts(set.url(0), "alice");
         const path = need("gross_profit", "uniswap");
         const third = await untilServed(set.url(0), path, "carol", 60_000);
         const at = lab.service.seen.findIndex((r) => `${r.path}${r.query}` === path);
-        const between = lab.service.seen.slice(arrival, at < 0 ? undefined : at);
         // Alice's requests (her process's) that went before the third user's, from her arrival on: at most the one
         // already waiting there for a slot. (Bob's process takes slots of the shared budget meanwhile: that is
         // the budget's pace, not a queue she is behind.)
         const project = (r: { query: string }): string =>
           /project_ids=([^&]*)/.exec(r.query)?.[1] ?? "";
-        const ahead = between.filter((r) => alices.includes(project(r))).length;
+        const alicesFirst = lab.service.seen
+          .slice(0, at < 0 ? undefined : at)
+          .filter((r) => alices.includes(project(r))).length;
+        const ahead = alicesFirst - startedBefore;
         greedyGone.abort();
         await Promise.allSettled(greedy);
         const violations: string[] = [];
