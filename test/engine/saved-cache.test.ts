@@ -299,8 +299,8 @@ describe("engine over a saved cache", () => {
       settle(time, Promise.all(cells.map((c) => engine.series(c))));
 
     const second = session(time, store);
-    // Every cell waits for the look-ups together: one shared wait, which also covers a look-up that starts
-    // after the first ones are under way.
+    // Every cell that needs the service waits for all the look-ups (one wait, shared), so the recalculation
+    // reaches the batching window together and the saved answer is not asked for.
     const answers = await recalculate(second.engine);
     cells.forEach((c, i) =>
       expect(values(answers[i])).toEqual(
