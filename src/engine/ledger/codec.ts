@@ -170,12 +170,23 @@ export async function encodeLines(
             : [si, ch.day, ch.before, ch.after, ago, ch.dim]
         );
       }
-      texts.push(JSON.stringify({ v: LEDGER_LINE_VERSION, t: g.t, r: g.r, s, c }));
+      texts.push(oneLineJson({ v: LEDGER_LINE_VERSION, t: g.t, r: g.r, s, c }));
     }
   }
   // Sealed together: a seal is asynchronous (Web Crypto), and one after another they wait in turn.
   const seals = await Promise.all(texts.map((text) => seal(text)));
   return { lines: texts.map((text, i) => `${seals[i]} ${text}`), skipped };
+}
+
+/**
+ * JSON on one line: JSON.stringify escapes CR and LF but leaves U+2028 and U+2029 as they are, and editors,
+ * JavaScript and many line readers end a line at them. An id may hold any character (the service's, or a
+ * caller's), so both are written as escapes, which JSON.parse reads back as the same characters.
+ */
+function oneLineJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u2028\u2029]/g, (ch) =>
+    ch === "\u2028" ? "\\u2028" : "\\u2029"
+  );
 }
 
 /** A description cut to `max` characters, control characters made spaces (a line is one line). */

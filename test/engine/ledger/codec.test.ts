@@ -86,6 +86,21 @@ describe("the ledger's lines", () => {
     );
   });
 
+  it("write ids holding line and paragraph separators on one line, and read them back as they were", async () => {
+    const odd: Change = {
+      series: { projectId: "a\u2028b", productId: "\u2029", metricId: "fees", filter: "" },
+      dim: "chain\u2028x",
+      day: 20_000,
+      before: 1,
+      after: 2,
+      seenAt: NOW,
+      beforeSeenAt: NOW - 86_400_000,
+      request: "GET /projects",
+    };
+    const back = await roundTrip([odd]);
+    expect(back.map((c) => [c.series, c.dim])).toEqual([[odd.series, odd.dim]]);
+  });
+
   it("refuse a line with any one character changed, dropped or added", async () => {
     await fc.assert(
       fc.asyncProperty(
