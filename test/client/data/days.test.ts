@@ -7,6 +7,8 @@ import {
   periodEnd,
   periodStart,
 } from "../../../src/client/data/days";
+import fc from "fast-check";
+import { propertyRuns } from "../../support/property-runs";
 
 const d = dayNumber;
 
@@ -40,5 +42,61 @@ describe("calendar days", () => {
     expect(dayNumber("1999-01-01") - dayNumber("0099-01-01")).toBe(1900 * 365 + 460);
     expect(formatDay(dayNumber("0099-01-01"))).toBe("0099-01-01");
     expect(formatDay(dayNumber("0001-03-01"))).toBe("0001-03-01");
+  });
+
+  /** An independent reading of "YYYY-MM-DD": a regular expression, and a Date that must give the day back. */
+  function byDate(text: string): number | undefined {
+    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+    if (!m) return undefined;
+    const [y, mo, day] = [m[1], m[2], m[3]].map(Number);
+    const date = new Date(0);
+    date.setUTCFullYear(y, mo - 1, day);
+    if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== day)
+      return undefined;
+    return date.getTime() / 86_400_000;
+  }
+
+  it("agrees with Date on every day of the years around each century, leap rule and era", () => {
+    const years = [
+      0, 1, 3, 4, 99, 100, 101, 399, 400, 1600, 1899, 1900, 1969, 1970, 2000, 2024, 2100,
+    ];
+    const wrong: string[] = [];
+    for (const y of [...years, 9999]) {
+      for (let mo = 1; mo <= 12; mo++)
+        for (let day = 0; day <= 32; day++) {
+          const text = `${String(y).padStart(4, "0")}-${String(mo).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+          if (parseDay(text) !== byDate(text)) wrong.push(text);
+        }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("agrees with Date on any day from year 0 to 9999, and on text that is nearly a date", () => {
+    const first = byDate("0000-01-01")!;
+    const last = byDate("9999-12-31")!;
+    fc.assert(
+      fc.property(fc.integer({ min: first, max: last }), (n) => {
+        const text = formatDay(n);
+        expect(parseDay(text)).toBe(n);
+      }),
+      { numRuns: propertyRuns(2000) }
+    );
+    const char = fc.constantFrom(..."0123456789-- x\u0660\uff11");
+    const nearly = fc.oneof(
+      fc.array(char, { minLength: 8, maxLength: 12 }).map((chars) => chars.join("")),
+      // A real day with one character changed: a day of another month, or no day at all.
+      fc
+        .tuple(fc.integer({ min: first, max: last }), fc.nat({ max: 9 }), char)
+        .map(([n, at, c]) => {
+          const text = formatDay(n);
+          return `${text.slice(0, at)}${c}${text.slice(at + 1)}`;
+        })
+    );
+    fc.assert(
+      fc.property(nearly, (text) => {
+        expect(parseDay(text)).toBe(byDate(text));
+      }),
+      { numRuns: propertyRuns(2000) }
+    );
   });
 });
