@@ -125,6 +125,15 @@ export async function startRedisCluster(
     if (!found) throw new Error(`no node serves slot ${slot}`);
     return found;
   };
+  /** ROLE as the node answers it: ["master", …] or ["slave", host, its primary's port, …]. */
+  const roleOf = async (port: number): Promise<unknown[]> => {
+    const client = new Redis({ port, host: "127.0.0.1", maxRetriesPerRequest: 1 });
+    try {
+      return (await client.call("ROLE")) as unknown[];
+    } finally {
+      client.disconnect();
+    }
+  };
   const byPort = (port: number): ClusterNode => {
     const node = nodes.find((n) => n.port === port);
     if (!node) throw new Error(`no node on port ${port}`);
@@ -153,9 +162,24 @@ export async function startRedisCluster(
       }
     },
     async failover(key) {
-      const found = await range(key);
-      const [primary, replica] = found.ports;
-      if (replica === undefined) throw new Error("this cluster has no replica to fail over to");
+      // CLUSTER SLOTS is one node's view: after an earlier failover it may name the old pair until gossip
+      // reaches that node (and the old primary refuses: "send CLUSTER FAILOVER to a replica"). Asked until the
+      // two nodes say so themselves: the first a master, the second its replica.
+      let primary = 0;
+      let replica: number | undefined;
+      for (let t = 0; ; t++) {
+        [primary, replica] = (await range(key)).ports;
+        if (replica === undefined) throw new Error("this cluster has no replica to fail over to");
+        const [primaryRole, replicaRole] = await Promise.all([roleOf(primary), roleOf(replica)]);
+        if (
+          primaryRole[0] === "master" &&
+          replicaRole[0] === "slave" &&
+          Number(replicaRole[2]) === primary
+        )
+          break;
+        if (t > 300) throw new Error(`the nodes never agreed on the pair serving "${key}"`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
       const client = new Redis({ port: replica, host: "127.0.0.1", maxRetriesPerRequest: 1 });
       try {
         await client.call("CLUSTER", "FAILOVER");
