@@ -38,7 +38,6 @@ export function unreadableText(value: unknown): string | undefined {
   return clean.length > MAX_SENT_CHARS ? `${clean.slice(0, MAX_SENT_CHARS - 1)}…` : clean;
 }
 
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
@@ -51,7 +50,8 @@ const DATE_TIME =
 export function toIsoDate(value: unknown): IsoDate | undefined {
   if (typeof value !== "string") return undefined;
   const text = value.trim();
-  if (DATE_ONLY.test(text)) return isIsoDate(text) ? text : undefined;
+  // A day alone: isIsoDate reads its shape and its calendar at once (a date-time never has that shape).
+  if (isIsoDate(text)) return text;
   const m = DATE_TIME.exec(text);
   if (!m) return undefined;
   const datePart = `${m[1]}-${m[2]}-${m[3]}`;
