@@ -274,6 +274,11 @@ function optionText(o: ValueOptions): string {
 
 const RUNS = { numRuns: 150 };
 
+/** An expected figure's outcome: "value", or why there is none. */
+function outcomeOf(expected: ReturnType<typeof oracle.value>): string {
+  return expected.kind === "na" ? expected.why : expected.kind;
+}
+
 /** The outcomes VALUE's draws must reach: figures, refusals, windows not whole, days sent twice, no kind. */
 const VALUE_KINDS = ["value", "invalid", "incomplete", "conflict", "kind-unknown"];
 
@@ -302,7 +307,7 @@ function drawOfEachKind(): Array<[[string, string, number, ValueOptions]]> {
       for (const day of [...edgeDays(p, m), ...conflicted])
         for (const o of options) {
           const expected = oracle.value(p, m, day, o);
-          const kind = expected.kind === "na" ? expected.why : expected.kind;
+          const kind = outcomeOf(expected);
           if (!found.has(kind)) found.set(kind, [p, m, day, o]);
         }
     }
@@ -323,7 +328,7 @@ describe("every figure agrees with the reference oracle", () => {
         ),
         async ([p, m, day, o]) => {
           const expected = oracle.value(p, m, day, o);
-          const kind = expected.kind === "na" ? expected.why : expected.kind;
+          const kind = outcomeOf(expected);
           seen.set(kind, (seen.get(kind) ?? 0) + 1);
           const args = [p, m, textOf(day), optionText(o)];
           const value = await call("VALUE", args);
