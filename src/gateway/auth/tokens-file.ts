@@ -90,6 +90,8 @@ export class TokensFile implements Verifier {
   private loadedAt = 0;
   private failedAt = 0;
   private reading: Promise<void> | undefined;
+  /** The one reading asked for while another was under way: it starts when that one ends. */
+  private readingAgain: Promise<void> | undefined;
 
   private log: NonNullable<TokensFileOptions["log"]>;
 
@@ -147,9 +149,20 @@ export class TokensFile implements Verifier {
     };
   }
 
-  /** Reads the file again now (the timer and the watcher call this). */
+  /**
+   * Reads the file again now (the timer and the watcher call this). A reading under way may have read the file
+   * before the change that asks for this one (an editor's save just after the timer's reading began): then one
+   * more reading follows it, shared by every call made meanwhile, so that no change waits for the next period.
+   */
   reload(): Promise<void> {
-    this.reading ??= (async () => {
+    if (this.reading) {
+      this.readingAgain ??= this.reading.then(() => {
+        this.readingAgain = undefined;
+        return this.reload();
+      });
+      return this.readingAgain;
+    }
+    this.reading = (async () => {
       try {
         this.apply(await readBounded(this.options.path));
         this.failedAt = 0;
