@@ -42,6 +42,16 @@ export function knownAt(
 ): KnownSeries {
   const dims = new Map<string, DayPoint[]>();
   const notKnown = new Map<string, Map<number, string>>();
+  // The text of a day not known depends on its sightings alone: a series fetched once (every day first seen
+  // at one instant) has one text for all its days. Made once each: a breakdown of the whole universe at a
+  // vintage before its fetch spent most of its time spelling the same dates.
+  const texts = new Map<string, string>();
+  const textOf = (known: Parameters<typeof notKnownMessage>[1]): string => {
+    const key = `${known.firstSeen}|${known.keptSince}`;
+    let text = texts.get(key);
+    if (text === undefined) texts.set(key, (text = notKnownMessage(vintage, known)));
+    return text;
+  };
   for (const [dim, points] of held.dims) {
     const runs = held.seen?.get(dim);
     const byDay = new Map<number, DayPoint>();
@@ -67,7 +77,7 @@ export function knownAt(
         else {
           out.push({ day, value: null, conflict: true });
           const firstSeen = Math.min(before.firstSeen ?? first, first);
-          unknown.set(day, notKnownMessage(vintage, { ...before, firstSeen }));
+          unknown.set(day, textOf({ ...before, firstSeen }));
         }
         continue;
       }
@@ -76,7 +86,7 @@ export function knownAt(
       if (known.known) out.push({ day, value: known.value });
       else {
         out.push({ day, value: null, conflict: true });
-        unknown.set(day, notKnownMessage(vintage, known));
+        unknown.set(day, textOf(known));
       }
     }
     dims.set(dim, out);
