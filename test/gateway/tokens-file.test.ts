@@ -34,6 +34,11 @@ describe("the tokens file, read again", () => {
       await Promise.all(reload.mock.results.map((r) => r.value as Promise<void>));
       expect(await file.verify("tok_b")).toBeUndefined();
 
+      // From here the test asks for each reading itself: the timer and the watcher are stopped (an event of
+      // the watcher's, delivered whenever it comes, could read the name between the two steps below), and
+      // the readings they started are over.
+      file.close();
+      await Promise.all(reload.mock.results.map((r) => r.value as Promise<void>));
       rmSync(path);
       mkdirSync(path);
       await file.reload();
