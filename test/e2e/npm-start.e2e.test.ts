@@ -4,8 +4,9 @@
  * its origin, and the simulator behind it, on free ports given through its own flags), the printed URLs opened
  * in Chromium, which trusts the office-addin-dev-certs certificate and nothing else. The pages walk the path
  * users walk: every request to their own origin, none to the simulator, which answers no CORS preflight (the
- * interface promises GET only). Any script error or console error on a page fails its test. Ctrl+C then stops
- * everything and frees the ports. The README's screenshots are taken here, from these pages.
+ * interface promises GET only). Any script error or console error on a page fails its test. A newcomer's first
+ * hour is walked next in the same npm start (newcomer-walk.ts). Ctrl+C then stops everything and frees the
+ * ports. The README's screenshots are taken here, from these pages.
  */
 import { existsSync, readFileSync } from "fs";
 import { request } from "https";
@@ -24,6 +25,7 @@ import {
   installExcelRegistration,
   ONE_FORMULA_PER_FUNCTION,
 } from "./support/registration";
+import { describeNewcomerWalk } from "./newcomer-walk";
 
 let app: NpmStart;
 let browser: Browser;
@@ -341,6 +343,9 @@ describe("the pages npm start serves, in Chromium", () => {
     await page.context().close();
   });
 });
+
+// The newcomer's walk in the same npm start: one build and one server for both (newcomer-walk.ts).
+describeNewcomerWalk(() => app);
 
 describe("Ctrl+C", () => {
   it("stops npm start and everything it started, and frees both ports", async () => {
