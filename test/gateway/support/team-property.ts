@@ -145,6 +145,14 @@ interface TeamRun {
   samePlans: boolean;
   /** Analysts whose cells differ from the analyst alone's. */
   differing: number;
+  /** The first of them: each cell that differs, and their run's stderr. */
+  differences: string[];
+}
+
+/** A value in a failure's words: its JSON, cut at 300 characters. */
+function brief(value: unknown): string {
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
 /**
@@ -179,10 +187,26 @@ async function team(store: Store, model: readonly string[], n: number): Promise<
     const upstream = getsOf(simulator);
     const shapes = new Set(proxies.flatMap((p) => p.shapes).filter((s) => /^\/v[12]\//.test(s)));
     const expected = JSON.stringify(comparable(direct.results));
-    const differing = runs.filter((r) => JSON.stringify(comparable(r.results)) !== expected).length;
+    const differ = runs.filter((r) => JSON.stringify(comparable(r.results)) !== expected);
+    const differing = differ.length;
+    // What the first analyst who differs shows beside the analyst alone, cell by cell, and what their run
+    // said on stderr: a failure names the formula and the difference, not only a count.
+    const alone0 = comparable(direct.results) as unknown[];
+    const differences = differ.slice(0, 1).flatMap((r) => {
+      const theirs = comparable(r.results);
+      const cells = Array.isArray(theirs) ? theirs : [theirs];
+      return [
+        ...model.flatMap((f, i) =>
+          JSON.stringify(cells[i]) === JSON.stringify(alone0[i])
+            ? []
+            : [`${f}: alone ${brief(alone0[i])}, in the team ${brief(cells[i])}`]
+        ),
+        `stderr: ${brief(r.stderr)}`,
+      ];
+    });
     const samePlans =
       shapes.size === aloneShapes.size && [...shapes].every((s) => aloneShapes.has(s));
-    return { alone, upstream, asked: shapes.size, samePlans, differing };
+    return { alone, upstream, asked: shapes.size, samePlans, differing, differences };
   } finally {
     await Promise.all(proxies.map((p) => p.close()));
     await Promise.all(running.map((g) => g.stop()));
@@ -200,7 +224,10 @@ function check(store: string, what: string, run: TeamRun): void {
   process.stdout.write(
     `${what} on ${store}: ${run.upstream} upstream requests for ${run.asked} distinct requests asked${run.samePlans ? " (every analyst planned as one alone)" : " (the clients planned differently)"}; one analyst alone: ${run.alone}\n`
   );
-  expect(run.differing).toBe(0);
+  expect({ differing: run.differing, differences: run.differences }).toEqual({
+    differing: 0,
+    differences: [],
+  });
   expect(run.upstream).toBeLessThanOrEqual(run.asked);
   if (run.samePlans) expect(run.upstream).toBeLessThanOrEqual(run.alone);
 }
