@@ -13,15 +13,39 @@ interface CellDisplay {
   message?: string;
 }
 
-const BIG = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
-const MEDIUM = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
-const SMALL = new Intl.NumberFormat("en-US", { maximumSignificantDigits: 4 });
+/**
+ * The formats, made on first use: a process's first Intl object costs about 14 ms (ICU's data), which a CLI run
+ * that prints JSON, or a gateway, would pay at start for nothing.
+ */
+let formats:
+  | {
+      big: Intl.NumberFormat;
+      medium: Intl.NumberFormat;
+      small: Intl.NumberFormat;
+      percent: Intl.NumberFormat;
+    }
+  | undefined;
+
+function numberFormats(): NonNullable<typeof formats> {
+  return (formats ??= {
+    big: new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 }),
+    medium: new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 }),
+    small: new Intl.NumberFormat("en-US", { maximumSignificantDigits: 4 }),
+    // A ratio as a percentage, one decimal, as the functions format it in Excel (0.0%).
+    percent: new Intl.NumberFormat("en-US", {
+      style: "percent",
+      minimumFractionDigits: 1,
+      maximumFractionDigits: 1,
+    }),
+  });
+}
 
 export function formatNumber(value: number): string {
   const abs = Math.abs(value);
-  if (abs >= 1000) return BIG.format(value);
-  if (abs >= 1 || abs === 0) return MEDIUM.format(value);
-  return SMALL.format(value);
+  const { big, medium, small } = numberFormats();
+  if (abs >= 1000) return big.format(value);
+  if (abs >= 1 || abs === 0) return medium.format(value);
+  return small.format(value);
 }
 
 /**
@@ -47,15 +71,11 @@ export function cellText(cell: Cell, number: (value: number) => string = formatN
   }
 }
 
-/** A ratio as a percentage, one decimal, as the functions format it in Excel (0.0%). */
-const PERCENT = new Intl.NumberFormat("en-US", {
-  style: "percent",
-  minimumFractionDigits: 1,
-  maximumFractionDigits: 1,
-});
-
 export function displayCell(cell: Cell): CellDisplay {
-  const text = cell.kind === "number" && cell.percent ? PERCENT.format(cell.value) : cellText(cell);
+  const text =
+    cell.kind === "number" && cell.percent
+      ? numberFormats().percent.format(cell.value)
+      : cellText(cell);
   return cell.kind === "error"
     ? { text, kind: cell.kind, message: cell.message }
     : { text, kind: cell.kind };

@@ -9,12 +9,21 @@
 import { roundHalfAway, textFrom } from "./excel-functions";
 import { serialToIsoDate, isDateFormat } from "./excel-dates";
 
-// English names, as Excel's TEXT writes them under an English locale: from Intl, not a list of our own.
-const MONTH_NAME = new Intl.DateTimeFormat("en-US", { month: "long", timeZone: "UTC" });
-const DAY_NAME = new Intl.DateTimeFormat("en-US", { weekday: "long", timeZone: "UTC" });
-const MONTHS = Array.from({ length: 12 }, (_, m) => MONTH_NAME.format(Date.UTC(2024, m, 1)));
-// 2024-01-07 was a Sunday: Excel's weekdays start there.
-const DAYS = Array.from({ length: 7 }, (_, d) => DAY_NAME.format(Date.UTC(2024, 0, 7 + d)));
+// English names, as Excel's TEXT writes them under an English locale: from Intl, not a list of our own. Made on
+// first use: Intl's first objects cost a process about 18 ms, which a run without TEXT should not pay at start.
+let names: { months: string[]; days: string[] } | undefined;
+
+function namesOf(): { months: string[]; days: string[] } {
+  if (names) return names;
+  const month = new Intl.DateTimeFormat("en-US", { month: "long", timeZone: "UTC" });
+  const weekday = new Intl.DateTimeFormat("en-US", { weekday: "long", timeZone: "UTC" });
+  names = {
+    months: Array.from({ length: 12 }, (_, m) => month.format(Date.UTC(2024, m, 1))),
+    // 2024-01-07 was a Sunday: Excel's weekdays start there.
+    days: Array.from({ length: 7 }, (_, d) => weekday.format(Date.UTC(2024, 0, 7 + d))),
+  };
+  return names;
+}
 
 export const TEXT_FORMATS_TAKEN =
   '"0", "0.00", "#,##0", "#,##0.0,,", "0%", "0.0%", "$#,##0", "yyyy-mm-dd", "mmm yyyy", "General"';
@@ -46,8 +55,9 @@ function formatDate(serial: number, format: string): string | undefined {
   for (const token of tokens) {
     const lower = token.toLowerCase();
     if (/^y+$/.test(lower)) out += lower.length <= 2 ? String(year).slice(-2) : String(year);
-    else if (/^m+$/.test(lower)) out += numberOrName(lower.length, month, MONTHS[month - 1]);
-    else if (/^d+$/.test(lower)) out += numberOrName(lower.length, day, DAYS[weekday]);
+    else if (/^m+$/.test(lower))
+      out += numberOrName(lower.length, month, namesOf().months[month - 1]);
+    else if (/^d+$/.test(lower)) out += numberOrName(lower.length, day, namesOf().days[weekday]);
     else if (/[hs]/i.test(token) && !token.startsWith('"')) return undefined;
     else out += literal(token);
   }
