@@ -51,7 +51,10 @@ export async function runAnalyst(
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("exit", (code) => {
+    // "close", not "exit": a process can have exited while what it wrote is still in its pipes. On a loaded
+    // machine "exit" came first and an analyst's whole answer read as nothing (seen in the team property).
+    child.on("error", (error) => done({ results: undefined, code: null, stderr: String(error) }));
+    child.on("close", (code) => {
       let results: unknown;
       try {
         results = JSON.parse(stdout) as unknown;
