@@ -13,9 +13,8 @@
  *
  * The rows are split over PARTS test files (readings.test.ts is part 1, readings.part2.test.ts …), each
  * running its own default reference first (in one recalculation; part 1 checks it alone too), so that jest's
- * two workers share the matrix: every row is a few
- * seconds of honest work (about 335 requests, each answered and read in full), and 29 of them in one file
- * made it the run's longest. Part 1 also holds the checks of the default run and of the covering array.
+ * two workers share the matrix: every row is a few seconds of honest work (about 335 requests, each answered
+ * and read in full), and 29 of them in one file made it the run's longest. Part 1 also holds the checks of the default run and of the covering array.
  *
  * Numbers are equal within 1e-9 relative: a day split into parts re-adds them in floating point.
  */
@@ -264,10 +263,12 @@ export function readingsMatrix(part: number): void {
     sim = inProcessSimulator({ now: () => NOW, rateLimit: null });
     // Each part needs the default readings' answers in one recalculation to compare its rows with; their other
     // plan (every formula alone) is part 1's check, not run again here.
-    const row =
+    const row = await run(
       part === 1
-        ? await run("default (least helpful everywhere)")
-        : await run("default (least helpful everywhere; alone: see part 1)", false);
+        ? "default (least helpful everywhere)"
+        : "default (least helpful everywhere; alone: see part 1)",
+      part === 1
+    );
     reference = row.together;
     matrix.push(part === 1 ? compare(row) : row);
   }, 240_000);

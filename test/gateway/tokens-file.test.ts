@@ -27,18 +27,20 @@ describe("the tokens file, read again", () => {
       expect(await file.verify("tok_b")).toMatchObject({ user: "bob", via: "token" });
       writeFileSync(path, `alice ${hashToken("tok_a")}\n`);
       const reload = jest.spyOn(file, "reload");
+      const readingsAskedFor = () =>
+        Promise.all(reload.mock.results.map((r) => r.value as Promise<void>));
       await time.advance(10_000);
       // The timer started a reading (the directory's watcher may ask for one too). Its file I/O is the thread
       // pool's, as slow as the machine is busy: the test waits for the reading, not for turns of the loop.
       expect(reload).toHaveBeenCalled();
-      await Promise.all(reload.mock.results.map((r) => r.value as Promise<void>));
+      await readingsAskedFor();
       expect(await file.verify("tok_b")).toBeUndefined();
 
       // From here the test asks for each reading itself: the timer and the watcher are stopped (an event of
       // the watcher's, delivered whenever it comes, could read the name between the two steps below), and
       // the readings they started are over.
       file.close();
-      await Promise.all(reload.mock.results.map((r) => r.value as Promise<void>));
+      await readingsAskedFor();
       rmSync(path);
       mkdirSync(path);
       await file.reload();

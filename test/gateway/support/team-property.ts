@@ -186,20 +186,20 @@ async function team(store: Store, model: readonly string[], n: number): Promise<
     );
     const upstream = getsOf(simulator);
     const shapes = new Set(proxies.flatMap((p) => p.shapes).filter((s) => /^\/v[12]\//.test(s)));
-    const expected = JSON.stringify(comparable(direct.results));
+    const aloneCells = comparable(direct.results) as unknown[];
+    const expected = JSON.stringify(aloneCells);
     const differ = runs.filter((r) => JSON.stringify(comparable(r.results)) !== expected);
     const differing = differ.length;
     // What the first analyst who differs shows beside the analyst alone, cell by cell, and what their run
     // said on stderr: a failure names the formula and the difference, not only a count.
-    const alone0 = comparable(direct.results) as unknown[];
     const differences = differ.slice(0, 1).flatMap((r) => {
       const theirs = comparable(r.results);
       const cells = Array.isArray(theirs) ? theirs : [theirs];
       return [
         ...model.flatMap((f, i) =>
-          JSON.stringify(cells[i]) === JSON.stringify(alone0[i])
+          JSON.stringify(cells[i]) === JSON.stringify(aloneCells[i])
             ? []
-            : [`${f}: alone ${brief(alone0[i])}, in the team ${brief(cells[i])}`]
+            : [`${f}: alone ${brief(aloneCells[i])}, in the team ${brief(cells[i])}`]
         ),
         `stderr: ${brief(r.stderr)}`,
       ];
